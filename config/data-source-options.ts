@@ -1,0 +1,44 @@
+import type { DataSourceOptions } from 'typeorm';
+import { MIGRATIONS } from '../migrations';
+import { PROJECT_ENTITIES } from '../src/projects/entities';
+import type { DatabaseConfig } from './environment';
+
+/**
+ * TypeORM options for the configured database. Used by the app and by the
+ * migration command, so both see the same entities and migrations.
+ *
+ * `synchronize` is never on: the schema changes only through migrations.
+ */
+export function buildDataSourceOptions(
+  database: DatabaseConfig,
+  { migrationsRun = false }: { migrationsRun?: boolean } = {},
+): DataSourceOptions {
+  const common = {
+    entities: PROJECT_ENTITIES,
+    migrations: MIGRATIONS,
+    migrationsTableName: 'migrations',
+    synchronize: false,
+    // Each migration in its own transaction: a failure leaves the schema at
+    // the last migration that completed.
+    migrationsRun,
+    migrationsTransactionMode: 'each',
+    logging: false,
+  } as const;
+
+  if (database.type === 'postgres') {
+    return { ...common, type: 'postgres', url: database.url };
+  }
+  return {
+    ...common,
+    type: 'better-sqlite3',
+    database: database.file,
+    // WAL lets readers proceed while a write commits; NORMAL is the durable
+    // setting SQLite recommends with WAL (a power cut may lose the last
+    // commits, never corrupt the file). Foreign keys are switched on by
+    // TypeORM's driver.
+    enableWAL: database.file !== ':memory:',
+    prepareDatabase: (db: { pragma(source: string): unknown }) => {
+      db.pragma('synchronous = NORMAL');
+    },
+  };
+}

@@ -1,0 +1,37 @@
+import { MiddlewareConsumer, Module, NestModule } from '@nestjs/common';
+import { HttpAdapterHost } from '@nestjs/core';
+import type { Application } from 'express';
+import { JsonBodyMiddleware } from './json-body.middleware';
+
+/** The names Nest gives its body parsers (ExpressAdapter.isMiddlewareApplied). */
+const NEST_BODY_PARSERS = new Set(['jsonParser', 'urlencodedParser']);
+
+interface RouterLayer {
+  handle?: { name?: string };
+}
+
+/**
+ * Makes our JSON body reading the only one, however the app was created.
+ *
+ * Nest registers its own parsers (application/json only, 100 kB, 400 on a
+ * parse error, before any route is known) unless the app is created with
+ * `bodyParser: false` — which main.ts could do, but an app built from
+ * AppModule in a test would not. Nest has added its parser layers to the
+ * Express router by the time modules are configured, so they are removed
+ * here and JsonBodyMiddleware takes their place.
+ */
+@Module({})
+export class JsonBodyModule implements NestModule {
+  constructor(private readonly adapterHost: HttpAdapterHost) {}
+
+  configure(consumer: MiddlewareConsumer): void {
+    const app = this.adapterHost.httpAdapter.getInstance<Application>();
+    const stack = (app.router as unknown as { stack: RouterLayer[] }).stack;
+    for (let i = stack.length - 1; i >= 0; i--) {
+      if (NEST_BODY_PARSERS.has(stack[i].handle?.name ?? '')) {
+        stack.splice(i, 1);
+      }
+    }
+    consumer.apply(JsonBodyMiddleware).forRoutes('{*path}');
+  }
+}

@@ -1,0 +1,9 @@
+import { BadRequestException } from '@nestjs/common';
+import type { ValidationIssue } from '../validation/validation-issue';
+
+/** Input that breaks a documented rule: 400 {error:"Invalid input", details}. */
+export class InputValidationException extends BadRequestException {
+  constructor(readonly issues: ValidationIssue[]) {
+    super('Invalid input');
+  }
+}

@@ -1,0 +1,52 @@
+import {
+  ArgumentsHost,
+  Catch,
+  ExceptionFilter,
+  HttpException,
+  Logger,
+} from '@nestjs/common';
+import type { Request, Response } from 'express';
+import { PublicError } from '../errors/public-error';
+import { describeFailure } from './describe-failure';
+import { getFailurePolicy } from './request-context';
+
+/**
+ * The one place where failures become responses (SPEC §7). Services and
+ * controllers only throw.
+ */
+@Catch()
+export class AllExceptionsFilter implements ExceptionFilter {
+  private readonly logger = new Logger('Failure');
+
+  catch(exception: unknown, host: ArgumentsHost): void {
+    const http = host.switchToHttp();
+    const request = http.getRequest<Request>();
+    const response = http.getResponse<Response>();
+    const { status, body } = describeFailure(
+      exception,
+      getFailurePolicy(request),
+    );
+    if (status >= 500) this.log(request, exception);
+    if (response.headersSent) return;
+    response.status(status).json(body);
+  }
+
+  /**
+   * Logs the error's name and message, and the stack of unexpected errors.
+   * The error object itself is never logged: an HTTP client error carries
+   * the outgoing request, Authorization header included.
+   */
+  private log(request: Request, exception: unknown): void {
+    const where = `${request.method} ${request.path}`;
+    if (exception instanceof PublicError || exception instanceof HttpException) {
+      this.logger.warn(`${where}: ${exception.name}: ${exception.message}`);
+    } else if (exception instanceof Error) {
+      this.logger.error(
+        `${where}: ${exception.name}: ${exception.message}`,
+        exception.stack,
+      );
+    } else {
+      this.logger.error(`${where}: non-error thrown: ${typeof exception}`);
+    }
+  }
+}

@@ -1,0 +1,27 @@
+import { SetMetadata } from '@nestjs/common';
+
+export interface FailurePolicy {
+  /** The body's `error` text for a failure the route does not explain. */
+  message: string;
+  /** 'error': {error}; 'success-flag': {success:false, error} (SPEC §7). */
+  envelope: 'error' | 'success-flag';
+  /** Show the message of a PublicError instead of the fixed text. */
+  exposePublicErrors: boolean;
+}
+
+export const FAILURE_POLICY = 'workspace:failure-policy';
+
+/**
+ * Declares the failure text a route owns, e.g.
+ * `@FailureMessage('Failed to create project')`. The global exception filter
+ * is the only reader (through RouteContextInterceptor).
+ */
+export const FailureMessage = (
+  message: string,
+  options: Partial<Omit<FailurePolicy, 'message'>> = {},
+) =>
+  SetMetadata<string, FailurePolicy>(FAILURE_POLICY, {
+    message,
+    envelope: options.envelope ?? 'error',
+    exposePublicErrors: options.exposePublicErrors ?? false,
+  });

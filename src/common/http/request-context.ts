@@ -1,0 +1,39 @@
+import type { Request } from 'express';
+import type { FailurePolicy } from './failure-message.decorator';
+
+/**
+ * What the request carries between the body middleware, the route context
+ * interceptor and the exception filter. Symbols keep it off the public shape
+ * of the request.
+ */
+const FAILURE_POLICY = Symbol('failurePolicy');
+const BODY_ERROR = Symbol('bodyError');
+
+interface RequestContext {
+  [FAILURE_POLICY]?: FailurePolicy;
+  [BODY_ERROR]?: Error;
+}
+
+const context = (request: Request) => request as Request & RequestContext;
+
+export function setFailurePolicy(
+  request: Request,
+  policy: FailurePolicy | undefined,
+): void {
+  context(request)[FAILURE_POLICY] = policy;
+}
+
+export function getFailurePolicy(request: Request): FailurePolicy | undefined {
+  return context(request)[FAILURE_POLICY];
+}
+
+/** Defers a body-reading failure until the route (and its envelope) is known. */
+export function setBodyError(request: Request, error: Error): void {
+  context(request)[BODY_ERROR] = error;
+}
+
+export function takeBodyError(request: Request): Error | undefined {
+  const error = context(request)[BODY_ERROR];
+  delete context(request)[BODY_ERROR];
+  return error;
+}

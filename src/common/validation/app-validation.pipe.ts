@@ -1,0 +1,58 @@
+import {
+  ArgumentMetadata,
+  Injectable,
+  ValidationError,
+  ValidationPipe,
+} from '@nestjs/common';
+import { InputValidationException } from '../errors/input-validation.exception';
+import { toValidationIssues } from './validation-issue';
+
+function describeJsonType(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'array';
+  return typeof value;
+}
+
+/**
+ * The global validation pipe: unknown fields are stripped, failures become
+ * InputValidationException, and only the first failed rule of a field is
+ * reported (as Zod does).
+ */
+@Injectable()
+export class AppValidationPipe extends ValidationPipe {
+  constructor() {
+    super({
+      whitelist: true,
+      transform: true,
+      stopAtFirstError: true,
+      validationError: { target: false, value: false },
+      exceptionFactory: (errors: ValidationError[]) =>
+        new InputValidationException(toValidationIssues(errors)),
+    });
+  }
+
+  override async transform(
+    value: unknown,
+    metadata: ArgumentMetadata,
+  ): Promise<unknown> {
+    // ValidationPipe would turn null into {} and validate an array element by
+    // element; a body that is not a JSON object is simply invalid input.
+    const isDtoBody =
+      metadata.type === 'body' &&
+      metadata.metatype !== undefined &&
+      metadata.metatype !== Object;
+    if (
+      isDtoBody &&
+      (typeof value !== 'object' || value === null || Array.isArray(value))
+    ) {
+      throw new InputValidationException([
+        {
+          path: [],
+          message: `Expected object, received ${describeJsonType(value)}`,
+          code: 'invalid_type',
+        },
+      ]);
+    }
+    return super.transform(value, metadata) as Promise<unknown>;
+  }
+}

@@ -1,0 +1,25 @@
+import { Global, Module } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { appConfig } from '../../config/app.config';
+import { buildDataSourceOptions } from '../../config/data-source-options';
+import type { AppConfig } from '../../config/environment';
+import { Database } from './database.service';
+
+@Global()
+@Module({
+  imports: [
+    TypeOrmModule.forRootAsync({
+      inject: [appConfig.KEY],
+      useFactory: (config: AppConfig) => ({
+        ...buildDataSourceOptions(config.database, {
+          migrationsRun: config.migrationsRun,
+        }),
+        // Fail start-up at once; the orchestrator restarts the process.
+        retryAttempts: 0,
+      }),
+    }),
+  ],
+  providers: [Database],
+  exports: [Database],
+})
+export class DatabaseModule {}

@@ -1,0 +1,25 @@
+import { IsDefined, IsString, MaxLength, MinLength } from 'class-validator';
+import { Messages } from '../../common/validation/messages';
+import { Optional } from '../../common/validation/optional.decorator';
+import {
+  PROJECT_DESCRIPTION_MAX,
+  PROJECT_NAME_MAX,
+} from '../project.constants';
+
+/** SPEC 4.1 request. Unknown fields are stripped, not rejected. */
+export class CreateProjectDto {
+  @IsDefined(Messages.required())
+  @IsString(Messages.string())
+  @MinLength(1, Messages.minChars(1))
+  @MaxLength(PROJECT_NAME_MAX, Messages.maxChars(PROJECT_NAME_MAX))
+  name: string;
+
+  @Optional()
+  @IsString(Messages.string())
+  @MaxLength(PROJECT_DESCRIPTION_MAX, Messages.maxChars(PROJECT_DESCRIPTION_MAX))
+  description?: string;
+
+  @IsDefined(Messages.required())
+  @IsString(Messages.string())
+  userId: string;
+}

@@ -1,0 +1,50 @@
+import { ProjectChangeRejectedError } from '../projects.errors';
+
+/** The fields PATCH may change (SPEC 4.4 applies them without length rules). */
+export interface UpdateProjectDto {
+  name?: string;
+  description?: string | null;
+  userId?: string;
+}
+
+/** Sent back by a client that PATCHes a project it fetched; never applied. */
+const READ_ONLY_FIELDS = new Set(['id', 'createdAt', 'updatedAt']);
+
+const isJsonObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/**
+ * Reads a PATCH body "as given" (SPEC 4.4): each known field is taken
+ * exactly, and anything that cannot be applied as given — an unknown key, a
+ * relation, a value of the wrong JSON type, null for a required field, a body
+ * that is not an object — rejects the whole update, so nothing changes.
+ */
+export function parseProjectUpdate(body: unknown): UpdateProjectDto {
+  if (!isJsonObject(body)) {
+    throw new ProjectChangeRejectedError('the body is not a JSON object');
+  }
+  const changes: UpdateProjectDto = {};
+  for (const [key, value] of Object.entries(body)) {
+    if (READ_ONLY_FIELDS.has(key)) continue;
+    switch (key) {
+      case 'name':
+      case 'userId':
+        if (typeof value !== 'string') {
+          throw new ProjectChangeRejectedError(`${key} must be a string`);
+        }
+        changes[key] = value;
+        break;
+      case 'description':
+        if (typeof value !== 'string' && value !== null) {
+          throw new ProjectChangeRejectedError(
+            'description must be a string or null',
+          );
+        }
+        changes.description = value;
+        break;
+      default:
+        throw new ProjectChangeRejectedError(`field "${key}" cannot be changed`);
+    }
+  }
+  return changes;
+}

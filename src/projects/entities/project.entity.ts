@@ -1,0 +1,45 @@
+import { Column, Entity, Index, OneToMany, PrimaryColumn } from 'typeorm';
+import { Agent } from './agent.entity';
+import { Asset } from './asset.entity';
+import { Section } from './section.entity';
+import { Task } from './task.entity';
+import { TimestampColumn } from './timestamp.column';
+
+@Entity('projects')
+// Serve GET /api/projects with and without the userId filter, in list order.
+@Index('idx_projects_user_updated', ['userId', 'updatedAt', 'id'])
+@Index('idx_projects_updated', ['updatedAt', 'id'])
+export class Project {
+  @PrimaryColumn({ type: 'varchar', length: 36 })
+  id: string;
+
+  @Column({ type: 'text' })
+  name: string;
+
+  @Column({ type: 'text', nullable: true })
+  description: string | null;
+
+  @Column({ type: 'text' })
+  userId: string;
+
+  @TimestampColumn()
+  createdAt: Date;
+
+  @TimestampColumn()
+  updatedAt: Date;
+
+  // Saving a new project inserts its default sections and agents with it.
+  @OneToMany(() => Section, (section) => section.project, {
+    cascade: ['insert'],
+  })
+  sections: Section[];
+
+  @OneToMany(() => Agent, (agent) => agent.project, { cascade: ['insert'] })
+  agents: Agent[];
+
+  @OneToMany(() => Task, (task) => task.project)
+  tasks: Task[];
+
+  @OneToMany(() => Asset, (asset) => asset.project)
+  assets: Asset[];
+}

@@ -1,0 +1,48 @@
+import {
+  Column,
+  Entity,
+  Index,
+  JoinColumn,
+  ManyToOne,
+  OneToMany,
+  PrimaryColumn,
+} from 'typeorm';
+import type { SectionStatus, SectionType } from '../project.constants';
+import { Asset } from './asset.entity';
+import { Project } from './project.entity';
+import { TimestampColumn } from './timestamp.column';
+
+@Entity('sections')
+@Index('idx_sections_project_position', ['projectId', 'position'])
+export class Section {
+  @PrimaryColumn({ type: 'varchar', length: 36 })
+  id: string;
+
+  @Column({ type: 'varchar', length: 36 })
+  projectId: string;
+
+  @ManyToOne(() => Project, (project) => project.sections, {
+    onDelete: 'CASCADE',
+  })
+  @JoinColumn({ name: 'projectId' })
+  project?: Project;
+
+  @Column({ type: 'varchar', length: 32 })
+  type: SectionType;
+
+  @Column({ type: 'varchar', length: 32 })
+  status: SectionStatus;
+
+  /** Display order (SPEC 4.1 rule 1); never rely on insertion or id order. */
+  @Column({ type: 'integer' })
+  position: number;
+
+  @TimestampColumn()
+  createdAt: Date;
+
+  @TimestampColumn()
+  updatedAt: Date;
+
+  @OneToMany(() => Asset, (asset) => asset.section)
+  assets?: Asset[];
+}

@@ -1,0 +1,31 @@
+/** The vocabularies of SPEC §2. Sections are listed in their fixed display order. */
+export const SECTION_TYPES = [
+  'LOGO',
+  'ICONS',
+  'GRAPHICS',
+  'MARKETING',
+  'WIREFRAME',
+  'CODE',
+  'TESTING',
+  'DEPLOYMENT',
+] as const;
+export type SectionType = (typeof SECTION_TYPES)[number];
+
+export const SECTION_STATUSES = ['PENDING'] as const;
+export type SectionStatus = (typeof SECTION_STATUSES)[number];
+
+export const AGENT_TYPES = ['CODE', 'MARKETING', 'DESIGN'] as const;
+export type AgentType = (typeof AGENT_TYPES)[number];
+
+export const AGENT_PROVIDERS = [
+  'CODE_PROVIDER',
+  'TEXT_PROVIDER',
+  'IMAGE_PROVIDER',
+] as const;
+export type AgentProvider = (typeof AGENT_PROVIDERS)[number];
+
+export const AGENT_STATUSES = ['IDLE'] as const;
+export type AgentStatus = (typeof AGENT_STATUSES)[number];
+
+export const PROJECT_NAME_MAX = 100;
+export const PROJECT_DESCRIPTION_MAX = 500;

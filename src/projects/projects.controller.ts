@@ -1,0 +1,53 @@
+import {
+  Body,
+  Controller,
+  Delete,
+  Get,
+  Param,
+  Patch,
+  Post,
+  Query,
+} from '@nestjs/common';
+import { FailureMessage } from '../common/http/failure-message.decorator';
+import { RawBody } from '../common/http/raw-body.decorator';
+import { CreateProjectDto } from './dto/create-project.dto';
+import { ListProjectsQuery } from './dto/list-projects.query';
+import { ProjectsService } from './projects.service';
+
+@Controller('api/projects')
+export class ProjectsController {
+  constructor(private readonly projects: ProjectsService) {}
+
+  @Post()
+  @FailureMessage('Failed to create project')
+  async create(@Body() input: CreateProjectDto) {
+    return { project: await this.projects.create(input) };
+  }
+
+  @Get()
+  @FailureMessage('Failed to fetch projects')
+  async list(@Query() query: ListProjectsQuery) {
+    return { projects: await this.projects.list(query.userId) };
+  }
+
+  @Get(':id')
+  @FailureMessage('Failed to fetch project')
+  async get(@Param('id') id: string) {
+    return { project: await this.projects.get(id) };
+  }
+
+  // SPEC 4.4 applies the body without validation, so it bypasses the
+  // validation pipe; the service decides whether it can be applied.
+  @Patch(':id')
+  @FailureMessage('Failed to update project')
+  async update(@Param('id') id: string, @RawBody() body: unknown) {
+    return { project: await this.projects.update(id, body) };
+  }
+
+  @Delete(':id')
+  @FailureMessage('Failed to delete project')
+  async remove(@Param('id') id: string) {
+    await this.projects.remove(id);
+    return { success: true };
+  }
+}

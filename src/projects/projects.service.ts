@@ -1,0 +1,84 @@
+import { Injectable } from '@nestjs/common';
+import { Database } from '../database/database.service';
+import { CreateProjectDto } from './dto/create-project.dto';
+import { parseProjectUpdate } from './dto/update-project.dto';
+import { Project } from './entities';
+import { buildNewProject } from './project-defaults';
+import {
+  findProjectDetail,
+  findProjectList,
+  findSectionsAndAgents,
+} from './project-queries';
+import {
+  presentListedProject,
+  presentProject,
+  presentProjectDetail,
+} from './project.presenter';
+import {
+  ProjectChangeRejectedError,
+  ProjectNotFoundException,
+} from './projects.errors';
+
+@Injectable()
+export class ProjectsService {
+  constructor(private readonly db: Database) {}
+
+  /** SPEC 4.1: the project, its 8 sections and 3 agents, all or nothing. */
+  async create(input: CreateProjectDto) {
+    const project = buildNewProject(input);
+    // One save: the cascade inserts the sections and agents in the same
+    // transaction as the project.
+    await this.db.write((manager) => manager.save(project, { reload: false }));
+    return presentProject({
+      project,
+      sections: project.sections,
+      agents: project.agents,
+    });
+  }
+
+  /** SPEC 4.2 */
+  async list(userId: string | undefined) {
+    const projects = await this.db.read((manager) =>
+      findProjectList(manager, userId),
+    );
+    return projects.map(presentListedProject);
+  }
+
+  /** SPEC 4.3 */
+  async get(id: string) {
+    const detail = await this.db.read((manager) =>
+      findProjectDetail(manager, id),
+    );
+    if (!detail) throw new ProjectNotFoundException();
+    return presentProjectDetail(detail);
+  }
+
+  /** SPEC 4.4: the body applied as given; updatedAt always set here. */
+  async update(id: string, body: unknown) {
+    const changes = parseProjectUpdate(body);
+    return this.db.write(async (manager) => {
+      const project = await manager.findOneBy(Project, { id });
+      if (!project) throw new ProjectChangeRejectedError('unknown project id');
+      Object.assign(project, changes, { updatedAt: new Date() });
+      await manager.update(
+        Project,
+        { id },
+        { ...changes, updatedAt: project.updatedAt },
+      );
+      return presentProject({
+        project,
+        ...(await findSectionsAndAgents(manager, id)),
+      });
+    });
+  }
+
+  /** SPEC 4.5: children go with it (ON DELETE CASCADE). */
+  async remove(id: string): Promise<void> {
+    const result = await this.db.write((manager) =>
+      manager.delete(Project, { id }),
+    );
+    if (!result.affected) {
+      throw new ProjectChangeRejectedError('unknown project id');
+    }
+  }
+}
