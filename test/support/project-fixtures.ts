@@ -1,0 +1,77 @@
+import request from 'supertest';
+import type { DataSource } from 'typeorm';
+import { newId } from '../../src/common/ids';
+import { Asset, Task } from '../../src/projects/entities';
+import type { TestApp } from './test-app';
+
+export interface ProjectBody {
+  id: string;
+  name: string;
+  description: string | null;
+  userId: string;
+  createdAt: string;
+  updatedAt: string;
+  sections: Array<{ id: string; type: string; status: string }>;
+  agents: Array<{ id: string; name: string; type: string; provider: string }>;
+}
+
+/** Creates a project through the API and returns its body. */
+export async function createProject(
+  t: TestApp,
+  input: { name?: string; description?: string; userId?: string } = {},
+): Promise<ProjectBody> {
+  const response = await request(t.server)
+    .post('/api/projects')
+    .send({ name: 'Project', userId: 'user-1', ...input })
+    .expect(201);
+  return (response.body as { project: ProjectBody }).project;
+}
+
+/** No endpoint creates tasks or assets yet: tests insert them directly. */
+export async function insertTask(
+  dataSource: DataSource,
+  projectId: string,
+  createdAt: Date,
+  title = 'Task',
+): Promise<Task> {
+  return dataSource.getRepository(Task).save({
+    id: newId(),
+    projectId,
+    sectionId: null,
+    agentId: null,
+    title,
+    description: null,
+    status: 'TODO',
+    createdAt,
+    updatedAt: createdAt,
+  });
+}
+
+export async function insertAsset(
+  dataSource: DataSource,
+  projectId: string,
+  sectionId: string | null,
+  name = 'logo.png',
+): Promise<Asset> {
+  return dataSource.getRepository(Asset).save({
+    id: newId(),
+    projectId,
+    sectionId,
+    type: 'IMAGE',
+    name,
+    url: `https://assets.example.test/${name}`,
+    createdAt: new Date(),
+  });
+}
+
+export function countRows(
+  dataSource: DataSource,
+  table: string,
+  projectId: string,
+): Promise<number> {
+  return dataSource
+    .createQueryBuilder()
+    .from(table, 'row')
+    .where('row.projectId = :projectId', { projectId })
+    .getCount();
+}
