@@ -1,0 +1,191 @@
+import {
+  BadRequestException,
+  InternalServerErrorException,
+  NotFoundException,
+  PayloadTooLargeException,
+} from '@nestjs/common';
+import { ProjectNotFoundException } from '../../projects/projects.errors';
+import { InputValidationException } from '../errors/input-validation.exception';
+import { PublicError } from '../errors/public-error';
+import type { ValidationIssue } from '../validation/validation-issue';
+import { describeFailure } from './describe-failure';
+import type { FailurePolicy } from './failure-message.decorator';
+
+/** A project route: {error}, fixed text only. */
+const projectPolicy: FailurePolicy = {
+  message: 'Failed to create project',
+  envelope: 'error',
+  exposePublicErrors: false,
+};
+
+/** The logo route: {success:false, error}, public messages shown. */
+const logoPolicy: FailurePolicy = {
+  message: 'Failed to generate logo',
+  envelope: 'success-flag',
+  exposePublicErrors: true,
+};
+
+const issues: ValidationIssue[] = [
+  { path: ['name'], message: 'Required', code: 'invalid_type' },
+  {
+    path: ['colors', 0],
+    message: 'Expected every item to be a string',
+    code: 'invalid_type',
+  },
+];
+
+describe('describeFailure (SPEC §7)', () => {
+  describe('InputValidationException', () => {
+    it('is 400 {error:"Invalid input", details} in the error envelope', () => {
+      expect(
+        describeFailure(new InputValidationException(issues), projectPolicy),
+      ).toEqual({
+        status: 400,
+        body: { error: 'Invalid input', details: issues },
+      });
+    });
+
+    it('is 400 {success:false, error:"Invalid input", details} in the success-flag envelope', () => {
+      expect(
+        describeFailure(new InputValidationException(issues), logoPolicy),
+      ).toEqual({
+        status: 400,
+        body: { success: false, error: 'Invalid input', details: issues },
+      });
+    });
+
+    it('keeps an empty details list as a list', () => {
+      expect(
+        describeFailure(new InputValidationException([]), logoPolicy).body
+          .details,
+      ).toEqual([]);
+    });
+  });
+
+  it('maps ProjectNotFoundException to 404 {error:"Project not found"}', () => {
+    expect(
+      describeFailure(new ProjectNotFoundException(), {
+        ...projectPolicy,
+        message: 'Failed to fetch project',
+      }),
+    ).toEqual({ status: 404, body: { error: 'Project not found' } });
+  });
+
+  it('maps an unknown-route NotFoundException (no policy) to 404 {error:"Not found"} without routing details', () => {
+    const result = describeFailure(
+      new NotFoundException('Cannot GET /api/nowhere'),
+      undefined,
+    );
+    expect(result).toEqual({ status: 404, body: { error: 'Not found' } });
+    expect(JSON.stringify(result)).not.toContain('/api/nowhere');
+  });
+
+  it('maps a plain Error with a policy to 500 with the policy message, not the error text', () => {
+    const result = describeFailure(
+      new Error('SQLITE_BUSY: database is locked at /srv/data/workspace.db'),
+      projectPolicy,
+    );
+    expect(result).toEqual({
+      status: 500,
+      body: { error: 'Failed to create project' },
+    });
+  });
+
+  it('maps a plain Error on the logo route to 500 {success:false, error:"Failed to generate logo"}', () => {
+    expect(describeFailure(new Error('boom'), logoPolicy)).toEqual({
+      status: 500,
+      body: { success: false, error: 'Failed to generate logo' },
+    });
+  });
+
+  it('shows a PublicError message when the policy exposes public errors', () => {
+    expect(
+      describeFailure(new PublicError('Your prompt was rejected'), logoPolicy),
+    ).toEqual({
+      status: 500,
+      body: { success: false, error: 'Your prompt was rejected' },
+    });
+  });
+
+  it('shows a PublicError subclass message when the policy exposes public errors', () => {
+    class UpstreamError extends PublicError {}
+    expect(
+      describeFailure(new UpstreamError('Upstream said no'), logoPolicy).body,
+    ).toEqual({ success: false, error: 'Upstream said no' });
+  });
+
+  it('hides a PublicError message behind the policy message when the policy does not expose public errors', () => {
+    expect(
+      describeFailure(new PublicError('Unknown key: sections'), {
+        ...projectPolicy,
+        message: 'Failed to update project',
+      }),
+    ).toEqual({ status: 500, body: { error: 'Failed to update project' } });
+  });
+
+  it('maps PayloadTooLargeException with a policy to 413 in the error envelope', () => {
+    expect(
+      describeFailure(
+        new PayloadTooLargeException('Request body is too large'),
+        projectPolicy,
+      ),
+    ).toEqual({ status: 413, body: { error: 'Request body is too large' } });
+  });
+
+  it('maps PayloadTooLargeException with a policy to 413 in the success-flag envelope', () => {
+    expect(
+      describeFailure(
+        new PayloadTooLargeException('Request body is too large'),
+        logoPolicy,
+      ),
+    ).toEqual({
+      status: 413,
+      body: { success: false, error: 'Request body is too large' },
+    });
+  });
+
+  it('keeps the status of another client-error HttpException and puts it in the route envelope', () => {
+    expect(
+      describeFailure(new BadRequestException('Bad thing'), logoPolicy),
+    ).toEqual({ status: 400, body: { success: false, error: 'Bad thing' } });
+  });
+
+  it('maps a server-error HttpException with a policy to 500 with the policy message', () => {
+    expect(
+      describeFailure(
+        new InternalServerErrorException('connection string postgres://x'),
+        projectPolicy,
+      ),
+    ).toEqual({ status: 500, body: { error: 'Failed to create project' } });
+  });
+
+  it('maps a thrown string to 500 with the policy message', () => {
+    expect(describeFailure('something odd', logoPolicy)).toEqual({
+      status: 500,
+      body: { success: false, error: 'Failed to generate logo' },
+    });
+  });
+
+  it('maps thrown undefined and null to 500 with the policy message', () => {
+    for (const thrown of [undefined, null, 42, { message: 'not an error' }]) {
+      expect(describeFailure(thrown, projectPolicy)).toEqual({
+        status: 500,
+        body: { error: 'Failed to create project' },
+      });
+    }
+  });
+
+  it('maps a plain Error with no policy to 500 {error:"Internal server error"}', () => {
+    expect(describeFailure(new Error('secret detail'), undefined)).toEqual({
+      status: 500,
+      body: { error: 'Internal server error' },
+    });
+  });
+
+  it('does not expose a PublicError message when there is no policy', () => {
+    expect(describeFailure(new PublicError('detail'), undefined)).toEqual({
+      status: 500,
+      body: { error: 'Internal server error' },
+    });
+  });
+});

@@ -1,0 +1,210 @@
+import request from 'supertest';
+import {
+  countRows,
+  createProject,
+  insertAsset,
+  insertTask,
+} from './support/project-fixtures';
+import { createTestApp, TestApp } from './support/test-app';
+
+const UNKNOWN_ID = '01a20156-1889-7738-abe7-ae7705cfc71f';
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+describe('PATCH /api/projects/{id} (SPEC 4.4)', () => {
+  let t: TestApp;
+
+  beforeAll(async () => {
+    t = await createTestApp();
+  });
+  afterEach(() => t.reset());
+  afterAll(() => t.close());
+
+  const patch = (id: string, body: unknown) =>
+    request(t.server)
+      .patch(`/api/projects/${id}`)
+      .set('Content-Type', 'application/json')
+      .send(JSON.stringify(body));
+
+  const fetch = async (id: string) =>
+    (await request(t.server).get(`/api/projects/${id}`).expect(200)).body
+      .project;
+
+  it('changes the given fields and returns 200 {project} with sections and agents', async () => {
+    const project = await createProject(t, { name: 'Old', userId: 'u1' });
+    const { body } = await patch(project.id, {
+      name: 'New',
+      description: 'Now described',
+      userId: 'u2',
+    }).expect(200);
+    expect(body).toEqual({ project: expect.any(Object) });
+    expect(body.project).toMatchObject({
+      id: project.id,
+      name: 'New',
+      description: 'Now described',
+      userId: 'u2',
+      createdAt: project.createdAt,
+    });
+    expect(body.project.sections).toHaveLength(8);
+    expect(body.project.agents).toHaveLength(3);
+    expect(await fetch(project.id)).toMatchObject({
+      name: 'New',
+      description: 'Now described',
+      userId: 'u2',
+    });
+  });
+
+  it('leaves fields that are not listed unchanged', async () => {
+    const project = await createProject(t, {
+      name: 'Keep',
+      description: 'keep me',
+      userId: 'u1',
+    });
+    await patch(project.id, { name: 'Renamed' }).expect(200);
+    expect(await fetch(project.id)).toMatchObject({
+      name: 'Renamed',
+      description: 'keep me',
+      userId: 'u1',
+    });
+  });
+
+  it('sets updatedAt to the current time on every update', async () => {
+    const project = await createProject(t);
+    await sleep(5);
+    const before = Date.now();
+    const { body } = await patch(project.id, {}).expect(200);
+    const updatedAt = Date.parse(body.project.updatedAt);
+    expect(updatedAt).toBeGreaterThanOrEqual(before);
+    expect(updatedAt).toBeGreaterThan(Date.parse(project.updatedAt));
+    expect((await fetch(project.id)).updatedAt).toBe(body.project.updatedAt);
+  });
+
+  it('applies the body without validation: a 600-character description succeeds', async () => {
+    const project = await createProject(t);
+    const description = 'd'.repeat(600);
+    const { body } = await patch(project.id, {
+      description,
+      name: 'n'.repeat(150),
+    }).expect(200);
+    expect(body.project.description).toBe(description);
+    expect((await fetch(project.id)).name).toBe('n'.repeat(150));
+  });
+
+  it('accepts an empty name and a null description, as given', async () => {
+    const project = await createProject(t, { description: 'x' });
+    const { body } = await patch(project.id, {
+      name: '',
+      description: null,
+    }).expect(200);
+    expect(body.project).toMatchObject({ name: '', description: null });
+  });
+
+  it('ignores the read-only fields id, createdAt and updatedAt', async () => {
+    const project = await createProject(t, { name: 'A' });
+    const { body } = await patch(project.id, {
+      id: 'another-id',
+      createdAt: '2000-01-01T00:00:00.000Z',
+      updatedAt: '2000-01-01T00:00:00.000Z',
+      name: 'B',
+    }).expect(200);
+    expect(body.project.id).toBe(project.id);
+    expect(body.project.createdAt).toBe(project.createdAt);
+    expect(body.project.updatedAt).not.toBe('2000-01-01T00:00:00.000Z');
+    expect(body.project.name).toBe('B');
+  });
+
+  it('returns 500 {error:"Failed to update project"} for an unknown id', async () => {
+    const { body } = await patch(UNKNOWN_ID, { name: 'x' }).expect(500);
+    expect(body).toEqual({ error: 'Failed to update project' });
+  });
+
+  it('returns 500 for a malformed id, never a database error', async () => {
+    const { body } = await patch("bad'id", { name: 'x' }).expect(500);
+    expect(body).toEqual({ error: 'Failed to update project' });
+  });
+
+  describe('a body that cannot be applied as given gives 500 and changes nothing', () => {
+    const cases: Array<[string, unknown]> = [
+      ['an unknown key', { name: 'x', colour: 'red' }],
+      ['a relation', { sections: [] }],
+      ['the _count object', { _count: { tasks: 1 } }],
+      ['a number for name', { name: 5 }],
+      ['null for name', { name: null }],
+      ['null for userId', { userId: null }],
+      ['an object for description', { description: { text: 'x' } }],
+      ['an array body', [{ name: 'x' }]],
+      ['a null body', null],
+      ['a string body', 'name'],
+    ];
+
+    it.each(cases)('%s', async (_label, body) => {
+      const project = await createProject(t, { name: 'Same', userId: 'u' });
+      const response = await patch(project.id, body).expect(500);
+      expect(response.body).toEqual({ error: 'Failed to update project' });
+      const after = await fetch(project.id);
+      expect(after).toMatchObject({
+        name: 'Same',
+        userId: 'u',
+        updatedAt: project.updatedAt,
+      });
+    });
+  });
+});
+
+describe('DELETE /api/projects/{id} (SPEC 4.5)', () => {
+  let t: TestApp;
+
+  beforeAll(async () => {
+    t = await createTestApp();
+  });
+  afterEach(() => t.reset());
+  afterAll(() => t.close());
+
+  it('returns 200 {success:true} and the project is gone', async () => {
+    const project = await createProject(t);
+    const { body } = await request(t.server)
+      .delete(`/api/projects/${project.id}`)
+      .expect(200);
+    expect(body).toEqual({ success: true });
+    await request(t.server).get(`/api/projects/${project.id}`).expect(404);
+  });
+
+  it('returns 500 {error:"Failed to delete project"} the second time', async () => {
+    const project = await createProject(t);
+    await request(t.server).delete(`/api/projects/${project.id}`).expect(200);
+    const { body } = await request(t.server)
+      .delete(`/api/projects/${project.id}`)
+      .expect(500);
+    expect(body).toEqual({ error: 'Failed to delete project' });
+  });
+
+  it('returns 500 {error:"Failed to delete project"} for an unknown or malformed id', async () => {
+    for (const id of [UNKNOWN_ID, 'not-an-id']) {
+      const { body } = await request(t.server)
+        .delete(`/api/projects/${id}`)
+        .expect(500);
+      expect(body).toEqual({ error: 'Failed to delete project' });
+    }
+  });
+
+  it('leaves no orphan sections, agents, tasks or assets', async () => {
+    const project = await createProject(t);
+    const kept = await createProject(t);
+    await insertTask(t.dataSource, project.id, new Date());
+    await insertAsset(t.dataSource, project.id, project.sections[0].id);
+    await insertAsset(t.dataSource, project.id, null);
+    await request(t.server).delete(`/api/projects/${project.id}`).expect(200);
+    for (const table of ['sections', 'agents', 'tasks', 'assets']) {
+      expect(await countRows(t.dataSource, table, project.id)).toBe(0);
+    }
+    expect(await countRows(t.dataSource, 'sections', kept.id)).toBe(8);
+    expect(await countRows(t.dataSource, 'agents', kept.id)).toBe(3);
+  });
+
+  it('removes the project from the list', async () => {
+    const gone = await createProject(t, { name: 'gone' });
+    const kept = await createProject(t, { name: 'kept' });
+    await request(t.server).delete(`/api/projects/${gone.id}`).expect(200);
+    const { body } = await request(t.server).get('/api/projects').expect(200);
+    expect(body.projects.map((p: { id: string }) => p.id)).toEqual([kept.id]);
+  });
+});
