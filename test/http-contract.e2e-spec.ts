@@ -1,0 +1,181 @@
+import request from 'supertest';
+import { createProject } from './support/project-fixtures';
+import { createTestApp, TestApp } from './support/test-app';
+
+const validProject = JSON.stringify({ name: 'P', userId: 'u' });
+const validLogo = JSON.stringify({
+  projectId: 'p',
+  companyName: 'Acme',
+  style: 'modern',
+  colors: ['red'],
+});
+
+/** Rules every route shares: body reading, unknown routes, JSON bodies. */
+describe('HTTP contract shared by all routes', () => {
+  let t: TestApp;
+
+  beforeAll(async () => {
+    t = await createTestApp({ BODY_LIMIT: '300kb' });
+  });
+  afterEach(() => t.reset());
+  afterAll(() => t.close());
+
+  describe('an unreadable body gives the route its 500 body', () => {
+    it.each([
+      ['not JSON', '{"name": "P",'],
+      ['empty', ''],
+    ])('POST /api/projects with a body that is %s', async (_label, body) => {
+      const response = await request(t.server)
+        .post('/api/projects')
+        .set('Content-Type', 'application/json')
+        .send(body)
+        .expect(500);
+      expect(response.body).toEqual({ error: 'Failed to create project' });
+    });
+
+    it.each([
+      ['not JSON', 'name=x'],
+      ['empty', ''],
+    ])(
+      'PATCH /api/projects/{id} with a body that is %s',
+      async (_label, body) => {
+        const project = await createProject(t, { name: 'Unchanged' });
+        const response = await request(t.server)
+          .patch(`/api/projects/${project.id}`)
+          .set('Content-Type', 'application/json')
+          .send(body)
+          .expect(500);
+        expect(response.body).toEqual({ error: 'Failed to update project' });
+        const after = await request(t.server).get(
+          `/api/projects/${project.id}`,
+        );
+        expect(after.body.project.name).toBe('Unchanged');
+      },
+    );
+
+    it('POST /api/ai/generate-logo answers with the parse error message', async () => {
+      const response = await request(t.server)
+        .post('/api/ai/generate-logo')
+        .set('Content-Type', 'application/json')
+        .send('{oops')
+        .expect(500);
+      expect(response.body).toEqual({
+        success: false,
+        error: expect.stringMatching(/JSON/),
+      });
+    });
+  });
+
+  describe('bodies are read as JSON whatever the Content-Type says', () => {
+    it.each([
+      ['text/plain'],
+      ['application/x-www-form-urlencoded'],
+      ['application/octet-stream'],
+    ])('POST /api/projects with Content-Type %s', async (contentType) => {
+      const response = await request(t.server)
+        .post('/api/projects')
+        .set('Content-Type', contentType)
+        .send(validProject)
+        .expect(201);
+      expect(response.body.project.name).toBe('P');
+    });
+
+    it('POST /api/ai/generate-logo with Content-Type text/plain passes validation', async () => {
+      // No key is configured here: reaching the key check proves the body was read.
+      const response = await request(t.server)
+        .post('/api/ai/generate-logo')
+        .set('Content-Type', 'text/plain')
+        .send(validLogo)
+        .expect(500);
+      expect(response.body.error).toMatch(/IMAGE_API_KEY/);
+    });
+
+    it('accepts bodies larger than the 100 kB default of Nest’s own parser', async () => {
+      const body = JSON.stringify({
+        name: 'Big',
+        userId: 'u',
+        padding: 'x'.repeat(200 * 1024),
+      });
+      await request(t.server)
+        .post('/api/projects')
+        .set('Content-Type', 'application/json')
+        .send(body)
+        .expect(201);
+    });
+  });
+
+  describe('a body over BODY_LIMIT gives 413 in the route envelope and stores nothing', () => {
+    const huge = JSON.stringify({
+      name: 'Huge',
+      userId: 'u',
+      padding: 'x'.repeat(400 * 1024),
+    });
+
+    it('POST /api/projects', async () => {
+      const response = await request(t.server)
+        .post('/api/projects')
+        .set('Content-Type', 'application/json')
+        .send(huge)
+        .expect(413);
+      expect(response.body).toEqual({ error: expect.any(String) });
+      const list = await request(t.server).get('/api/projects');
+      expect(list.body.projects).toEqual([]);
+    });
+
+    it('POST /api/ai/generate-logo', async () => {
+      const response = await request(t.server)
+        .post('/api/ai/generate-logo')
+        .set('Content-Type', 'application/json')
+        .send(huge)
+        .expect(413);
+      expect(response.body).toEqual({
+        success: false,
+        error: expect.any(String),
+      });
+    });
+  });
+
+  describe('unknown routes give 404 {error:"Not found"}', () => {
+    it.each([
+      ['GET', '/'],
+      ['GET', '/api'],
+      ['GET', '/api/project'],
+      ['PUT', '/api/projects'],
+      ['POST', '/api/projects/some-id'],
+      ['DELETE', '/api/ai/generate-logo'],
+    ])('%s %s', async (method, path) => {
+      const response = await request(t.server)
+        [method.toLowerCase() as 'get'](path)
+        .expect(404);
+      expect(response.body).toEqual({ error: 'Not found' });
+    });
+  });
+
+  it('every response is JSON and shows no stack trace, SQL or file path', async () => {
+    const project = await createProject(t);
+    const responses = await Promise.all([
+      request(t.server).get('/api/projects'),
+      request(t.server).get(`/api/projects/${project.id}`),
+      request(t.server).get('/api/projects/missing'),
+      request(t.server).patch('/api/projects/missing').send({ name: 'x' }),
+      request(t.server).patch(`/api/projects/${project.id}`).send({ bad: 1 }),
+      request(t.server).delete('/api/projects/missing'),
+      request(t.server).post('/api/projects').send({ name: 1 }),
+      request(t.server)
+        .post('/api/projects')
+        .set('Content-Type', 'application/json')
+        .send('{'),
+      request(t.server).get('/api/ai/generate-logo'),
+      request(t.server).post('/api/ai/generate-logo').send({}),
+      request(t.server).get('/nowhere'),
+      request(t.server).delete(`/api/projects/${project.id}`),
+    ]);
+    for (const response of responses) {
+      expect(response.headers['content-type']).toMatch(/^application\/json/);
+      const text = JSON.stringify(response.body);
+      expect(text).not.toMatch(
+        /\bat \S+ \(|node_modules|\/work\/|SELECT|INSERT|UPDATE "|SQLITE|QueryFailed/,
+      );
+    }
+  });
+});
