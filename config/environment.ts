@@ -7,8 +7,7 @@
  */
 
 export type DatabaseConfig =
-  | { type: 'sqlite'; file: string }
-  | { type: 'postgres'; url: string };
+  { type: 'sqlite'; file: string } | { type: 'postgres'; url: string };
 
 export const LOG_LEVELS = [
   'fatal',

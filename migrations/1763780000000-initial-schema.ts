@@ -17,7 +17,8 @@ export class InitialSchema1763780000000 implements MigrationInterface {
   name = 'InitialSchema1763780000000';
 
   public async up(queryRunner: QueryRunner): Promise<void> {
-    const isPostgres = queryRunner.connection.driver.options.type === 'postgres';
+    const isPostgres =
+      queryRunner.connection.driver.options.type === 'postgres';
     // Both keep milliseconds; PostgreSQL stores an absolute instant (UTC).
     const timestamp: TableColumnOptions['type'] = isPostgres
       ? 'timestamptz'

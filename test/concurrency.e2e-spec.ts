@@ -41,7 +41,9 @@ describe('concurrent requests on SQLite', () => {
     );
     const deletes = doomed
       .slice(1)
-      .map((project) => request(t.server).delete(`/api/projects/${project.id}`));
+      .map((project) =>
+        request(t.server).delete(`/api/projects/${project.id}`),
+      );
 
     const [created, read, deleted, failed] = await Promise.all([
       Promise.all(creates),

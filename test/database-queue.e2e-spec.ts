@@ -34,9 +34,9 @@ describe('Database on SQLite: one unit of work at a time', () => {
       ),
     );
     const failures = results.filter((r) => r.status === 'rejected');
-    expect(
-      failures.map((r) => (r as PromiseRejectedResult).reason.message),
-    ).toEqual([0, 3, 6, 9, 12, 15, 18].map((i) => `planned failure ${i}`));
+    expect(failures.map((r) => r.reason.message)).toEqual(
+      [0, 3, 6, 9, 12, 15, 18].map((i) => `planned failure ${i}`),
+    );
     expect(await count()).toBe(13);
   });
 

@@ -13,7 +13,9 @@ describe('POST /api/projects (SPEC 4.1)', () => {
   afterAll(() => t.close());
 
   const post = (body: unknown) =>
-    request(t.server).post('/api/projects').send(body as object);
+    request(t.server)
+      .post('/api/projects')
+      .send(body as object);
 
   it('returns 201 with {project} holding the given fields', async () => {
     const response = await post({
@@ -86,9 +88,7 @@ describe('POST /api/projects (SPEC 4.1)', () => {
     const { body } = await post({ name: 'P', userId: 'u' }).expect(201);
     expect(await countRows(t.dataSource, 'sections', body.project.id)).toBe(8);
     expect(await countRows(t.dataSource, 'agents', body.project.id)).toBe(3);
-    await request(t.server)
-      .get(`/api/projects/${body.project.id}`)
-      .expect(200);
+    await request(t.server).get(`/api/projects/${body.project.id}`).expect(200);
   });
 
   it('sets description to null when it is not given', async () => {
@@ -98,7 +98,8 @@ describe('POST /api/projects (SPEC 4.1)', () => {
 
   it('gives ids as UUID strings and timestamps as ISO-8601 UTC with milliseconds', async () => {
     const { body } = await post({ name: 'P', userId: 'u' }).expect(201);
-    const uuid = /^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
+    const uuid =
+      /^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
     const iso = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
     expect(body.project.id).toMatch(uuid);
     expect(body.project.sections[0].id).toMatch(uuid);
@@ -132,14 +133,22 @@ describe('POST /api/projects (SPEC 4.1)', () => {
     const cases: Array<[string, unknown, (string | number)[]]> = [
       ['name missing', { userId: 'u' }, ['name']],
       ['name empty', { name: '', userId: 'u' }, ['name']],
-      ['name of 101 characters', { name: 'x'.repeat(101), userId: 'u' }, ['name']],
+      [
+        'name of 101 characters',
+        { name: 'x'.repeat(101), userId: 'u' },
+        ['name'],
+      ],
       ['name not a string', { name: 42, userId: 'u' }, ['name']],
       [
         'description of 501 characters',
         { name: 'P', description: 'd'.repeat(501), userId: 'u' },
         ['description'],
       ],
-      ['description null', { name: 'P', description: null, userId: 'u' }, ['description']],
+      [
+        'description null',
+        { name: 'P', description: null, userId: 'u' },
+        ['description'],
+      ],
       ['userId missing', { name: 'P' }, ['userId']],
       ['userId not a string', { name: 'P', userId: 7 }, ['userId']],
       ['a JSON array body', [{ name: 'P', userId: 'u' }], []],

@@ -29,9 +29,9 @@ describe('GET /api/projects (SPEC 4.2)', () => {
     await createProject(t, { userId: 'alice' });
     await createProject(t, { userId: 'bob' });
     const { body } = await list();
-    expect(body.projects.map((p: { userId: string }) => p.userId).sort()).toEqual(
-      ['alice', 'bob'],
-    );
+    expect(
+      body.projects.map((p: { userId: string }) => p.userId).sort(),
+    ).toEqual(['alice', 'bob']);
   });
 
   it('returns only the projects of the given userId', async () => {
@@ -57,13 +57,15 @@ describe('GET /api/projects (SPEC 4.2)', () => {
     await insertAsset(t.dataSource, project.id, null);
     const [listed] = (await list()).body.projects;
     expect(listed.sections).toHaveLength(8);
-    expect(listed.sections.map((s: { type: string }) => s.type)[0]).toBe('LOGO');
+    expect(listed.sections.map((s: { type: string }) => s.type)[0]).toBe(
+      'LOGO',
+    );
     expect(listed.agents).toHaveLength(3);
     expect(listed.tasks).toHaveLength(2);
     expect(listed._count).toEqual({ tasks: 2, assets: 3 });
   });
 
-  it('counts each project\'s own tasks and assets', async () => {
+  it("counts each project's own tasks and assets", async () => {
     const busy = await createProject(t, { name: 'busy' });
     await createProject(t, { name: 'idle' });
     await insertTask(t.dataSource, busy.id, new Date());
@@ -117,14 +119,20 @@ describe('GET /api/projects (SPEC 4.2)', () => {
     await sleep(5);
     await request(t.server).patch(`/api/projects/${a.id}`).send({}).expect(200);
     const { body } = await list('?userId=u');
-    expect(body.projects.map((p: { id: string }) => p.id)).toEqual([a.id, b.id]);
+    expect(body.projects.map((p: { id: string }) => p.id)).toEqual([
+      a.id,
+      b.id,
+    ]);
   });
 
   it('rejects a repeated userId with 400 Invalid input', async () => {
     const { body } = await request(t.server)
       .get('/api/projects?userId=a&userId=b')
       .expect(400);
-    expect(body).toEqual({ error: 'Invalid input', details: expect.any(Array) });
+    expect(body).toEqual({
+      error: 'Invalid input',
+      details: expect.any(Array),
+    });
   });
 });
 
@@ -182,7 +190,8 @@ describe('GET /api/projects/{id} (SPEC 4.3)', () => {
     ]);
     expect(sections[1].id).toBe(icons.id);
     expect(sections[1].assets).toEqual([]);
-    for (const section of sections) expect(Array.isArray(section.assets)).toBe(true);
+    for (const section of sections)
+      expect(Array.isArray(section.assets)).toBe(true);
     expect(body.project.assets).toHaveLength(2);
   });
 
@@ -195,9 +204,9 @@ describe('GET /api/projects/{id} (SPEC 4.3)', () => {
     const { body } = await request(t.server)
       .get(`/api/projects/${project.id}`)
       .expect(200);
-    expect(body.project.tasks.map((task: { title: string }) => task.title)).toEqual(
-      ['newest', 'middle', 'oldest'],
-    );
+    expect(
+      body.project.tasks.map((task: { title: string }) => task.title),
+    ).toEqual(['newest', 'middle', 'oldest']);
     expect(body.project.tasks[0].createdAt).toBe(new Date(base).toISOString());
   });
 
@@ -213,10 +222,13 @@ describe('GET /api/projects/{id} (SPEC 4.3)', () => {
     ['SQL text', "' OR 1=1 --"],
     ['a NUL byte', '\u0000'],
     ['300 characters', 'x'.repeat(300)],
-  ])('returns 404 {error:"Project not found"} for a malformed id (%s)', async (_label, id) => {
-    const { body } = await request(t.server)
-      .get(`/api/projects/${encodeURIComponent(id)}`)
-      .expect(404);
-    expect(body).toEqual({ error: 'Project not found' });
-  });
+  ])(
+    'returns 404 {error:"Project not found"} for a malformed id (%s)',
+    async (_label, id) => {
+      const { body } = await request(t.server)
+        .get(`/api/projects/${encodeURIComponent(id)}`)
+        .expect(404);
+      expect(body).toEqual({ error: 'Project not found' });
+    },
+  );
 });

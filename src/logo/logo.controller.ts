@@ -1,10 +1,7 @@
 import { Body, Controller, Get, HttpCode, Post } from '@nestjs/common';
 import { FailureMessage } from '../common/http/failure-message.decorator';
 import { GenerateLogoDto } from './dto/generate-logo.dto';
-import {
-  LOGO_GENERIC_FAILURE,
-  LOGO_SUCCESS_MESSAGE,
-} from './logo.constants';
+import { LOGO_GENERIC_FAILURE, LOGO_SUCCESS_MESSAGE } from './logo.constants';
 import { LogoService } from './logo.service';
 
 @Controller('api/ai/generate-logo')

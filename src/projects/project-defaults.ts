@@ -1,10 +1,6 @@
 import { newId } from '../common/ids';
 import { Agent, Project, Section } from './entities';
-import {
-  AgentProvider,
-  AgentType,
-  SECTION_TYPES,
-} from './project.constants';
+import { AgentProvider, AgentType, SECTION_TYPES } from './project.constants';
 
 /** SPEC 4.1 rule 2: every new project gets these agents, all IDLE. */
 export const DEFAULT_AGENTS: ReadonlyArray<{

@@ -51,7 +51,10 @@ export async function findSectionsAndAgents(
 ): Promise<{ sections: Section[]; agents: Agent[] }> {
   const where = { projectId };
   return {
-    sections: await manager.find(Section, { where, order: { position: 'ASC' } }),
+    sections: await manager.find(Section, {
+      where,
+      order: { position: 'ASC' },
+    }),
     agents: await manager.find(Agent, { where, order: AGENT_ORDER }),
   };
 }

@@ -18,8 +18,7 @@ export interface RecordedRequest {
 
 /** What the fake answers: a status with a JSON body, or raw text. */
 export type FakeReply =
-  | { status: number; json: unknown }
-  | { status: number; text: string };
+  { status: number; json: unknown } | { status: number; text: string };
 
 export const FAKE_IMAGE_URL = 'https://images.example.test/generated/logo.png';
 
@@ -36,7 +35,10 @@ export const Replies = {
     status,
     json: { error: {} },
   }),
-  withoutImage: (): FakeReply => ({ status: 200, json: { created: 1, data: [] } }),
+  withoutImage: (): FakeReply => ({
+    status: 200,
+    json: { created: 1, data: [] },
+  }),
   notJson: (status: number): FakeReply => ({
     status,
     text: '<html>upstream proxy error</html>',
@@ -54,9 +56,9 @@ export class FakeImageApi {
   private constructor(private readonly server: Server) {}
 
   static async start(): Promise<FakeImageApi> {
-    let fake: FakeImageApi | undefined;
-    const server = createServer((req, res) => fake?.handle(req, res));
-    fake = new FakeImageApi(server);
+    // The handler runs only once a request arrives, after `fake` is set.
+    const server = createServer((req, res) => fake.handle(req, res));
+    const fake = new FakeImageApi(server);
     server.listen(0, '127.0.0.1');
     await once(server, 'listening');
     return fake;

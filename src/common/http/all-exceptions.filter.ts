@@ -38,7 +38,10 @@ export class AllExceptionsFilter implements ExceptionFilter {
    */
   private log(request: Request, exception: unknown): void {
     const where = `${request.method} ${request.path}`;
-    if (exception instanceof PublicError || exception instanceof HttpException) {
+    if (
+      exception instanceof PublicError ||
+      exception instanceof HttpException
+    ) {
       this.logger.warn(`${where}: ${exception.name}: ${exception.message}`);
     } else if (exception instanceof Error) {
       this.logger.error(

@@ -16,7 +16,10 @@ export class CreateProjectDto {
 
   @Optional()
   @IsString(Messages.string())
-  @MaxLength(PROJECT_DESCRIPTION_MAX, Messages.maxChars(PROJECT_DESCRIPTION_MAX))
+  @MaxLength(
+    PROJECT_DESCRIPTION_MAX,
+    Messages.maxChars(PROJECT_DESCRIPTION_MAX),
+  )
   description?: string;
 
   @IsDefined(Messages.required())

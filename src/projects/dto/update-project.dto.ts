@@ -43,7 +43,9 @@ export function parseProjectUpdate(body: unknown): UpdateProjectDto {
         changes.description = value;
         break;
       default:
-        throw new ProjectChangeRejectedError(`field "${key}" cannot be changed`);
+        throw new ProjectChangeRejectedError(
+          `field "${key}" cannot be changed`,
+        );
     }
   }
   return changes;

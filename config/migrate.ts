@@ -1,0 +1,35 @@
+import 'reflect-metadata';
+import { DataSource } from 'typeorm';
+import { buildDataSourceOptions } from './data-source-options';
+import { ConfigurationError, loadConfiguration } from './environment';
+
+/**
+ * `npm run migration:run`: applies pending migrations to DATABASE_URL and
+ * exits — for a Kubernetes Job or an init step, with MIGRATIONS_RUN=false on
+ * the app. Needs only the build output and production dependencies.
+ */
+async function migrate(): Promise<void> {
+  const { database } = loadConfiguration();
+  const dataSource = await new DataSource(
+    buildDataSourceOptions(database),
+  ).initialize();
+  try {
+    const applied = await dataSource.runMigrations({ transaction: 'each' });
+    console.log(
+      applied.length === 0
+        ? 'No pending migrations'
+        : `Applied ${applied.map((m) => m.name).join(', ')}`,
+    );
+  } finally {
+    await dataSource.destroy();
+  }
+}
+
+migrate().catch((error: unknown) => {
+  console.error(
+    error instanceof ConfigurationError
+      ? error.message
+      : `Migration failed: ${error instanceof Error ? error.message : String(error)}`,
+  );
+  process.exit(1);
+});
