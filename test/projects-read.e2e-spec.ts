@@ -125,6 +125,13 @@ describe('GET /api/projects (SPEC 4.2)', () => {
     ]);
   });
 
+  it('treats an empty userId as present: it matches only an empty userId', async () => {
+    const blank = await createProject(t, { userId: '' });
+    await createProject(t, { userId: 'alice' });
+    const { body } = await list('?userId=');
+    expect(body.projects.map((p: { id: string }) => p.id)).toEqual([blank.id]);
+  });
+
   it('rejects a repeated userId with 400 Invalid input', async () => {
     const { body } = await request(t.server)
       .get('/api/projects?userId=a&userId=b')

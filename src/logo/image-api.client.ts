@@ -54,7 +54,10 @@ export class ImageApiClient {
               Authorization: `Bearer ${key}`,
               'Content-Type': 'application/json',
             },
+            // axios's own timeout only limits silence on the socket; the
+            // signal bounds the whole call, however slowly bytes trickle in.
             timeout: timeoutMs,
+            signal: AbortSignal.timeout(timeoutMs),
             // Every status is read here; axios must not throw on 4xx/5xx.
             validateStatus: () => true,
             maxRedirects: 0,
@@ -101,7 +104,11 @@ function firstImageUrl(body: unknown): string | undefined {
 
 function describeTransportFailure(error: unknown): string {
   const code = isAxiosError(error) ? error.code : undefined;
-  if (code === 'ECONNABORTED' || code === 'ETIMEDOUT') {
+  if (
+    code === 'ECONNABORTED' ||
+    code === 'ETIMEDOUT' ||
+    code === 'ERR_CANCELED'
+  ) {
     return 'The image service did not respond in time';
   }
   return 'The image service could not be reached';

@@ -28,14 +28,14 @@ export function describeFailure(
     };
   }
 
-  if (exception instanceof HttpException) {
+  // A client error keeps its status; a 5xx HttpException is treated as any
+  // other failure below.
+  if (exception instanceof HttpException && exception.getStatus() < 500) {
     const status = exception.getStatus();
-    if (!policy) {
-      // Nest's own "Cannot GET /x" would echo routing details.
-      const text = status === 404 ? 'Not found' : exception.message;
-      return { status, body: { error: text } };
-    }
-    if (status < 500) return { status, body: envelope(exception.message) };
+    if (policy) return { status, body: envelope(exception.message) };
+    // No route matched. Nest's own "Cannot GET /x" would echo the request.
+    const text = status === 404 ? 'Not found' : exception.message;
+    return { status, body: { error: text } };
   }
 
   if (policy?.exposePublicErrors && exception instanceof PublicError) {
