@@ -399,7 +399,10 @@ describe('the built server as a real process', () => {
     async () => {
       const dir = tempDir();
       const result = await runToExit(
-        { DATABASE_URL: 'mysql://admin:secret@db.internal/x', LOG_LEVEL: 'info' },
+        {
+          DATABASE_URL: 'mysql://admin:secret@db.internal/x',
+          LOG_LEVEL: 'info',
+        },
         { cwd: dir },
       );
       expectStartUpRefused(result, 'DATABASE_URL');

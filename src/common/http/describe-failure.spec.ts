@@ -182,6 +182,15 @@ describe('describeFailure (SPEC §7)', () => {
     });
   });
 
+  it('hides the message of a server-error HttpException when no route matched', () => {
+    expect(
+      describeFailure(
+        new InternalServerErrorException('pool exhausted at 10.0.0.5'),
+        undefined,
+      ),
+    ).toEqual({ status: 500, body: { error: 'Internal server error' } });
+  });
+
   it('does not expose a PublicError message when there is no policy', () => {
     expect(describeFailure(new PublicError('detail'), undefined)).toEqual({
       status: 500,
