@@ -25,7 +25,9 @@ async function bootstrap(): Promise<void> {
     // Throw start-up errors to the catch below instead of aborting.
     abortOnError: false,
   });
-  app.enableShutdownHooks();
+  // useProcessExit: exit 0 after a clean close (Nest would otherwise re-raise
+  // the signal, which Kubernetes reports as an error exit).
+  app.enableShutdownHooks([], { useProcessExit: true });
   await app.listen(config.port, config.host);
   new Logger('Bootstrap').log(`Listening on ${await app.getUrl()}`);
 }

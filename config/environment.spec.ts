@@ -1,0 +1,145 @@
+import { ConfigurationError, loadConfiguration } from './environment';
+
+/** Outside Jest's NODE_ENV=test, as the production process runs. */
+const PRODUCTION = { NODE_ENV: 'production' };
+
+function configurationErrorOf(env: Record<string, string>): Error {
+  try {
+    loadConfiguration({ ...PRODUCTION, ...env });
+  } catch (error) {
+    return error as Error;
+  }
+  throw new Error(`loadConfiguration accepted ${JSON.stringify(env)}`);
+}
+
+describe('loadConfiguration', () => {
+  it('uses the documented defaults when nothing is set', () => {
+    expect(loadConfiguration(PRODUCTION)).toEqual({
+      port: 3000,
+      host: '127.0.0.1',
+      database: { type: 'sqlite', file: './data/workspace.db' },
+      migrationsRun: true,
+      bodyLimitBytes: 1024 * 1024,
+      logLevel: 'info',
+      imageApi: {
+        key: undefined,
+        url: 'https://api.openai.com/v1/images/generations',
+        model: 'dall-e-3',
+        timeoutMs: 60000,
+      },
+    });
+  });
+
+  it('reads nothing from process.env when given an environment', () => {
+    const saved = process.env.PORT;
+    process.env.PORT = '4321';
+    try {
+      expect(loadConfiguration(PRODUCTION).port).toBe(3000);
+    } finally {
+      if (saved === undefined) delete process.env.PORT;
+      else process.env.PORT = saved;
+    }
+  });
+
+  it('defaults DATABASE_URL to a private in-memory database under NODE_ENV=test', () => {
+    expect(loadConfiguration({ NODE_ENV: 'test' }).database).toEqual({
+      type: 'sqlite',
+      file: ':memory:',
+    });
+  });
+
+  it('reads the values that are set', () => {
+    expect(
+      loadConfiguration({
+        ...PRODUCTION,
+        PORT: '8080',
+        HOST: '0.0.0.0',
+        DATABASE_URL: 'file:/var/lib/workspace/db.sqlite',
+        MIGRATIONS_RUN: 'false',
+        BODY_LIMIT: '2mb',
+        LOG_LEVEL: 'DEBUG',
+        IMAGE_API_KEY: 'sk-test',
+        IMAGE_API_URL: 'http://127.0.0.1:9999/v1/images/generations',
+        IMAGE_MODEL: 'other-model',
+        IMAGE_API_TIMEOUT_MS: '1500',
+      }),
+    ).toEqual({
+      port: 8080,
+      host: '0.0.0.0',
+      database: { type: 'sqlite', file: '/var/lib/workspace/db.sqlite' },
+      migrationsRun: false,
+      bodyLimitBytes: 2 * 1024 * 1024,
+      logLevel: 'debug',
+      imageApi: {
+        key: 'sk-test',
+        url: 'http://127.0.0.1:9999/v1/images/generations',
+        model: 'other-model',
+        timeoutMs: 1500,
+      },
+    });
+  });
+
+  it('treats a blank IMAGE_API_KEY as not configured', () => {
+    expect(
+      loadConfiguration({ ...PRODUCTION, IMAGE_API_KEY: '   ' }).imageApi.key,
+    ).toBeUndefined();
+  });
+
+  it('treats a blank variable as unset', () => {
+    const config = loadConfiguration({ ...PRODUCTION, PORT: ' ', HOST: '' });
+    expect(config.port).toBe(3000);
+    expect(config.host).toBe('127.0.0.1');
+  });
+
+  it('maps file::memory: to a private in-memory SQLite database', () => {
+    expect(
+      loadConfiguration({ ...PRODUCTION, DATABASE_URL: 'file::memory:' })
+        .database,
+    ).toEqual({ type: 'sqlite', file: ':memory:' });
+  });
+
+  it.each([
+    'postgres://user:pass@db:5432/workspace',
+    'postgresql://user:pass@db:5432/workspace',
+  ])('maps %s to PostgreSQL with the URL as given', (url) => {
+    expect(
+      loadConfiguration({ ...PRODUCTION, DATABASE_URL: url }).database,
+    ).toEqual({ type: 'postgres', url });
+  });
+
+  it('reads BODY_LIMIT 512kb as 524288 bytes', () => {
+    expect(
+      loadConfiguration({ ...PRODUCTION, BODY_LIMIT: '512kb' }).bodyLimitBytes,
+    ).toBe(524288);
+  });
+
+  it.each([
+    ['PORT', 'abc'],
+    ['PORT', '70000'],
+    ['PORT', '-1'],
+    ['PORT', '80.5'],
+    ['DATABASE_URL', 'mysql://x'],
+    ['DATABASE_URL', 'file:'],
+    ['MIGRATIONS_RUN', 'maybe'],
+    ['BODY_LIMIT', 'lots'],
+    ['BODY_LIMIT', '0'],
+    ['LOG_LEVEL', 'loud'],
+    ['IMAGE_API_TIMEOUT_MS', '0'],
+    ['IMAGE_API_URL', 'ftp://x'],
+    ['IMAGE_API_URL', 'not-a-url'],
+  ])('rejects %s=%s with a ConfigurationError naming it', (name, value) => {
+    const error = configurationErrorOf({ [name]: value });
+    expect(error).toBeInstanceOf(ConfigurationError);
+    expect(error.message).toContain(name);
+    expect(error.message.split('\n')).toHaveLength(1);
+  });
+
+  it('does not echo an unsupported DATABASE_URL, which may hold a password', () => {
+    const error = configurationErrorOf({
+      DATABASE_URL: 'mysql://admin:hunter2@db.internal/x',
+    });
+    expect(error.message).toContain('DATABASE_URL');
+    expect(error.message).not.toContain('mysql://');
+    expect(error.message).not.toContain('hunter2');
+  });
+});
