@@ -11,22 +11,35 @@ import type { DatabaseConfig } from './environment';
  */
 export function buildDataSourceOptions(
   database: DatabaseConfig,
-  { migrationsRun = false }: { migrationsRun?: boolean } = {},
 ): DataSourceOptions {
   const common = {
     entities: PROJECT_ENTITIES,
     migrations: MIGRATIONS,
     migrationsTableName: 'migrations',
     synchronize: false,
-    // Each migration in its own transaction: a failure leaves the schema at
-    // the last migration that completed.
-    migrationsRun,
-    migrationsTransactionMode: 'each',
+    // Migrations run through runPendingMigrations (under a lock on
+    // PostgreSQL), never by TypeORM's own start-up hook.
+    migrationsRun: false,
     logging: false,
   } as const;
 
   if (database.type === 'postgres') {
-    return { ...common, type: 'postgres', url: database.url };
+    return {
+      ...common,
+      type: 'postgres',
+      url: database.url,
+      poolSize: database.poolSize,
+      connectTimeoutMS: database.connectTimeoutMs,
+      ...(database.ssl ? { ssl: { rejectUnauthorized: true } } : {}),
+      applicationName: 'workspace-api',
+      extra: {
+        // Server-side limit per statement, and a client-side one that also
+        // covers a server that stopped answering.
+        statement_timeout: database.statementTimeoutMs,
+        query_timeout: database.statementTimeoutMs + 1000,
+        keepAlive: true,
+      },
+    };
   }
   return {
     ...common,

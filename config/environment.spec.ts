@@ -104,7 +104,49 @@ describe('loadConfiguration', () => {
   ])('maps %s to PostgreSQL with the URL as given', (url) => {
     expect(
       loadConfiguration({ ...PRODUCTION, DATABASE_URL: url }).database,
-    ).toEqual({ type: 'postgres', url });
+    ).toEqual({
+      type: 'postgres',
+      url,
+      poolSize: 10,
+      ssl: false,
+      connectTimeoutMs: 5000,
+      statementTimeoutMs: 10000,
+    });
+  });
+
+  it('reads the PostgreSQL pool, TLS and timeout settings', () => {
+    expect(
+      loadConfiguration({
+        ...PRODUCTION,
+        DATABASE_URL: 'postgres://db/workspace',
+        DATABASE_POOL_SIZE: '25',
+        DATABASE_SSL: 'true',
+        DATABASE_CONNECT_TIMEOUT_MS: '2000',
+        DATABASE_STATEMENT_TIMEOUT_MS: '3000',
+      }).database,
+    ).toEqual({
+      type: 'postgres',
+      url: 'postgres://db/workspace',
+      poolSize: 25,
+      ssl: true,
+      connectTimeoutMs: 2000,
+      statementTimeoutMs: 3000,
+    });
+  });
+
+  it.each([
+    ['DATABASE_POOL_SIZE', '0'],
+    ['DATABASE_SSL', 'sometimes'],
+    ['DATABASE_CONNECT_TIMEOUT_MS', 'soon'],
+    ['DATABASE_STATEMENT_TIMEOUT_MS', '-5'],
+  ])('rejects %s=%s with a message naming it', (name, value) => {
+    expect(() =>
+      loadConfiguration({
+        ...PRODUCTION,
+        DATABASE_URL: 'postgres://db/workspace',
+        [name]: value,
+      }),
+    ).toThrow(new RegExp(`^Invalid configuration: ${name} `));
   });
 
   it('reads BODY_LIMIT 512kb as 524288 bytes', () => {

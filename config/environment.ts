@@ -6,8 +6,17 @@
  * later in the middle of a request.
  */
 
-export type DatabaseConfig =
-  { type: 'sqlite'; file: string } | { type: 'postgres'; url: string };
+export interface PostgresConfig {
+  type: 'postgres';
+  url: string;
+  poolSize: number;
+  /** TLS with certificate verification; sslmode in the URL works too. */
+  ssl: boolean;
+  connectTimeoutMs: number;
+  statementTimeoutMs: number;
+}
+
+export type DatabaseConfig = { type: 'sqlite'; file: string } | PostgresConfig;
 
 export const LOG_LEVELS = [
   'fatal',
@@ -123,7 +132,30 @@ function database(env: Env): DatabaseConfig {
   if (raw.startsWith('file:') && raw.length > 'file:'.length) {
     return { type: 'sqlite', file: raw.slice('file:'.length) };
   }
-  if (/^postgres(ql)?:\/\/.+/.test(raw)) return { type: 'postgres', url: raw };
+  if (/^postgres(ql)?:\/\/.+/.test(raw)) {
+    return {
+      type: 'postgres',
+      url: raw,
+      poolSize: integer(env, 'DATABASE_POOL_SIZE', 10, 1, 1000),
+      ssl: boolean(env, 'DATABASE_SSL', false),
+      // Bounded waits: during an outage a request fails within seconds with
+      // its documented 500 instead of hanging.
+      connectTimeoutMs: integer(
+        env,
+        'DATABASE_CONNECT_TIMEOUT_MS',
+        5000,
+        1,
+        600_000,
+      ),
+      statementTimeoutMs: integer(
+        env,
+        'DATABASE_STATEMENT_TIMEOUT_MS',
+        10000,
+        1,
+        3_600_000,
+      ),
+    };
+  }
   // The value is not echoed: a PostgreSQL URL may carry a password.
   throw new ConfigurationError(
     'DATABASE_URL',

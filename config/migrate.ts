@@ -2,6 +2,7 @@ import 'reflect-metadata';
 import { DataSource } from 'typeorm';
 import { buildDataSourceOptions } from './data-source-options';
 import { ConfigurationError, loadConfiguration } from './environment';
+import { runPendingMigrations } from './run-migrations';
 
 /**
  * `npm run migration:run`: applies pending migrations to DATABASE_URL and
@@ -14,11 +15,11 @@ async function migrate(): Promise<void> {
     buildDataSourceOptions(database),
   ).initialize();
   try {
-    const applied = await dataSource.runMigrations({ transaction: 'each' });
+    const applied = await runPendingMigrations(dataSource);
     console.log(
       applied.length === 0
         ? 'No pending migrations'
-        : `Applied ${applied.map((m) => m.name).join(', ')}`,
+        : `Applied ${applied.join(', ')}`,
     );
   } finally {
     await dataSource.destroy();

@@ -4,6 +4,7 @@ import { appConfig } from '../../config/app.config';
 import { buildDataSourceOptions } from '../../config/data-source-options';
 import type { AppConfig } from '../../config/environment';
 import { Database } from './database.service';
+import { MigrationsOnStartup } from './migrations-on-startup';
 
 @Global()
 @Module({
@@ -11,15 +12,13 @@ import { Database } from './database.service';
     TypeOrmModule.forRootAsync({
       inject: [appConfig.KEY],
       useFactory: (config: AppConfig) => ({
-        ...buildDataSourceOptions(config.database, {
-          migrationsRun: config.migrationsRun,
-        }),
+        ...buildDataSourceOptions(config.database),
         // Fail start-up at once; the orchestrator restarts the process.
         retryAttempts: 0,
       }),
     }),
   ],
-  providers: [Database],
+  providers: [Database, MigrationsOnStartup],
   exports: [Database],
 })
 export class DatabaseModule {}

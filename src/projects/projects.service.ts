@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { isWellFormedId } from '../common/ids';
 import { Database } from '../database/database.service';
 import { CreateProjectDto } from './dto/create-project.dto';
 import { parseProjectUpdate } from './dto/update-project.dto';
@@ -46,6 +47,7 @@ export class ProjectsService {
 
   /** SPEC 4.3 */
   async get(id: string) {
+    if (!isWellFormedId(id)) throw new ProjectNotFoundException();
     const detail = await this.db.read((manager) =>
       findProjectDetail(manager, id),
     );
@@ -56,6 +58,9 @@ export class ProjectsService {
   /** SPEC 4.4: the body applied as given; updatedAt always set here. */
   async update(id: string, body: unknown) {
     const changes = parseProjectUpdate(body);
+    if (!isWellFormedId(id)) {
+      throw new ProjectChangeRejectedError('unknown project id');
+    }
     return this.db.write(async (manager) => {
       const project = await manager.findOneBy(Project, { id });
       if (!project) throw new ProjectChangeRejectedError('unknown project id');
@@ -74,6 +79,9 @@ export class ProjectsService {
 
   /** SPEC 4.5: children go with it (ON DELETE CASCADE). */
   async remove(id: string): Promise<void> {
+    if (!isWellFormedId(id)) {
+      throw new ProjectChangeRejectedError('unknown project id');
+    }
     const result = await this.db.write((manager) =>
       manager.delete(Project, { id }),
     );

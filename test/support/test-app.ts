@@ -1,12 +1,10 @@
 import { INestApplication } from '@nestjs/common';
 import { Test } from '@nestjs/testing';
-import { mkdtempSync, rmSync } from 'node:fs';
 import type { Server } from 'node:http';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { DataSource } from 'typeorm';
 import { AppModule } from '../../src/app.module';
 import { withEnv } from './environment';
+import { createTestDatabase } from './test-database';
 
 export interface TestApp {
   app: INestApplication;
@@ -28,16 +26,17 @@ const TABLES_CHILDREN_FIRST = [
 
 /**
  * Builds the app the way NestJS e2e suites do — from AppModule alone, with
- * nothing from main.ts — on a fresh SQLite file of its own.
+ * nothing from main.ts — on a fresh database of its own (a SQLite file, or a
+ * PostgreSQL database in the PostgreSQL pass).
  * `env` sets configuration for this app (undefined unsets a variable).
  */
 export async function createTestApp(
   env: Record<string, string | undefined> = {},
 ): Promise<TestApp> {
-  const dir = mkdtempSync(join(tmpdir(), 'workspace-e2e-'));
+  const database = await createTestDatabase();
   const moduleRef = await withEnv(
     {
-      DATABASE_URL: `file:${join(dir, 'workspace.db')}`,
+      DATABASE_URL: database.url,
       IMAGE_API_KEY: undefined,
       IMAGE_API_URL: undefined,
       ...env,
@@ -58,7 +57,7 @@ export async function createTestApp(
     },
     async close() {
       await app.close();
-      rmSync(dir, { recursive: true, force: true });
+      await database.drop();
     },
   };
 }

@@ -22,6 +22,7 @@ export const Messages = {
     message(`Array must contain at least ${n} element(s)`),
   maxItems: (n: number) =>
     message(`Array must contain at most ${n} element(s)`),
+  noNulCharacter: () => message('String must not contain NUL characters'),
   oneOf: (values: readonly string[]) =>
     message(
       `Invalid enum value. Expected ${values.map((v) => `'${v}'`).join(' | ')}`,

@@ -21,6 +21,7 @@ const CODE_BY_CONSTRAINT: Record<string, string> = {
   maxLength: 'too_big',
   arrayMaxSize: 'too_big',
   isIn: 'invalid_enum_value',
+  matches: 'invalid_string',
 };
 
 export function toValidationIssues(

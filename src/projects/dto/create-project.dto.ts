@@ -1,6 +1,7 @@
 import { IsDefined, IsString, MaxLength, MinLength } from 'class-validator';
 import { Messages } from '../../common/validation/messages';
 import { Optional } from '../../common/validation/optional.decorator';
+import { StorableText } from '../../common/validation/storable-text.decorator';
 import {
   PROJECT_DESCRIPTION_MAX,
   PROJECT_NAME_MAX,
@@ -12,6 +13,7 @@ export class CreateProjectDto {
   @IsString(Messages.string())
   @MinLength(1, Messages.minChars(1))
   @MaxLength(PROJECT_NAME_MAX, Messages.maxChars(PROJECT_NAME_MAX))
+  @StorableText()
   name: string;
 
   @Optional()
@@ -20,9 +22,11 @@ export class CreateProjectDto {
     PROJECT_DESCRIPTION_MAX,
     Messages.maxChars(PROJECT_DESCRIPTION_MAX),
   )
+  @StorableText()
   description?: string;
 
   @IsDefined(Messages.required())
   @IsString(Messages.string())
+  @StorableText()
   userId: string;
 }

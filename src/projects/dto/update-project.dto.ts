@@ -10,6 +10,10 @@ export interface UpdateProjectDto {
 /** Sent back by a client that PATCHes a project it fetched; never applied. */
 const READ_ONLY_FIELDS = new Set(['id', 'createdAt', 'updatedAt']);
 
+// PostgreSQL cannot store NUL in text; SQLite can. Refused on both.
+// eslint-disable-next-line no-control-regex
+const hasNulCharacter = (value: string) => /\u0000/.test(value);
+
 const isJsonObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
 
@@ -29,13 +33,16 @@ export function parseProjectUpdate(body: unknown): UpdateProjectDto {
     switch (key) {
       case 'name':
       case 'userId':
-        if (typeof value !== 'string') {
+        if (typeof value !== 'string' || hasNulCharacter(value)) {
           throw new ProjectChangeRejectedError(`${key} must be a string`);
         }
         changes[key] = value;
         break;
       case 'description':
-        if (typeof value !== 'string' && value !== null) {
+        if (
+          value !== null &&
+          (typeof value !== 'string' || hasNulCharacter(value))
+        ) {
           throw new ProjectChangeRejectedError(
             'description must be a string or null',
           );
