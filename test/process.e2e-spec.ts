@@ -9,6 +9,7 @@ import {
   type ExitResult,
   type ServerProcess,
 } from './support/server-process';
+import { createTestDatabase, type TestDatabase } from './support/test-database';
 import { createTestApp, type TestApp } from './support/test-app';
 
 /**
@@ -247,6 +248,14 @@ describe('the built server as a real process', () => {
   let tempDirs: string[] = [];
   let servers: ServerProcess[] = [];
   let testApp: TestApp | undefined;
+  let databases: TestDatabase[] = [];
+
+  /** A database of the kind under test (SQLite file or PostgreSQL). */
+  const database = async () => {
+    const created = await createTestDatabase();
+    databases.push(created);
+    return created.url;
+  };
 
   const tempDir = () => {
     const dir = mkdtempSync(join(tmpdir(), 'workspace-process-'));
@@ -268,6 +277,8 @@ describe('the built server as a real process', () => {
     await Promise.all(servers.map((server) => server.stop()));
     await testApp?.close();
     for (const dir of tempDirs) rmSync(dir, { recursive: true, force: true });
+    for (const created of databases) await created.drop();
+    databases = [];
     servers = [];
     testApp = undefined;
     tempDirs = [];
@@ -287,10 +298,7 @@ describe('the built server as a real process', () => {
     'the built server answers like an app built from AppModule alone',
     async () => {
       const dir = tempDir();
-      const server = await start(
-        { DATABASE_URL: `file:${join(dir, 'workspace.db')}` },
-        dir,
-      );
+      const server = await start({ DATABASE_URL: await database() }, dir);
       // Unset here what the child does not inherit either.
       testApp = await createTestApp({
         IMAGE_API_KEY: undefined,
@@ -329,7 +337,7 @@ describe('the built server as a real process', () => {
     'data survives a restart',
     async () => {
       const dir = tempDir();
-      const env = { DATABASE_URL: `file:${join(dir, 'workspace.db')}` };
+      const env = { DATABASE_URL: await database() };
       const first = await start(env, dir);
       const created = await request(first.baseUrl)
         .post('/api/projects')
@@ -430,10 +438,7 @@ describe('the built server as a real process', () => {
     'responses never show a stack trace, SQL or a file path',
     async () => {
       const dir = tempDir();
-      const server = await start(
-        { DATABASE_URL: `file:${join(dir, 'workspace.db')}` },
-        dir,
-      );
+      const server = await start({ DATABASE_URL: await database() }, dir);
       const client = request(server.baseUrl);
       const leaks = [...LEAKS, dir];
 
