@@ -1,5 +1,6 @@
 import { EntityManager, ObjectLiteral, SelectQueryBuilder } from 'typeorm';
 import { Agent, Asset, Project, Section, Task } from './entities';
+import type { ProjectCursor } from './project-cursor';
 
 /**
  * Reads projects with their children in one query per table — never one
@@ -59,27 +60,61 @@ export async function findSectionsAndAgents(
   };
 }
 
+export interface ProjectListOptions {
+  userId?: string;
+  /** Only when the client asked for a page (an addition to SPEC 4.2). */
+  page?: { limit: number; after?: ProjectCursor };
+}
+
+export interface ProjectList {
+  projects: ListedProject[];
+  /** Whether projects follow the last one listed (pages only). */
+  hasMore: boolean;
+}
+
 /** SPEC 4.2: every project, or those of one user, by updatedAt descending. */
 export async function findProjectList(
   manager: EntityManager,
-  userId: string | undefined,
-): Promise<ListedProject[]> {
-  const projects = await manager.find(Project, {
-    where: userId === undefined ? {} : { userId },
+  { userId, page }: ProjectListOptions,
+): Promise<ProjectList> {
+  const query = manager
+    .createQueryBuilder(Project, 'project')
+    .orderBy('project.updatedAt', 'DESC')
     // The id breaks ties between projects updated in the same millisecond.
-    order: { updatedAt: 'DESC', id: 'DESC' },
-  });
-  if (projects.length === 0) return [];
+    .addOrderBy('project.id', 'DESC');
+  if (userId !== undefined) {
+    query.andWhere('project.userId = :userId', { userId });
+  }
+  if (page?.after) {
+    query.andWhere(
+      '(project.updatedAt < :at OR (project.updatedAt = :at AND project.id < :afterId))',
+      {
+        at: storedUpdatedAt(manager, page.after.updatedAt),
+        afterId: page.after.id,
+      },
+    );
+  }
+  if (page) query.limit(page.limit + 1);
 
-  // Children are selected by the same filter as their projects, so the query
-  // size does not grow with the number of projects listed.
+  const found = await query.getMany();
+  const hasMore = page !== undefined && found.length > page.limit;
+  const projects = hasMore ? found.slice(0, page.limit) : found;
+  if (projects.length === 0) return { projects: [], hasMore };
+
+  // A page names its projects; a full list selects children by the same
+  // filter as its projects, so the query does not grow with the list.
   const children = <T extends ObjectLiteral>(
     entity: new () => T,
   ): SelectQueryBuilder<T> => {
-    const query = manager.createQueryBuilder(entity, 'child');
+    const childQuery = manager.createQueryBuilder(entity, 'child');
+    if (page) {
+      return childQuery.where('child.projectId IN (:...ids)', {
+        ids: projects.map((project) => project.id),
+      });
+    }
     return userId === undefined
-      ? query
-      : query
+      ? childQuery
+      : childQuery
           .innerJoin(Project, 'project', 'project.id = child.projectId')
           .where('project.userId = :userId', { userId });
   };
@@ -108,13 +143,29 @@ export async function findProjectList(
   const assetCountOf = new Map(
     assetCounts.map((row) => [row.projectId, Number(row.count)]),
   );
-  return projects.map((project) => ({
-    project,
-    sections: sectionsOf.get(project.id) ?? [],
-    agents: agentsOf.get(project.id) ?? [],
-    tasks: tasksOf.get(project.id) ?? [],
-    assetCount: assetCountOf.get(project.id) ?? 0,
-  }));
+  return {
+    hasMore,
+    projects: projects.map((project) => ({
+      project,
+      sections: sectionsOf.get(project.id) ?? [],
+      agents: agentsOf.get(project.id) ?? [],
+      tasks: tasksOf.get(project.id) ?? [],
+      assetCount: assetCountOf.get(project.id) ?? 0,
+    })),
+  };
+}
+
+/**
+ * A timestamp as the driver stores it, for a hand-written comparison:
+ * SQLite keeps UTC text, PostgreSQL a timestamptz.
+ */
+function storedUpdatedAt(manager: EntityManager, value: Date): unknown {
+  const column = manager.connection
+    .getMetadata(Project)
+    .findColumnWithPropertyName('updatedAt');
+  return column
+    ? manager.connection.driver.preparePersistentValue(value, column)
+    : value;
 }
 
 function groupByProject<T extends { projectId: string }>(

@@ -27,7 +27,9 @@ export class ProjectsController {
   @Get()
   @FailureMessage('Failed to fetch projects')
   async list(@Query() query: ListProjectsQuery) {
-    return { projects: await this.projects.list(query.userId) };
+    const { projects, nextCursor } = await this.projects.list(query);
+    // nextCursor only for a paged request: the default body is SPEC's.
+    return nextCursor === undefined ? { projects } : { projects, nextCursor };
   }
 
   @Get(':id')

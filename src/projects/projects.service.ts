@@ -1,9 +1,12 @@
 import { Injectable } from '@nestjs/common';
+import { InputValidationException } from '../common/errors/input-validation.exception';
 import { isWellFormedId } from '../common/ids';
 import { Database } from '../database/database.service';
 import { CreateProjectDto } from './dto/create-project.dto';
+import { ListProjectsQuery } from './dto/list-projects.query';
 import { parseProjectUpdate } from './dto/update-project.dto';
 import { Project } from './entities';
+import { decodeCursor, encodeCursor } from './project-cursor';
 import { buildNewProject } from './project-defaults';
 import {
   findProjectDetail,
@@ -37,12 +40,42 @@ export class ProjectsService {
     });
   }
 
-  /** SPEC 4.2 */
-  async list(userId: string | undefined) {
-    const projects = await this.db.read((manager) =>
-      findProjectList(manager, userId),
+  /**
+   * SPEC 4.2. With `limit` (an addition), one page and the cursor of the next
+   * one (null after the last page); without it, every project.
+   */
+  async list(query: ListProjectsQuery) {
+    if (query.cursor !== undefined && query.limit === undefined) {
+      throw new InputValidationException([
+        {
+          path: ['limit'],
+          message: 'Required with cursor',
+          code: 'invalid_type',
+        },
+      ]);
+    }
+    const page =
+      query.limit === undefined
+        ? undefined
+        : {
+            limit: query.limit,
+            after:
+              query.cursor === undefined
+                ? undefined
+                : decodeCursor(query.cursor),
+          };
+    const { projects, hasMore } = await this.db.read((manager) =>
+      findProjectList(manager, { userId: query.userId, page }),
     );
-    return projects.map(presentListedProject);
+    const last = projects.at(-1)?.project;
+    return {
+      projects: projects.map(presentListedProject),
+      nextCursor: !page
+        ? undefined
+        : hasMore && last
+          ? encodeCursor(last)
+          : null,
+    };
   }
 
   /** SPEC 4.3 */

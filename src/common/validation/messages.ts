@@ -18,6 +18,11 @@ export const Messages = {
     message(`String must contain at least ${n} character(s)`),
   maxChars: (n: number) =>
     message(`String must contain at most ${n} character(s)`),
+  integer: () => message('Expected integer'),
+  minNumber: (n: number) =>
+    message(`Number must be greater than or equal to ${n}`),
+  maxNumber: (n: number) =>
+    message(`Number must be less than or equal to ${n}`),
   minItems: (n: number) =>
     message(`Array must contain at least ${n} element(s)`),
   maxItems: (n: number) =>

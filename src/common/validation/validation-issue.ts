@@ -21,6 +21,9 @@ const CODE_BY_CONSTRAINT: Record<string, string> = {
   maxLength: 'too_big',
   arrayMaxSize: 'too_big',
   isIn: 'invalid_enum_value',
+  isInt: 'invalid_type',
+  min: 'too_small',
+  max: 'too_big',
   matches: 'invalid_string',
 };
 

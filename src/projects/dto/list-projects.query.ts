@@ -1,12 +1,32 @@
-import { IsString } from 'class-validator';
+import { Type } from 'class-transformer';
+import { IsInt, IsString, Max, Min } from 'class-validator';
 import { Messages } from '../../common/validation/messages';
 import { Optional } from '../../common/validation/optional.decorator';
 import { StorableText } from '../../common/validation/storable-text.decorator';
 
-/** SPEC 4.2 query. A repeated userId (an array) is invalid input. */
+export const PAGE_LIMIT_MAX = 500;
+
+/**
+ * SPEC 4.2 query, plus optional pagination (an addition): without `limit`
+ * the response is exactly SPEC's full list. A repeated parameter (an array)
+ * is invalid input.
+ */
 export class ListProjectsQuery {
   @Optional()
   @IsString(Messages.string())
   @StorableText()
   userId?: string;
+
+  /** Page size; the response then carries `nextCursor`. */
+  @Optional()
+  @Type(() => Number)
+  @IsInt(Messages.integer())
+  @Min(1, Messages.minNumber(1))
+  @Max(PAGE_LIMIT_MAX, Messages.maxNumber(PAGE_LIMIT_MAX))
+  limit?: number;
+
+  /** The `nextCursor` of the previous page (opaque). Needs `limit`. */
+  @Optional()
+  @IsString(Messages.string())
+  cursor?: string;
 }
