@@ -4,6 +4,7 @@ import { APP_FILTER, APP_INTERCEPTOR, APP_PIPE } from '@nestjs/core';
 import { appConfig } from '../config/app.config';
 import { JsonBodyModule } from './common/body/json-body.module';
 import { AllExceptionsFilter } from './common/http/all-exceptions.filter';
+import { ExpressSettingsModule } from './common/http/express-settings.module';
 import { RouteContextInterceptor } from './common/http/route-context.interceptor';
 import { AppValidationPipe } from './common/validation/app-validation.pipe';
 import { DatabaseModule } from './database/database.module';
@@ -24,6 +25,7 @@ import { ProjectsModule } from './projects/projects.module';
       ignoreEnvFile: process.env.NODE_ENV === 'test',
     }),
     JsonBodyModule,
+    ExpressSettingsModule,
     DatabaseModule,
     ProjectsModule,
     LogoModule,

@@ -1,62 +1,119 @@
-import { EntityManager, ObjectLiteral, SelectQueryBuilder } from 'typeorm';
-import { Agent, Asset, Project, Section, Task } from './entities';
+import { placeholders, Sql } from '../database/sql';
 import type { ProjectCursor } from './project-cursor';
+import {
+  AgentView,
+  AssetView,
+  fromRow,
+  ProjectView,
+  SectionView,
+  TaskView,
+} from './project.views';
 
 /**
- * Reads projects with their children in one query per table — never one
- * query per project (N+1), and never one join across sections x agents x
- * tasks x assets (a cartesian product). Children are ordered explicitly.
+ * The read side of projects, in hand-written SQL (see database/sql.ts for
+ * why). Projects and their children are read with one query per table —
+ * never one query per project (N+1), and never one join across sections x
+ * agents x tasks x assets (a cartesian product). Children are ordered
+ * explicitly; every query is served by an index of the initial migration.
  */
 
+const PROJECT = [
+  'id',
+  'name',
+  'description',
+  'userId',
+  'createdAt',
+  'updatedAt',
+];
+const SECTION = ['id', 'projectId', 'type', 'status', 'createdAt', 'updatedAt'];
+const AGENT = [
+  'id',
+  'projectId',
+  'name',
+  'type',
+  'provider',
+  'status',
+  'createdAt',
+  'updatedAt',
+];
+const TASK = [
+  'id',
+  'projectId',
+  'sectionId',
+  'agentId',
+  'title',
+  'description',
+  'status',
+  'createdAt',
+  'updatedAt',
+];
+const ASSET = [
+  'id',
+  'projectId',
+  'sectionId',
+  'type',
+  'name',
+  'url',
+  'createdAt',
+];
+
+/** `"a"."id", "a"."name", …`: quoted, so camelCase survives PostgreSQL. */
+const columns = (names: string[], alias: string) =>
+  names.map((name) => `"${alias}"."${name}"`).join(', ');
+
+/** SPEC 4.1 section order; agents in creation order; SPEC 4.3 tasks newest first. */
+const SECTION_ORDER = '"c"."position"';
+const AGENT_ORDER = '"c"."createdAt", "c"."id"';
+const TASK_ORDER = '"c"."createdAt" DESC, "c"."id" DESC';
+const ASSET_ORDER = '"c"."createdAt", "c"."id"';
+
 export interface ProjectWithChildren {
-  project: Project;
-  sections: Section[];
-  agents: Agent[];
-  tasks: Task[];
+  project: ProjectView;
+  sections: SectionView[];
+  agents: AgentView[];
+  tasks: TaskView[];
 }
 
 export interface ProjectDetail extends ProjectWithChildren {
-  assets: Asset[];
+  assets: AssetView[];
 }
 
 export interface ListedProject extends ProjectWithChildren {
   assetCount: number;
 }
 
-/** Agents keep their creation order; ids are time-ordered (UUIDv7). */
-const AGENT_ORDER = { createdAt: 'ASC', id: 'ASC' } as const;
-/** SPEC 4.3: tasks newest first. */
-const TASK_ORDER = { createdAt: 'DESC', id: 'DESC' } as const;
+const PROJECT_BY_ID = `SELECT ${columns(PROJECT, 'p')} FROM "projects" "p" WHERE "p"."id" = $1`;
+const OF_PROJECT = `WHERE "c"."projectId" = $1`;
+const SECTIONS_OF_PROJECT = `SELECT ${columns(SECTION, 'c')} FROM "sections" "c" ${OF_PROJECT} ORDER BY ${SECTION_ORDER}`;
+const AGENTS_OF_PROJECT = `SELECT ${columns(AGENT, 'c')} FROM "agents" "c" ${OF_PROJECT} ORDER BY ${AGENT_ORDER}`;
+const TASKS_OF_PROJECT = `SELECT ${columns(TASK, 'c')} FROM "tasks" "c" ${OF_PROJECT} ORDER BY ${TASK_ORDER}`;
+const ASSETS_OF_PROJECT = `SELECT ${columns(ASSET, 'c')} FROM "assets" "c" ${OF_PROJECT} ORDER BY ${ASSET_ORDER}`;
 
 export async function findProjectDetail(
-  manager: EntityManager,
+  sql: Sql,
   id: string,
 ): Promise<ProjectDetail | null> {
-  const project = await manager.findOneBy(Project, { id });
+  const [project] = await sql.rows<ProjectView>(PROJECT_BY_ID, [id]);
   if (!project) return null;
-  const where = { projectId: id };
   return {
-    project,
-    ...(await findSectionsAndAgents(manager, id)),
-    tasks: await manager.find(Task, { where, order: TASK_ORDER }),
-    assets: await manager.find(Asset, {
-      where,
-      order: { createdAt: 'ASC', id: 'ASC' },
-    }),
+    project: fromRow(project),
+    ...(await findSectionsAndAgents(sql, id)),
+    tasks: (await sql.rows<TaskView>(TASKS_OF_PROJECT, [id])).map(fromRow),
+    assets: (await sql.rows<AssetView>(ASSETS_OF_PROJECT, [id])).map(fromRow),
   };
 }
 
 export async function findSectionsAndAgents(
-  manager: EntityManager,
+  sql: Sql,
   projectId: string,
-): Promise<{ sections: Section[]; agents: Agent[] }> {
-  const where = { projectId };
+): Promise<{ sections: SectionView[]; agents: AgentView[] }> {
   return {
-    sections: await manager.find(Section, {
-      where,
-      order: { position: 'ASC' },
-    }),
-    agents: await manager.find(Agent, { where, order: AGENT_ORDER }),
+    sections: (
+      await sql.rows<SectionView>(SECTIONS_OF_PROJECT, [projectId])
+    ).map(fromRow),
+    agents: (await sql.rows<AgentView>(AGENTS_OF_PROJECT, [projectId])).map(
+      fromRow,
+    ),
   };
 }
 
@@ -74,68 +131,76 @@ export interface ProjectList {
 
 /** SPEC 4.2: every project, or those of one user, by updatedAt descending. */
 export async function findProjectList(
-  manager: EntityManager,
+  sql: Sql,
   { userId, page }: ProjectListOptions,
 ): Promise<ProjectList> {
-  const query = manager
-    .createQueryBuilder(Project, 'project')
-    .orderBy('project.updatedAt', 'DESC')
-    // The id breaks ties between projects updated in the same millisecond.
-    .addOrderBy('project.id', 'DESC');
+  const conditions: string[] = [];
+  const params: unknown[] = [];
   if (userId !== undefined) {
-    query.andWhere('project.userId = :userId', { userId });
+    params.push(userId);
+    conditions.push(`"p"."userId" = $${params.length}`);
   }
   if (page?.after) {
-    query.andWhere(
-      '(project.updatedAt < :at OR (project.updatedAt = :at AND project.id < :afterId))',
-      {
-        at: storedUpdatedAt(manager, page.after.updatedAt),
-        afterId: page.after.id,
-      },
+    params.push(sql.timestamp(page.after.updatedAt), page.after.id);
+    const at = `$${params.length - 1}`;
+    const id = `$${params.length}`;
+    conditions.push(
+      `("p"."updatedAt" < ${at} OR ("p"."updatedAt" = ${at} AND "p"."id" < ${id}))`,
     );
   }
-  if (page) query.limit(page.limit + 1);
+  let text = `SELECT ${columns(PROJECT, 'p')} FROM "projects" "p"`;
+  if (conditions.length > 0) text += ` WHERE ${conditions.join(' AND ')}`;
+  // The id breaks ties between projects updated in the same millisecond.
+  text += ` ORDER BY "p"."updatedAt" DESC, "p"."id" DESC`;
+  if (page) {
+    params.push(page.limit + 1);
+    text += ` LIMIT $${params.length}`;
+  }
 
-  const found = await query.getMany();
+  const found = (await sql.rows<ProjectView>(text, params)).map(fromRow);
   const hasMore = page !== undefined && found.length > page.limit;
   const projects = hasMore ? found.slice(0, page.limit) : found;
   if (projects.length === 0) return { projects: [], hasMore };
 
   // A page names its projects; a full list selects children by the same
-  // filter as its projects, so the query does not grow with the list.
-  const children = <T extends ObjectLiteral>(
-    entity: new () => T,
-  ): SelectQueryBuilder<T> => {
-    const childQuery = manager.createQueryBuilder(entity, 'child');
-    if (page) {
-      return childQuery.where('child.projectId IN (:...ids)', {
-        ids: projects.map((project) => project.id),
-      });
-    }
-    return userId === undefined
-      ? childQuery
-      : childQuery
-          .innerJoin(Project, 'project', 'project.id = child.projectId')
-          .where('project.userId = :userId', { userId });
-  };
+  // filter as its projects, so the statement does not grow with the list.
+  const scope = page
+    ? {
+        from: `WHERE "c"."projectId" IN (${placeholders(projects.length)})`,
+        params: projects.map((project) => project.id),
+      }
+    : userId !== undefined
+      ? {
+          from: `JOIN "projects" "p" ON "p"."id" = "c"."projectId" WHERE "p"."userId" = $1`,
+          params: [userId],
+        }
+      : { from: '', params: [] };
+  const children = <T extends { createdAt: string }>(
+    table: string,
+    names: string[],
+    order: string,
+  ) =>
+    sql
+      .rows<T>(
+        `SELECT ${columns(names, 'c')} FROM "${table}" "c" ${scope.from} ORDER BY "c"."projectId", ${order}`,
+        scope.params,
+      )
+      .then((rows) => rows.map(fromRow));
 
-  const sections = await children(Section)
-    .orderBy('child.projectId')
-    .addOrderBy('child.position', 'ASC')
-    .getMany();
-  const agents = await children(Agent)
-    .orderBy('child.createdAt', 'ASC')
-    .addOrderBy('child.id', 'ASC')
-    .getMany();
-  const tasks = await children(Task)
-    .orderBy('child.createdAt', 'DESC')
-    .addOrderBy('child.id', 'DESC')
-    .getMany();
-  const assetCounts = await children(Asset)
-    .select('child.projectId', 'projectId')
-    .addSelect('COUNT(*)', 'count')
-    .groupBy('child.projectId')
-    .getRawMany<{ projectId: string; count: string | number }>();
+  const sections = await children<SectionView>(
+    'sections',
+    SECTION,
+    SECTION_ORDER,
+  );
+  const agents = await children<AgentView>('agents', AGENT, AGENT_ORDER);
+  const tasks = await children<TaskView>('tasks', TASK, TASK_ORDER);
+  const assetCounts = await sql.rows<{
+    projectId: string;
+    count: string | number;
+  }>(
+    `SELECT "c"."projectId" AS "projectId", COUNT(*) AS "count" FROM "assets" "c" ${scope.from} GROUP BY "c"."projectId"`,
+    scope.params,
+  );
 
   const sectionsOf = groupByProject(sections);
   const agentsOf = groupByProject(agents);
@@ -153,19 +218,6 @@ export async function findProjectList(
       assetCount: assetCountOf.get(project.id) ?? 0,
     })),
   };
-}
-
-/**
- * A timestamp as the driver stores it, for a hand-written comparison:
- * SQLite keeps UTC text, PostgreSQL a timestamptz.
- */
-function storedUpdatedAt(manager: EntityManager, value: Date): unknown {
-  const column = manager.connection
-    .getMetadata(Project)
-    .findColumnWithPropertyName('updatedAt');
-  return column
-    ? manager.connection.driver.preparePersistentValue(value, column)
-    : value;
 }
 
 function groupByProject<T extends { projectId: string }>(

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InputValidationException } from '../common/errors/input-validation.exception';
 import { isWellFormedId } from '../common/ids';
 import { Database } from '../database/database.service';
+import { sqlFor } from '../database/sql';
 import { CreateProjectDto } from './dto/create-project.dto';
 import { ListProjectsQuery } from './dto/list-projects.query';
 import { parseProjectUpdate } from './dto/update-project.dto';
@@ -13,6 +14,7 @@ import {
   findProjectList,
   findSectionsAndAgents,
 } from './project-queries';
+import { agentView, projectView, sectionView } from './project.views';
 import {
   presentListedProject,
   presentProject,
@@ -34,9 +36,9 @@ export class ProjectsService {
     // transaction as the project.
     await this.db.write((manager) => manager.save(project, { reload: false }));
     return presentProject({
-      project,
-      sections: project.sections,
-      agents: project.agents,
+      project: projectView(project),
+      sections: project.sections.map(sectionView),
+      agents: project.agents.map(agentView),
     });
   }
 
@@ -65,7 +67,7 @@ export class ProjectsService {
                 : decodeCursor(query.cursor),
           };
     const { projects, hasMore } = await this.db.read((manager) =>
-      findProjectList(manager, { userId: query.userId, page }),
+      findProjectList(sqlFor(manager), { userId: query.userId, page }),
     );
     const last = projects.at(-1)?.project;
     return {
@@ -73,7 +75,7 @@ export class ProjectsService {
       nextCursor: !page
         ? undefined
         : hasMore && last
-          ? encodeCursor(last)
+          ? encodeCursor({ updatedAt: new Date(last.updatedAt), id: last.id })
           : null,
     };
   }
@@ -82,7 +84,7 @@ export class ProjectsService {
   async get(id: string) {
     if (!isWellFormedId(id)) throw new ProjectNotFoundException();
     const detail = await this.db.read((manager) =>
-      findProjectDetail(manager, id),
+      findProjectDetail(sqlFor(manager), id),
     );
     if (!detail) throw new ProjectNotFoundException();
     return presentProjectDetail(detail);
@@ -104,8 +106,8 @@ export class ProjectsService {
         { ...changes, updatedAt: project.updatedAt },
       );
       return presentProject({
-        project,
-        ...(await findSectionsAndAgents(manager, id)),
+        project: projectView(project),
+        ...(await findSectionsAndAgents(sqlFor(manager), id)),
       });
     });
   }
