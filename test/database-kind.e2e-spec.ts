@@ -1,3 +1,4 @@
+import { MIGRATIONS } from '../migrations';
 import { TEST_DATABASE } from './support/test-database';
 import { createTestApp, TestApp } from './support/test-app';
 
@@ -19,6 +20,8 @@ describe('the e2e pass runs on the database it names', () => {
     const rows: Array<{ name: string }> = await t.dataSource.query(
       'SELECT name FROM migrations',
     );
-    expect(rows.map((row) => row.name)).toEqual(['InitialSchema1763780000000']);
+    expect(rows.map((row) => row.name)).toEqual(
+      MIGRATIONS.map((migration) => migration.name),
+    );
   });
 });

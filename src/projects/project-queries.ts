@@ -164,17 +164,21 @@ export async function findProjectList(
 
   // A page names its projects; a full list selects children by the same
   // filter as its projects, so the statement does not grow with the list.
+  // Rows come grouped by project, in an order an index provides (a test
+  // checks the plans).
   const scope = page
     ? {
         from: `WHERE "c"."projectId" IN (${placeholders(projects.length)})`,
         params: projects.map((project) => project.id),
+        groupOrder: '"c"."projectId"',
       }
     : userId !== undefined
       ? {
           from: `JOIN "projects" "p" ON "p"."id" = "c"."projectId" WHERE "p"."userId" = $1`,
           params: [userId],
+          groupOrder: '"p"."updatedAt" DESC, "p"."id" DESC',
         }
-      : { from: '', params: [] };
+      : { from: '', params: [], groupOrder: '"c"."projectId"' };
   const children = <T extends { createdAt: string }>(
     table: string,
     names: string[],
@@ -182,7 +186,7 @@ export async function findProjectList(
   ) =>
     sql
       .rows<T>(
-        `SELECT ${columns(names, 'c')} FROM "${table}" "c" ${scope.from} ORDER BY "c"."projectId", ${order}`,
+        `SELECT ${columns(names, 'c')} FROM "${table}" "c" ${scope.from} ORDER BY ${scope.groupOrder}, ${order}`,
         scope.params,
       )
       .then((rows) => rows.map(fromRow));

@@ -15,7 +15,7 @@ import { Project } from './project.entity';
 import { TimestampColumn } from './timestamp.column';
 
 @Entity('agents')
-@Index('idx_agents_project', ['projectId'])
+@Index('idx_agents_project_created', ['projectId', 'createdAt', 'id'])
 export class Agent {
   @PrimaryColumn({ type: 'varchar', length: 36 })
   id: string;

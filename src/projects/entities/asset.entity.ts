@@ -12,7 +12,7 @@ import { TimestampColumn } from './timestamp.column';
 
 /** No endpoint creates assets yet (DESIGN.md); they are read with a project. */
 @Entity('assets')
-@Index('idx_assets_project', ['projectId'])
+@Index('idx_assets_project_created', ['projectId', 'createdAt', 'id'])
 @Index('idx_assets_section', ['sectionId'])
 export class Asset {
   @PrimaryColumn({ type: 'varchar', length: 36 })

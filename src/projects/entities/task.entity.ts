@@ -13,7 +13,7 @@ import { TimestampColumn } from './timestamp.column';
 
 /** No endpoint creates tasks yet (DESIGN.md); they are read with a project. */
 @Entity('tasks')
-@Index('idx_tasks_project_created', ['projectId', 'createdAt'])
+@Index('idx_tasks_project_created_id', ['projectId', 'createdAt', 'id'])
 // Indexed so that deleting a section or agent (ON DELETE SET NULL) finds its
 // tasks without scanning the table.
 @Index('idx_tasks_section', ['sectionId'])
