@@ -5,6 +5,7 @@ import { appConfig } from '../config/app.config';
 import { JsonBodyModule } from './common/body/json-body.module';
 import { AllExceptionsFilter } from './common/http/all-exceptions.filter';
 import { RouteContextInterceptor } from './common/http/route-context.interceptor';
+import { TrustProxyModule } from './common/http/trust-proxy.module';
 import { AppValidationPipe } from './common/validation/app-validation.pipe';
 import { DatabaseModule } from './database/database.module';
 import { LogoModule } from './logo/logo.module';
@@ -24,6 +25,7 @@ import { ProjectsModule } from './projects/projects.module';
       ignoreEnvFile: process.env.NODE_ENV === 'test',
     }),
     JsonBodyModule,
+    TrustProxyModule,
     DatabaseModule,
     ProjectsModule,
     LogoModule,
