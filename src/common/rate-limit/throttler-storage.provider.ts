@@ -25,6 +25,9 @@ function redisStorage(url: string): ThrottlerStorage {
     // Redis forever; the caller decides what a failure means.
     maxRetriesPerRequest: 1,
     connectTimeout: 2000,
+    // ioredis arms this timer on disconnect even when the socket is already
+    // gone (Redis down): it then only delays the process's exit.
+    disconnectTimeout: 500,
   });
   const logger = new Logger('RateLimitStorage');
   let down = false;
