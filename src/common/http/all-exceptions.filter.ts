@@ -7,6 +7,7 @@ import {
 } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import { PublicError } from '../errors/public-error';
+import { RetryLaterError } from '../errors/retry-later.error';
 import { CLIENT_CLOSED_REQUEST, describeFailure } from './describe-failure';
 import { getFailurePolicy } from './request-context';
 
@@ -42,9 +43,12 @@ export class AllExceptionsFilter implements ExceptionFilter {
    */
   private log(request: Request, exception: unknown): void {
     const where = `${request.method} ${request.path}`;
+    // Expected failures (an upstream error, a full queue) are one line; only
+    // the unexpected ones need their stack.
     if (
       exception instanceof PublicError ||
-      exception instanceof HttpException
+      exception instanceof HttpException ||
+      exception instanceof RetryLaterError
     ) {
       this.logger.warn(`${where}: ${exception.name}: ${exception.message}`);
     } else if (exception instanceof Error) {
