@@ -26,7 +26,18 @@ describe('loadConfiguration', () => {
         url: 'https://api.openai.com/v1/images/generations',
         model: 'dall-e-3',
         timeoutMs: 60000,
+        maxRetries: 2,
+        deadlineMs: 120000,
+        retryBaseMs: 1000,
+        retryMaxMs: 10000,
+        retryAfterCapMs: 30000,
+        concurrency: 8,
+        queueLimit: 100,
+        busyRetryAfterSeconds: 10,
       },
+      logoRateLimit: { limit: 60, windowSeconds: 60 },
+      redis: { url: undefined, keyPrefix: 'workspace-api:' },
+      trustProxy: false,
     });
   });
 
@@ -75,7 +86,18 @@ describe('loadConfiguration', () => {
         url: 'http://127.0.0.1:9999/v1/images/generations',
         model: 'other-model',
         timeoutMs: 1500,
+        maxRetries: 2,
+        deadlineMs: 120000,
+        retryBaseMs: 1000,
+        retryMaxMs: 10000,
+        retryAfterCapMs: 30000,
+        concurrency: 8,
+        queueLimit: 100,
+        busyRetryAfterSeconds: 10,
       },
+      logoRateLimit: { limit: 60, windowSeconds: 60 },
+      redis: { url: undefined, keyPrefix: 'workspace-api:' },
+      trustProxy: false,
     });
   });
 

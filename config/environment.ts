@@ -6,6 +6,8 @@
  * later in the middle of a request.
  */
 
+import { isIP } from 'node:net';
+
 export interface PostgresConfig {
   type: 'postgres';
   url: string;
@@ -40,9 +42,35 @@ export interface AppConfig {
     key: string | undefined;
     url: string;
     model: string;
+    /** One upstream call. */
     timeoutMs: number;
+    /** Retries after the first call, for 429, 5xx, timeouts, lost connections. */
+    maxRetries: number;
+    /** Queue wait, every call and every backoff of one request together. */
+    deadlineMs: number;
+    retryBaseMs: number;
+    retryMaxMs: number;
+    /** The longest upstream Retry-After that is honoured as given. */
+    retryAfterCapMs: number;
+    /** Upstream calls in flight at once in this process. */
+    concurrency: number;
+    /** Requests waiting for a call slot; one more is refused with 503. */
+    queueLimit: number;
+    busyRetryAfterSeconds: number;
   };
+  logoRateLimit: {
+    /** Upstream-bound requests per client and window; 0 = no limit. */
+    limit: number;
+    windowSeconds: number;
+  };
+  /** Shared state of all replicas (the logo rate limit); unset = per process. */
+  redis: { url: string | undefined; keyPrefix: string };
+  /** Express 'trust proxy': false = the socket address is the client. */
+  trustProxy: TrustProxySetting;
 }
+
+/** false, true (every hop), a hop count, or trusted addresses and subnets. */
+export type TrustProxySetting = boolean | number | string[];
 
 export class ConfigurationError extends Error {
   constructor(variable: string, rule: string) {
@@ -163,6 +191,56 @@ function database(env: Env): DatabaseConfig {
   );
 }
 
+function redisUrl(env: Env): string | undefined {
+  const raw = read(env, 'REDIS_URL');
+  if (raw === undefined) return undefined;
+  let protocol: string | undefined;
+  try {
+    protocol = new URL(raw).protocol;
+  } catch {
+    protocol = undefined;
+  }
+  if (protocol !== 'redis:' && protocol !== 'rediss:') {
+    // The value is not echoed: a Redis URL may carry a password.
+    throw new ConfigurationError(
+      'REDIS_URL',
+      'must be a redis:// or rediss:// URL',
+    );
+  }
+  return raw;
+}
+
+/** The names proxy-addr (Express 'trust proxy') knows for address ranges. */
+const TRUST_PROXY_NAMES = new Set(['loopback', 'linklocal', 'uniquelocal']);
+
+function isAddressOrSubnet(entry: string): boolean {
+  if (TRUST_PROXY_NAMES.has(entry)) return true;
+  const [address, prefix, ...rest] = entry.split('/');
+  const version = isIP(address);
+  if (version === 0 || rest.length > 0) return false;
+  if (prefix === undefined) return true;
+  const bits = /^\d{1,3}$/.test(prefix) ? Number(prefix) : NaN;
+  return bits >= 0 && bits <= (version === 4 ? 32 : 128);
+}
+
+function trustProxy(env: Env): TrustProxySetting {
+  const raw = read(env, 'TRUST_PROXY');
+  if (raw === undefined) return false;
+  const lower = raw.toLowerCase();
+  if (['false', 'no', '0'].includes(lower)) return false;
+  if (['true', 'yes'].includes(lower)) return true;
+  if (/^\d+$/.test(raw)) {
+    const hops = Number(raw);
+    if (hops <= 100) return hops;
+  }
+  const entries = raw.split(',').map((entry) => entry.trim());
+  if (entries.every(isAddressOrSubnet)) return entries;
+  throw new ConfigurationError(
+    'TRUST_PROXY',
+    `must be true, false, a hop count from 1 to 100, or a comma-separated list of addresses, subnets, loopback, linklocal or uniquelocal (got "${raw}")`,
+  );
+}
+
 function logLevel(env: Env): LogLevelName {
   const raw = read(env, 'LOG_LEVEL')?.toLowerCase() ?? 'info';
   if (!(LOG_LEVELS as readonly string[]).includes(raw)) {
@@ -191,6 +269,92 @@ export function loadConfiguration(env: Env = process.env): AppConfig {
       ),
       model: read(env, 'IMAGE_MODEL') ?? 'dall-e-3',
       timeoutMs: integer(env, 'IMAGE_API_TIMEOUT_MS', 60000, 1, 3_600_000),
+      maxRetries: integer(env, 'IMAGE_API_MAX_RETRIES', 2, 0, 10),
+      deadlineMs: integer(env, 'IMAGE_API_DEADLINE_MS', 120000, 1, 3_600_000),
+      retryBaseMs: integer(env, 'IMAGE_API_RETRY_BASE_MS', 1000, 0, 600_000),
+      retryMaxMs: integer(env, 'IMAGE_API_RETRY_MAX_MS', 10000, 0, 3_600_000),
+      retryAfterCapMs: integer(
+        env,
+        'IMAGE_API_RETRY_AFTER_CAP_MS',
+        30000,
+        0,
+        3_600_000,
+      ),
+      concurrency: integer(env, 'IMAGE_API_CONCURRENCY', 8, 1, 1000),
+      queueLimit: integer(env, 'IMAGE_API_QUEUE_LIMIT', 100, 0, 100_000),
+      busyRetryAfterSeconds: integer(
+        env,
+        'IMAGE_API_BUSY_RETRY_AFTER_S',
+        10,
+        1,
+        3600,
+      ),
     },
+    logoRateLimit: {
+      limit: integer(env, 'LOGO_RATE_LIMIT', 60, 0, 1_000_000),
+      windowSeconds: integer(env, 'LOGO_RATE_WINDOW_S', 60, 1, 86_400),
+    },
+    redis: {
+      url: redisUrl(env),
+      keyPrefix: read(env, 'REDIS_KEY_PREFIX') ?? 'workspace-api:',
+    },
+    trustProxy: trustProxy(env),
+  };
+}
+
+/** How the dev image API (`npm run image-api:dev`) answers by default. */
+export const DEV_IMAGE_REPLIES = [
+  'image',
+  'error',
+  'missing-url',
+  'not-json',
+  'reset',
+] as const;
+export type DevImageReplyKind = (typeof DEV_IMAGE_REPLIES)[number];
+
+export interface DevImageApiConfig {
+  port: number;
+  reply: DevImageReplyKind;
+  /** Status of 'error' and 'not-json' replies; undefined = their default. */
+  status: number | undefined;
+  errorMessage: string | undefined;
+  latencyMs: number;
+  retryAfterSeconds: number | undefined;
+}
+
+function optionalInteger(
+  env: Env,
+  name: string,
+  min: number,
+  max: number,
+): number | undefined {
+  return read(env, name) === undefined
+    ? undefined
+    : integer(env, name, min, min, max);
+}
+
+/** The local stand-in for the image API: a development tool, not the service. */
+export function loadDevImageApiConfiguration(
+  env: Env = process.env,
+): DevImageApiConfig {
+  const reply = read(env, 'IMAGE_DEV_REPLY')?.toLowerCase() ?? 'image';
+  if (!(DEV_IMAGE_REPLIES as readonly string[]).includes(reply)) {
+    throw new ConfigurationError(
+      'IMAGE_DEV_REPLY',
+      `must be one of ${DEV_IMAGE_REPLIES.join(', ')} (got "${reply}")`,
+    );
+  }
+  return {
+    port: integer(env, 'IMAGE_DEV_PORT', 4010, 0, 65535),
+    reply: reply as DevImageReplyKind,
+    status: optionalInteger(env, 'IMAGE_DEV_STATUS', 100, 599),
+    errorMessage: read(env, 'IMAGE_DEV_ERROR_MESSAGE'),
+    latencyMs: integer(env, 'IMAGE_DEV_LATENCY_MS', 0, 0, 3_600_000),
+    retryAfterSeconds: optionalInteger(
+      env,
+      'IMAGE_DEV_RETRY_AFTER_S',
+      0,
+      86_400,
+    ),
   };
 }

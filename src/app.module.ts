@@ -6,6 +6,7 @@ import { JsonBodyModule } from './common/body/json-body.module';
 import { AllExceptionsFilter } from './common/http/all-exceptions.filter';
 import { ExpressSettingsModule } from './common/http/express-settings.module';
 import { RouteContextInterceptor } from './common/http/route-context.interceptor';
+import { TrustProxyModule } from './common/http/trust-proxy.module';
 import { AppValidationPipe } from './common/validation/app-validation.pipe';
 import { DatabaseModule } from './database/database.module';
 import { LogoModule } from './logo/logo.module';
@@ -26,6 +27,7 @@ import { ProjectsModule } from './projects/projects.module';
     }),
     JsonBodyModule,
     ExpressSettingsModule,
+    TrustProxyModule,
     DatabaseModule,
     ProjectsModule,
     LogoModule,

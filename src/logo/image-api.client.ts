@@ -4,16 +4,21 @@ import { isAxiosError } from 'axios';
 import { firstValueFrom } from 'rxjs';
 import { appConfig } from '../../config/app.config';
 import type { AppConfig } from '../../config/environment';
+import { ImageApiCallError } from './image-api-call.error';
 import {
   INVALID_RESPONSE_MESSAGE,
   LOGO_GENERIC_FAILURE,
+  TIMEOUT_MESSAGE,
+  UNREACHABLE_MESSAGE,
 } from './logo.constants';
-import { LogoGenerationError } from './logo-generation.error';
+import { isRetryableStatus, parseRetryAfter } from './retry-policy';
 
 /**
- * The OpenAI-compatible image generation endpoint (IMAGE_API_URL).
- * Every failure leaves as a LogoGenerationError whose text is safe to show:
- * the key is never part of it, and neither is a socket error or an address.
+ * The OpenAI-compatible image generation endpoint (IMAGE_API_URL), one call
+ * at a time: retries are RetryingImageApi's job, and axios has none of its
+ * own, so they never multiply. Every failure of the call leaves as an
+ * ImageApiCallError whose text is safe to show: the key is never part of
+ * it, and neither is a socket error or an address.
  */
 @Injectable()
 export class ImageApiClient {
@@ -30,13 +35,26 @@ export class ImageApiClient {
     return this.settings.key !== undefined;
   }
 
-  /** SPEC 4.6 rule 4: one 1024x1024 standard image, returned as a URL. */
-  async generateImageUrl(prompt: string): Promise<string> {
+  /**
+   * SPEC 4.6 rule 4: one 1024x1024 standard image, returned as a URL.
+   * When `signal` aborts, the call is cut (the upstream sees its connection
+   * close) and the signal's reason is thrown.
+   */
+  async generateImageUrl(
+    prompt: string,
+    signal?: AbortSignal,
+  ): Promise<string> {
     const { key, url, model, timeoutMs } = this.settings;
     if (key === undefined) throw new Error('The image API key is not set');
 
+    // axios's own timeout only limits silence on the socket; the timeout
+    // signal bounds the whole call, however slowly bytes trickle in.
+    const callSignal = signal
+      ? AbortSignal.any([signal, AbortSignal.timeout(timeoutMs)])
+      : AbortSignal.timeout(timeoutMs);
     let status: number;
     let body: unknown;
+    let retryAfter: string | undefined;
     try {
       const response = await firstValueFrom(
         this.http.post<unknown>(
@@ -54,10 +72,8 @@ export class ImageApiClient {
               Authorization: `Bearer ${key}`,
               'Content-Type': 'application/json',
             },
-            // axios's own timeout only limits silence on the socket; the
-            // signal bounds the whole call, however slowly bytes trickle in.
             timeout: timeoutMs,
-            signal: AbortSignal.timeout(timeoutMs),
+            signal: callSignal,
             // Every status is read here; axios must not throw on 4xx/5xx.
             validateStatus: () => true,
             maxRedirects: 0,
@@ -66,16 +82,26 @@ export class ImageApiClient {
       );
       status = response.status;
       body = response.data;
+      const header: unknown = response.headers['retry-after'];
+      retryAfter = typeof header === 'string' ? header : undefined;
     } catch (error) {
-      throw new LogoGenerationError(describeTransportFailure(error));
+      // The caller gave up (it disconnected, or its deadline passed): that,
+      // not the cut connection, is what happened.
+      if (signal?.aborted) throw signal.reason;
+      throw new ImageApiCallError(describeTransportFailure(error), true);
     }
 
     if (status < 200 || status >= 300) {
       const message = upstreamErrorMessage(body) ?? LOGO_GENERIC_FAILURE;
-      throw new LogoGenerationError(message.split(key).join('[redacted]'));
+      throw new ImageApiCallError(
+        message.split(key).join('[redacted]'),
+        isRetryableStatus(status),
+        parseRetryAfter(retryAfter),
+      );
     }
     const imageUrl = firstImageUrl(body);
-    if (!imageUrl) throw new LogoGenerationError(INVALID_RESPONSE_MESSAGE);
+    // A 2xx without a URL is a broken answer, not a passing hiccup.
+    if (!imageUrl) throw new ImageApiCallError(INVALID_RESPONSE_MESSAGE, false);
     return imageUrl;
   }
 }
@@ -102,6 +128,7 @@ function firstImageUrl(body: unknown): string | undefined {
   return typeof url === 'string' && url !== '' ? url : undefined;
 }
 
+/** Both kinds are retried; they differ only in what the client is told. */
 function describeTransportFailure(error: unknown): string {
   const code = isAxiosError(error) ? error.code : undefined;
   if (
@@ -109,7 +136,7 @@ function describeTransportFailure(error: unknown): string {
     code === 'ETIMEDOUT' ||
     code === 'ERR_CANCELED'
   ) {
-    return 'The image service did not respond in time';
+    return TIMEOUT_MESSAGE;
   }
-  return 'The image service could not be reached';
+  return UNREACHABLE_MESSAGE;
 }

@@ -21,3 +21,9 @@ export const KEY_MISSING_MESSAGE =
   "IMAGE_API_KEY is not configured. Add IMAGE_API_KEY to the server's environment variables.";
 export const INVALID_RESPONSE_MESSAGE =
   'Invalid response from image service: no image URL';
+export const TIMEOUT_MESSAGE = 'The image service did not respond in time';
+export const UNREACHABLE_MESSAGE = 'The image service could not be reached';
+
+/** Statuses SPEC does not show (README, "Logo generation in production"). */
+export const LOGO_BUSY_MESSAGE = 'Logo generator is busy, retry later';
+export const LOGO_RATE_LIMITED_MESSAGE = 'Too many logo requests, retry later';

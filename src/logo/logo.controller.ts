@@ -1,4 +1,6 @@
 import { Body, Controller, Get, HttpCode, Post } from '@nestjs/common';
+import { ClientAbortSignal } from '../common/http/client-abort-signal.decorator';
+import { ClientIp } from '../common/http/client-ip.decorator';
 import { FailureMessage } from '../common/http/failure-message.decorator';
 import { GenerateLogoDto } from './dto/generate-logo.dto';
 import { LOGO_GENERIC_FAILURE, LOGO_SUCCESS_MESSAGE } from './logo.constants';
@@ -16,8 +18,12 @@ export class LogoController {
 
   @Post()
   @HttpCode(200)
-  async generate(@Body() request: GenerateLogoDto) {
-    const logoUrl = await this.logo.generate(request);
+  async generate(
+    @Body() request: GenerateLogoDto,
+    @ClientIp() client: string,
+    @ClientAbortSignal() signal: AbortSignal,
+  ) {
+    const logoUrl = await this.logo.generate(request, { client, signal });
     return { success: true, logoUrl, message: LOGO_SUCCESS_MESSAGE };
   }
 

@@ -1,12 +1,30 @@
 import { HttpModule } from '@nestjs/axios';
 import { Module } from '@nestjs/common';
+import { appConfig } from '../../config/app.config';
+import type { AppConfig } from '../../config/environment';
+import { throttlerStorageProvider } from '../common/rate-limit/throttler-storage.provider';
 import { ImageApiClient } from './image-api.client';
 import { LogoController } from './logo.controller';
+import { LogoQueue } from './logo-queue';
+import { LogoRateLimit } from './logo-rate-limit';
 import { LogoService } from './logo.service';
+import { RetryingImageApi } from './retrying-image-api';
 
 @Module({
   imports: [HttpModule],
   controllers: [LogoController],
-  providers: [LogoService, ImageApiClient],
+  providers: [
+    LogoService,
+    ImageApiClient,
+    RetryingImageApi,
+    LogoRateLimit,
+    throttlerStorageProvider,
+    {
+      // One line per process: every logo request of this instance shares it.
+      provide: LogoQueue,
+      inject: [appConfig.KEY],
+      useFactory: (config: AppConfig) => new LogoQueue(config.imageApi),
+    },
+  ],
 })
 export class LogoModule {}

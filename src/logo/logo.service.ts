@@ -1,25 +1,69 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
+import { appConfig } from '../../config/app.config';
+import type { AppConfig } from '../../config/environment';
 import type { GenerateLogoDto } from './dto/generate-logo.dto';
 import { ImageApiClient } from './image-api.client';
 import {
   KEY_MISSING_MESSAGE,
   LOGO_MAX_COLORS,
   LOGO_STYLES,
+  TIMEOUT_MESSAGE,
 } from './logo.constants';
 import { LogoGenerationError } from './logo-generation.error';
 import { buildLogoPrompt } from './logo-prompt';
+import { LogoQueue } from './logo-queue';
+import { LogoRateLimit } from './logo-rate-limit';
+import { RetryingImageApi } from './retrying-image-api';
+
+/** Who asked: the rate limit counts per client; the signal says it left. */
+export interface LogoCaller {
+  client: string;
+  /** Aborts when the caller disconnects. */
+  signal: AbortSignal;
+}
 
 @Injectable()
 export class LogoService {
-  constructor(private readonly imageApi: ImageApiClient) {}
+  private readonly deadlineMs: number;
 
-  /** SPEC 4.6: returns the temporary URL of one generated logo. */
-  async generate(request: GenerateLogoDto): Promise<string> {
-    // Validation has already passed: a bad body is 400 even without a key.
+  constructor(
+    private readonly imageApi: ImageApiClient,
+    private readonly upstream: RetryingImageApi,
+    private readonly queue: LogoQueue,
+    private readonly rateLimit: LogoRateLimit,
+    @Inject(appConfig.KEY) config: AppConfig,
+  ) {
+    this.deadlineMs = config.imageApi.deadlineMs;
+  }
+
+  /**
+   * SPEC 4.6: returns the temporary URL of one generated logo.
+   *
+   * Validation has already passed (400 first, even without a key). Then, in
+   * this order: the key (500, never counted: it costs nothing); a call slot
+   * or a place in line (503 at once when the line is full, not counted
+   * either); the client's rate limit (429); the wait for a slot; the call
+   * with its retries. The deadline covers everything from the line on.
+   */
+  async generate(
+    request: GenerateLogoDto,
+    caller: LogoCaller,
+  ): Promise<string> {
     if (!this.imageApi.isConfigured) {
       throw new LogoGenerationError(KEY_MISSING_MESSAGE);
     }
-    return this.imageApi.generateImageUrl(buildLogoPrompt(request));
+    const prompt = buildLogoPrompt(request);
+    const ticket = this.queue.admit();
+    const deadline = startDeadline(this.deadlineMs);
+    const signal = AbortSignal.any([caller.signal, deadline.signal]);
+    try {
+      await this.rateLimit.consume(caller.client);
+      await ticket.acquired(signal);
+      return await this.upstream.generateImageUrl(prompt, signal, deadline.at);
+    } finally {
+      ticket.release();
+      deadline.clear();
+    }
   }
 
   /** SPEC 4.7 */
@@ -35,4 +79,26 @@ export class LogoService {
       maxColors: LOGO_MAX_COLORS,
     };
   }
+}
+
+/**
+ * IMAGE_API_DEADLINE_MS from now. Its signal aborts with the timeout
+ * message as reason, so whatever is waiting (the line, a call, a backoff)
+ * ends with the documented 500.
+ */
+function startDeadline(ms: number): {
+  at: number;
+  signal: AbortSignal;
+  clear(): void;
+} {
+  const controller = new AbortController();
+  const timer = setTimeout(
+    () => controller.abort(new LogoGenerationError(TIMEOUT_MESSAGE)),
+    ms,
+  );
+  return {
+    at: Date.now() + ms,
+    signal: controller.signal,
+    clear: () => clearTimeout(timer),
+  };
 }

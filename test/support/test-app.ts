@@ -25,6 +25,36 @@ const TABLES_CHILDREN_FIRST = [
 ];
 
 /**
+ * The production settings of logo generation (issue 4), unset so that a
+ * developer's shell never leaks into a test: every test app starts from the
+ * documented defaults, except for TEST_DEFAULTS.
+ */
+const PRODUCTION_SETTINGS_UNSET = {
+  IMAGE_API_DEADLINE_MS: undefined,
+  IMAGE_API_RETRY_BASE_MS: undefined,
+  IMAGE_API_RETRY_MAX_MS: undefined,
+  IMAGE_API_RETRY_AFTER_CAP_MS: undefined,
+  IMAGE_API_CONCURRENCY: undefined,
+  IMAGE_API_QUEUE_LIMIT: undefined,
+  IMAGE_API_BUSY_RETRY_AFTER_S: undefined,
+  LOGO_RATE_WINDOW_S: undefined,
+  REDIS_URL: undefined,
+  REDIS_KEY_PREFIX: undefined,
+  TRUST_PROXY: undefined,
+};
+
+/**
+ * Off unless a test turns them on: upstream retries and the per-client rate
+ * limit. The SPEC-level suites send one upstream call per request (and
+ * count them), and far more than 60 requests a minute from one address;
+ * the suites of those features set the values they test.
+ */
+const TEST_DEFAULTS = {
+  IMAGE_API_MAX_RETRIES: '0',
+  LOGO_RATE_LIMIT: '0',
+};
+
+/**
  * Builds the app the way NestJS e2e suites do — from AppModule alone, with
  * nothing from main.ts — on a fresh database of its own (a SQLite file, or a
  * PostgreSQL database in the PostgreSQL pass).
@@ -39,6 +69,8 @@ export async function createTestApp(
       DATABASE_URL: database.url,
       IMAGE_API_KEY: undefined,
       IMAGE_API_URL: undefined,
+      ...PRODUCTION_SETTINGS_UNSET,
+      ...TEST_DEFAULTS,
       ...env,
     },
     () => Test.createTestingModule({ imports: [AppModule] }).compile(),

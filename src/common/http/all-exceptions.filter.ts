@@ -7,7 +7,8 @@ import {
 } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import { PublicError } from '../errors/public-error';
-import { describeFailure } from './describe-failure';
+import { RetryLaterError } from '../errors/retry-later.error';
+import { CLIENT_CLOSED_REQUEST, describeFailure } from './describe-failure';
 import { getFailurePolicy } from './request-context';
 
 /**
@@ -22,12 +23,16 @@ export class AllExceptionsFilter implements ExceptionFilter {
     const http = host.switchToHttp();
     const request = http.getRequest<Request>();
     const response = http.getResponse<Response>();
-    const { status, body } = describeFailure(
+    const { status, body, headers } = describeFailure(
       exception,
       getFailurePolicy(request),
     );
     if (status >= 500) this.log(request, exception);
-    if (response.headersSent) return;
+    // A client that has gone away gets nothing; its socket is closed.
+    if (response.headersSent || status === CLIENT_CLOSED_REQUEST) return;
+    for (const [name, value] of Object.entries(headers ?? {})) {
+      response.setHeader(name, value);
+    }
     response.status(status).json(body);
   }
 
@@ -38,9 +43,12 @@ export class AllExceptionsFilter implements ExceptionFilter {
    */
   private log(request: Request, exception: unknown): void {
     const where = `${request.method} ${request.path}`;
+    // Expected failures (an upstream error, a full queue) are one line; only
+    // the unexpected ones need their stack.
     if (
       exception instanceof PublicError ||
-      exception instanceof HttpException
+      exception instanceof HttpException ||
+      exception instanceof RetryLaterError
     ) {
       this.logger.warn(`${where}: ${exception.name}: ${exception.message}`);
     } else if (exception instanceof Error) {

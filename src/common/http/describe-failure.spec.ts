@@ -5,8 +5,13 @@ import {
   PayloadTooLargeException,
 } from '@nestjs/common';
 import { ProjectNotFoundException } from '../../projects/projects.errors';
+import { ClientClosedRequestError } from '../errors/client-closed-request.error';
 import { InputValidationException } from '../errors/input-validation.exception';
 import { PublicError } from '../errors/public-error';
+import {
+  ServiceBusyError,
+  TooManyRequestsError,
+} from '../errors/retry-later.error';
 import type { ValidationIssue } from '../validation/validation-issue';
 import { describeFailure } from './describe-failure';
 import type { FailurePolicy } from './failure-message.decorator';
@@ -196,5 +201,39 @@ describe('describeFailure (SPEC §7)', () => {
       status: 500,
       body: { error: 'Internal server error' },
     });
+  });
+
+  describe('refusals the client may retry (README, logo generation in production)', () => {
+    it('maps ServiceBusyError to 503 in the route envelope with a Retry-After header', () => {
+      expect(
+        describeFailure(
+          new ServiceBusyError('Logo generator is busy, retry later', 10),
+          logoPolicy,
+        ),
+      ).toEqual({
+        status: 503,
+        body: { success: false, error: 'Logo generator is busy, retry later' },
+        headers: { 'Retry-After': '10' },
+      });
+    });
+
+    it('maps TooManyRequestsError to 429 in the route envelope with a Retry-After header', () => {
+      expect(
+        describeFailure(
+          new TooManyRequestsError('Too many logo requests, retry later', 42),
+          logoPolicy,
+        ),
+      ).toEqual({
+        status: 429,
+        body: { success: false, error: 'Too many logo requests, retry later' },
+        headers: { 'Retry-After': '42' },
+      });
+    });
+  });
+
+  it('maps ClientClosedRequestError to 499 (nobody is there to read it)', () => {
+    expect(
+      describeFailure(new ClientClosedRequestError(), logoPolicy).status,
+    ).toBe(499);
   });
 });

@@ -1,12 +1,19 @@
 import { HttpException, HttpStatus } from '@nestjs/common';
+import { ClientClosedRequestError } from '../errors/client-closed-request.error';
 import { InputValidationException } from '../errors/input-validation.exception';
 import { PublicError } from '../errors/public-error';
+import { RetryLaterError } from '../errors/retry-later.error';
 import type { FailurePolicy } from './failure-message.decorator';
 
 export interface FailureResponse {
   status: number;
   body: Record<string, unknown>;
+  /** Response headers the failure needs (Retry-After). */
+  headers?: Record<string, string>;
 }
+
+/** nginx's code for a request its client abandoned; never seen by a client. */
+export const CLIENT_CLOSED_REQUEST = 499;
 
 /**
  * Maps any thrown value to the status and body SPEC §7 documents for the
@@ -25,6 +32,21 @@ export function describeFailure(
     return {
       status: HttpStatus.BAD_REQUEST,
       body: envelope('Invalid input', { details: exception.issues }),
+    };
+  }
+
+  if (exception instanceof RetryLaterError) {
+    return {
+      status: exception.status,
+      body: envelope(exception.message),
+      headers: { 'Retry-After': String(exception.retryAfterSeconds) },
+    };
+  }
+
+  if (exception instanceof ClientClosedRequestError) {
+    return {
+      status: CLIENT_CLOSED_REQUEST,
+      body: envelope(exception.message),
     };
   }
 

@@ -1,0 +1,27 @@
+/**
+ * A request refused for now that may succeed if sent again later: the
+ * response carries `Retry-After: <retryAfterSeconds>`. The message is written
+ * for the client. These are the statuses SPEC does not show (README lists
+ * them): 429 for a client over its rate limit, 503 for a full queue.
+ */
+export abstract class RetryLaterError extends Error {
+  abstract readonly status: number;
+
+  constructor(
+    message: string,
+    readonly retryAfterSeconds: number,
+  ) {
+    super(message);
+    this.name = new.target.name;
+  }
+}
+
+/** 429: this client has used its budget for the current window. */
+export class TooManyRequestsError extends RetryLaterError {
+  readonly status = 429;
+}
+
+/** 503: this instance is at capacity; another try (or replica) may succeed. */
+export class ServiceBusyError extends RetryLaterError {
+  readonly status = 503;
+}

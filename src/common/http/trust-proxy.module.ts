@@ -1,0 +1,25 @@
+import { Inject, Module, OnModuleInit } from '@nestjs/common';
+import { HttpAdapterHost } from '@nestjs/core';
+import type { Application } from 'express';
+import { appConfig } from '../../../config/app.config';
+import type { AppConfig } from '../../../config/environment';
+
+/**
+ * Sets Express's 'trust proxy' from TRUST_PROXY. Off by default: then
+ * `request.ip` is the socket's peer and an X-Forwarded-For header, which any
+ * client can write, is ignored. A module rather than main.ts, so an app built
+ * from AppModule alone identifies clients exactly as production does.
+ */
+@Module({})
+export class TrustProxyModule implements OnModuleInit {
+  constructor(
+    private readonly adapterHost: HttpAdapterHost,
+    @Inject(appConfig.KEY) private readonly config: AppConfig,
+  ) {}
+
+  onModuleInit(): void {
+    this.adapterHost.httpAdapter
+      .getInstance<Application>()
+      .set('trust proxy', this.config.trustProxy);
+  }
+}

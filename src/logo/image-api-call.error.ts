@@ -1,0 +1,18 @@
+import { LogoGenerationError } from './logo-generation.error';
+
+/**
+ * One failed call to the image API. The message is what the client sees if
+ * this is the last call (SPEC 4.6 rule 5: the upstream error.message, else
+ * "Failed to generate logo"); the rest tells the retry loop what to do.
+ */
+export class ImageApiCallError extends LogoGenerationError {
+  constructor(
+    message: string,
+    /** Another call might succeed: 429, 5xx, a timeout, a lost connection. */
+    readonly retryable: boolean,
+    /** The upstream's Retry-After, in milliseconds, when it sent one. */
+    readonly retryAfterMs?: number,
+  ) {
+    super(message);
+  }
+}

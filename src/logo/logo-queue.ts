@@ -1,0 +1,131 @@
+import { ServiceBusyError } from '../common/errors/retry-later.error';
+import { LOGO_BUSY_MESSAGE } from './logo.constants';
+
+export interface LogoQueueSettings {
+  /** Upstream calls in flight at once. */
+  concurrency: number;
+  /** Requests that may wait for a slot; one more is refused. */
+  queueLimit: number;
+  /** Retry-After of the refusal. */
+  busyRetryAfterSeconds: number;
+}
+
+/** A request's place: a call slot, or a place in the line for one. */
+export interface QueueTicket {
+  /**
+   * Resolves once the ticket holds a slot. If `signal` aborts first, the
+   * ticket leaves the queue and this rejects with the signal's reason.
+   */
+  acquired(signal: AbortSignal): Promise<void>;
+  /** Frees the slot (the next in line gets it) or leaves the queue. Idempotent. */
+  release(): void;
+}
+
+type TicketState = 'waiting' | 'holding' | 'released';
+
+/**
+ * Bounds the paid, slow upstream calls of this process: at most
+ * `concurrency` at once, then a first-in-first-out line of at most
+ * `queueLimit` requests; past that, requests are refused at once (503), so
+ * a burst turns into quick refusals instead of ever longer waits.
+ */
+export class LogoQueue {
+  private active = 0;
+  private readonly line: Ticket[] = [];
+
+  constructor(private readonly settings: LogoQueueSettings) {}
+
+  /** Upstream calls holding a slot now. */
+  get inFlight(): number {
+    return this.active;
+  }
+
+  /** Requests waiting for a slot now. */
+  get waiting(): number {
+    return this.line.length;
+  }
+
+  /** Takes a slot or a place in line, or throws ServiceBusyError at once. */
+  admit(): QueueTicket {
+    if (this.active < this.settings.concurrency) {
+      this.active++;
+      return new Ticket(this, 'holding');
+    }
+    if (this.line.length >= this.settings.queueLimit) {
+      throw new ServiceBusyError(
+        LOGO_BUSY_MESSAGE,
+        this.settings.busyRetryAfterSeconds,
+      );
+    }
+    const ticket = new Ticket(this, 'waiting');
+    this.line.push(ticket);
+    return ticket;
+  }
+
+  /** @internal Called by a ticket that gives up its slot. */
+  freeSlot(): void {
+    this.active--;
+    while (this.active < this.settings.concurrency && this.line.length > 0) {
+      this.active++;
+      this.line.shift()?.grant();
+    }
+  }
+
+  /** @internal Called by a waiting ticket that gives up its place. */
+  leaveLine(ticket: Ticket): void {
+    const index = this.line.indexOf(ticket);
+    if (index >= 0) this.line.splice(index, 1);
+  }
+}
+
+class Ticket implements QueueTicket {
+  private readonly granted: Promise<void>;
+  private resolveGranted!: () => void;
+
+  constructor(
+    private readonly queue: LogoQueue,
+    private state: TicketState,
+  ) {
+    this.granted = new Promise<void>((resolve) => {
+      this.resolveGranted = resolve;
+    });
+    if (state === 'holding') this.resolveGranted();
+  }
+
+  grant(): void {
+    this.state = 'holding';
+    this.resolveGranted();
+  }
+
+  acquired(signal: AbortSignal): Promise<void> {
+    if (signal.aborted) {
+      this.release();
+      return Promise.reject(signal.reason as Error);
+    }
+    if (this.state === 'holding') return Promise.resolve();
+    if (this.state === 'released') {
+      return Promise.reject(new Error('The ticket was released'));
+    }
+    return new Promise<void>((resolve, reject) => {
+      const onAbort = () => {
+        this.release();
+        reject(signal.reason as Error);
+      };
+      signal.addEventListener('abort', onAbort, { once: true });
+      void this.granted.then(() => {
+        signal.removeEventListener('abort', onAbort);
+        resolve();
+      });
+    });
+  }
+
+  release(): void {
+    if (this.state === 'holding') {
+      this.state = 'released';
+      this.queue.freeSlot();
+    } else if (this.state === 'waiting') {
+      this.state = 'released';
+      this.queue.leaveLine(this);
+    }
+  }
+}

@@ -1,0 +1,72 @@
+import { request as httpRequest } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { TestApp } from './test-app';
+
+export interface PendingRequest {
+  /** The status and parsed body; rejects if the request was aborted. */
+  readonly response: Promise<{ status: number; body: unknown }>;
+  /** Disconnects, as a browser tab that is closed does. */
+  abort(): void;
+}
+
+/**
+ * A POST whose caller can hang up halfway: supertest cannot. The app must
+ * be listening (see listen()). No keep-alive: hanging up closes the socket.
+ */
+export function startPost(
+  baseUrl: string,
+  path: string,
+  body: unknown,
+): PendingRequest {
+  const req = httpRequest(`${baseUrl}${path}`, {
+    method: 'POST',
+    agent: false,
+    headers: { 'Content-Type': 'application/json' },
+  });
+  const response = new Promise<{ status: number; body: unknown }>(
+    (resolve, reject) => {
+      req.once('error', reject);
+      req.once('response', (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (chunk: Buffer) => chunks.push(chunk));
+        res.once('error', reject);
+        res.once('end', () => {
+          const text = Buffer.concat(chunks).toString('utf8');
+          resolve({
+            status: res.statusCode ?? 0,
+            body: text === '' ? undefined : (JSON.parse(text) as unknown),
+          });
+        });
+      });
+    },
+  );
+  // An aborted request's rejection is expected; tests that care await it.
+  response.catch(() => undefined);
+  req.end(JSON.stringify(body));
+  return { response, abort: () => req.destroy() };
+}
+
+/** Makes the app listen on a free port of 127.0.0.1; returns its base URL. */
+export async function listen(t: TestApp): Promise<string> {
+  await t.app.listen(0, '127.0.0.1');
+  const { port } = t.server.address() as AddressInfo;
+  return `http://127.0.0.1:${port}`;
+}
+
+/**
+ * Polls `condition` every 5 ms until it holds; rejects after `timeoutMs`
+ * so a test fails with a message instead of hanging.
+ */
+export async function until(
+  condition: () => boolean,
+  what: string,
+  timeoutMs = 10_000,
+): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!condition()) {
+    if (Date.now() > deadline) {
+      throw new Error(`Timed out after ${timeoutMs} ms waiting for ${what}`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+}
