@@ -1,0 +1,119 @@
+import { execFileSync } from 'node:child_process';
+import { readFileSync, writeFileSync } from 'node:fs';
+
+/**
+ * What the kernel knows about a process: CPU time and memory, read from
+ * /proc so that measuring costs the measured process nothing.
+ */
+
+let ticksPerSecond: number | undefined;
+
+function clockTicks(): number {
+  if (ticksPerSecond === undefined) {
+    try {
+      ticksPerSecond = Number(
+        execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim(),
+      );
+    } catch {
+      ticksPerSecond = 100; // Linux's USER_HZ almost everywhere.
+    }
+  }
+  return ticksPerSecond;
+}
+
+/** user + system CPU time of all the process's threads, in microseconds. */
+export function cpuTimeUs(pid: number): number {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  // The command name (field 2) may hold spaces; count from after its ')'.
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  const utime = Number(fields[11]);
+  const stime = Number(fields[12]);
+  return ((utime + stime) * 1e6) / clockTicks();
+}
+
+function statusField(pid: number, field: 'VmRSS' | 'VmHWM'): number {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  const match = new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(status);
+  return match ? Number(match[1]) * 1024 : NaN;
+}
+
+/** Resident set size now, in bytes. */
+export const rssBytes = (pid: number): number => statusField(pid, 'VmRSS');
+
+/**
+ * Resets the kernel's peak-RSS mark (VmHWM) so that a later peakRssBytes()
+ * covers only what happened since. Returns false where that is not allowed.
+ */
+export function resetPeakRss(pid: number): boolean {
+  try {
+    writeFileSync(`/proc/${pid}/clear_refs`, '5');
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+export const peakRssBytes = (pid: number): number => statusField(pid, 'VmHWM');
+
+/**
+ * Samples RSS every `intervalMs` until stopped; the kernel's VmHWM catches
+ * peaks between samples where it can be reset.
+ */
+export function watchRss(pid: number, intervalMs: number) {
+  const hwmReset = resetPeakRss(pid);
+  let peak = rssBytes(pid);
+  const timer = setInterval(() => {
+    try {
+      peak = Math.max(peak, rssBytes(pid));
+    } catch {
+      // The process is gone; the caller will notice.
+    }
+  }, intervalMs);
+  return {
+    stop(): { peak: number; last: number } {
+      clearInterval(timer);
+      const last = rssBytes(pid);
+      peak = Math.max(peak, last);
+      if (hwmReset) peak = Math.max(peak, peakRssBytes(pid));
+      return { peak, last };
+    },
+  };
+}
+
+export const MB = 1024 * 1024;
+
+/** TcpExt ListenOverflows from /proc/net/netstat (0 where unreadable). */
+export function listenOverflows(): number {
+  try {
+    const lines = readFileSync('/proc/net/netstat', 'utf8').split('\n');
+    const header = lines.findIndex(
+      (line) => line.startsWith('TcpExt:') && /[A-Za-z]/.test(line.slice(7)),
+    );
+    const names = lines[header].split(' ');
+    const values = lines[header + 1].split(' ');
+    const value = Number(values[names.indexOf('ListenOverflows')]);
+    return Number.isFinite(value) ? value : 0;
+  } catch {
+    return 0;
+  }
+}
+
+/**
+ * Waits until the process stops using CPU. A load generator that stops
+ * leaves the server finishing the requests it abandoned (30 list-all
+ * requests are seconds of work); that work must not land in the next
+ * measured window, on this server or on another one sharing the core.
+ */
+export async function waitForIdle(
+  pid: number,
+  timeoutMs = 60_000,
+): Promise<void> {
+  const sliceMs = 200;
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    const before = cpuTimeUs(pid);
+    await new Promise((resolvePromise) => setTimeout(resolvePromise, sliceMs));
+    // Under 10% of a core (at most two 10 ms clock ticks) counts as idle.
+    if (cpuTimeUs(pid) - before <= sliceMs * 1000 * 0.1) return;
+  }
+}
