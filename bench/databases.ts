@@ -1,0 +1,107 @@
+import Database from 'better-sqlite3';
+import { randomBytes } from 'node:crypto';
+import { copyFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { Client } from 'pg';
+import { seedPostgres } from './seed-postgres';
+import { seedSqlite } from './seed-sqlite';
+import { startService } from './service';
+
+/**
+ * Fresh databases for a run, migrated by the service itself (so the schema
+ * is exactly the one under test), then seeded directly.
+ */
+
+export type BackendKind = 'sqlite' | 'postgres';
+
+export interface SeededDatabase {
+  url: string;
+  /** Ids of every seeded project, in seeding order. */
+  ids: string[];
+}
+
+export interface Backend {
+  readonly kind: BackendKind;
+  /** A fresh database with `projects` projects over `users` users. */
+  seeded(
+    name: string,
+    data: { projects: number; users: number },
+  ): Promise<SeededDatabase>;
+  /** Removes what this backend created (files live in the run's temp dir). */
+  dispose(): Promise<void>;
+}
+
+/** Starts the service once on `url` (MIGRATIONS_RUN defaults to true), stops it. */
+async function migrate(url: string, workDir: string): Promise<void> {
+  const service = await startService({
+    name: 'migrate',
+    databaseUrl: url,
+    workDir,
+  });
+  await service.stop();
+}
+
+export async function sqliteBackend(workDir: string): Promise<Backend> {
+  const template = join(workDir, 'template.db');
+  await migrate(`file:${template}`, workDir);
+  // One self-contained file (no -wal beside it), safe to copy.
+  const db = new Database(template);
+  db.pragma('wal_checkpoint(TRUNCATE)');
+  db.close();
+
+  return {
+    kind: 'sqlite',
+    seeded(name, data) {
+      const file = join(workDir, `${name}.db`);
+      copyFileSync(template, file);
+      const ids = data.projects > 0 ? seedSqlite(file, data) : [];
+      return Promise.resolve({ url: `file:${file}`, ids });
+    },
+    dispose: () => Promise.resolve(),
+  };
+}
+
+/** A migrated, empty SQLite file for the raw-insert reference. */
+export function freshSqliteCopy(workDir: string, name: string): string {
+  const file = join(workDir, `${name}.db`);
+  copyFileSync(join(workDir, 'template.db'), file);
+  return file;
+}
+
+async function adminQuery(adminUrl: string, sql: string): Promise<void> {
+  const client = new Client({ connectionString: adminUrl });
+  await client.connect();
+  try {
+    await client.query(sql);
+  } finally {
+    await client.end();
+  }
+}
+
+export function postgresBackend(adminUrl: string, workDir: string): Backend {
+  const prefix = `workspace_bench_${randomBytes(4).toString('hex')}`;
+  const created: string[] = [];
+  return {
+    kind: 'postgres',
+    async seeded(name, data) {
+      const database = `${prefix}_${name.replace(/[^a-z0-9_]/gi, '_')}`;
+      await adminQuery(adminUrl, `CREATE DATABASE "${database}"`);
+      created.push(database);
+      const url = new URL(adminUrl);
+      url.pathname = `/${database}`;
+      await migrate(url.toString(), workDir);
+      const ids =
+        data.projects > 0 ? await seedPostgres(url.toString(), data) : [];
+      return { url: url.toString(), ids };
+    },
+    async dispose() {
+      for (const database of created.splice(0)) {
+        // FORCE ends sessions of a service that was killed mid-run.
+        await adminQuery(
+          adminUrl,
+          `DROP DATABASE IF EXISTS "${database}" WITH (FORCE)`,
+        );
+      }
+    },
+  };
+}
