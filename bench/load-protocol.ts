@@ -1,0 +1,76 @@
+/**
+ * Messages between the orchestrator and the load generator (bench/load.ts),
+ * which runs in its own process on the load core and talks over Node's IPC
+ * channel. Every job is two-phase: warm up, report `warmed`, wait for `go`
+ * (the orchestrator reads the server's CPU time in between), measure,
+ * report `result`.
+ */
+
+/** What each request of a scenario looks like; random parts per request. */
+export type RequestPlan =
+  /** The references: one fixed request, the cheapest for the generator. */
+  | { kind: 'fixed-get'; path: string }
+  | { kind: 'get-by-id'; idsFile: string }
+  | { kind: 'patch'; idsFile: string }
+  | { kind: 'create'; users: number }
+  | { kind: 'list-user'; users: number }
+  | { kind: 'list-all' }
+  | { kind: 'logo' };
+
+export interface TimedJob {
+  type: 'timed';
+  baseUrl: string;
+  plan: RequestPlan;
+  connections: number;
+  warmupS: number;
+  durationS: number;
+}
+
+export interface BurstJob {
+  type: 'burst';
+  baseUrl: string;
+  requests: number;
+  warmupRequests: number;
+}
+
+export type Job = TimedJob | BurstJob;
+
+export interface LatencySummary {
+  p50Ms: number;
+  p90Ms: number;
+  p99Ms: number;
+  maxMs: number;
+  meanMs: number;
+}
+
+export interface TimedResult extends LatencySummary {
+  /** Every answered request, whatever its status. */
+  completed: number;
+  ok: number;
+  non2xx: number;
+  /** Socket errors and timeouts (autocannon counts timeouts as errors). */
+  socketErrors: number;
+  timeouts: number;
+  seconds: number;
+  /** 2xx answers per second: a server that fails fast does not score. */
+  perSecond: number;
+  statusCodes: Record<string, number>;
+}
+
+export interface BurstResult extends LatencySummary {
+  requests: number;
+  ok: number;
+  non2xx: number;
+  socketErrors: number;
+  /** First request sent to last answer received. */
+  elapsedMs: number;
+  warmup: { elapsedMs: number; ok: number };
+}
+
+export type ToLoad = { type: 'job'; job: Job } | { type: 'go' };
+
+export type FromLoad =
+  | { type: 'ready' }
+  | { type: 'warmed' }
+  | { type: 'result'; result: TimedResult | BurstResult }
+  | { type: 'error'; message: string };

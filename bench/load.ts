@@ -1,0 +1,254 @@
+import autocannon from 'autocannon';
+import { readFileSync } from 'node:fs';
+import { Agent, request } from 'node:http';
+import { performance } from 'node:perf_hooks';
+import type {
+  BurstJob,
+  BurstResult,
+  FromLoad,
+  Job,
+  RequestPlan,
+  TimedJob,
+  TimedResult,
+  ToLoad,
+} from './load-protocol';
+import { seededUserId } from './seed-rows';
+import { summarize } from './stats';
+
+/**
+ * The load generator: a child process pinned to the load core, driven by
+ * the orchestrator over IPC (see load-protocol.ts). Timed scenarios use
+ * autocannon's programmatic API; the burst uses plain node:http, because
+ * autocannon keeps a fixed number of connections busy instead of firing a
+ * fixed number of requests at once.
+ */
+
+const send = (message: FromLoad) => process.send?.(message);
+
+let goSignal: (() => void) | undefined;
+const waitForGo = () =>
+  new Promise<void>((resolvePromise) => (goSignal = resolvePromise));
+
+const JSON_HEADERS = { 'content-type': 'application/json' };
+
+const LOGO_BODY = JSON.stringify({
+  projectId: '019aa8f2-5f1c-7c3e-9a51-3c1f5d0b8e21',
+  companyName: 'Acme Parcel',
+  style: 'modern',
+  colors: ['#0044ff', 'white'],
+  industry: 'logistics',
+  mood: ['bold', 'friendly'],
+  description: 'Fast parcel delivery for small shops',
+});
+
+const idCache = new Map<string, string[]>();
+function idsOf(file: string): string[] {
+  let ids = idCache.get(file);
+  if (!ids) {
+    ids = JSON.parse(readFileSync(file, 'utf8')) as string[];
+    idCache.set(file, ids);
+  }
+  return ids;
+}
+
+const pick = <T>(items: T[]): T =>
+  items[Math.floor(Math.random() * items.length)];
+
+/** One autocannon request whose random parts are drawn per request. */
+function requestFor(plan: RequestPlan): autocannon.Request {
+  let n = 0;
+  switch (plan.kind) {
+    case 'fixed-get':
+      // No setupRequest: autocannon then reuses one prebuilt buffer, about
+      // 12 µs of generator CPU per request instead of about 30.
+      return { method: 'GET', path: plan.path };
+    case 'get-by-id': {
+      const ids = idsOf(plan.idsFile);
+      return {
+        method: 'GET',
+        setupRequest: (req) => ({ ...req, path: `/api/projects/${pick(ids)}` }),
+      };
+    }
+    case 'patch': {
+      const ids = idsOf(plan.idsFile);
+      return {
+        method: 'PATCH',
+        headers: JSON_HEADERS,
+        setupRequest: (req) => ({
+          ...req,
+          path: `/api/projects/${pick(ids)}`,
+          body: JSON.stringify({ name: `Patched ${(n += 1)}` }),
+        }),
+      };
+    }
+    case 'create':
+      // Creators are not the seeded users, so list-by-userId keeps 20 each.
+      return {
+        method: 'POST',
+        path: '/api/projects',
+        headers: JSON_HEADERS,
+        setupRequest: (req) => {
+          n += 1;
+          return {
+            ...req,
+            body: JSON.stringify({
+              name: `Bench project ${n}`,
+              description: 'Created by the benchmark',
+              userId: `bench-creator-${n % plan.users}`,
+            }),
+          };
+        },
+      };
+    case 'list-user':
+      return {
+        method: 'GET',
+        setupRequest: (req) => ({
+          ...req,
+          path: `/api/projects?userId=${seededUserId(Math.floor(Math.random() * plan.users))}`,
+        }),
+      };
+    case 'list-all':
+      return { method: 'GET', path: '/api/projects' };
+    case 'logo':
+      return {
+        method: 'POST',
+        path: '/api/ai/generate-logo',
+        headers: JSON_HEADERS,
+        body: LOGO_BODY,
+      };
+  }
+}
+
+/** One autocannon run; latencies are kept raw (autocannon rounds to 1 ms). */
+function cannon(job: TimedJob, seconds: number): Promise<TimedResult> {
+  const latencies: number[] = [];
+  return new Promise((resolvePromise, reject) => {
+    const instance = autocannon(
+      {
+        url: job.baseUrl,
+        connections: job.connections,
+        pipelining: 1,
+        duration: seconds,
+        timeout: 30,
+        requests: [requestFor(job.plan)],
+      },
+      (error: unknown, result: autocannon.Result) => {
+        if (error) {
+          reject(
+            error instanceof Error
+              ? error
+              : new Error(`autocannon failed: ${JSON.stringify(error)}`),
+          );
+          return;
+        }
+        const statusCodes: Record<string, number> = {};
+        for (const [code, stat] of Object.entries(
+          result.statusCodeStats ?? {},
+        )) {
+          statusCodes[code] = stat.count ?? 0;
+        }
+        const ok = result['2xx'];
+        resolvePromise({
+          completed: ok + result.non2xx,
+          ok,
+          non2xx: result.non2xx,
+          socketErrors: result.errors,
+          timeouts: result.timeouts,
+          seconds: result.duration,
+          perSecond: ok / result.duration,
+          statusCodes,
+          ...summarize(latencies),
+        });
+      },
+    );
+    instance.on('response', (_client, statusCode, _bytes, responseTime) => {
+      if (statusCode >= 200 && statusCode < 300) latencies.push(responseTime);
+    });
+  });
+}
+
+async function runTimed(job: TimedJob): Promise<TimedResult> {
+  await cannon(job, job.warmupS);
+  send({ type: 'warmed' });
+  await waitForGo();
+  return cannon(job, job.durationS);
+}
+
+interface Fired {
+  status: number;
+  latencyMs: number;
+}
+
+/** `count` logo requests sent at once, each on its own new connection. */
+async function fire(baseUrl: string, count: number) {
+  const agent = new Agent({ keepAlive: true, maxSockets: Infinity });
+  const url = new URL('/api/ai/generate-logo', baseUrl);
+  const one = () =>
+    new Promise<Fired>((resolvePromise) => {
+      const sent = performance.now();
+      const req = request(
+        url,
+        { method: 'POST', agent, headers: JSON_HEADERS, timeout: 30_000 },
+        (res) => {
+          res.resume();
+          res.once('end', () =>
+            resolvePromise({
+              status: res.statusCode ?? 0,
+              latencyMs: performance.now() - sent,
+            }),
+          );
+        },
+      );
+      req.once('timeout', () => req.destroy(new Error('timeout')));
+      req.once('error', () =>
+        resolvePromise({ status: 0, latencyMs: performance.now() - sent }),
+      );
+      req.end(LOGO_BODY);
+    });
+  const started = performance.now();
+  const answers = await Promise.all(Array.from({ length: count }, one));
+  const elapsedMs = performance.now() - started;
+  agent.destroy();
+  return { answers, elapsedMs };
+}
+
+async function runBurst(job: BurstJob): Promise<BurstResult> {
+  const warm = await fire(job.baseUrl, job.warmupRequests);
+  send({ type: 'warmed' });
+  await waitForGo();
+  const { answers, elapsedMs } = await fire(job.baseUrl, job.requests);
+  const ok = answers.filter((a) => a.status >= 200 && a.status < 300);
+  return {
+    requests: job.requests,
+    ok: ok.length,
+    non2xx: answers.filter((a) => a.status !== 0).length - ok.length,
+    socketErrors: answers.filter((a) => a.status === 0).length,
+    elapsedMs,
+    warmup: {
+      elapsedMs: warm.elapsedMs,
+      ok: warm.answers.filter((a) => a.status >= 200 && a.status < 300).length,
+    },
+    ...summarize(ok.map((a) => a.latencyMs)),
+  };
+}
+
+async function runJob(job: Job): Promise<void> {
+  try {
+    const result =
+      job.type === 'timed' ? await runTimed(job) : await runBurst(job);
+    send({ type: 'result', result });
+  } catch (error) {
+    send({
+      type: 'error',
+      message: error instanceof Error ? error.message : String(error),
+    });
+  }
+}
+
+process.on('message', (message: ToLoad) => {
+  if (message.type === 'job') void runJob(message.job);
+  else if (message.type === 'go') goSignal?.();
+});
+// The orchestrator going away ends the load generator too.
+process.on('disconnect', () => process.exit(0));
+send({ type: 'ready' });
