@@ -1,0 +1,491 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { BackendKind } from './databases';
+import type { BurstSample, TimedSample } from './measure';
+import { MB } from './proc-stats';
+import type { ScenarioName } from './scenarios';
+import { SCENARIOS } from './scenarios';
+import type { ColdStart } from './stage';
+import {
+  BURST,
+  MAIN_DATA,
+  RESULTS_DIR,
+  type Settings,
+  SMALL_DATA,
+} from './settings';
+import { median } from './stats';
+
+/**
+ * Turns the samples of every round into medians, checks them against the
+ * targets of issue 6, prints one table per database and writes the same as
+ * JSON to bench/results/.
+ */
+
+export interface SqliteRefSample {
+  transactions: number;
+  seconds: number;
+  perSecond: number;
+  cpuUsPerOp: number;
+  rssBytes: number;
+}
+
+export interface References {
+  http: TimedSample[];
+  sqliteInserts: SqliteRefSample[];
+}
+
+export interface BackendRun {
+  kind: BackendKind;
+  scenarios: Record<ScenarioName, TimedSample[]>;
+  bursts: BurstSample[];
+  coldStarts: ColdStart[];
+  /** RSS of the list-all server before its first window and after each. */
+  listAllRss: { beforeFirstBytes: number; afterEachBytes: number[] };
+}
+
+export interface RunInfo {
+  settings: Settings;
+  startedAt: Date;
+  finishedAt: Date;
+  machine: Record<string, unknown>;
+}
+
+/** Allowed RSS growth of the list-all server after its first window. */
+const LIST_ALL_STEADY_GROWTH_MB = 25;
+
+const medianOf = <T>(samples: T[], pick: (sample: T) => number) =>
+  median(samples.map(pick));
+const sumOf = <T>(samples: T[], pick: (sample: T) => number) =>
+  samples.reduce((total, sample) => total + pick(sample), 0);
+
+function timedMedian(samples: TimedSample[]) {
+  return {
+    perSecond: medianOf(samples, (s) => s.perSecond),
+    p50Ms: medianOf(samples, (s) => s.p50Ms),
+    p99Ms: medianOf(samples, (s) => s.p99Ms),
+    errors: sumOf(samples, (s) => s.errors),
+    cpuUsPerRequest: medianOf(samples, (s) => s.cpuUsPerRequest),
+    serverCoreBusy: medianOf(samples, (s) => s.serverCoreBusy),
+    rssMb: medianOf(samples, (s) => s.rssBytes) / MB,
+    peakRssMb: Math.max(...samples.map((s) => s.peakRssBytes)) / MB,
+  };
+}
+type TimedMedian = ReturnType<typeof timedMedian>;
+
+function burstMedian(samples: BurstSample[]) {
+  return {
+    elapsedMs: medianOf(samples, (s) => s.elapsedMs),
+    p50Ms: medianOf(samples, (s) => s.p50Ms),
+    p99Ms: medianOf(samples, (s) => s.p99Ms),
+    errors: sumOf(samples, (s) => s.errors),
+    cpuUsPerRequest: medianOf(samples, (s) => s.cpuUsPerRequest),
+    rssBeforeMb: medianOf(samples, (s) => s.rssBeforeBytes) / MB,
+    peakRssMb: medianOf(samples, (s) => s.peakRssBytes) / MB,
+    rssGrowthMb: medianOf(samples, (s) => s.rssGrowthBytes) / MB,
+    listenOverflows: sumOf(samples, (s) => s.listenOverflows),
+  };
+}
+
+function referenceMedians(refs: References) {
+  return {
+    http: timedMedian(refs.http),
+    sqliteInserts: {
+      perSecond: medianOf(refs.sqliteInserts, (s) => s.perSecond),
+      cpuUsPerOp: medianOf(refs.sqliteInserts, (s) => s.cpuUsPerOp),
+      rssMb: medianOf(refs.sqliteInserts, (s) => s.rssBytes) / MB,
+    },
+  };
+}
+
+function backendMedians(run: BackendRun) {
+  const scenarios = Object.fromEntries(
+    SCENARIOS.map((s) => [s.name, timedMedian(run.scenarios[s.name])]),
+  ) as Record<ScenarioName, TimedMedian>;
+  const after = run.listAllRss.afterEachBytes;
+  return {
+    scenarios,
+    burst: burstMedian(run.bursts),
+    coldStartMs: medianOf(run.coldStarts, (c) => c.coldStartMs),
+    idleRssMb: medianOf(run.coldStarts, (c) => c.idleRssBytes) / MB,
+    listAllMemory: {
+      beforeFirstMb: run.listAllRss.beforeFirstBytes / MB,
+      afterFirstMb: after[0] / MB,
+      afterLastMb: after[after.length - 1] / MB,
+      /** Growth after the first window, where a leak would show. */
+      steadyGrowthMb: (after[after.length - 1] - after[0]) / MB,
+      totalGrowthMb:
+        (after[after.length - 1] - run.listAllRss.beforeFirstBytes) / MB,
+    },
+  };
+}
+type BackendMedians = ReturnType<typeof backendMedians>;
+
+export interface TargetCheck {
+  name: string;
+  measured: string;
+  target: string;
+  pass: boolean;
+}
+
+// ---- formatting -----------------------------------------------------------
+
+const num = (value: number, digits = 0) =>
+  Number.isFinite(value)
+    ? value.toLocaleString('en-US', {
+        minimumFractionDigits: digits,
+        maximumFractionDigits: digits,
+      })
+    : '—';
+const ms = (value: number) => num(value, value < 10 ? 2 : 1);
+const verdict = (pass: boolean) => (pass ? 'pass' : '**FAIL**');
+
+interface Row {
+  label: string;
+  cells: string[];
+  /** Ratio to the reference, or the value the target is about. */
+  measured: string;
+  target: string;
+  result: string;
+}
+
+function markdownTable(header: string[], rows: string[][]): string {
+  const widths = header.map((h, i) =>
+    Math.max(h.length, ...rows.map((r) => r[i].length)),
+  );
+  const line = (cells: string[]) =>
+    `| ${cells.map((c, i) => c.padEnd(widths[i])).join(' | ')} |`;
+  return [
+    line(header),
+    `|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|`,
+    ...rows.map(line),
+  ].join('\n');
+}
+
+const HEADER = [
+  'scenario',
+  'req/s',
+  'p50 ms',
+  'p99 ms',
+  'errors',
+  'server CPU µs/req',
+  'RSS MB',
+  'measured',
+  'target',
+  'result',
+];
+
+const timedCells = (m: TimedMedian) => [
+  num(m.perSecond),
+  ms(m.p50Ms),
+  ms(m.p99Ms),
+  num(m.errors),
+  num(m.cpuUsPerRequest),
+  num(m.rssMb, 1),
+];
+
+// ---- targets --------------------------------------------------------------
+
+function checkTargets(
+  m: BackendMedians,
+  refs: ReturnType<typeof referenceMedians>,
+): Map<string, TargetCheck> {
+  const s = m.scenarios;
+  const checks = new Map<string, TargetCheck>();
+  const add = (key: string, check: TargetCheck) => checks.set(key, check);
+
+  const getRatio = s['get-by-id'].perSecond / refs.http.perSecond;
+  // The same comparison in server CPU per request: what one core could
+  // serve, whatever the load generator managed to send.
+  const getCpuRatio =
+    refs.http.cpuUsPerRequest / s['get-by-id'].cpuUsPerRequest;
+  add('get-by-id', {
+    name: 'get by id ≥ 0.085 × bare node:http',
+    measured: `${num(getRatio, 3)} × node:http (CPU/req: ${num(getCpuRatio, 3)} ×)`,
+    target: '≥ 0.085 × node:http',
+    pass: getRatio >= 0.085,
+  });
+  const createRatio = s.create.perSecond / refs.sqliteInserts.perSecond;
+  add('create', {
+    name: 'create ≥ 0.6 × raw 12-row transactions, zero errors',
+    measured: `${num(createRatio, 3)} × raw tx`,
+    target: '≥ 0.6 × raw tx, 0 errors',
+    pass: createRatio >= 0.6 && s.create.errors === 0,
+  });
+  add('list-by-user', {
+    name: 'list by userId p99 ≤ 15 ms',
+    measured: `p99 ${ms(s['list-by-user'].p99Ms)} ms`,
+    target: 'p99 ≤ 15 ms',
+    pass: s['list-by-user'].p99Ms <= 15,
+  });
+  add('list-all', {
+    name: 'list all (1,000) p99 ≤ 250 ms',
+    measured: `p99 ${ms(s['list-all'].p99Ms)} ms`,
+    target: 'p99 ≤ 250 ms',
+    pass: s['list-all'].p99Ms <= 250,
+  });
+  add('list-all-memory', {
+    name: `list all: RSS does not grow with repeated calls (≤ ${LIST_ALL_STEADY_GROWTH_MB} MB after the first round)`,
+    measured: `${m.listAllMemory.steadyGrowthMb >= 0 ? '+' : ''}${num(m.listAllMemory.steadyGrowthMb, 1)} MB`,
+    target: `≤ +${LIST_ALL_STEADY_GROWTH_MB} MB after round 1`,
+    pass: m.listAllMemory.steadyGrowthMb <= LIST_ALL_STEADY_GROWTH_MB,
+  });
+  const logoRatio = s.logo.p50Ms / s['get-by-id'].p50Ms;
+  add('logo', {
+    name: 'logo (0 ms upstream) p50 ≤ 2 × get-by-id p50',
+    measured: `p50 ${num(logoRatio, 2)} × get`,
+    target: 'p50 ≤ 2 × get p50',
+    pass: logoRatio <= 2,
+  });
+  add('burst', {
+    name: `burst of ${BURST.requests.toLocaleString('en-US')} completes in ≤ 2 s, RSS growth ≤ 150 MB`,
+    measured: `${num(m.burst.elapsedMs / 1000, 2)} s, +${num(m.burst.rssGrowthMb, 1)} MB`,
+    target: '≤ 2 s, ≤ +150 MB, 0 errors',
+    pass:
+      m.burst.elapsedMs <= 2000 &&
+      m.burst.rssGrowthMb <= 150 &&
+      m.burst.errors === 0,
+  });
+  add('cold-start', {
+    name: 'cold start ≤ 1.5 s',
+    measured: `${num(m.coldStartMs)} ms`,
+    target: '≤ 1,500 ms',
+    pass: m.coldStartMs <= 1500,
+  });
+  add('idle-rss', {
+    name: 'idle RSS ≤ 150 MB',
+    measured: `${num(m.idleRssMb, 1)} MB`,
+    target: '≤ 150 MB',
+    pass: m.idleRssMb <= 150,
+  });
+  return checks;
+}
+
+const READ_SCENARIOS: ScenarioName[] = [
+  'get-by-id',
+  'list-by-user',
+  'list-all',
+];
+
+/** "PostgreSQL within 2x of SQLite on every read scenario": req/s and p99. */
+function compareWithSqlite(pg: BackendMedians, sqlite: BackendMedians) {
+  return READ_SCENARIOS.map((name) => {
+    const throughput =
+      pg.scenarios[name].perSecond / sqlite.scenarios[name].perSecond;
+    const p99 = pg.scenarios[name].p99Ms / sqlite.scenarios[name].p99Ms;
+    return {
+      scenario: name,
+      throughputRatio: throughput,
+      p99Ratio: p99,
+      measured: `req/s ×${num(throughput, 2)}, p99 ×${num(p99, 2)}`,
+      target: 'within 2× SQLite',
+      pass: throughput >= 0.5 && p99 <= 2,
+    };
+  });
+}
+
+// ---- the table ------------------------------------------------------------
+
+function tableFor(
+  kind: BackendKind,
+  m: BackendMedians,
+  refs: ReturnType<typeof referenceMedians>,
+  checks: Map<string, TargetCheck>,
+  comparison?: ReturnType<typeof compareWithSqlite>,
+): string {
+  const rows: Row[] = [];
+  // On PostgreSQL the targets are SQLite's; they are shown for information,
+  // and the read scenarios are judged against SQLite instead.
+  const info = kind === 'postgres';
+  const judged = (key: string): Pick<Row, 'measured' | 'target' | 'result'> => {
+    const versus = comparison?.find((c) => c.scenario === key);
+    const check = checks.get(key);
+    if (versus) {
+      return {
+        measured: `${check ? `${check.measured}; ` : ''}${versus.measured}`,
+        target: versus.target,
+        result: verdict(versus.pass),
+      };
+    }
+    if (!check) return { measured: '—', target: '—', result: '—' };
+    return {
+      measured: check.measured,
+      target: check.target,
+      result: info
+        ? `${check.pass ? 'pass' : 'fail'} (info)`
+        : verdict(check.pass),
+    };
+  };
+
+  rows.push({
+    label: 'ref: bare node:http, same body',
+    cells: timedCells(refs.http),
+    measured: 'reference',
+    target: '—',
+    result: '—',
+  });
+  rows.push({
+    label: 'ref: better-sqlite3 12-row tx',
+    cells: [
+      `${num(refs.sqliteInserts.perSecond)} tx/s`,
+      '—',
+      '—',
+      '—',
+      num(refs.sqliteInserts.cpuUsPerOp),
+      num(refs.sqliteInserts.rssMb, 1),
+    ],
+    measured: 'reference',
+    target: '—',
+    result: '—',
+  });
+  for (const scenario of SCENARIOS) {
+    rows.push({
+      label: scenario.label,
+      cells: timedCells(m.scenarios[scenario.name]),
+      ...judged(scenario.name),
+    });
+  }
+  const lm = m.listAllMemory;
+  rows.push({
+    label: 'list all: RSS over the rounds',
+    cells: [
+      '—',
+      '—',
+      '—',
+      '—',
+      '—',
+      `${num(lm.beforeFirstMb, 1)} → ${num(lm.afterFirstMb, 1)} → ${num(lm.afterLastMb, 1)}`,
+    ],
+    ...judged('list-all-memory'),
+  });
+  const b = m.burst;
+  rows.push({
+    label: `burst ${BURST.requests.toLocaleString('en-US')} × logo, 1 s upstream`,
+    cells: [
+      num(BURST.requests / (b.elapsedMs / 1000)),
+      ms(b.p50Ms),
+      ms(b.p99Ms),
+      num(b.errors),
+      num(b.cpuUsPerRequest),
+      `${num(b.rssBeforeMb, 1)} → ${num(b.peakRssMb, 1)}`,
+    ],
+    ...judged('burst'),
+  });
+  rows.push({
+    label: 'cold start (spawn → first 200)',
+    cells: ['—', '—', '—', '—', '—', '—'],
+    ...judged('cold-start'),
+  });
+  rows.push({
+    label: 'idle RSS after start',
+    cells: ['—', '—', '—', '—', '—', num(m.idleRssMb, 1)],
+    ...judged('idle-rss'),
+  });
+  return markdownTable(
+    HEADER,
+    rows.map((r) => [r.label, ...r.cells, r.measured, r.target, r.result]),
+  );
+}
+
+// ---- output ---------------------------------------------------------------
+
+export interface WrittenReport {
+  text: string;
+  files: string[];
+  allPassed: boolean;
+}
+
+export function writeReport(
+  info: RunInfo,
+  refsRaw: References,
+  runs: BackendRun[],
+): WrittenReport {
+  const refs = referenceMedians(refsRaw);
+  const medians = new Map(runs.map((run) => [run.kind, backendMedians(run)]));
+  const sqlite = medians.get('sqlite');
+  const totalS = (info.finishedAt.getTime() - info.startedAt.getTime()) / 1000;
+  const stamp = info.startedAt
+    .toISOString()
+    .replace(/:/g, '-')
+    .replace(/\.\d+Z$/, 'Z');
+  const s = info.settings;
+  const about =
+    `${s.rounds} round${s.rounds === 1 ? '' : 's'}, medians; ${s.connections} connections, ${s.warmupS} s warm-up + ${s.durationS} s per window; ` +
+    `server and references on core 0, load generator on core 1; ` +
+    `main data set ${MAIN_DATA.projects.toLocaleString('en-US')} projects / ${MAIN_DATA.users.toLocaleString('en-US')} users, ` +
+    `list-all data set ${SMALL_DATA.projects.toLocaleString('en-US')} projects. ` +
+    `Errors are summed over the rounds; req/s counts 2xx answers only.`;
+
+  const sections: string[] = [];
+  const files: string[] = [];
+  const warnings: string[] = [];
+  let allPassed = true;
+  if (refs.http.serverCoreBusy < 0.85) {
+    warnings.push(
+      `Note: the bare node:http reference kept core 0 only ${num(refs.http.serverCoreBusy * 100)}% busy, so the load generator ` +
+        `(one core) was its bottleneck and its req/s understates the ceiling; the CPU/req ratio beside "get by id" does not depend on that.`,
+    );
+  }
+  for (const run of runs) {
+    const overflows = medians.get(run.kind)!.burst.listenOverflows;
+    if (overflows > 0) {
+      warnings.push(
+        `Note (${run.kind}): ${overflows} connections of the bursts overflowed a listen queue (a 1 s SYN retry each).`,
+      );
+    }
+  }
+  mkdirSync(RESULTS_DIR, { recursive: true });
+  for (const run of runs) {
+    const m = medians.get(run.kind)!;
+    const checks = checkTargets(m, refs);
+    const comparison =
+      run.kind === 'postgres' && sqlite
+        ? compareWithSqlite(m, sqlite)
+        : undefined;
+    const table = tableFor(run.kind, m, refs, checks, comparison);
+    const title = `${run.kind === 'sqlite' ? 'SQLite' : 'PostgreSQL'} — ${info.startedAt.toISOString()}, total run ${num(totalS)} s`;
+    sections.push(`### ${title}\n\n${table}`);
+    const judged =
+      run.kind === 'sqlite'
+        ? [...checks.values()].map((c) => c.pass)
+        : (comparison ?? []).map((c) => c.pass);
+    allPassed &&= judged.every(Boolean);
+
+    const file = join(RESULTS_DIR, `${stamp}-${run.kind}.json`);
+    writeFileSync(
+      file,
+      `${JSON.stringify(
+        {
+          backend: run.kind,
+          startedAt: info.startedAt.toISOString(),
+          finishedAt: info.finishedAt.toISOString(),
+          totalRunSeconds: totalS,
+          machine: info.machine,
+          settings: {
+            ...s,
+            mainData: MAIN_DATA,
+            smallData: SMALL_DATA,
+            burst: BURST,
+          },
+          about,
+          warnings,
+          references: { medians: refs, rounds: refsRaw },
+          medians: m,
+          targets: Object.fromEntries(checks),
+          comparisonWithSqlite: comparison,
+          rounds: {
+            scenarios: run.scenarios,
+            bursts: run.bursts,
+            coldStarts: run.coldStarts,
+            listAllRss: run.listAllRss,
+          },
+          table,
+        },
+        null,
+        2,
+      )}\n`,
+    );
+    files.push(file);
+  }
+  const text = [...sections, about, ...warnings].join('\n\n') + '\n';
+  return { text, files, allPassed };
+}

@@ -1,0 +1,269 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { cpus, release, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import {
+  type Backend,
+  freshSqliteCopy,
+  postgresBackend,
+  sqliteBackend,
+} from './databases';
+import { LoadGenerator } from './load-client';
+import { measureBurst, measureTimed } from './measure';
+import { rssBytes } from './proc-stats';
+import {
+  hasTaskset,
+  killAllProcessesNow,
+  pinSelf,
+  runScript,
+  startHelperServer,
+  stopAllProcesses,
+} from './processes';
+import {
+  type BackendRun,
+  type References,
+  type SqliteRefSample,
+  writeReport,
+} from './report';
+import { SCENARIOS } from './scenarios';
+import {
+  BURST,
+  LOAD_CORE,
+  MAIN_DATA,
+  readSettings,
+  SERVER_CORE,
+} from './settings';
+import { prepareStage, type Stage } from './stage';
+
+/**
+ * `npm run bench`: the performance benchmark of issue 6. Sets everything up
+ * on a fresh temp folder (and fresh PostgreSQL databases when
+ * BENCH_POSTGRES_URL is set), runs the interleaved rounds, prints the table
+ * and writes bench/results/<timestamp>-<db>.json. Everything it started is
+ * stopped and removed at the end, also on failure or Ctrl-C.
+ */
+
+const settings = readSettings();
+const workDir = mkdtempSync(join(tmpdir(), 'workspace-bench-'));
+const backends: Backend[] = [];
+let cleaning: Promise<void> | undefined;
+
+function cleanup(): Promise<void> {
+  cleaning ??= (async () => {
+    await stopAllProcesses();
+    for (const backend of backends) {
+      await backend
+        .dispose()
+        .catch((error: unknown) =>
+          console.error(`could not drop ${backend.kind} databases:`, error),
+        );
+    }
+    rmSync(workDir, { recursive: true, force: true });
+  })();
+  return cleaning;
+}
+
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.once(signal, () => {
+    console.error(`\n${signal}: stopping every process the bench started…`);
+    void cleanup().finally(() => process.exit(130));
+  });
+}
+// Last resort if the process dies without the cleanup having finished.
+process.on('exit', killAllProcessesNow);
+
+const log = (text: string) => console.log(text);
+const fmt = (value: number, digits = 0) =>
+  Number.isFinite(value) ? value.toFixed(digits) : '—';
+
+async function main(): Promise<void> {
+  const startedAt = new Date();
+  // The orchestrator only waits while a window runs; keep it off the server core.
+  pinSelf(LOAD_CORE);
+  log(
+    `bench: ${settings.rounds} round${settings.rounds === 1 ? '' : 's'} × (${settings.warmupS} s warm-up + ${settings.durationS} s), ${settings.connections} connections, ` +
+      `server on core ${SERVER_CORE}, load on core ${LOAD_CORE}${hasTaskset() ? '' : ' (unpinned: no taskset)'}; temp ${workDir}`,
+  );
+
+  const instant = await startHelperServer(
+    LOAD_CORE,
+    join(__dirname, 'image-upstream.ts'),
+    ['0'],
+  );
+  const slow = await startHelperServer(
+    LOAD_CORE,
+    join(__dirname, 'image-upstream.ts'),
+    [String(BURST.upstreamDelayMs)],
+  );
+  const upstreams = {
+    instantUrl: `http://127.0.0.1:${instant.port}/v1/images/generations`,
+    slowUrl: `http://127.0.0.1:${slow.port}/v1/images/generations`,
+  };
+
+  backends.push(await sqliteBackend(workDir));
+  if (settings.postgresUrl)
+    backends.push(postgresBackend(settings.postgresUrl, workDir));
+  const stages: Stage[] = [];
+  for (const backend of backends) {
+    stages.push(await prepareStage(backend, settings, workDir, upstreams));
+  }
+
+  // Reference 1 answers the exact bytes of a real get-by-id answer.
+  const bodyFile = join(workDir, 'get-by-id-body.json');
+  const sampleBody = await fetch(
+    `${stages[0].main.baseUrl}/api/projects/${stages[0].sampleId}`,
+  );
+  writeFileSync(bodyFile, Buffer.from(await sampleBody.arrayBuffer()));
+  const refHttp = await startHelperServer(
+    SERVER_CORE,
+    join(__dirname, 'ref-http-server.ts'),
+    [bodyFile],
+  );
+  const refHttpUrl = `http://127.0.0.1:${refHttp.port}`;
+
+  const load = await LoadGenerator.start();
+  const timed = (
+    baseUrl: string,
+    plan: ReturnType<(typeof SCENARIOS)[number]['plan']>,
+  ) => ({
+    type: 'timed' as const,
+    baseUrl,
+    plan,
+    connections: settings.connections,
+    warmupS: settings.warmupS,
+    durationS: settings.durationS,
+  });
+
+  const refs: References = { http: [], sqliteInserts: [] };
+  const runs: BackendRun[] = stages.map((stage) => ({
+    kind: stage.kind,
+    scenarios: Object.fromEntries(
+      SCENARIOS.map((s) => [s.name, []]),
+    ) as unknown as BackendRun['scenarios'],
+    bursts: [],
+    coldStarts: [],
+    listAllRss: {
+      beforeFirstBytes: rssBytes(stage.small.pid),
+      afterEachBytes: [],
+    },
+  }));
+
+  for (let round = 1; round <= settings.rounds; round += 1) {
+    const tag = `[round ${round}/${settings.rounds}]`;
+
+    const http = await measureTimed(
+      load,
+      refHttp.child.pid!,
+      timed(refHttpUrl, {
+        kind: 'fixed-get',
+        // Same length as the service's requests; the server ignores it.
+        path: `/api/projects/${stages[0].sampleId}`,
+      }),
+    );
+    refs.http.push(http);
+    log(
+      `${tag} ref node:http: ${fmt(http.perSecond)} req/s, p50 ${fmt(http.p50Ms, 2)} ms, ` +
+        `${fmt(http.cpuUsPerRequest)} µs/req, core 0 ${fmt(http.serverCoreBusy * 100)}% busy`,
+    );
+
+    const refDb = freshSqliteCopy(workDir, `reference-${round}`);
+    const inserts = JSON.parse(
+      await runScript(SERVER_CORE, join(__dirname, 'ref-sqlite-inserts.ts'), [
+        refDb,
+        String(settings.warmupS),
+        String(settings.durationS),
+      ]),
+    ) as SqliteRefSample;
+    rmSync(refDb, { force: true });
+    refs.sqliteInserts.push(inserts);
+    log(
+      `${tag} ref better-sqlite3: ${fmt(inserts.perSecond)} tx/s, ${fmt(inserts.cpuUsPerOp)} µs/tx`,
+    );
+
+    for (const [i, stage] of stages.entries()) {
+      const cold = await stage.coldStart();
+      runs[i].coldStarts.push(cold);
+      log(
+        `${tag} ${stage.kind} cold start ${fmt(cold.coldStartMs)} ms, idle RSS ${fmt(cold.idleRssBytes / 2 ** 20, 1)} MB`,
+      );
+    }
+
+    for (const scenario of SCENARIOS) {
+      for (const [i, stage] of stages.entries()) {
+        const server = stage[scenario.server];
+        const plan = scenario.plan({
+          idsFile: stage.idsFile,
+          users: MAIN_DATA.users,
+        });
+        const sample = await measureTimed(
+          load,
+          server.pid,
+          timed(server.baseUrl, plan),
+        );
+        runs[i].scenarios[scenario.name].push(sample);
+        if (scenario.name === 'list-all')
+          runs[i].listAllRss.afterEachBytes.push(sample.rssBytes);
+        log(
+          `${tag} ${stage.kind} ${scenario.name}: ${fmt(sample.perSecond)} req/s, p50 ${fmt(sample.p50Ms, 2)} ms, ` +
+            `p99 ${fmt(sample.p99Ms, 2)} ms, ${sample.errors} errors, ${fmt(sample.cpuUsPerRequest)} µs/req ` +
+            `(core 0 ${fmt(sample.serverCoreBusy * 100)}% busy), RSS ${fmt(sample.rssBytes / 2 ** 20, 1)} MB`,
+        );
+      }
+    }
+
+    for (const [i, stage] of stages.entries()) {
+      const server = await stage.startBurstServer();
+      try {
+        const burst = await measureBurst(load, server.pid, {
+          type: 'burst',
+          baseUrl: server.baseUrl,
+          requests: BURST.requests,
+          warmupRequests: BURST.warmupRequests,
+        });
+        runs[i].bursts.push(burst);
+        log(
+          `${tag} ${stage.kind} burst: ${fmt(burst.elapsedMs)} ms, ${burst.errors} errors, ` +
+            `RSS ${fmt(burst.rssBeforeBytes / 2 ** 20, 1)} → ${fmt(burst.peakRssBytes / 2 ** 20, 1)} MB, ` +
+            `${burst.listenOverflows} listen-queue overflows`,
+        );
+      } finally {
+        await server.stop();
+      }
+    }
+  }
+
+  await load.stop();
+  const finishedAt = new Date();
+  const report = writeReport(
+    {
+      settings,
+      startedAt,
+      finishedAt,
+      machine: {
+        cpus: cpus().length,
+        cpuModel: cpus()[0]?.model,
+        node: process.version,
+        kernel: release(),
+        pinned: hasTaskset(),
+      },
+    },
+    refs,
+    runs,
+  );
+  log(`\n${report.text}`);
+  for (const file of report.files) log(`wrote ${file}`);
+  log(
+    report.allPassed
+      ? 'every target met'
+      : 'some targets are not met (see **FAIL** above)',
+  );
+}
+
+main()
+  .catch((error: unknown) => {
+    console.error(
+      'bench failed:',
+      error instanceof Error ? error.stack : error,
+    );
+    process.exitCode = 1;
+  })
+  .finally(() => cleanup());

@@ -1,0 +1,56 @@
+import type { RequestPlan } from './load-protocol';
+
+/**
+ * The timed scenarios of issue 6, in the order each round runs them.
+ * `server` says which process serves it: `main` holds 100,000 projects over
+ * 5,000 users; `small` holds 1,000 projects (for "list all").
+ */
+
+export type ScenarioName =
+  'get-by-id' | 'list-by-user' | 'list-all' | 'create' | 'patch' | 'logo';
+
+export interface Scenario {
+  name: ScenarioName;
+  label: string;
+  server: 'main' | 'small';
+  plan(context: { idsFile: string; users: number }): RequestPlan;
+}
+
+export const SCENARIOS: Scenario[] = [
+  {
+    name: 'get-by-id',
+    label: 'get by id (random ids)',
+    server: 'main',
+    plan: ({ idsFile }) => ({ kind: 'get-by-id', idsFile }),
+  },
+  {
+    name: 'list-by-user',
+    label: 'list by userId (20 each)',
+    server: 'main',
+    plan: ({ users }) => ({ kind: 'list-user', users }),
+  },
+  {
+    name: 'list-all',
+    label: 'list all (1,000 projects)',
+    server: 'small',
+    plan: () => ({ kind: 'list-all' }),
+  },
+  {
+    name: 'create',
+    label: 'create',
+    server: 'main',
+    plan: ({ users }) => ({ kind: 'create', users }),
+  },
+  {
+    name: 'patch',
+    label: 'patch (random ids)',
+    server: 'main',
+    plan: ({ idsFile }) => ({ kind: 'patch', idsFile }),
+  },
+  {
+    name: 'logo',
+    label: 'logo, 0 ms upstream',
+    server: 'main',
+    plan: () => ({ kind: 'logo' }),
+  },
+];

@@ -1,0 +1,145 @@
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Backend, BackendKind } from './databases';
+import { rssBytes } from './proc-stats';
+import { sleep } from './processes';
+import { type Service, startService } from './service';
+import { checkSeededShape } from './shape-check';
+import { seededUserId } from './seed-rows';
+import {
+  BURST,
+  ID_SAMPLE_SIZE,
+  MAIN_DATA,
+  type Settings,
+  SMALL_DATA,
+} from './settings';
+
+/**
+ * One database kind under test: its seeded databases and the long-running
+ * service processes the timed scenarios hit, plus short-lived ones for the
+ * cold start and the burst.
+ */
+
+export interface Upstreams {
+  /** Image API answering at once (logo scenario). */
+  instantUrl: string;
+  /** Image API answering after 1,000 ms (burst). */
+  slowUrl: string;
+}
+
+export interface ColdStart {
+  coldStartMs: number;
+  /** RSS one second after the first answer, before any load. */
+  idleRssBytes: number;
+}
+
+export interface Stage {
+  kind: BackendKind;
+  main: Service;
+  small: Service;
+  idsFile: string;
+  /** A seeded project id, for the reference body. */
+  sampleId: string;
+  coldStart(): Promise<ColdStart>;
+  startBurstServer(): Promise<Service>;
+}
+
+function sample<T>(items: T[], size: number): T[] {
+  const copy = [...items];
+  for (let i = copy.length - 1; i > 0; i -= 1) {
+    const j = Math.floor(Math.random() * (i + 1));
+    [copy[i], copy[j]] = [copy[j], copy[i]];
+  }
+  return copy.slice(0, size);
+}
+
+export async function prepareStage(
+  backend: Backend,
+  settings: Settings,
+  workDir: string,
+  upstreams: Upstreams,
+): Promise<Stage> {
+  const log = (text: string) => console.log(`[${backend.kind}] ${text}`);
+  let started = Date.now();
+  const mainDb = await backend.seeded('main', MAIN_DATA);
+  log(
+    `seeded ${MAIN_DATA.projects} projects over ${MAIN_DATA.users} users in ${((Date.now() - started) / 1000).toFixed(1)} s`,
+  );
+  started = Date.now();
+  const smallDb = await backend.seeded('small', SMALL_DATA);
+  log(
+    `seeded ${SMALL_DATA.projects} projects in ${((Date.now() - started) / 1000).toFixed(1)} s`,
+  );
+
+  const idsFile = join(workDir, `ids-${backend.kind}.json`);
+  writeFileSync(idsFile, JSON.stringify(sample(mainDb.ids, ID_SAMPLE_SIZE)));
+
+  const common = {
+    IMAGE_API_KEY: 'bench-key',
+    // Every request of the bench comes from 127.0.0.1: the per-client logo
+    // limit (issue 4) would turn the logo scenarios into a 429 benchmark.
+    LOGO_RATE_LIMIT: '0',
+    ...(settings.logLevel ? { LOG_LEVEL: settings.logLevel } : {}),
+  };
+  const mainEnv = { ...common, IMAGE_API_URL: upstreams.instantUrl };
+  const main = await startService({
+    name: `${backend.kind}-main`,
+    databaseUrl: mainDb.url,
+    workDir,
+    env: mainEnv,
+    nodeArgs: settings.serverNodeArgs,
+  });
+  const small = await startService({
+    name: `${backend.kind}-small`,
+    databaseUrl: smallDb.url,
+    workDir,
+    env: mainEnv,
+  });
+
+  await checkSeededShape({
+    baseUrl: main.baseUrl,
+    seededId: mainDb.ids[0],
+    seededUser: seededUserId(0),
+    projectsPerUser: MAIN_DATA.projects / MAIN_DATA.users,
+    sqliteFile:
+      backend.kind === 'sqlite' ? mainDb.url.slice('file:'.length) : undefined,
+  });
+  log('seeded rows have the same shape as API-created ones');
+
+  return {
+    kind: backend.kind,
+    main,
+    small,
+    idsFile,
+    sampleId: mainDb.ids[0],
+    async coldStart() {
+      const service = await startService({
+        name: `${backend.kind}-cold`,
+        databaseUrl: mainDb.url,
+        workDir,
+        env: mainEnv,
+      });
+      try {
+        await sleep(1_000);
+        return {
+          coldStartMs: service.coldStartMs,
+          idleRssBytes: rssBytes(service.pid),
+        };
+      } finally {
+        await service.stop();
+      }
+    },
+    // A fresh process per round: its RSS growth is that of a first burst.
+    startBurstServer: () =>
+      startService({
+        name: `${backend.kind}-burst`,
+        databaseUrl: smallDb.url,
+        workDir,
+        env: {
+          ...common,
+          IMAGE_API_URL: upstreams.slowUrl,
+          IMAGE_API_CONCURRENCY: String(BURST.requests),
+        },
+      }),
+  };
+}
