@@ -46,6 +46,7 @@ const settings = readSettings();
 const workDir = mkdtempSync(join(tmpdir(), 'workspace-bench-'));
 const backends: Backend[] = [];
 let cleaning: Promise<void> | undefined;
+let interrupted = false;
 
 function cleanup(): Promise<void> {
   cleaning ??= (async () => {
@@ -64,6 +65,7 @@ function cleanup(): Promise<void> {
 
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   process.once(signal, () => {
+    interrupted = true;
     console.error(`\n${signal}: stopping every process the bench started…`);
     void cleanup().finally(() => process.exit(130));
   });
@@ -187,7 +189,8 @@ async function main(): Promise<void> {
       );
     }
 
-    for (const scenario of SCENARIOS) {
+    const wanted = (name: string) => !settings.only || settings.only.has(name);
+    for (const scenario of SCENARIOS.filter((s) => wanted(s.name))) {
       for (const [i, stage] of stages.entries()) {
         const server = stage[scenario.server];
         const plan = scenario.plan({
@@ -211,6 +214,7 @@ async function main(): Promise<void> {
     }
 
     for (const [i, stage] of stages.entries()) {
+      if (!wanted('burst')) break;
       const server = await stage.startBurstServer();
       try {
         const burst = await measureBurst(load, server.pid, {
@@ -233,7 +237,7 @@ async function main(): Promise<void> {
 
   await load.stop();
   const finishedAt = new Date();
-  const report = writeReport(
+  const report = await writeReport(
     {
       settings,
       startedAt,
@@ -260,6 +264,8 @@ async function main(): Promise<void> {
 
 main()
   .catch((error: unknown) => {
+    // After Ctrl-C the run fails on its killed children: nothing to report.
+    if (interrupted) return;
     console.error(
       'bench failed:',
       error instanceof Error ? error.stack : error,

@@ -30,6 +30,32 @@ export interface Settings {
   serverNodeArgs: string[];
   /** LOG_LEVEL for the service; unset = the service's own default. */
   logLevel: string | undefined;
+  /** Scenarios to run (names of scenarios.ts, and `burst`); all by default. */
+  only: Set<string> | undefined;
+}
+
+export const ALL_SCENARIO_NAMES = [
+  'get-by-id',
+  'list-by-user',
+  'list-all',
+  'create',
+  'patch',
+  'logo',
+  'burst',
+];
+
+/** BENCH_SCENARIOS=get-by-id,logo: a quicker run, e.g. to profile one. */
+function onlyScenarios(): Set<string> | undefined {
+  const raw = process.env.BENCH_SCENARIOS?.trim();
+  if (!raw) return undefined;
+  const names = raw.split(',').map((name) => name.trim());
+  const unknown = names.filter((name) => !ALL_SCENARIO_NAMES.includes(name));
+  if (unknown.length > 0) {
+    throw new Error(
+      `BENCH_SCENARIOS: unknown ${unknown.join(', ')} (known: ${ALL_SCENARIO_NAMES.join(', ')})`,
+    );
+  }
+  return new Set(names);
 }
 
 export function readSettings(): Settings {
@@ -44,6 +70,7 @@ export function readSettings(): Settings {
       .split(' ')
       .filter((arg) => arg !== ''),
     logLevel: process.env.BENCH_LOG_LEVEL?.trim() || undefined,
+    only: onlyScenarios(),
   };
 }
 
