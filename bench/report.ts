@@ -48,6 +48,7 @@ export interface RunInfo {
   settings: Settings;
   startedAt: Date;
   finishedAt: Date;
+  code: { commit: string; uncommittedChanges: boolean };
   machine: Record<string, unknown>;
 }
 
@@ -462,6 +463,7 @@ export async function writeReport(
     `list-all data set ${SMALL_DATA.projects.toLocaleString('en-US')} projects. ` +
     `Errors are summed over the rounds; req/s counts 2xx answers only.`;
 
+  const code = `${info.code.commit.slice(0, 7)}${info.code.uncommittedChanges ? ' + uncommitted changes' : ''}`;
   const sections: string[] = [];
   const files: string[] = [];
   const warnings: string[] = [];
@@ -489,7 +491,7 @@ export async function writeReport(
         ? compareWithSqlite(m, sqlite)
         : undefined;
     const table = tableFor(run.kind, m, refs, checks, comparison);
-    const title = `${run.kind === 'sqlite' ? 'SQLite' : 'PostgreSQL'} — ${info.startedAt.toISOString()}, total run ${num(totalS)} s`;
+    const title = `${run.kind === 'sqlite' ? 'SQLite' : 'PostgreSQL'} — ${info.startedAt.toISOString()}, code ${code}, total run ${num(totalS)} s`;
     sections.push(`### ${title}\n\n${table}`);
     const judged =
       run.kind === 'sqlite'
@@ -503,6 +505,7 @@ export async function writeReport(
       startedAt: info.startedAt.toISOString(),
       finishedAt: info.finishedAt.toISOString(),
       totalRunSeconds: totalS,
+      code: info.code,
       machine: info.machine,
       settings: {
         ...s,

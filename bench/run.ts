@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, release, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -30,6 +31,7 @@ import {
   LOAD_CORE,
   MAIN_DATA,
   readSettings,
+  REPO_ROOT,
   SERVER_CORE,
 } from './settings';
 import { prepareStage, type Stage } from './stage';
@@ -74,6 +76,25 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
 process.on('exit', killAllProcessesNow);
 
 const log = (text: string) => console.log(text);
+
+/**
+ * Which code was measured: `npm run build` compiles the working tree, so
+ * uncommitted changes under src/, config/ or migrations/ are flagged.
+ */
+function codeVersion(): { commit: string; uncommittedChanges: boolean } {
+  const git = (args: string[]) =>
+    execFileSync('git', args, { cwd: REPO_ROOT, encoding: 'utf8' }).trim();
+  try {
+    return {
+      commit: git(['rev-parse', 'HEAD']),
+      uncommittedChanges:
+        git(['status', '--porcelain', '--', 'src', 'config', 'migrations']) !==
+        '',
+    };
+  } catch {
+    return { commit: 'unknown', uncommittedChanges: true };
+  }
+}
 const fmt = (value: number, digits = 0) =>
   Number.isFinite(value) ? value.toFixed(digits) : '—';
 
@@ -242,6 +263,7 @@ async function main(): Promise<void> {
       settings,
       startedAt,
       finishedAt,
+      code: codeVersion(),
       machine: {
         cpus: cpus().length,
         cpuModel: cpus()[0]?.model,
