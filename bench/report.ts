@@ -158,7 +158,7 @@ function markdownTable(header: string[], rows: string[][]): string {
     `| ${cells.map((c, i) => c.padEnd(widths[i])).join(' | ')} |`;
   return [
     line(header),
-    `|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|`,
+    line(widths.map((w) => '-'.repeat(w))),
     ...rows.map(line),
   ].join('\n');
 }
