@@ -100,12 +100,16 @@ describe('every read the API makes is served by an index', () => {
     }
   });
 
-  it('GET /api/projects (all) reads projects in index order, without a sort', async () => {
+  // Each project's few children are still sorted inside their JSON array;
+  // what must not happen is sorting the whole list.
+  it('GET /api/projects (all) reads projects in index order, without sorting the list', async () => {
     await request(t.server).get('/api/projects').expect(200);
     const [projects] = recorded.filter((q) => /FROM "projects"/.test(q.sql));
     const plan = await planOf(t, projects);
     expect(plan.join('\n')).not.toMatch(
-      TEST_DATABASE === 'postgres' ? /Sort/ : /TEMP B-TREE/,
+      TEST_DATABASE === 'postgres'
+        ? /^\s*(->\s*)?Sort\b/m
+        : /TEMP B-TREE FOR ORDER BY/,
     );
   });
 });

@@ -12,7 +12,50 @@ export interface Sql {
   rows<T>(text: string, params?: unknown[]): Promise<T[]>;
   /** A Date as this database stores it, to compare with a stored column. */
   timestamp(value: Date): unknown;
+  /** Expressions that render JSON inside a statement (see JsonSql). */
+  json: JsonSql;
+  /** A column selected from a `json` expression, as compact JSON text. */
+  jsonText(value: unknown): string;
 }
+
+/**
+ * Response bodies rendered by the database itself, so a read builds no row
+ * objects and serializes nothing in JavaScript: for a list of 1,000 projects
+ * (12,000 rows) that is most of the work. Both dialects keep keys in the
+ * order given and write strings, numbers and null as JSON.stringify does.
+ */
+export interface JsonSql {
+  /** A JSON object of `fields` (key: SQL expression), in that key order. */
+  object(fields: Record<string, string>): string;
+  /**
+   * A JSON array of `element` over the rows of `from` (`FROM … WHERE …`),
+   * in `order`; `[]` when there are none.
+   */
+  array(element: string, from: string, order: string): string;
+  /** A stored timestamp as ISO-8601 UTC text with milliseconds. */
+  timestamp(column: string): string;
+}
+
+const objectArguments = (fields: Record<string, string>) =>
+  Object.entries(fields)
+    .map(([key, value]) => `'${key}', ${value}`)
+    .join(', ');
+
+const sqliteJson: JsonSql = {
+  object: (fields) => `json_object(${objectArguments(fields)})`,
+  array: (element, from, order) =>
+    `(SELECT json_group_array(${element} ORDER BY ${order}) ${from})`,
+  // TypeORM writes SQLite datetimes as UTC text 'YYYY-MM-DD HH:MM:SS.SSS'.
+  timestamp: (column) => `(replace(${column}, ' ', 'T') || 'Z')`,
+};
+
+const postgresJson: JsonSql = {
+  object: (fields) => `json_build_object(${objectArguments(fields)})`,
+  array: (element, from, order) =>
+    `(SELECT COALESCE(json_agg(${element} ORDER BY ${order}), '[]'::json) ${from})`,
+  timestamp: (column) =>
+    `to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`,
+};
 
 interface SqliteStatement {
   text: string;
@@ -50,6 +93,12 @@ export function sqlFor(manager: EntityManager): Sql {
     // TypeORM stores SQLite datetimes as UTC text 'YYYY-MM-DD HH:MM:SS.SSS'.
     timestamp: (value: Date) =>
       isSqlite ? value.toISOString().replace('T', ' ').slice(0, 23) : value,
+    json: isSqlite ? sqliteJson : postgresJson,
+    // SQLite returns the text it rendered. pg parses json columns into
+    // values, and PostgreSQL's own text spaces its JSON out; stringifying the
+    // value gives the same compact text as SQLite.
+    jsonText: (value: unknown) =>
+      isSqlite ? String(value) : JSON.stringify(value),
   };
 }
 
@@ -61,9 +110,4 @@ export function isoTimestamp(value: unknown): string {
   if (value instanceof Date) return value.toISOString();
   const text = String(value);
   return text.includes('T') ? text : `${text.replace(' ', 'T')}Z`;
-}
-
-/** `$from, $from+1, …` for an IN list of `count` values. */
-export function placeholders(count: number, from = 1): string {
-  return Array.from({ length: count }, (_, i) => `$${i + from}`).join(', ');
 }

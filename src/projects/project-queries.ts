@@ -1,20 +1,14 @@
-import { placeholders, Sql } from '../database/sql';
+import { isoTimestamp, type JsonSql, type Sql } from '../database/sql';
 import type { ProjectCursor } from './project-cursor';
-import {
-  AgentView,
-  AssetView,
-  fromRow,
-  ProjectView,
-  SectionView,
-  TaskView,
-} from './project.views';
+import { AgentView, fromRow, SectionView } from './project.views';
 
 /**
  * The read side of projects, in hand-written SQL (see database/sql.ts for
- * why). Projects and their children are read with one query per table —
- * never one query per project (N+1), and never one join across sections x
- * agents x tasks x assets (a cartesian product). Children are ordered
- * explicitly; every query is served by an index of the initial migration.
+ * why). GET reads render their JSON in the database: one statement per
+ * request, one row per project, its children gathered by correlated
+ * subqueries that each seek one index (a test checks the plans) — never a
+ * join across sections x agents x tasks x assets (a cartesian product).
+ * Children are ordered explicitly, as SPEC §4 and DESIGN.md say.
  */
 
 const PROJECT = [
@@ -67,41 +61,105 @@ const AGENT_ORDER = '"c"."createdAt", "c"."id"';
 const TASK_ORDER = '"c"."createdAt" DESC, "c"."id" DESC';
 const ASSET_ORDER = '"c"."createdAt", "c"."id"';
 
-export interface ProjectWithChildren {
-  project: ProjectView;
-  sections: SectionView[];
-  agents: AgentView[];
-  tasks: TaskView[];
+const TIMESTAMPS = new Set(['createdAt', 'updatedAt']);
+
+/** The view's fields (project.views.ts) as JSON members, timestamps as ISO. */
+const members = (json: JsonSql, names: string[], alias: string) =>
+  Object.fromEntries(
+    names.map((name) => {
+      const column = `"${alias}"."${name}"`;
+      return [name, TIMESTAMPS.has(name) ? json.timestamp(column) : column];
+    }),
+  );
+
+const childrenOf = (table: string, alias: string, owner: string) =>
+  `FROM "${table}" "${alias}" WHERE "${alias}"."projectId" = ${owner}`;
+
+/** The JSON of a project as GET /api/projects lists it (SPEC 4.2). */
+function listedProject(json: JsonSql): string {
+  const of = (table: string) => childrenOf(table, 'c', '"p"."id"');
+  return json.object({
+    ...members(json, PROJECT, 'p'),
+    sections: json.array(
+      json.object(members(json, SECTION, 'c')),
+      of('sections'),
+      SECTION_ORDER,
+    ),
+    agents: json.array(
+      json.object(members(json, AGENT, 'c')),
+      of('agents'),
+      AGENT_ORDER,
+    ),
+    tasks: json.array(
+      json.object(members(json, TASK, 'c')),
+      of('tasks'),
+      TASK_ORDER,
+    ),
+    _count: json.object({
+      tasks: `(SELECT COUNT(*) ${of('tasks')})`,
+      assets: `(SELECT COUNT(*) ${of('assets')})`,
+    }),
+  });
 }
 
-export interface ProjectDetail extends ProjectWithChildren {
-  assets: AssetView[];
+/** The JSON of one project as GET /api/projects/{id} shows it (SPEC 4.3). */
+function projectDetail(json: JsonSql): string {
+  const of = (table: string) => childrenOf(table, 'c', '"p"."id"');
+  const sectionAssets = json.array(
+    json.object(members(json, ASSET, 'a')),
+    `${childrenOf('assets', 'a', '"p"."id"')} AND "a"."sectionId" = "c"."id"`,
+    '"a"."createdAt", "a"."id"',
+  );
+  return json.object({
+    ...members(json, PROJECT, 'p'),
+    sections: json.array(
+      json.object({ ...members(json, SECTION, 'c'), assets: sectionAssets }),
+      of('sections'),
+      SECTION_ORDER,
+    ),
+    agents: json.array(
+      json.object(members(json, AGENT, 'c')),
+      of('agents'),
+      AGENT_ORDER,
+    ),
+    tasks: json.array(
+      json.object(members(json, TASK, 'c')),
+      of('tasks'),
+      TASK_ORDER,
+    ),
+    assets: json.array(
+      json.object(members(json, ASSET, 'c')),
+      of('assets'),
+      ASSET_ORDER,
+    ),
+  });
 }
 
-export interface ListedProject extends ProjectWithChildren {
-  assetCount: number;
+/** Rendered once per dialect, so each request reuses the same text. */
+const rendered = new Map<JsonSql, { listed: string; detail: string }>();
+function documentsOf(json: JsonSql) {
+  let documents = rendered.get(json);
+  if (!documents) {
+    documents = { listed: listedProject(json), detail: projectDetail(json) };
+    rendered.set(json, documents);
+  }
+  return documents;
 }
 
-const PROJECT_BY_ID = `SELECT ${columns(PROJECT, 'p')} FROM "projects" "p" WHERE "p"."id" = $1`;
-const OF_PROJECT = `WHERE "c"."projectId" = $1`;
-const SECTIONS_OF_PROJECT = `SELECT ${columns(SECTION, 'c')} FROM "sections" "c" ${OF_PROJECT} ORDER BY ${SECTION_ORDER}`;
-const AGENTS_OF_PROJECT = `SELECT ${columns(AGENT, 'c')} FROM "agents" "c" ${OF_PROJECT} ORDER BY ${AGENT_ORDER}`;
-const TASKS_OF_PROJECT = `SELECT ${columns(TASK, 'c')} FROM "tasks" "c" ${OF_PROJECT} ORDER BY ${TASK_ORDER}`;
-const ASSETS_OF_PROJECT = `SELECT ${columns(ASSET, 'c')} FROM "assets" "c" ${OF_PROJECT} ORDER BY ${ASSET_ORDER}`;
-
+/** SPEC 4.3: the project's JSON, or null when no project has that id. */
 export async function findProjectDetail(
   sql: Sql,
   id: string,
-): Promise<ProjectDetail | null> {
-  const [project] = await sql.rows<ProjectView>(PROJECT_BY_ID, [id]);
-  if (!project) return null;
-  return {
-    project: fromRow(project),
-    ...(await findSectionsAndAgents(sql, id)),
-    tasks: (await sql.rows<TaskView>(TASKS_OF_PROJECT, [id])).map(fromRow),
-    assets: (await sql.rows<AssetView>(ASSETS_OF_PROJECT, [id])).map(fromRow),
-  };
+): Promise<string | null> {
+  const [row] = await sql.rows<{ document: unknown }>(
+    `SELECT ${documentsOf(sql.json).detail} AS "document" FROM "projects" "p" WHERE "p"."id" = $1`,
+    [id],
+  );
+  return row ? sql.jsonText(row.document) : null;
 }
+
+const SECTIONS_OF_PROJECT = `SELECT ${columns(SECTION, 'c')} FROM "sections" "c" WHERE "c"."projectId" = $1 ORDER BY ${SECTION_ORDER}`;
+const AGENTS_OF_PROJECT = `SELECT ${columns(AGENT, 'c')} FROM "agents" "c" WHERE "c"."projectId" = $1 ORDER BY ${AGENT_ORDER}`;
 
 export async function findSectionsAndAgents(
   sql: Sql,
@@ -124,9 +182,10 @@ export interface ProjectListOptions {
 }
 
 export interface ProjectList {
-  projects: ListedProject[];
-  /** Whether projects follow the last one listed (pages only). */
-  hasMore: boolean;
+  /** Each listed project's JSON, in list order. */
+  projects: string[];
+  /** Where the page ends, when more projects follow it (pages only). */
+  next?: ProjectCursor;
 }
 
 /** SPEC 4.2: every project, or those of one user, by updatedAt descending. */
@@ -148,7 +207,7 @@ export async function findProjectList(
       `("p"."updatedAt" < ${at} OR ("p"."updatedAt" = ${at} AND "p"."id" < ${id}))`,
     );
   }
-  let text = `SELECT ${columns(PROJECT, 'p')} FROM "projects" "p"`;
+  let text = `SELECT ${documentsOf(sql.json).listed} AS "document", "p"."id" AS "id", "p"."updatedAt" AS "updatedAt" FROM "projects" "p"`;
   if (conditions.length > 0) text += ` WHERE ${conditions.join(' AND ')}`;
   // The id breaks ties between projects updated in the same millisecond.
   text += ` ORDER BY "p"."updatedAt" DESC, "p"."id" DESC`;
@@ -157,81 +216,19 @@ export async function findProjectList(
     text += ` LIMIT $${params.length}`;
   }
 
-  const found = (await sql.rows<ProjectView>(text, params)).map(fromRow);
-  const hasMore = page !== undefined && found.length > page.limit;
-  const projects = hasMore ? found.slice(0, page.limit) : found;
-  if (projects.length === 0) return { projects: [], hasMore };
-
-  // A page names its projects; a full list selects children by the same
-  // filter as its projects, so the statement does not grow with the list.
-  // Rows come grouped by project, in an order an index provides (a test
-  // checks the plans).
-  const scope = page
-    ? {
-        from: `WHERE "c"."projectId" IN (${placeholders(projects.length)})`,
-        params: projects.map((project) => project.id),
-        groupOrder: '"c"."projectId"',
-      }
-    : userId !== undefined
-      ? {
-          from: `JOIN "projects" "p" ON "p"."id" = "c"."projectId" WHERE "p"."userId" = $1`,
-          params: [userId],
-          groupOrder: '"p"."updatedAt" DESC, "p"."id" DESC',
-        }
-      : { from: '', params: [], groupOrder: '"c"."projectId"' };
-  const children = <T extends { createdAt: string }>(
-    table: string,
-    names: string[],
-    order: string,
-  ) =>
-    sql
-      .rows<T>(
-        `SELECT ${columns(names, 'c')} FROM "${table}" "c" ${scope.from} ORDER BY ${scope.groupOrder}, ${order}`,
-        scope.params,
-      )
-      .then((rows) => rows.map(fromRow));
-
-  const sections = await children<SectionView>(
-    'sections',
-    SECTION,
-    SECTION_ORDER,
-  );
-  const agents = await children<AgentView>('agents', AGENT, AGENT_ORDER);
-  const tasks = await children<TaskView>('tasks', TASK, TASK_ORDER);
-  const assetCounts = await sql.rows<{
-    projectId: string;
-    count: string | number;
-  }>(
-    `SELECT "c"."projectId" AS "projectId", COUNT(*) AS "count" FROM "assets" "c" ${scope.from} GROUP BY "c"."projectId"`,
-    scope.params,
-  );
-
-  const sectionsOf = groupByProject(sections);
-  const agentsOf = groupByProject(agents);
-  const tasksOf = groupByProject(tasks);
-  const assetCountOf = new Map(
-    assetCounts.map((row) => [row.projectId, Number(row.count)]),
-  );
+  const rows = await sql.rows<{
+    document: unknown;
+    id: string;
+    updatedAt: unknown;
+  }>(text, params);
+  const hasMore = page !== undefined && rows.length > page.limit;
+  const listed = hasMore ? rows.slice(0, page.limit) : rows;
+  const last = listed.at(-1);
   return {
-    hasMore,
-    projects: projects.map((project) => ({
-      project,
-      sections: sectionsOf.get(project.id) ?? [],
-      agents: agentsOf.get(project.id) ?? [],
-      tasks: tasksOf.get(project.id) ?? [],
-      assetCount: assetCountOf.get(project.id) ?? 0,
-    })),
+    projects: listed.map((row) => sql.jsonText(row.document)),
+    next:
+      hasMore && last
+        ? { id: last.id, updatedAt: new Date(isoTimestamp(last.updatedAt)) }
+        : undefined,
   };
-}
-
-function groupByProject<T extends { projectId: string }>(
-  rows: T[],
-): Map<string, T[]> {
-  const groups = new Map<string, T[]>();
-  for (const row of rows) {
-    const group = groups.get(row.projectId);
-    if (group) group.push(row);
-    else groups.set(row.projectId, [row]);
-  }
-  return groups;
 }

@@ -3,12 +3,18 @@ import {
   Controller,
   Delete,
   Get,
+  Header,
   Param,
   Patch,
   Post,
   Query,
 } from '@nestjs/common';
 import { FailureMessage } from '../common/http/failure-message.decorator';
+import {
+  JSON_CONTENT_TYPE,
+  jsonArrayText,
+  jsonObjectText,
+} from '../common/http/json-text';
 import { RawBody } from '../common/http/raw-body.decorator';
 import { CreateProjectDto } from './dto/create-project.dto';
 import { ListProjectsQuery } from './dto/list-projects.query';
@@ -24,18 +30,25 @@ export class ProjectsController {
     return { project: await this.projects.create(input) };
   }
 
+  // GET bodies arrive as JSON text rendered by the database.
   @Get()
   @FailureMessage('Failed to fetch projects')
-  async list(@Query() query: ListProjectsQuery) {
+  @Header('Content-Type', JSON_CONTENT_TYPE)
+  async list(@Query() query: ListProjectsQuery): Promise<string> {
     const { projects, nextCursor } = await this.projects.list(query);
-    // nextCursor only for a paged request: the default body is SPEC's.
-    return nextCursor === undefined ? { projects } : { projects, nextCursor };
+    return jsonObjectText({
+      projects: jsonArrayText(projects),
+      // Only for a paged request: the default body is SPEC's.
+      nextCursor:
+        nextCursor === undefined ? undefined : JSON.stringify(nextCursor),
+    });
   }
 
   @Get(':id')
   @FailureMessage('Failed to fetch project')
-  async get(@Param('id') id: string) {
-    return { project: await this.projects.get(id) };
+  @Header('Content-Type', JSON_CONTENT_TYPE)
+  async get(@Param('id') id: string): Promise<string> {
+    return jsonObjectText({ project: await this.projects.get(id) });
   }
 
   // SPEC 4.4 applies the body without validation, so it bypasses the

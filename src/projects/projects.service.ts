@@ -15,11 +15,7 @@ import {
   findSectionsAndAgents,
 } from './project-queries';
 import { agentView, projectView, sectionView } from './project.views';
-import {
-  presentListedProject,
-  presentProject,
-  presentProjectDetail,
-} from './project.presenter';
+import { presentProject } from './project.presenter';
 import {
   ProjectChangeRejectedError,
   ProjectNotFoundException,
@@ -43,8 +39,9 @@ export class ProjectsService {
   }
 
   /**
-   * SPEC 4.2. With `limit` (an addition), one page and the cursor of the next
-   * one (null after the last page); without it, every project.
+   * SPEC 4.2, each project as JSON text. With `limit` (an addition), one page
+   * and the cursor of the next one (null after the last page); without it,
+   * every project.
    */
   async list(query: ListProjectsQuery) {
     if (query.cursor !== undefined && query.limit === undefined) {
@@ -66,28 +63,23 @@ export class ProjectsService {
                 ? undefined
                 : decodeCursor(query.cursor),
           };
-    const { projects, hasMore } = await this.db.read((manager) =>
+    const { projects, next } = await this.db.read((manager) =>
       findProjectList(sqlFor(manager), { userId: query.userId, page }),
     );
-    const last = projects.at(-1)?.project;
     return {
-      projects: projects.map(presentListedProject),
-      nextCursor: !page
-        ? undefined
-        : hasMore && last
-          ? encodeCursor({ updatedAt: new Date(last.updatedAt), id: last.id })
-          : null,
+      projects,
+      nextCursor: !page ? undefined : next ? encodeCursor(next) : null,
     };
   }
 
-  /** SPEC 4.3 */
-  async get(id: string) {
+  /** SPEC 4.3, the project as JSON text. */
+  async get(id: string): Promise<string> {
     if (!isWellFormedId(id)) throw new ProjectNotFoundException();
-    const detail = await this.db.read((manager) =>
+    const project = await this.db.read((manager) =>
       findProjectDetail(sqlFor(manager), id),
     );
-    if (!detail) throw new ProjectNotFoundException();
-    return presentProjectDetail(detail);
+    if (project === null) throw new ProjectNotFoundException();
+    return project;
   }
 
   /** SPEC 4.4: the body applied as given; updatedAt always set here. */
