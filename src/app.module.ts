@@ -1,11 +1,11 @@
 import { Module } from '@nestjs/common';
 import { ConfigModule } from '@nestjs/config';
-import { APP_FILTER, APP_INTERCEPTOR, APP_PIPE } from '@nestjs/core';
+import { APP_FILTER, APP_GUARD, APP_PIPE } from '@nestjs/core';
 import { appConfig } from '../config/app.config';
 import { JsonBodyModule } from './common/body/json-body.module';
 import { AllExceptionsFilter } from './common/http/all-exceptions.filter';
 import { ExpressSettingsModule } from './common/http/express-settings.module';
-import { RouteContextInterceptor } from './common/http/route-context.interceptor';
+import { RouteContextGuard } from './common/http/route-context.guard';
 import { TrustProxyModule } from './common/http/trust-proxy.module';
 import { AppValidationPipe } from './common/validation/app-validation.pipe';
 import { DatabaseModule } from './database/database.module';
@@ -34,7 +34,7 @@ import { ProjectsModule } from './projects/projects.module';
   ],
   providers: [
     { provide: APP_PIPE, useClass: AppValidationPipe },
-    { provide: APP_INTERCEPTOR, useClass: RouteContextInterceptor },
+    { provide: APP_GUARD, useClass: RouteContextGuard },
     { provide: APP_FILTER, useClass: AllExceptionsFilter },
   ],
 })

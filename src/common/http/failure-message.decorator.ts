@@ -14,7 +14,7 @@ export const FAILURE_POLICY = 'workspace:failure-policy';
 /**
  * Declares the failure text a route owns, e.g.
  * `@FailureMessage('Failed to create project')`. The global exception filter
- * is the only reader (through RouteContextInterceptor).
+ * is the only reader (through RouteContextGuard).
  */
 export const FailureMessage = (
   message: string,
