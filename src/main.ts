@@ -7,6 +7,13 @@ import {
 } from '../config/environment';
 import { AppModule } from './app.module';
 
+/**
+ * Connections the kernel queues before Node accepts them. Node's default
+ * (511) overflowed when 1,000 clients connected at once (each overflow costs
+ * a client a 1 s SYN retry); the kernel caps it at net.core.somaxconn.
+ */
+const LISTEN_BACKLOG = 4096;
+
 const NEST_LOG_LEVELS: Record<LogLevelName, LogLevel[]> = {
   fatal: ['fatal'],
   error: ['fatal', 'error'],
@@ -28,7 +35,14 @@ async function bootstrap(): Promise<void> {
   // useProcessExit: exit 0 after a clean close (Nest would otherwise re-raise
   // the signal, which Kubernetes reports as an error exit).
   app.enableShutdownHooks([], { useProcessExit: true });
-  await app.listen(config.port, config.host);
+  // Nest's typings stop at (port, hostname), but it passes every argument on
+  // to http.Server#listen, whose third is the backlog.
+  const listen = app.listen.bind(app) as unknown as (
+    port: number,
+    host: string,
+    backlog: number,
+  ) => Promise<unknown>;
+  await listen(config.port, config.host, LISTEN_BACKLOG);
   new Logger('Bootstrap').log(`Listening on ${await app.getUrl()}`);
 }
 
