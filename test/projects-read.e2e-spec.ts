@@ -239,3 +239,43 @@ describe('GET /api/projects/{id} (SPEC 4.3)', () => {
     },
   );
 });
+
+// GET bodies are rendered by the database, not by JSON.stringify: text of
+// any kind must come back exactly as it was stored, on both databases.
+describe('GET bodies carry stored text unchanged', () => {
+  let t: TestApp;
+
+  beforeAll(async () => {
+    t = await createTestApp();
+  });
+  afterAll(() => t.close());
+
+  const awkward =
+    '" \\ / \n \t \u0007 \u001f \u007f \u2028 \u2029 é 漢字 👩‍💻 {"j":[1]}';
+
+  it('returns names, descriptions and userIds with quotes, control characters and unicode exactly as created', async () => {
+    const created = await createProject(t, {
+      name: awkward,
+      description: `${awkward} (description)`,
+      userId: `${awkward} (user)`,
+    });
+    const detail = await request(t.server)
+      .get(`/api/projects/${created.id}`)
+      .expect('Content-Type', 'application/json; charset=utf-8')
+      .expect(200);
+    const listed = await request(t.server)
+      .get(`/api/projects?userId=${encodeURIComponent(`${awkward} (user)`)}`)
+      .expect('Content-Type', 'application/json; charset=utf-8')
+      .expect(200);
+    for (const project of [detail.body.project, listed.body.projects[0]]) {
+      expect(project).toMatchObject({
+        id: created.id,
+        name: awkward,
+        description: `${awkward} (description)`,
+        userId: `${awkward} (user)`,
+        createdAt: created.createdAt,
+        updatedAt: created.updatedAt,
+      });
+    }
+  });
+});
