@@ -1,6 +1,6 @@
 import { PluginMetadataGenerator } from '@nestjs/cli/lib/compiler/plugins/plugin-metadata-generator';
 import { ReadonlyVisitor } from '@nestjs/swagger/plugin';
-import { readFileSync, rmSync } from 'node:fs';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { format, resolveConfig } from 'prettier';
 import { OPENAPI_PLUGIN_OPTIONS } from '../src/docs/openapi-plugin-options';
@@ -49,7 +49,7 @@ export async function renderOpenApiMetadata(): Promise<string> {
 
 if (require.main === module) {
   void renderOpenApiMetadata().then((text) => {
-    require('node:fs').writeFileSync(METADATA_FILE, text);
+    writeFileSync(METADATA_FILE, text);
     console.log(`Wrote ${METADATA_FILE}`);
   });
 }

@@ -45,8 +45,9 @@ export class ApiDocsModule implements OnModuleInit {
       },
       config: new ApplicationConfig(),
       getHttpAdapter: () => httpAdapter,
-      useStaticAssets: (path: string, options: object) =>
-        httpAdapter.useStaticAssets(path, options),
+      useStaticAssets: (path: string, options: object) => {
+        httpAdapter.useStaticAssets(path, options);
+      },
     } as unknown as INestApplication;
 
     const document = createOpenApiDocument(application);
