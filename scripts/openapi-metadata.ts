@@ -47,9 +47,23 @@ export async function renderOpenApiMetadata(): Promise<string> {
   }
 }
 
-if (require.main === module) {
-  void renderOpenApiMetadata().then((text) => {
+/** With `--check`, writes nothing and exits 1 when src/metadata.ts is stale. */
+async function main(check: boolean): Promise<void> {
+  const text = await renderOpenApiMetadata();
+  if (!check) {
     writeFileSync(METADATA_FILE, text);
     console.log(`Wrote ${METADATA_FILE}`);
+  } else if (readFileSync(METADATA_FILE, 'utf8') !== text) {
+    console.error(
+      `${METADATA_FILE} is out of date: run npm run openapi:metadata`,
+    );
+    process.exitCode = 1;
+  }
+}
+
+if (require.main === module) {
+  main(process.argv.includes('--check')).catch((error: unknown) => {
+    console.error(error);
+    process.exit(1);
   });
 }

@@ -29,6 +29,9 @@ export const DOCS_JSON_PATH = 'docs-json';
  */
 @Module({})
 export class ApiDocsModule implements OnModuleInit {
+  /** The document served at /docs-json (for `npm run client:generate`). */
+  document: OpenAPIObject | undefined;
+
   constructor(
     private readonly modules: ModulesContainer,
     private readonly adapterHost: HttpAdapterHost,
@@ -51,6 +54,7 @@ export class ApiDocsModule implements OnModuleInit {
     } as unknown as INestApplication;
 
     const document = createOpenApiDocument(application);
+    this.document = document;
     SwaggerModule.setup(DOCS_PATH, application, document, {
       jsonDocumentUrl: DOCS_JSON_PATH,
       yamlDocumentUrl: 'docs-yaml',
@@ -73,5 +77,22 @@ function createOpenApiDocument(application: INestApplication): OpenAPIObject {
     )
     .addTag('logo', 'Logo generation through an OpenAI-compatible image model')
     .build();
-  return SwaggerModule.createDocument(application, config);
+  return withSortedRequiredLists(
+    SwaggerModule.createDocument(application, config),
+  );
+}
+
+/**
+ * The order of a schema's `required` list follows the order in which the
+ * decorators and the plugin's metadata were applied, which differs between
+ * a `nest build` and a ts-node or ts-jest run. Sorted, the document is the
+ * same text in every build, so the committed client can be compared with it.
+ */
+function withSortedRequiredLists(document: OpenAPIObject): OpenAPIObject {
+  for (const schema of Object.values(document.components?.schemas ?? {})) {
+    if ('required' in schema && Array.isArray(schema.required)) {
+      schema.required.sort();
+    }
+  }
+  return document;
 }
