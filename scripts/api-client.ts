@@ -44,7 +44,7 @@ export async function renderClientTypes(document: object): Promise<string> {
   return format(header + types, { ...options, filepath: CLIENT_TYPES_FILE });
 }
 
-export async function renderOpenApiJson(document: object): Promise<string> {
+export function renderOpenApiJson(document: object): string {
   return `${JSON.stringify(document, null, 2)}\n`;
 }
 
@@ -55,7 +55,7 @@ export async function renderOpenApiJson(document: object): Promise<string> {
 async function main(check: boolean): Promise<void> {
   const document = await buildOpenApiDocument();
   const files: [string, string][] = [
-    [OPENAPI_FILE, await renderOpenApiJson(document)],
+    [OPENAPI_FILE, renderOpenApiJson(document)],
     [CLIENT_TYPES_FILE, await renderClientTypes(document)],
   ];
   if (check) {
