@@ -84,6 +84,9 @@ describe('loadConfiguration', () => {
       migrationsRun: false,
       bodyLimitBytes: 2 * 1024 * 1024,
       logLevel: 'debug',
+      logFormat: 'json',
+      corsOrigins: undefined,
+      shutdownTimeoutMs: 25000,
       imageApi: {
         key: 'sk-test',
         url: 'http://127.0.0.1:9999/v1/images/generations',
