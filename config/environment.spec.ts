@@ -21,6 +21,9 @@ describe('loadConfiguration', () => {
       migrationsRun: true,
       bodyLimitBytes: 1024 * 1024,
       logLevel: 'info',
+      logFormat: 'json',
+      corsOrigins: undefined,
+      shutdownTimeoutMs: 25000,
       imageApi: {
         key: undefined,
         url: 'https://api.openai.com/v1/images/generations',
@@ -81,6 +84,9 @@ describe('loadConfiguration', () => {
       migrationsRun: false,
       bodyLimitBytes: 2 * 1024 * 1024,
       logLevel: 'debug',
+      logFormat: 'json',
+      corsOrigins: undefined,
+      shutdownTimeoutMs: 25000,
       imageApi: {
         key: 'sk-test',
         url: 'http://127.0.0.1:9999/v1/images/generations',
@@ -188,6 +194,11 @@ describe('loadConfiguration', () => {
     ['BODY_LIMIT', 'lots'],
     ['BODY_LIMIT', '0'],
     ['LOG_LEVEL', 'loud'],
+    ['LOG_FORMAT', 'xml'],
+    ['SHUTDOWN_TIMEOUT_MS', 'soon'],
+    ['CORS_ORIGINS', 'app.example.com'],
+    ['CORS_ORIGINS', 'https://app.example.com/path'],
+    ['CORS_ORIGINS', 'ftp://files.example.com'],
     ['IMAGE_API_TIMEOUT_MS', '0'],
     ['IMAGE_API_URL', 'ftp://x'],
     ['IMAGE_API_URL', 'not-a-url'],
@@ -196,6 +207,35 @@ describe('loadConfiguration', () => {
     expect(error).toBeInstanceOf(ConfigurationError);
     expect(error.message).toContain(name);
     expect(error.message.split('\n')).toHaveLength(1);
+  });
+
+  it('defaults LOG_LEVEL to silent under NODE_ENV=test, so test output stays readable', () => {
+    expect(loadConfiguration({ NODE_ENV: 'test' }).logLevel).toBe('silent');
+    expect(
+      loadConfiguration({ NODE_ENV: 'test', LOG_LEVEL: 'info' }).logLevel,
+    ).toBe('info');
+  });
+
+  it('reads LOG_FORMAT=pretty and SHUTDOWN_TIMEOUT_MS', () => {
+    const config = loadConfiguration({
+      ...PRODUCTION,
+      LOG_FORMAT: 'Pretty',
+      SHUTDOWN_TIMEOUT_MS: '5000',
+    });
+    expect(config.logFormat).toBe('pretty');
+    expect(config.shutdownTimeoutMs).toBe(5000);
+  });
+
+  it('reads CORS_ORIGINS as * or a list of origins', () => {
+    expect(
+      loadConfiguration({ ...PRODUCTION, CORS_ORIGINS: '*' }).corsOrigins,
+    ).toBe('*');
+    expect(
+      loadConfiguration({
+        ...PRODUCTION,
+        CORS_ORIGINS: 'https://app.example.com, http://localhost:5173',
+      }).corsOrigins,
+    ).toEqual(['https://app.example.com', 'http://localhost:5173']);
   });
 
   it('does not echo an unsupported DATABASE_URL, which may hold a password', () => {

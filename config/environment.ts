@@ -21,6 +21,7 @@ export interface PostgresConfig {
 export type DatabaseConfig = { type: 'sqlite'; file: string } | PostgresConfig;
 
 export const LOG_LEVELS = [
+  'silent',
   'fatal',
   'error',
   'warn',
@@ -30,6 +31,9 @@ export const LOG_LEVELS = [
 ] as const;
 export type LogLevelName = (typeof LOG_LEVELS)[number];
 
+export const LOG_FORMATS = ['json', 'pretty'] as const;
+export type LogFormat = (typeof LOG_FORMATS)[number];
+
 export interface AppConfig {
   port: number;
   host: string;
@@ -37,6 +41,12 @@ export interface AppConfig {
   migrationsRun: boolean;
   bodyLimitBytes: number;
   logLevel: LogLevelName;
+  /** 'json': one JSON object per line; 'pretty': for a human at a terminal. */
+  logFormat: LogFormat;
+  /** Origins allowed by CORS: undefined = CORS off, '*' = any origin. */
+  corsOrigins: string[] | '*' | undefined;
+  /** Longest wait for in-flight requests after SIGTERM. */
+  shutdownTimeoutMs: number;
   imageApi: {
     /** Unset or blank means "not configured" (SPEC 4.6 rule 2, 4.7). */
     key: string | undefined;
@@ -242,7 +252,10 @@ function trustProxy(env: Env): TrustProxySetting {
 }
 
 function logLevel(env: Env): LogLevelName {
-  const raw = read(env, 'LOG_LEVEL')?.toLowerCase() ?? 'info';
+  // Under Jest (NODE_ENV=test) request lines would drown the test report; a
+  // test that reads the log sets LOG_LEVEL itself.
+  const fallback = env.NODE_ENV === 'test' ? 'silent' : 'info';
+  const raw = read(env, 'LOG_LEVEL')?.toLowerCase() ?? fallback;
   if (!(LOG_LEVELS as readonly string[]).includes(raw)) {
     throw new ConfigurationError(
       'LOG_LEVEL',
@@ -250,6 +263,49 @@ function logLevel(env: Env): LogLevelName {
     );
   }
   return raw as LogLevelName;
+}
+
+function logFormat(env: Env): LogFormat {
+  const raw = read(env, 'LOG_FORMAT')?.toLowerCase() ?? 'json';
+  if (!(LOG_FORMATS as readonly string[]).includes(raw)) {
+    throw new ConfigurationError(
+      'LOG_FORMAT',
+      `must be json or pretty (got "${raw}")`,
+    );
+  }
+  return raw as LogFormat;
+}
+
+/** `*`, or a comma-separated list of origins such as https://app.example.com. */
+function corsOrigins(env: Env): string[] | '*' | undefined {
+  const raw = read(env, 'CORS_ORIGINS');
+  if (raw === undefined) return undefined;
+  if (raw === '*') return '*';
+  const origins = raw
+    .split(',')
+    .map((entry) => entry.trim())
+    .filter((entry) => entry !== '');
+  for (const origin of origins) {
+    let parsed: URL | undefined;
+    try {
+      parsed = new URL(origin);
+    } catch {
+      parsed = undefined;
+    }
+    // A browser sends the origin as scheme://host[:port], nothing more, so
+    // anything else would never match and is a configuration mistake.
+    if (
+      !parsed ||
+      (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') ||
+      parsed.origin !== origin
+    ) {
+      throw new ConfigurationError(
+        'CORS_ORIGINS',
+        `must be * or a comma-separated list of origins such as https://app.example.com (got "${origin}")`,
+      );
+    }
+  }
+  return origins.length > 0 ? origins : undefined;
 }
 
 export function loadConfiguration(env: Env = process.env): AppConfig {
@@ -260,6 +316,9 @@ export function loadConfiguration(env: Env = process.env): AppConfig {
     migrationsRun: boolean(env, 'MIGRATIONS_RUN', true),
     bodyLimitBytes: byteSize(env, 'BODY_LIMIT', 1024 * 1024),
     logLevel: logLevel(env),
+    logFormat: logFormat(env),
+    corsOrigins: corsOrigins(env),
+    shutdownTimeoutMs: integer(env, 'SHUTDOWN_TIMEOUT_MS', 25000, 0, 3_600_000),
     imageApi: {
       key: read(env, 'IMAGE_API_KEY'),
       url: httpUrl(

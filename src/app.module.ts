@@ -9,6 +9,11 @@ import { RouteContextGuard } from './common/http/route-context.guard';
 import { TrustProxyModule } from './common/http/trust-proxy.module';
 import { AppValidationPipe } from './common/validation/app-validation.pipe';
 import { DatabaseModule } from './database/database.module';
+import { ApiDocsModule } from './docs/api-docs.module';
+import { HealthModule } from './health/health.module';
+import { LoggingModule } from './logging/logging.module';
+import { MetricsModule } from './metrics/metrics.module';
+import { HttpHardeningModule } from './common/http/http-hardening.module';
 import { LogoModule } from './logo/logo.module';
 import { ProjectsModule } from './projects/projects.module';
 
@@ -25,12 +30,19 @@ import { ProjectsModule } from './projects/projects.module';
       // Tests configure the app through process.env only.
       ignoreEnvFile: process.env.NODE_ENV === 'test',
     }),
+    // First: every request, refused ones included, gets its id, its log
+    // line and its metric.
+    LoggingModule,
+    MetricsModule,
+    HttpHardeningModule,
     JsonBodyModule,
     ExpressSettingsModule,
     TrustProxyModule,
     DatabaseModule,
     ProjectsModule,
     LogoModule,
+    HealthModule,
+    ApiDocsModule,
   ],
   providers: [
     { provide: APP_PIPE, useClass: AppValidationPipe },

@@ -1,10 +1,6 @@
-import { LogLevel, Logger } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
-import {
-  ConfigurationError,
-  loadConfiguration,
-  type LogLevelName,
-} from '../config/environment';
+import { Logger } from 'nestjs-pino';
+import { ConfigurationError, loadConfiguration } from '../config/environment';
 import { AppModule } from './app.module';
 
 /**
@@ -14,27 +10,29 @@ import { AppModule } from './app.module';
  */
 const LISTEN_BACKLOG = 4096;
 
-const NEST_LOG_LEVELS: Record<LogLevelName, LogLevel[]> = {
-  fatal: ['fatal'],
-  error: ['fatal', 'error'],
-  warn: ['fatal', 'error', 'warn'],
-  info: ['fatal', 'error', 'warn', 'log'],
-  debug: ['fatal', 'error', 'warn', 'log', 'debug'],
-  trace: ['fatal', 'error', 'warn', 'log', 'debug', 'verbose'],
-};
+/** Time for the database to close after the drain before giving up. */
+const SHUTDOWN_MARGIN_MS = 3000;
 
 /** Process concerns only; everything a client can observe is in AppModule. */
 async function bootstrap(): Promise<void> {
   // Validated before Nest starts, so a bad value is one clear line.
   const config = loadConfiguration();
   const app = await NestFactory.create(AppModule, {
-    logger: NEST_LOG_LEVELS[config.logLevel],
+    // Nest's start-up lines wait for the JSON logger below.
+    bufferLogs: true,
     // Throw start-up errors to the catch below instead of aborting.
     abortOnError: false,
   });
+  app.useLogger(app.get(Logger));
+  // On SIGTERM/SIGINT Nest closes the app: readiness turns 503, the server
+  // stops accepting connections and waits for requests in flight (at most
+  // SHUTDOWN_TIMEOUT_MS, see ShutdownState), then the database closes.
   // useProcessExit: exit 0 after a clean close (Nest would otherwise re-raise
   // the signal, which Kubernetes reports as an error exit).
-  app.enableShutdownHooks([], { useProcessExit: true });
+  app.enableShutdownHooks(['SIGTERM', 'SIGINT'], { useProcessExit: true });
+  for (const signal of ['SIGTERM', 'SIGINT'] as const) {
+    process.once(signal, () => exitIfStuck(config.shutdownTimeoutMs));
+  }
   // Nest's typings stop at (port, hostname), but it passes every argument on
   // to http.Server#listen, whose third is the backlog.
   const listen = app.listen.bind(app) as unknown as (
@@ -43,7 +41,18 @@ async function bootstrap(): Promise<void> {
     backlog: number,
   ) => Promise<unknown>;
   await listen(config.port, config.host, LISTEN_BACKLOG);
-  new Logger('Bootstrap').log(`Listening on ${await app.getUrl()}`);
+  app.get(Logger).log(`Listening on ${await app.getUrl()}`, 'Bootstrap');
+}
+
+/**
+ * The last resort: if closing hangs past the drain and a margin (a database
+ * that never answers), exit with an error instead of waiting for SIGKILL.
+ */
+function exitIfStuck(shutdownTimeoutMs: number): void {
+  setTimeout(() => {
+    console.error('Shutdown did not finish in time; exiting');
+    process.exit(1);
+  }, shutdownTimeoutMs + SHUTDOWN_MARGIN_MS).unref();
 }
 
 bootstrap().catch((error: unknown) => {

@@ -1,4 +1,5 @@
 import { LogoGenerationError } from './logo-generation.error';
+import type { ImageApiCallOutcome } from './logo-metrics';
 
 /**
  * One failed call to the image API. The message is what the client sees if
@@ -12,6 +13,11 @@ export class ImageApiCallError extends LogoGenerationError {
     readonly retryable: boolean,
     /** The upstream's Retry-After, in milliseconds, when it sent one. */
     readonly retryAfterMs?: number,
+    /** How the call ended, for the image_api_calls_total metric. */
+    readonly outcome: Exclude<
+      ImageApiCallOutcome,
+      'success' | 'cancelled'
+    > = 'error_response',
   ) {
     super(message);
   }

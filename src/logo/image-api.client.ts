@@ -5,6 +5,7 @@ import { firstValueFrom } from 'rxjs';
 import { appConfig } from '../../config/app.config';
 import type { AppConfig } from '../../config/environment';
 import { ImageApiCallError } from './image-api-call.error';
+import { LogoMetrics, type ImageApiCallOutcome } from './logo-metrics';
 import {
   INVALID_RESPONSE_MESSAGE,
   LOGO_GENERIC_FAILURE,
@@ -26,6 +27,7 @@ export class ImageApiClient {
 
   constructor(
     private readonly http: HttpService,
+    private readonly metrics: LogoMetrics,
     @Inject(appConfig.KEY) config: AppConfig,
   ) {
     this.settings = config.imageApi;
@@ -43,6 +45,32 @@ export class ImageApiClient {
   async generateImageUrl(
     prompt: string,
     signal?: AbortSignal,
+  ): Promise<string> {
+    const started = process.hrtime.bigint();
+    const record = (outcome: ImageApiCallOutcome) =>
+      this.metrics.recordCall(
+        outcome,
+        Number(process.hrtime.bigint() - started) / 1e9,
+      );
+    try {
+      const imageUrl = await this.callOnce(prompt, signal);
+      record('success');
+      return imageUrl;
+    } catch (error) {
+      record(
+        signal?.aborted
+          ? 'cancelled'
+          : error instanceof ImageApiCallError
+            ? error.outcome
+            : 'unreachable',
+      );
+      throw error;
+    }
+  }
+
+  private async callOnce(
+    prompt: string,
+    signal: AbortSignal | undefined,
   ): Promise<string> {
     const { key, url, model, timeoutMs } = this.settings;
     if (key === undefined) throw new Error('The image API key is not set');
@@ -88,7 +116,13 @@ export class ImageApiClient {
       // The caller gave up (it disconnected, or its deadline passed): that,
       // not the cut connection, is what happened.
       if (signal?.aborted) throw signal.reason;
-      throw new ImageApiCallError(describeTransportFailure(error), true);
+      const timedOut = isTimeout(error);
+      throw new ImageApiCallError(
+        timedOut ? TIMEOUT_MESSAGE : UNREACHABLE_MESSAGE,
+        true,
+        undefined,
+        timedOut ? 'timeout' : 'unreachable',
+      );
     }
 
     if (status < 200 || status >= 300) {
@@ -97,11 +131,19 @@ export class ImageApiClient {
         message.split(key).join('[redacted]'),
         isRetryableStatus(status),
         parseRetryAfter(retryAfter),
+        'error_response',
       );
     }
     const imageUrl = firstImageUrl(body);
     // A 2xx without a URL is a broken answer, not a passing hiccup.
-    if (!imageUrl) throw new ImageApiCallError(INVALID_RESPONSE_MESSAGE, false);
+    if (!imageUrl) {
+      throw new ImageApiCallError(
+        INVALID_RESPONSE_MESSAGE,
+        false,
+        undefined,
+        'invalid_response',
+      );
+    }
     return imageUrl;
   }
 }
@@ -128,15 +170,13 @@ function firstImageUrl(body: unknown): string | undefined {
   return typeof url === 'string' && url !== '' ? url : undefined;
 }
 
-/** Both kinds are retried; they differ only in what the client is told. */
-function describeTransportFailure(error: unknown): string {
+/**
+ * A timeout and a lost connection are both retried; they differ in what the
+ * client is told and in the metrics.
+ */
+function isTimeout(error: unknown): boolean {
   const code = isAxiosError(error) ? error.code : undefined;
-  if (
-    code === 'ECONNABORTED' ||
-    code === 'ETIMEDOUT' ||
-    code === 'ERR_CANCELED'
-  ) {
-    return TIMEOUT_MESSAGE;
-  }
-  return UNREACHABLE_MESSAGE;
+  return (
+    code === 'ECONNABORTED' || code === 'ETIMEDOUT' || code === 'ERR_CANCELED'
+  );
 }

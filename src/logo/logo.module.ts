@@ -5,6 +5,7 @@ import type { AppConfig } from '../../config/environment';
 import { throttlerStorageProvider } from '../common/rate-limit/throttler-storage.provider';
 import { ImageApiClient } from './image-api.client';
 import { LogoController } from './logo.controller';
+import { LogoMetrics } from './logo-metrics';
 import { LogoQueue } from './logo-queue';
 import { LogoRateLimit } from './logo-rate-limit';
 import { LogoService } from './logo.service';
@@ -18,6 +19,7 @@ import { RetryingImageApi } from './retrying-image-api';
     ImageApiClient,
     RetryingImageApi,
     LogoRateLimit,
+    LogoMetrics,
     throttlerStorageProvider,
     {
       // One line per process: every logo request of this instance shares it.

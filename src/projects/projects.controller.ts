@@ -9,6 +9,11 @@ import {
   Post,
   Query,
 } from '@nestjs/common';
+import { ApiBody, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
+import {
+  ErrorResponseDto,
+  ValidationErrorResponseDto,
+} from '../common/http/error-responses.dto';
 import { FailureMessage } from '../common/http/failure-message.decorator';
 import {
   JSON_CONTENT_TYPE,
@@ -18,13 +23,91 @@ import {
 import { RawBody } from '../common/http/raw-body.decorator';
 import { CreateProjectDto } from './dto/create-project.dto';
 import { ListProjectsQuery } from './dto/list-projects.query';
+import {
+  DeleteProjectResponseDto,
+  ProjectDetailResponseDto,
+  ProjectListResponseDto,
+  ProjectResponseDto,
+  UpdateProjectBodyDto,
+} from './dto/project-responses.dto';
 import { ProjectsService } from './projects.service';
 
+/** `{error}` with a fixed text: the route's failure (SPEC §7). */
+const failure = (status: number, error: string, description: string) =>
+  ApiResponse({
+    status,
+    description,
+    type: ErrorResponseDto,
+    example: { error },
+  });
+
+const invalidInput = ApiResponse({
+  status: 400,
+  description: 'A validation rule failed (one issue per failed rule)',
+  type: ValidationErrorResponseDto,
+  example: {
+    error: 'Invalid input',
+    details: [
+      {
+        path: ['name'],
+        message: 'String must contain at most 100 character(s)',
+        code: 'too_big',
+      },
+    ],
+  },
+});
+
+const bodyTooLarge = failure(
+  413,
+  'Request body is too large',
+  'The body is larger than BODY_LIMIT (default 1 MB)',
+);
+
+const PROJECT_EXAMPLE = {
+  id: '019aa8f2-5f1c-7c3e-9a51-3c1f5d0b8e21',
+  name: 'Spring launch',
+  description: 'Brand kit',
+  userId: 'user-1',
+  createdAt: '2026-11-22T03:39:09.321Z',
+  updatedAt: '2026-11-22T03:39:09.321Z',
+};
+
+@ApiTags('projects')
 @Controller('api/projects')
 export class ProjectsController {
   constructor(private readonly projects: ProjectsService) {}
 
   @Post()
+  @ApiOperation({
+    summary: 'Create a project with its 8 sections and 3 agents',
+    operationId: 'createProject',
+  })
+  @ApiBody({
+    type: CreateProjectDto,
+    examples: {
+      project: {
+        summary: 'A project',
+        value: {
+          name: 'Spring launch',
+          description: 'Brand kit',
+          userId: 'user-1',
+        },
+      },
+    },
+  })
+  @ApiResponse({
+    status: 201,
+    description: 'The project, with its sections and agents',
+    type: ProjectResponseDto,
+    example: { project: { ...PROJECT_EXAMPLE, sections: [], agents: [] } },
+  })
+  @invalidInput
+  @bodyTooLarge
+  @failure(
+    500,
+    'Failed to create project',
+    'Any other failure, including a body that is empty or not JSON',
+  )
   @FailureMessage('Failed to create project')
   async create(@Body() input: CreateProjectDto) {
     return { project: await this.projects.create(input) };
@@ -32,6 +115,30 @@ export class ProjectsController {
 
   // GET bodies arrive as JSON text rendered by the database.
   @Get()
+  @ApiOperation({
+    summary: 'List projects, most recently updated first',
+    description:
+      'Without `limit`, every project (of `userId` when given). With `limit`, one page and `nextCursor`.',
+    operationId: 'listProjects',
+  })
+  @ApiResponse({
+    status: 200,
+    description: 'The projects, with sections, agents, tasks and `_count`',
+    type: ProjectListResponseDto,
+    example: {
+      projects: [
+        {
+          ...PROJECT_EXAMPLE,
+          sections: [],
+          agents: [],
+          tasks: [],
+          _count: { tasks: 0, assets: 0 },
+        },
+      ],
+    },
+  })
+  @invalidInput
+  @failure(500, 'Failed to fetch projects', 'The list could not be read')
   @FailureMessage('Failed to fetch projects')
   @Header('Content-Type', JSON_CONTENT_TYPE)
   async list(@Query() query: ListProjectsQuery): Promise<string> {
@@ -45,6 +152,27 @@ export class ProjectsController {
   }
 
   @Get(':id')
+  @ApiOperation({
+    summary: 'Fetch one project with all its relations',
+    operationId: 'getProject',
+  })
+  @ApiResponse({
+    status: 200,
+    description:
+      'The project, with sections (each with its assets), agents, tasks (newest first) and assets',
+    type: ProjectDetailResponseDto,
+    example: {
+      project: {
+        ...PROJECT_EXAMPLE,
+        sections: [],
+        agents: [],
+        tasks: [],
+        assets: [],
+      },
+    },
+  })
+  @failure(404, 'Project not found', 'No project has this id')
+  @failure(500, 'Failed to fetch project', 'The project could not be read')
   @FailureMessage('Failed to fetch project')
   @Header('Content-Type', JSON_CONTENT_TYPE)
   async get(@Param('id') id: string): Promise<string> {
@@ -54,12 +182,58 @@ export class ProjectsController {
   // SPEC 4.4 applies the body without validation, so it bypasses the
   // validation pipe; the service decides whether it can be applied.
   @Patch(':id')
+  @ApiOperation({
+    summary: 'Change name, description or userId',
+    description:
+      'Applied as given, without length rules. Anything that cannot be applied (unknown id or field, wrong type, a body that is not a JSON object) is a 500 and changes nothing.',
+    operationId: 'updateProject',
+  })
+  @ApiBody({
+    type: UpdateProjectBodyDto,
+    examples: {
+      rename: { summary: 'Rename', value: { name: 'Summer launch' } },
+    },
+  })
+  @ApiResponse({
+    status: 200,
+    description: 'The changed project, with sections and agents',
+    type: ProjectResponseDto,
+    example: {
+      project: {
+        ...PROJECT_EXAMPLE,
+        name: 'Summer launch',
+        sections: [],
+        agents: [],
+      },
+    },
+  })
+  @bodyTooLarge
+  @failure(
+    500,
+    'Failed to update project',
+    'The update failed, for any reason (an unknown id included)',
+  )
   @FailureMessage('Failed to update project')
   async update(@Param('id') id: string, @RawBody() body: unknown) {
     return { project: await this.projects.update(id, body) };
   }
 
   @Delete(':id')
+  @ApiOperation({
+    summary: 'Delete a project and its sections, agents, tasks and assets',
+    operationId: 'deleteProject',
+  })
+  @ApiResponse({
+    status: 200,
+    description: 'Deleted',
+    type: DeleteProjectResponseDto,
+    example: { success: true },
+  })
+  @failure(
+    500,
+    'Failed to delete project',
+    'The delete failed, for any reason (an unknown id included)',
+  )
   @FailureMessage('Failed to delete project')
   async remove(@Param('id') id: string) {
     await this.projects.remove(id);

@@ -27,6 +27,9 @@ const SERVICE_VARIABLES = [
   'MIGRATIONS_RUN',
   'BODY_LIMIT',
   'LOG_LEVEL',
+  'LOG_FORMAT',
+  'CORS_ORIGINS',
+  'SHUTDOWN_TIMEOUT_MS',
   'IMAGE_API_KEY',
   'IMAGE_API_URL',
   'IMAGE_MODEL',
@@ -82,6 +85,11 @@ export interface ServerProcess {
    * Resolves with the exit code (null when it ended by a signal).
    */
   stop(): Promise<number | null>;
+  /**
+   * Resolves with the exit code once the process has ended by itself (after
+   * a signal the test sent, say), without sending anything.
+   */
+  waitForExit(): Promise<number | null>;
 }
 
 /** A port that was free a moment ago: listen on port 0, read it, close. */
@@ -206,6 +214,9 @@ export async function startServer(
     },
     get signal() {
       return signal;
+    },
+    async waitForExit() {
+      return (await exited).code;
     },
     async stop() {
       if (!running.hasExited()) child.kill('SIGTERM');

@@ -16,5 +16,7 @@ export class ExpressSettingsModule implements OnModuleInit {
     // client of this API sends conditional requests (bodies change with
     // every update anyway).
     app.set('etag', false);
+    // Says nothing a client needs, and tells an attacker the framework.
+    app.disable('x-powered-by');
   }
 }

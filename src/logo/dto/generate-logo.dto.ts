@@ -1,3 +1,4 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import {
   ArrayMaxSize,
   ArrayMinSize,
@@ -21,20 +22,29 @@ import {
 /** SPEC §2 "Logo generation request". Unknown fields are stripped. */
 export class GenerateLogoDto {
   /** Required, otherwise unused: no lookup, no link (SPEC 4.6). */
+  @ApiProperty({ example: '019aa8f2-5f1c-7c3e-9a51-3c1f5d0b8e20' })
   @IsDefined(Messages.required())
   @IsString(Messages.string())
   projectId: string;
 
+  @ApiProperty({ minLength: 1, maxLength: COMPANY_NAME_MAX, example: 'Acme' })
   @IsDefined(Messages.required())
   @IsString(Messages.string())
   @MinLength(1, Messages.minChars(1))
   @MaxLength(COMPANY_NAME_MAX, Messages.maxChars(COMPANY_NAME_MAX))
   companyName: string;
 
+  @ApiProperty({ enum: LOGO_STYLES, enumName: 'LogoStyle', example: 'modern' })
   @IsDefined(Messages.required())
   @IsIn(LOGO_STYLES, Messages.oneOf(LOGO_STYLES))
   style: LogoStyle;
 
+  @ApiProperty({
+    type: [String],
+    minItems: 1,
+    maxItems: LOGO_MAX_COLORS,
+    example: ['#0044ff', 'white'],
+  })
   @IsDefined(Messages.required())
   @IsArray(Messages.array())
   @ArrayMinSize(1, Messages.minItems(1))
@@ -42,15 +52,21 @@ export class GenerateLogoDto {
   @IsString(Messages.eachString())
   colors: string[];
 
+  @ApiPropertyOptional({
+    maxLength: LOGO_DESCRIPTION_MAX,
+    example: 'Fast parcel delivery',
+  })
   @Optional()
   @IsString(Messages.string())
   @MaxLength(LOGO_DESCRIPTION_MAX, Messages.maxChars(LOGO_DESCRIPTION_MAX))
   description?: string;
 
+  @ApiPropertyOptional({ example: 'logistics' })
   @Optional()
   @IsString(Messages.string())
   industry?: string;
 
+  @ApiPropertyOptional({ type: [String], example: ['bold', 'friendly'] })
   @Optional()
   @IsArray(Messages.array())
   @IsString(Messages.eachString())

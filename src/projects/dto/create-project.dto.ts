@@ -1,3 +1,4 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsDefined, IsString, MaxLength, MinLength } from 'class-validator';
 import { Messages } from '../../common/validation/messages';
 import { Optional } from '../../common/validation/optional.decorator';
@@ -9,6 +10,11 @@ import {
 
 /** SPEC 4.1 request. Unknown fields are stripped, not rejected. */
 export class CreateProjectDto {
+  @ApiProperty({
+    minLength: 1,
+    maxLength: PROJECT_NAME_MAX,
+    example: 'Spring launch',
+  })
   @IsDefined(Messages.required())
   @IsString(Messages.string())
   @MinLength(1, Messages.minChars(1))
@@ -16,6 +22,10 @@ export class CreateProjectDto {
   @StorableText()
   name: string;
 
+  @ApiPropertyOptional({
+    maxLength: PROJECT_DESCRIPTION_MAX,
+    example: 'Brand kit',
+  })
   @Optional()
   @IsString(Messages.string())
   @MaxLength(
@@ -25,6 +35,7 @@ export class CreateProjectDto {
   @StorableText()
   description?: string;
 
+  @ApiProperty({ example: 'user-1' })
   @IsDefined(Messages.required())
   @IsString(Messages.string())
   @StorableText()

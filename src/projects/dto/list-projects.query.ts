@@ -1,3 +1,4 @@
+import { ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { IsInt, IsString, Max, Min } from 'class-validator';
 import { Messages } from '../../common/validation/messages';
@@ -12,12 +13,22 @@ export const PAGE_LIMIT_MAX = 500;
  * is invalid input.
  */
 export class ListProjectsQuery {
+  @ApiPropertyOptional({
+    description: 'Only the projects of this user (exact match)',
+    example: 'user-1',
+  })
   @Optional()
   @IsString(Messages.string())
   @StorableText()
   userId?: string;
 
   /** Page size; the response then carries `nextCursor`. */
+  @ApiPropertyOptional({
+    type: 'integer',
+    minimum: 1,
+    maximum: PAGE_LIMIT_MAX,
+    example: 20,
+  })
   @Optional()
   @Type(() => Number)
   @IsInt(Messages.integer())
@@ -26,6 +37,9 @@ export class ListProjectsQuery {
   limit?: number;
 
   /** The `nextCursor` of the previous page (opaque). Needs `limit`. */
+  @ApiPropertyOptional({
+    example: 'WyIyMDI2LTExLTIyVDAzOjM5OjA5LjMyMVoiLCIwMWEy',
+  })
   @Optional()
   @IsString(Messages.string())
   cursor?: string;

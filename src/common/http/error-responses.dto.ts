@@ -1,0 +1,70 @@
+import { ApiProperty } from '@nestjs/swagger';
+
+/**
+ * The error bodies of SPEC §7, as OpenAPI schemas. Types for the document
+ * only: the filter builds the real bodies (describeFailure).
+ */
+
+export class ValidationIssueDto {
+  @ApiProperty({
+    description: 'Where the rule failed: field names and array indexes',
+    type: 'array',
+    items: { oneOf: [{ type: 'string' }, { type: 'integer' }] },
+    example: ['name'],
+  })
+  path: (string | number)[];
+
+  @ApiProperty({ example: 'String must contain at most 100 character(s)' })
+  message: string;
+
+  @ApiProperty({
+    description: "Zod's issue code",
+    example: 'too_big',
+    enum: [
+      'invalid_type',
+      'too_small',
+      'too_big',
+      'invalid_enum_value',
+      'invalid_string',
+    ],
+  })
+  code: string;
+}
+
+/** Project routes: `{error}`. */
+export class ErrorResponseDto {
+  @ApiProperty({ example: 'Failed to fetch project' })
+  error: string;
+}
+
+/** Project routes: `{error:"Invalid input", details}`. */
+export class ValidationErrorResponseDto {
+  @ApiProperty({ example: 'Invalid input', enum: ['Invalid input'] })
+  error: string;
+
+  @ApiProperty({ type: [ValidationIssueDto] })
+  details: ValidationIssueDto[];
+}
+
+/** The logo route: `{success:false, error}`. */
+export class LogoErrorResponseDto {
+  @ApiProperty({ example: false, enum: [false] })
+  success: false;
+
+  @ApiProperty({ example: 'Failed to generate logo' })
+  error: string;
+}
+
+/** The logo route: `{success:false, error:"Invalid input", details}`. */
+export class LogoValidationErrorResponseDto extends LogoErrorResponseDto {
+  @ApiProperty({ type: [ValidationIssueDto] })
+  details: ValidationIssueDto[];
+}
+
+/** `Retry-After` of a 429 or 503. */
+export const RETRY_AFTER_HEADER = {
+  'Retry-After': {
+    description: 'Seconds to wait before sending the request again',
+    schema: { type: 'integer', example: 10 },
+  },
+};

@@ -1,0 +1,98 @@
+import { INestApplication, Module, OnModuleInit } from '@nestjs/common';
+import {
+  ApplicationConfig,
+  HttpAdapterHost,
+  ModulesContainer,
+} from '@nestjs/core';
+import {
+  DocumentBuilder,
+  SwaggerModule,
+  type OpenAPIObject,
+} from '@nestjs/swagger';
+import loadOpenApiMetadata from '../metadata';
+
+export const DOCS_PATH = 'docs';
+export const DOCS_JSON_PATH = 'docs-json';
+
+/**
+ * Swagger UI at /docs and the OpenAPI 3 document at /docs-json, outside /api.
+ *
+ * `SwaggerModule.setup` wants the application object, which only main.ts
+ * has; an app built from AppModule alone (the e2e suites, a user's suite)
+ * must serve the same document. So the document is built here, when the
+ * modules are initialised, from the objects the scanner reads of an
+ * application: the module container, the HTTP adapter and the application
+ * config — a fresh one, which is the app's: AppModule sets no global prefix
+ * and no versioning (routes carry their full path, DESIGN.md). The routes are
+ * added after the API's routes and before Nest's 404 handler, so they change
+ * no /api answer.
+ */
+@Module({})
+export class ApiDocsModule implements OnModuleInit {
+  /** The document served at /docs-json (for `npm run client:generate`). */
+  document: OpenAPIObject | undefined;
+
+  constructor(
+    private readonly modules: ModulesContainer,
+    private readonly adapterHost: HttpAdapterHost,
+  ) {}
+
+  async onModuleInit(): Promise<void> {
+    // The compiler plugin's metadata, for builds where the plugin did not run.
+    await SwaggerModule.loadPluginMetadata(loadOpenApiMetadata);
+    const httpAdapter = this.adapterHost.httpAdapter;
+    const application = {
+      container: {
+        getModules: () => this.modules,
+        isGlobalModule: () => false,
+      },
+      config: new ApplicationConfig(),
+      getHttpAdapter: () => httpAdapter,
+      useStaticAssets: (path: string, options: object) => {
+        httpAdapter.useStaticAssets(path, options);
+      },
+    } as unknown as INestApplication;
+
+    const document = createOpenApiDocument(application);
+    this.document = document;
+    SwaggerModule.setup(DOCS_PATH, application, document, {
+      jsonDocumentUrl: DOCS_JSON_PATH,
+      yamlDocumentUrl: 'docs-yaml',
+      customSiteTitle: 'Workspace API',
+    });
+  }
+}
+
+function createOpenApiDocument(application: INestApplication): OpenAPIObject {
+  const config = new DocumentBuilder()
+    .setTitle('Workspace API')
+    .setDescription(
+      'Project workspaces (projects with default sections and AI agents) and AI logo generation. ' +
+        'Every body is JSON. Project routes fail with {error}; the logo route with {success:false, error}.',
+    )
+    .setVersion('1.0.0')
+    .addTag(
+      'projects',
+      'Projects with their sections, agents, tasks and assets',
+    )
+    .addTag('logo', 'Logo generation through an OpenAI-compatible image model')
+    .build();
+  return withSortedRequiredLists(
+    SwaggerModule.createDocument(application, config),
+  );
+}
+
+/**
+ * The order of a schema's `required` list follows the order in which the
+ * decorators and the plugin's metadata were applied, which differs between
+ * a `nest build` and a ts-node or ts-jest run. Sorted, the document is the
+ * same text in every build, so the committed client can be compared with it.
+ */
+function withSortedRequiredLists(document: OpenAPIObject): OpenAPIObject {
+  for (const schema of Object.values(document.components?.schemas ?? {})) {
+    if ('required' in schema && Array.isArray(schema.required)) {
+      schema.required.sort();
+    }
+  }
+  return document;
+}

@@ -1,0 +1,90 @@
+import {
+  Controller,
+  Get,
+  Res,
+  ServiceUnavailableException,
+} from '@nestjs/common';
+import { ApiExcludeController } from '@nestjs/swagger';
+import {
+  HealthCheckService,
+  HealthIndicatorService,
+  type HealthCheckResult,
+} from '@nestjs/terminus';
+import type { Response } from 'express';
+import { Database } from '../database/database.service';
+import { ShutdownState } from './shutdown-state';
+
+/** A database that does not answer within this is "not ready". */
+const DATABASE_PING_TIMEOUT_MS = 2000;
+
+/**
+ * Kubernetes probes, outside /api (not part of the client API, so not in
+ * the OpenAPI document). Both answer JSON: 200 with status "ok", or 503 with
+ * status "error" and the failing check.
+ */
+@ApiExcludeController()
+@Controller('health')
+export class HealthController {
+  constructor(
+    private readonly health: HealthCheckService,
+    private readonly indicators: HealthIndicatorService,
+    private readonly database: Database,
+    private readonly shutdown: ShutdownState,
+  ) {}
+
+  /** Liveness: the process answers. Never depends on the database. */
+  @Get('live')
+  live(@Res({ passthrough: true }) response: Response) {
+    return this.run(response, []);
+  }
+
+  /** Readiness: the database answers, and the process is not shutting down. */
+  @Get('ready')
+  ready(@Res({ passthrough: true }) response: Response) {
+    return this.run(response, [
+      () => {
+        const check = this.indicators.check('shutdown');
+        return this.shutdown.draining
+          ? check.down({ message: 'The service is shutting down' })
+          : check.up();
+      },
+      () => this.pingDatabase(),
+    ]);
+  }
+
+  private async pingDatabase() {
+    const check = this.indicators.check('database');
+    try {
+      await withTimeout(
+        this.database.read((manager) => manager.query('SELECT 1')),
+        DATABASE_PING_TIMEOUT_MS,
+      );
+      return check.up();
+    } catch {
+      // Never the driver's message: it may name a host or a file path.
+      return check.down({ message: 'The database did not answer' });
+    }
+  }
+
+  /** Terminus throws its 503; the probe answers it as its own body. */
+  private async run(
+    response: Response,
+    checks: Parameters<HealthCheckService['check']>[0],
+  ): Promise<HealthCheckResult> {
+    try {
+      return await this.health.check(checks);
+    } catch (error) {
+      if (!(error instanceof ServiceUnavailableException)) throw error;
+      response.status(503);
+      return error.getResponse() as HealthCheckResult;
+    }
+  }
+}
+
+function withTimeout<T>(work: Promise<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_resolve, reject) => {
+    timer = setTimeout(() => reject(new Error('timed out')), ms);
+  });
+  return Promise.race([work, timeout]).finally(() => clearTimeout(timer));
+}

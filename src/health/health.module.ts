@@ -1,0 +1,19 @@
+import { MiddlewareConsumer, Module, NestModule } from '@nestjs/common';
+import { TerminusModule } from '@nestjs/terminus';
+import { DrainingMiddleware } from './draining.middleware';
+import { HealthController } from './health.controller';
+import { ShutdownState } from './shutdown-state';
+
+@Module({
+  // Terminus would log every failed check with its details; the probe's
+  // answer already says what failed, and a not-ready pod is polled often.
+  imports: [TerminusModule.forRoot({ logger: false })],
+  controllers: [HealthController],
+  providers: [ShutdownState],
+  exports: [ShutdownState],
+})
+export class HealthModule implements NestModule {
+  configure(consumer: MiddlewareConsumer): void {
+    consumer.apply(DrainingMiddleware).forRoutes('{*path}');
+  }
+}

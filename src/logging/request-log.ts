@@ -1,0 +1,66 @@
+import { randomUUID } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+
+/** What a caller may send as X-Request-Id: short, printable, no spaces. */
+const ACCEPTED_REQUEST_ID = /^[A-Za-z0-9._:/+=-]{1,128}$/;
+
+export const REQUEST_ID_HEADER = 'X-Request-Id';
+
+/**
+ * The request's id: the caller's X-Request-Id when it is a plausible id (so
+ * a trace spans the frontend, a proxy and this service), otherwise a new
+ * UUID. Anything else a client sends there — a huge value, control
+ * characters that could forge a log line — is replaced, not logged.
+ */
+export function requestIdFor(header: string | string[] | undefined): string {
+  return typeof header === 'string' && ACCEPTED_REQUEST_ID.test(header)
+    ? header
+    : randomUUID();
+}
+
+/** Express sets `route` on a request once a route matched. */
+interface RoutedRequest extends IncomingMessage {
+  baseUrl?: string;
+  originalUrl?: string;
+  route?: { path?: unknown };
+}
+
+/**
+ * The route template that matched ("/api/projects/:id"), or undefined for a
+ * request no route matched (an unknown path, a static Swagger UI file). A
+ * template, never the concrete path: ids must not become label values.
+ */
+export function matchedRoute(request: IncomingMessage): string | undefined {
+  const routed = request as RoutedRequest;
+  const path = routed.route?.path;
+  return typeof path === 'string'
+    ? `${routed.baseUrl ?? ''}${path}`
+    : undefined;
+}
+
+/** The fields of the one line logged per request. */
+export function requestLogFields(
+  request: IncomingMessage,
+  response: ServerResponse,
+  durationMs: number,
+): Record<string, unknown> {
+  const routed = request as RoutedRequest;
+  return {
+    method: request.method,
+    route: matchedRoute(request) ?? null,
+    url: routed.originalUrl ?? request.url,
+    status: response.statusCode,
+    durationMs,
+  };
+}
+
+/**
+ * Removes `secret` from a finished log line. Redaction by field path cannot
+ * catch a key that ends up inside a message (an upstream error echoing the
+ * request, a stack), so every line is checked once more before it is
+ * written.
+ */
+export function scrubSecret(line: string, secret: string | undefined): string {
+  if (!secret || !line.includes(secret)) return line;
+  return line.split(secret).join('[redacted]');
+}

@@ -1,0 +1,48 @@
+import { ApiProperty } from '@nestjs/swagger';
+import { LOGO_MAX_COLORS, LOGO_STYLES } from '../logo.constants';
+
+/** SPEC 4.6 success body. */
+export class GenerateLogoResponseDto {
+  @ApiProperty({ example: true, enum: [true] })
+  success: true;
+
+  @ApiProperty({
+    format: 'uri',
+    description: "The image model's temporary URL; it expires",
+    example: 'https://images.example.com/generated/logo-123.png',
+  })
+  logoUrl: string;
+
+  @ApiProperty({
+    example: 'Logo generated successfully!',
+    enum: ['Logo generated successfully!'],
+  })
+  message: string;
+}
+
+/** SPEC 4.7 */
+export class LogoGeneratorInfoDto {
+  @ApiProperty({ example: 'Image-model logo generator' })
+  service: string;
+
+  @ApiProperty({
+    enum: ['configured', 'not_configured'],
+    enumName: 'LogoGeneratorStatus',
+    example: 'configured',
+  })
+  status: 'configured' | 'not_configured';
+
+  @ApiProperty({ example: 'Logo generator is ready' })
+  message: string;
+
+  @ApiProperty({
+    enum: LOGO_STYLES,
+    enumName: 'LogoStyle',
+    isArray: true,
+    example: [...LOGO_STYLES],
+  })
+  supportedStyles: string[];
+
+  @ApiProperty({ example: LOGO_MAX_COLORS })
+  maxColors: number;
+}

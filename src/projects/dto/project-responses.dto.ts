@@ -1,0 +1,208 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import {
+  AGENT_PROVIDERS,
+  AGENT_STATUSES,
+  AGENT_TYPES,
+  SECTION_STATUSES,
+  SECTION_TYPES,
+} from '../project.constants';
+
+/**
+ * The response bodies of the project routes (SPEC §2, §4.1-4.5), as OpenAPI
+ * schemas. The service returns the views of project.views.ts; these classes
+ * describe them for the document and the generated client.
+ */
+
+const ID = '019aa8f2-5f1c-7c3e-9a51-3c1f5d0b8e21';
+const PROJECT_ID = '019aa8f2-5f1c-7c3e-9a51-3c1f5d0b8e20';
+const TIME = '2026-11-22T03:39:09.321Z';
+
+export class AssetDto {
+  @ApiProperty({ example: ID })
+  id: string;
+  @ApiProperty({ example: PROJECT_ID })
+  projectId: string;
+  @ApiProperty({ type: String, nullable: true, example: null })
+  sectionId: string | null;
+  @ApiProperty({ example: 'image' })
+  type: string;
+  @ApiProperty({ type: String, nullable: true, example: 'logo.png' })
+  name: string | null;
+  @ApiProperty({ example: 'https://images.example.com/logo.png' })
+  url: string;
+  @ApiProperty({ format: 'date-time', example: TIME })
+  createdAt: string;
+}
+
+export class SectionDto {
+  @ApiProperty({ example: ID })
+  id: string;
+  @ApiProperty({ example: PROJECT_ID })
+  projectId: string;
+  @ApiProperty({
+    enum: SECTION_TYPES,
+    enumName: 'SectionType',
+    example: 'LOGO',
+  })
+  type: string;
+  @ApiProperty({
+    enum: SECTION_STATUSES,
+    enumName: 'SectionStatus',
+    example: 'PENDING',
+  })
+  status: string;
+  @ApiProperty({ format: 'date-time', example: TIME })
+  createdAt: string;
+  @ApiProperty({ format: 'date-time', example: TIME })
+  updatedAt: string;
+}
+
+export class SectionWithAssetsDto extends SectionDto {
+  @ApiProperty({ type: [AssetDto] })
+  assets: AssetDto[];
+}
+
+export class AgentDto {
+  @ApiProperty({ example: ID })
+  id: string;
+  @ApiProperty({ example: PROJECT_ID })
+  projectId: string;
+  @ApiProperty({ example: 'Code Master' })
+  name: string;
+  @ApiProperty({ enum: AGENT_TYPES, enumName: 'AgentType', example: 'CODE' })
+  type: string;
+  @ApiProperty({
+    enum: AGENT_PROVIDERS,
+    enumName: 'AgentProvider',
+    example: 'CODE_PROVIDER',
+  })
+  provider: string;
+  @ApiProperty({
+    enum: AGENT_STATUSES,
+    enumName: 'AgentStatus',
+    example: 'IDLE',
+  })
+  status: string;
+  @ApiProperty({ format: 'date-time', example: TIME })
+  createdAt: string;
+  @ApiProperty({ format: 'date-time', example: TIME })
+  updatedAt: string;
+}
+
+export class TaskDto {
+  @ApiProperty({ example: ID })
+  id: string;
+  @ApiProperty({ example: PROJECT_ID })
+  projectId: string;
+  @ApiProperty({ type: String, nullable: true, example: null })
+  sectionId: string | null;
+  @ApiProperty({ type: String, nullable: true, example: null })
+  agentId: string | null;
+  @ApiProperty({ example: 'Draft three logo ideas' })
+  title: string;
+  @ApiProperty({ type: String, nullable: true, example: null })
+  description: string | null;
+  @ApiProperty({ example: 'TODO' })
+  status: string;
+  @ApiProperty({ format: 'date-time', example: TIME })
+  createdAt: string;
+  @ApiProperty({ format: 'date-time', example: TIME })
+  updatedAt: string;
+}
+
+export class ProjectCountDto {
+  @ApiProperty({ example: 0 })
+  tasks: number;
+  @ApiProperty({ example: 0 })
+  assets: number;
+}
+
+/** The project's own fields. */
+export class ProjectDto {
+  @ApiProperty({ example: PROJECT_ID })
+  id: string;
+  @ApiProperty({ example: 'Spring launch' })
+  name: string;
+  @ApiProperty({ type: String, nullable: true, example: 'Brand kit' })
+  description: string | null;
+  @ApiProperty({ example: 'user-1' })
+  userId: string;
+  @ApiProperty({ format: 'date-time', example: TIME })
+  createdAt: string;
+  @ApiProperty({ format: 'date-time', example: TIME })
+  updatedAt: string;
+}
+
+/** POST and PATCH answers: with sections and agents (SPEC 4.1, 4.4). */
+export class ProjectWithDefaultsDto extends ProjectDto {
+  @ApiProperty({
+    type: [SectionDto],
+    description: 'Always the 8 types, in their fixed order',
+  })
+  sections: SectionDto[];
+  @ApiProperty({ type: [AgentDto] })
+  agents: AgentDto[];
+}
+
+/** A list item: sections, agents, tasks and counts (SPEC 4.2). */
+export class ProjectListItemDto extends ProjectWithDefaultsDto {
+  @ApiProperty({ type: [TaskDto] })
+  tasks: TaskDto[];
+  @ApiProperty({ type: ProjectCountDto })
+  _count: ProjectCountDto;
+}
+
+/** A single fetch: sections with assets, tasks newest first, assets (SPEC 4.3). */
+export class ProjectDetailDto extends ProjectDto {
+  @ApiProperty({ type: [SectionWithAssetsDto] })
+  sections: SectionWithAssetsDto[];
+  @ApiProperty({ type: [AgentDto] })
+  agents: AgentDto[];
+  @ApiProperty({ type: [TaskDto], description: 'Newest first' })
+  tasks: TaskDto[];
+  @ApiProperty({ type: [AssetDto] })
+  assets: AssetDto[];
+}
+
+export class ProjectResponseDto {
+  @ApiProperty({ type: ProjectWithDefaultsDto })
+  project: ProjectWithDefaultsDto;
+}
+
+export class ProjectDetailResponseDto {
+  @ApiProperty({ type: ProjectDetailDto })
+  project: ProjectDetailDto;
+}
+
+export class ProjectListResponseDto {
+  @ApiProperty({ type: [ProjectListItemDto] })
+  projects: ProjectListItemDto[];
+
+  @ApiPropertyOptional({
+    type: String,
+    nullable: true,
+    description:
+      'Only when `limit` was given: pass it back as `cursor` for the next page; null after the last page',
+    example: 'WyIyMDI2LTExLTIyVDAzOjM5OjA5LjMyMVoiLCIwMWEy',
+  })
+  nextCursor?: string | null;
+}
+
+export class DeleteProjectResponseDto {
+  @ApiProperty({ example: true, enum: [true] })
+  success: true;
+}
+
+/** PATCH: any of the three fields; id, createdAt, updatedAt are ignored. */
+export class UpdateProjectBodyDto {
+  @ApiPropertyOptional({ example: 'Summer launch' })
+  name?: string;
+  @ApiPropertyOptional({
+    type: String,
+    nullable: true,
+    example: 'Brand kit v2',
+  })
+  description?: string | null;
+  @ApiPropertyOptional({ example: 'user-2' })
+  userId?: string;
+}

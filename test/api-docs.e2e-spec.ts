@@ -1,0 +1,319 @@
+import SwaggerParser from '@apidevtools/swagger-parser';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import request from 'supertest';
+import * as ts from 'typescript';
+import { spawnSync } from 'node:child_process';
+import { OPENAPI_PLUGIN_OPTIONS } from '../src/docs/openapi-plugin-options';
+import { REPO_ROOT, startServer } from './support/server-process';
+import { createTestApp, type TestApp } from './support/test-app';
+
+const CLIENT_TYPES_FILE = join(REPO_ROOT, 'client', 'workspace-api.ts');
+const OPENAPI_FILE = join(REPO_ROOT, 'client', 'openapi.json');
+
+/**
+ * The OpenAPI document (GET /docs-json) and the typed client generated from
+ * it (npm run client:generate).
+ */
+
+interface Operation {
+  operationId?: string;
+  parameters?: { name: string; in: string }[];
+  requestBody?: { content: Record<string, MediaType> };
+  responses: Record<
+    string,
+    { content?: Record<string, MediaType>; headers?: Record<string, unknown> }
+  >;
+}
+interface MediaType {
+  schema?: { $ref?: string };
+  example?: unknown;
+  examples?: Record<string, unknown>;
+}
+interface OpenApiDocument {
+  openapi: string;
+  paths: Record<string, Record<string, Operation>>;
+  components: { schemas: Record<string, Record<string, unknown>> };
+}
+
+/** SPEC §4 and §7, plus the statuses README adds (413, 429, 503). */
+const EXPECTED_STATUSES: [string, string, string[]][] = [
+  ['post', '/api/projects', ['201', '400', '413', '500']],
+  ['get', '/api/projects', ['200', '400', '500']],
+  ['get', '/api/projects/{id}', ['200', '404', '500']],
+  ['patch', '/api/projects/{id}', ['200', '413', '500']],
+  ['delete', '/api/projects/{id}', ['200', '500']],
+  ['post', '/api/ai/generate-logo', ['200', '400', '413', '429', '500', '503']],
+  ['get', '/api/ai/generate-logo', ['200']],
+];
+
+const ENUMS: Record<string, string[]> = {
+  SectionType: [
+    'LOGO',
+    'ICONS',
+    'GRAPHICS',
+    'MARKETING',
+    'WIREFRAME',
+    'CODE',
+    'TESTING',
+    'DEPLOYMENT',
+  ],
+  SectionStatus: ['PENDING'],
+  AgentType: ['CODE', 'MARKETING', 'DESIGN'],
+  AgentProvider: ['CODE_PROVIDER', 'TEXT_PROVIDER', 'IMAGE_PROVIDER'],
+  AgentStatus: ['IDLE'],
+  LogoStyle: [
+    'modern',
+    'minimalist',
+    'vintage',
+    'playful',
+    'professional',
+    'abstract',
+    'geometric',
+    'organic',
+  ],
+  LogoGeneratorStatus: ['configured', 'not_configured'],
+};
+
+/**
+ * Runs a generator script as npm does, in a child process: its tools
+ * (openapi-typescript, prettier) load ES modules, which Node does and Jest's
+ * CommonJS runtime cannot.
+ */
+const runScript = (script: string, ...args: string[]) =>
+  spawnSync(
+    process.execPath,
+    ['-r', 'ts-node/register/transpile-only', join('scripts', script), ...args],
+    {
+      cwd: REPO_ROOT,
+      encoding: 'utf8',
+      env: { ...process.env, NODE_ENV: 'test' },
+    },
+  );
+
+const operation = (document: OpenApiDocument, method: string, path: string) =>
+  document.paths[path]?.[method];
+
+const schemaName = (media: MediaType | undefined) =>
+  media?.schema?.$ref?.split('/').pop();
+
+describe('OpenAPI document', () => {
+  let t: TestApp;
+  let document: OpenApiDocument;
+
+  beforeAll(async () => {
+    t = await createTestApp();
+    const res = await request(t.server).get('/docs-json').expect(200);
+    expect(res.headers['content-type']).toMatch(/application\/json/);
+    document = res.body as OpenApiDocument;
+  });
+
+  afterAll(() => t.close());
+
+  it('validates as an OpenAPI 3 document', async () => {
+    expect(document.openapi).toMatch(/^3\./);
+    // validate() dereferences in place: give it a copy.
+    await expect(
+      SwaggerParser.validate(structuredClone(document) as never),
+    ).resolves.toBeDefined();
+  });
+
+  it('lists exactly the operations of SPEC §4 (health, metrics and docs stay out)', () => {
+    const listed = Object.entries(document.paths).flatMap(([path, ops]) =>
+      Object.keys(ops).map((method) => `${method} ${path}`),
+    );
+    expect(listed.sort()).toEqual(
+      EXPECTED_STATUSES.map(([method, path]) => `${method} ${path}`).sort(),
+    );
+  });
+
+  it.each(EXPECTED_STATUSES)(
+    '%s %s documents the statuses %j, each with a JSON body schema and an example',
+    (method, path, statuses) => {
+      const op = operation(document, method, path);
+      expect(Object.keys(op?.responses ?? {}).sort()).toEqual(
+        [...statuses].sort(),
+      );
+      for (const status of statuses) {
+        const media = op?.responses[status].content?.['application/json'];
+        expect(schemaName(media)).toBeDefined();
+        expect(media?.example).toBeDefined();
+      }
+    },
+  );
+
+  it('names an operationId for every operation (the generated client uses them)', () => {
+    for (const [method, path] of EXPECTED_STATUSES) {
+      expect(operation(document, method, path)?.operationId).toEqual(
+        expect.any(String),
+      );
+    }
+  });
+
+  it.each([
+    ['post', '/api/projects', 'CreateProjectDto'],
+    ['patch', '/api/projects/{id}', 'UpdateProjectBodyDto'],
+    ['post', '/api/ai/generate-logo', 'GenerateLogoDto'],
+  ])(
+    '%s %s has the request schema %s with an example',
+    (method, path, schema) => {
+      const media = operation(document, method, path)?.requestBody?.content[
+        'application/json'
+      ];
+      expect(schemaName(media)).toBe(schema);
+      expect(Object.keys(media?.examples ?? {})).not.toHaveLength(0);
+    },
+  );
+
+  it('gives the request rules of SPEC §2 and §8 in the schemas', () => {
+    const { CreateProjectDto, GenerateLogoDto } = document.components
+      .schemas as Record<string, { required: string[]; properties: never }>;
+    expect(CreateProjectDto.required.sort()).toEqual(['name', 'userId']);
+    expect(CreateProjectDto.properties).toMatchObject({
+      name: { type: 'string', minLength: 1, maxLength: 100 },
+      description: { type: 'string', maxLength: 500 },
+    });
+    expect(GenerateLogoDto.required.sort()).toEqual(
+      ['colors', 'companyName', 'projectId', 'style'].sort(),
+    );
+    expect(GenerateLogoDto.properties).toMatchObject({
+      companyName: { minLength: 1, maxLength: 100 },
+      colors: { type: 'array', minItems: 1, maxItems: 5 },
+      description: { maxLength: 500 },
+      style: { allOf: [{ $ref: '#/components/schemas/LogoStyle' }] },
+    });
+  });
+
+  it.each(Object.entries(ENUMS))(
+    'lists the enum %s with its values',
+    (name, values) => {
+      expect(document.components.schemas[name]).toMatchObject({
+        type: 'string',
+        enum: values,
+      });
+    },
+  );
+
+  it('documents Retry-After on the 429 and the 503 of logo generation', () => {
+    const responses = operation(
+      document,
+      'post',
+      '/api/ai/generate-logo',
+    )?.responses;
+    expect(responses?.['429'].headers).toHaveProperty('Retry-After');
+    expect(responses?.['503'].headers).toHaveProperty('Retry-After');
+  });
+
+  it('documents pagination: limit and cursor query parameters, nextCursor in the list', () => {
+    const params = operation(document, 'get', '/api/projects')?.parameters;
+    expect(params?.map((p) => `${p.in}:${p.name}`).sort()).toEqual([
+      'query:cursor',
+      'query:limit',
+      'query:userId',
+    ]);
+    expect(
+      document.components.schemas.ProjectListResponseDto.properties,
+    ).toHaveProperty('nextCursor');
+  });
+
+  it('serves Swagger UI at /docs', async () => {
+    const res = await request(t.server).get('/docs').expect(200);
+    expect(res.headers['content-type']).toMatch(/text\/html/);
+    expect(res.text).toContain('swagger-ui');
+  });
+
+  it('leaves unknown routes as 404 {error:"Not found"}, under /api and beside /docs', async () => {
+    for (const path of ['/api/docs', '/api/docs-json', '/docs-nothing']) {
+      const res = await request(t.server).get(path).expect(404);
+      expect(res.body).toEqual({ error: 'Not found' });
+    }
+  });
+
+  it('keeps src/metadata.ts (the plugin metadata for ts-jest builds) up to date: npm run openapi:metadata', () => {
+    const run = runScript('openapi-metadata.ts', '--check');
+    // The CLI's type checker reports progress on stderr; only a stale file
+    // or an error fails.
+    expect(run.stderr).not.toMatch(/out of date|error/i);
+    expect(run.status).toBe(0);
+  }, 60_000);
+
+  it('configures the compiler plugin in nest-cli.json with the options the metadata is generated with', () => {
+    const cli = JSON.parse(
+      readFileSync(join(REPO_ROOT, 'nest-cli.json'), 'utf8'),
+    ) as { compilerOptions: { plugins: { name: string; options: object }[] } };
+    expect(cli.compilerOptions.plugins).toEqual([
+      { name: '@nestjs/swagger', options: OPENAPI_PLUGIN_OPTIONS },
+    ]);
+  });
+
+  it('keeps client/openapi.json and client/workspace-api.ts up to date: npm run client:generate', () => {
+    const run = runScript('api-client.ts', '--check');
+    expect(run.stderr).toBe('');
+    expect(run.status).toBe(0);
+  }, 60_000);
+
+  it('has the document served at /docs-json in client/openapi.json', () => {
+    expect(JSON.parse(readFileSync(OPENAPI_FILE, 'utf8'))).toEqual(document);
+  });
+});
+
+describe('The typed client (client/workspace-api.ts)', () => {
+  const compilerOptions: ts.CompilerOptions = {
+    strict: true,
+    noEmit: true,
+    target: ts.ScriptTarget.ES2023,
+    module: ts.ModuleKind.NodeNext,
+    moduleResolution: ts.ModuleResolutionKind.NodeNext,
+    types: [],
+    skipLibCheck: true,
+  };
+
+  const diagnosticsOf = (file: string): string[] =>
+    ts
+      .getPreEmitDiagnostics(ts.createProgram([file], compilerOptions))
+      .map((d) => ts.flattenDiagnosticMessageText(d.messageText, '\n'));
+
+  it('type-checks a frontend usage of it', () => {
+    expect(
+      diagnosticsOf(join(REPO_ROOT, 'test', 'client-usage', 'usage.ts')),
+    ).toEqual([]);
+  }, 60_000);
+
+  it('rejects a logo request with a style the API does not offer', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'client-usage-'));
+    try {
+      const file = join(dir, 'wrong.ts');
+      writeFileSync(
+        file,
+        `import type { paths } from ${JSON.stringify(CLIENT_TYPES_FILE.replace(/\.ts$/, '.js'))};\n` +
+          "type Body = paths['/api/ai/generate-logo']['post']['requestBody']['content']['application/json'];\n" +
+          "export const body: Body = { projectId: 'p', companyName: 'A', style: 'baroque', colors: ['red'] };\n",
+      );
+      expect(diagnosticsOf(file).join('\n')).toContain('"baroque"');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 60_000);
+});
+
+describe('The document of the built server', () => {
+  it('is the same as the one of an app built from AppModule (the compiler plugin and src/metadata.ts agree)', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'docs-process-'));
+    const server = await startServer(
+      { DATABASE_URL: `file:${join(dir, 'db.sqlite')}` },
+      { cwd: dir },
+    );
+    const t = await createTestApp();
+    try {
+      const fromProcess = await request(server.baseUrl).get('/docs-json');
+      const fromApp = await request(t.server).get('/docs-json');
+      expect(fromProcess.status).toBe(200);
+      expect(fromProcess.body).toEqual(fromApp.body);
+    } finally {
+      await server.stop();
+      await t.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 60_000);
+});

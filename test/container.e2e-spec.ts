@@ -1,0 +1,152 @@
+import { execFile, execFileSync } from 'node:child_process';
+import {
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+} from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { promisify } from 'node:util';
+import request from 'supertest';
+import { REPO_ROOT, findFreePort } from './support/server-process';
+
+/**
+ * The Dockerfile's steps without Docker (our machines have no engine): in a
+ * clean copy of the repository, the build stage, the production-dependency
+ * stage and the runtime stage, then the image's start command — and the
+ * service must answer ready. Only npm packages are downloaded (better-sqlite3
+ * compiles from source, about a minute).
+ */
+
+const run = promisify(execFile);
+const STEP_TIMEOUT_MS = 8 * 60_000;
+
+/** The RUN lines of the Dockerfile this test performs, in order. */
+const BUILD_STAGE = ['npm ci --ignore-scripts', 'npm run build'];
+const DEPENDENCY_STAGE = [
+  'npm ci --omit=dev --ignore-scripts && npm rebuild better-sqlite3',
+];
+/** Flags that change how fast npm works, not what it installs. */
+const QUIET = ['--prefer-offline', '--no-audit', '--no-fund'];
+
+async function sh(command: string, cwd: string): Promise<void> {
+  for (const part of command.split(' && ')) {
+    const [tool, ...args] = part.split(' ');
+    const extra = tool === 'npm' && args[0] === 'ci' ? QUIET : [];
+    await run(tool, [...args, ...extra], {
+      cwd,
+      timeout: STEP_TIMEOUT_MS,
+      maxBuffer: 64 * 1024 * 1024,
+      env: { ...process.env, NODE_ENV: '', CI: 'true' },
+    });
+  }
+}
+
+/** The repository's tracked files, as `COPY . .` would see them. */
+function copyRepository(target: string): void {
+  const files = execFileSync('git', ['ls-files', '-z'], {
+    cwd: REPO_ROOT,
+    encoding: 'utf8',
+  })
+    .split('\0')
+    .filter((file) => file !== '' && existsSync(join(REPO_ROOT, file)));
+  for (const file of files) {
+    mkdirSync(dirname(join(target, file)), { recursive: true });
+    cpSync(join(REPO_ROOT, file), join(target, file));
+  }
+}
+
+describe('Dockerfile steps in a clean copy of the repository', () => {
+  let root: string;
+
+  beforeAll(() => {
+    root = mkdtempSync(join(tmpdir(), 'container-'));
+  });
+  afterAll(() => rmSync(root, { recursive: true, force: true }));
+
+  it('performs the RUN lines this test performs (keep both in step)', () => {
+    const runLines = readFileSync(join(REPO_ROOT, 'Dockerfile'), 'utf8')
+      .split('\n')
+      .filter((line) => line.startsWith('RUN npm'))
+      .map((line) => line.slice('RUN '.length));
+    expect(runLines).toEqual([...BUILD_STAGE, ...DEPENDENCY_STAGE]);
+  });
+
+  it(
+    'builds, installs production dependencies only, starts with the image command and answers ready',
+    async () => {
+      const build = join(root, 'build');
+      copyRepository(build);
+      for (const step of BUILD_STAGE) await sh(step, build);
+
+      const dependencies = join(root, 'dependencies');
+      mkdirSync(dependencies);
+      for (const file of ['package.json', 'package-lock.json']) {
+        cpSync(join(REPO_ROOT, file), join(dependencies, file));
+      }
+      for (const step of DEPENDENCY_STAGE) await sh(step, dependencies);
+
+      const app = join(root, 'app');
+      mkdirSync(app);
+      renameSync(join(dependencies, 'node_modules'), join(app, 'node_modules'));
+      renameSync(join(build, 'dist'), join(app, 'dist'));
+      cpSync(join(REPO_ROOT, 'package.json'), join(app, 'package.json'));
+
+      // Production dependencies only (TypeORM itself pulls in ts-node and
+      // typescript, so those say nothing).
+      for (const devOnly of [
+        'jest',
+        '@nestjs/cli',
+        'eslint',
+        'prettier',
+        'playwright-core',
+        'openapi-typescript',
+      ]) {
+        expect(existsSync(join(app, 'node_modules', devOnly))).toBe(false);
+      }
+
+      const cmd = readFileSync(join(REPO_ROOT, 'Dockerfile'), 'utf8')
+        .split('\n')
+        .find((line) => line.startsWith('CMD '));
+      expect(cmd).toBe('CMD ["node", "dist/src/main.js"]');
+
+      const port = await findFreePort();
+      const child = execFile(process.execPath, ['dist/src/main.js'], {
+        cwd: app,
+        // The image's environment, except the address: tests listen on
+        // loopback only.
+        env: {
+          PATH: process.env.PATH,
+          NODE_ENV: 'production',
+          HOST: '127.0.0.1',
+          PORT: String(port),
+          LOG_LEVEL: 'warn',
+        },
+      });
+      try {
+        const base = `http://127.0.0.1:${port}`;
+        let ready = 0;
+        for (let i = 0; i < 100 && ready !== 200; i++) {
+          await new Promise((resolve) => setTimeout(resolve, 100));
+          ready = await request(base)
+            .get('/health/ready')
+            .then((res) => res.status)
+            .catch(() => 0);
+        }
+        expect(ready).toBe(200);
+        // better-sqlite3 was built for this runtime: a write works.
+        await request(base)
+          .post('/api/projects')
+          .send({ name: 'From the image', userId: 'ops' })
+          .expect(201);
+      } finally {
+        child.kill('SIGTERM');
+      }
+    },
+    20 * 60_000,
+  );
+});

@@ -1,0 +1,88 @@
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { chromium, type Browser } from 'playwright-core';
+import { startServer, type ServerProcess } from './support/server-process';
+
+/**
+ * Swagger UI in a real browser: Debian's Chromium (never a browser a tool
+ * downloads), headless, against the built server process.
+ */
+
+const CHROMIUM = '/usr/bin/chromium';
+
+const OPERATIONS = [
+  'POST /api/projects',
+  'GET /api/projects',
+  'GET /api/projects/{id}',
+  'PATCH /api/projects/{id}',
+  'DELETE /api/projects/{id}',
+  'POST /api/ai/generate-logo',
+  'GET /api/ai/generate-logo',
+];
+
+describe('Swagger UI at /docs in headless Chromium', () => {
+  let dir: string;
+  let server: ServerProcess;
+  let browser: Browser;
+
+  beforeAll(async () => {
+    if (!existsSync(CHROMIUM)) {
+      throw new Error(
+        `${CHROMIUM} is missing: apt-get install chromium (.ci/run does it)`,
+      );
+    }
+    dir = mkdtempSync(join(tmpdir(), 'docs-browser-'));
+    server = await startServer(
+      { DATABASE_URL: `file:${join(dir, 'db.sqlite')}` },
+      { cwd: dir },
+    );
+    browser = await chromium.launch({
+      executablePath: CHROMIUM,
+      args: [
+        '--headless',
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-background-networking',
+      ],
+    });
+  }, 60_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await server?.stop();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('lists every operation, with no page error and no blocked resource', async () => {
+    const page = await browser.newPage();
+    const problems: string[] = [];
+    page.on('pageerror', (error) =>
+      problems.push(`page error: ${error.message}`),
+    );
+    page.on('console', (message) => {
+      if (message.type() === 'error')
+        problems.push(`console: ${message.text()}`);
+    });
+    page.on('requestfailed', (req) =>
+      problems.push(`request failed: ${req.url()} ${req.failure()?.errorText}`),
+    );
+
+    await page.goto(`${server.baseUrl}/docs`);
+    await page.waitForSelector('.opblock', { timeout: 20_000 });
+    const listed = await page.$$eval('.opblock-summary', (blocks) =>
+      blocks.map((block) => {
+        const method = block
+          .querySelector('.opblock-summary-method')
+          ?.textContent?.trim();
+        const path = block
+          .querySelector('.opblock-summary-path')
+          ?.getAttribute('data-path');
+        return `${method} ${path}`;
+      }),
+    );
+    expect(listed.sort()).toEqual([...OPERATIONS].sort());
+    expect(await page.title()).toBe('Workspace API');
+    expect(problems).toEqual([]);
+  }, 60_000);
+});

@@ -1,0 +1,254 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { Deployment } from 'kubernetes-models/apps/v1/Deployment';
+import { HorizontalPodAutoscaler } from 'kubernetes-models/autoscaling/v2/HorizontalPodAutoscaler';
+import { Job } from 'kubernetes-models/batch/v1/Job';
+import { PodDisruptionBudget } from 'kubernetes-models/policy/v1/PodDisruptionBudget';
+import { ConfigMap } from 'kubernetes-models/v1/ConfigMap';
+import { Service } from 'kubernetes-models/v1/Service';
+import { parseAllDocuments } from 'yaml';
+import { loadConfiguration } from '../config/environment';
+import { REPO_ROOT } from './support/server-process';
+
+/**
+ * deploy/kubernetes/ validated against the Kubernetes API schemas shipped
+ * in the kubernetes-models package (no cluster, no network), and checked
+ * for what the issue asks of each object.
+ */
+
+const DIR = join(REPO_ROOT, 'deploy', 'kubernetes');
+
+interface Manifest {
+  file: string;
+  apiVersion: string;
+  kind: string;
+  metadata: { name: string; labels?: Record<string, string> };
+  [key: string]: unknown;
+}
+
+/** The schema-checked model of each kind the manifests may use. */
+const MODELS: Record<string, new (data: never) => { validate(): void }> = {
+  'apps/v1/Deployment': Deployment,
+  'autoscaling/v2/HorizontalPodAutoscaler': HorizontalPodAutoscaler,
+  'batch/v1/Job': Job,
+  'policy/v1/PodDisruptionBudget': PodDisruptionBudget,
+  'v1/ConfigMap': ConfigMap,
+  'v1/Service': Service,
+};
+
+function validate(manifest: object & { apiVersion?: string; kind?: string }) {
+  const Model = MODELS[`${manifest.apiVersion}/${manifest.kind}`];
+  if (!Model)
+    throw new Error(`No schema for ${manifest.apiVersion} ${manifest.kind}`);
+  new Model(manifest as never).validate();
+}
+
+function loadManifests(): Manifest[] {
+  return readdirSync(DIR)
+    .filter((file) => /\.ya?ml$/.test(file))
+    .flatMap((file) =>
+      parseAllDocuments(readFileSync(join(DIR, file), 'utf8')).map((doc) => {
+        if (doc.errors.length > 0) throw doc.errors[0];
+        return { ...(doc.toJS() as Omit<Manifest, 'file'>), file } as Manifest;
+      }),
+    );
+}
+
+const manifests = loadManifests();
+const one = (kind: string) => {
+  const found = manifests.filter((m) => m.kind === kind);
+  expect(found).toHaveLength(1);
+  return found[0] as never;
+};
+
+interface Container {
+  name: string;
+  image: string;
+  command?: string[];
+  env?: {
+    name: string;
+    value?: string;
+    valueFrom?: { secretKeyRef?: { name: string; key: string } };
+  }[];
+  envFrom?: { configMapRef?: { name: string } }[];
+  readinessProbe?: { httpGet?: { path: string; port: string | number } };
+  livenessProbe?: { httpGet?: { path: string; port: string | number } };
+  resources?: { requests?: object; limits?: object };
+  securityContext?: {
+    allowPrivilegeEscalation?: boolean;
+    readOnlyRootFilesystem?: boolean;
+    capabilities?: { drop?: string[] };
+  };
+  ports?: { name?: string; containerPort: number }[];
+}
+interface PodSpec {
+  terminationGracePeriodSeconds?: number;
+  securityContext?: { runAsNonRoot?: boolean; runAsUser?: number };
+  containers: Container[];
+}
+interface Workload {
+  metadata: { name: string };
+  spec: {
+    selector?: { matchLabels: Record<string, string> };
+    template: { metadata: { labels: Record<string, string> }; spec: PodSpec };
+  };
+}
+
+describe('Kubernetes manifests (deploy/kubernetes)', () => {
+  it('has a Deployment, a migration Job, a Service, a ConfigMap, a HorizontalPodAutoscaler and a PodDisruptionBudget', () => {
+    expect(manifests.map((m) => m.kind).sort()).toEqual(
+      [
+        'ConfigMap',
+        'Deployment',
+        'HorizontalPodAutoscaler',
+        'Job',
+        'PodDisruptionBudget',
+        'Service',
+      ].sort(),
+    );
+  });
+
+  it.each(manifests.map((m) => [`${m.file} (${m.kind})`, m] as const))(
+    '%s validates against the Kubernetes schema',
+    (_name, manifest) => {
+      const object: Partial<Manifest> = { ...manifest };
+      delete object.file;
+      expect(() => validate(object)).not.toThrow();
+    },
+  );
+
+  it('the schema check catches a broken manifest', () => {
+    const deployment = structuredClone(one('Deployment')) as Workload & {
+      file?: string;
+    };
+    delete deployment.file;
+    (deployment.spec as { replicas?: unknown }).replicas = 'two';
+    expect(() => validate(deployment)).toThrow(/replicas/);
+  });
+
+  describe('Deployment', () => {
+    const deployment = () => one('Deployment') as Workload;
+    const container = () => deployment().spec.template.spec.containers[0];
+    const env = (name: string) =>
+      container().env?.find((entry) => entry.name === name);
+
+    it('probes /health/live for liveness and /health/ready for readiness', () => {
+      expect(container().livenessProbe?.httpGet?.path).toBe('/health/live');
+      expect(container().readinessProbe?.httpGet?.path).toBe('/health/ready');
+    });
+
+    it('gives the pod more time to stop than SHUTDOWN_TIMEOUT_MS', () => {
+      const configMap = one('ConfigMap') as { data: Record<string, string> };
+      const shutdownSeconds = Number(configMap.data.SHUTDOWN_TIMEOUT_MS) / 1000;
+      expect(
+        deployment().spec.template.spec.terminationGracePeriodSeconds,
+      ).toBeGreaterThan(shutdownSeconds + 5);
+    });
+
+    it('reads IMAGE_API_KEY and DATABASE_URL from a Secret, never from a literal', () => {
+      for (const name of ['IMAGE_API_KEY', 'DATABASE_URL']) {
+        expect(env(name)?.value).toBeUndefined();
+        expect(env(name)?.valueFrom?.secretKeyRef).toEqual({
+          name: 'workspace-api',
+          key: name,
+        });
+      }
+    });
+
+    it('runs with MIGRATIONS_RUN=false (the Job migrates)', () => {
+      expect(env('MIGRATIONS_RUN')?.value).toBe('false');
+    });
+
+    it('takes the other settings from the ConfigMap', () => {
+      expect(container().envFrom).toEqual([
+        { configMapRef: { name: 'workspace-api' } },
+      ]);
+    });
+
+    it('sets resource requests and limits', () => {
+      expect(container().resources?.requests).toEqual(
+        expect.objectContaining({
+          cpu: expect.any(String),
+          memory: expect.any(String),
+        }),
+      );
+      expect(container().resources?.limits).toEqual(
+        expect.objectContaining({ memory: expect.any(String) }),
+      );
+    });
+
+    it('runs as a non-root user without privileges', () => {
+      expect(deployment().spec.template.spec.securityContext).toMatchObject({
+        runAsNonRoot: true,
+        runAsUser: 1000,
+      });
+      expect(container().securityContext).toEqual({
+        allowPrivilegeEscalation: false,
+        readOnlyRootFilesystem: true,
+        capabilities: { drop: ['ALL'] },
+      });
+    });
+
+    it('is selected by the Service and the PodDisruptionBudget, and scaled by the HorizontalPodAutoscaler', () => {
+      const labels = deployment().spec.template.metadata.labels;
+      const service = one('Service') as { spec: { selector: object } };
+      const pdb = one('PodDisruptionBudget') as {
+        spec: { selector: { matchLabels: object } };
+      };
+      const hpa = one('HorizontalPodAutoscaler') as {
+        spec: { scaleTargetRef: { kind: string; name: string } };
+      };
+      expect(labels).toMatchObject(service.spec.selector);
+      expect(labels).toMatchObject(pdb.spec.selector.matchLabels);
+      expect(hpa.spec.scaleTargetRef).toMatchObject({
+        kind: 'Deployment',
+        name: deployment().metadata.name,
+      });
+    });
+  });
+
+  describe('migration Job', () => {
+    it('runs the migration command with DATABASE_URL from the Secret, on the same image', () => {
+      const job = one('Job') as Workload;
+      const deployment = one('Deployment') as Workload;
+      const [container] = job.spec.template.spec.containers;
+      expect(container.command).toEqual(['node', 'dist/config/migrate.js']);
+      expect(container.image).toBe(
+        deployment.spec.template.spec.containers[0].image,
+      );
+      expect(
+        container.env?.find((e) => e.name === 'DATABASE_URL')?.valueFrom
+          ?.secretKeyRef,
+      ).toEqual({ name: 'workspace-api', key: 'DATABASE_URL' });
+      expect(job.spec.template.spec.securityContext?.runAsNonRoot).toBe(true);
+    });
+  });
+
+  describe('ConfigMap', () => {
+    const data = () =>
+      (one('ConfigMap') as { data: Record<string, string> }).data;
+
+    it('holds only variables the README documents', () => {
+      const readme = readFileSync(join(REPO_ROOT, 'README.md'), 'utf8');
+      for (const name of Object.keys(data())) {
+        expect(readme).toContain(`| \`${name}\` |`);
+      }
+    });
+
+    it('holds no secret', () => {
+      for (const name of ['IMAGE_API_KEY', 'DATABASE_URL', 'REDIS_URL']) {
+        expect(data()).not.toHaveProperty(name);
+      }
+    });
+
+    it('passes the start-up validation of the service (listening on 0.0.0.0)', () => {
+      const config = loadConfiguration({
+        ...data(),
+        DATABASE_URL: 'postgres://app@db:5432/workspace',
+        NODE_ENV: 'production',
+      });
+      expect(config.host).toBe('0.0.0.0');
+      expect(config.shutdownTimeoutMs).toBe(25000);
+    });
+  });
+});

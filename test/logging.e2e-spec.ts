@@ -1,0 +1,192 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import request from 'supertest';
+import {
+  startDevImageApiProcess,
+  type DevImageApiProcess,
+} from './support/dev-image-api-process';
+import { startServer } from './support/server-process';
+
+/**
+ * The log of the real server process (`node dist/src/main.js`), through a
+ * full logo round trip against the dev image API process with a known key.
+ */
+
+const KEY = 'sk-log-test-7f3a9c2e51b84d06';
+const LOGO_REQUEST = {
+  projectId: 'any',
+  companyName: 'Acme',
+  style: 'geometric',
+  colors: ['navy', 'gold'],
+};
+
+interface LogLine {
+  level: number;
+  time: string;
+  msg: string;
+  requestId?: string;
+  method?: string;
+  route?: string | null;
+  url?: string;
+  status?: number;
+  durationMs?: number;
+  [key: string]: unknown;
+}
+
+const isRequestLine = (line: LogLine) =>
+  line.msg === 'request completed' || line.msg === 'request failed';
+
+describe('Request logs of the server process', () => {
+  let upstream: DevImageApiProcess;
+  let dir: string;
+  let stdout = '';
+  let stderr = '';
+  let exitCode: number | null;
+  let lines: LogLine[];
+
+  beforeAll(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'logging-'));
+    upstream = await startDevImageApiProcess();
+    const server = await startServer(
+      {
+        DATABASE_URL: `file:${join(dir, 'db.sqlite')}`,
+        IMAGE_API_KEY: KEY,
+        IMAGE_API_URL: upstream.url,
+        IMAGE_API_MAX_RETRIES: '0',
+        LOG_LEVEL: 'info',
+      },
+      { cwd: dir },
+    );
+    try {
+      const client = request(server.baseUrl);
+      await client
+        .post('/api/projects')
+        .set('X-Request-Id', 'log-create')
+        .send({ name: 'Logged', userId: 'u1' })
+        .expect(201);
+      // A caller that sends the key itself: it must not be logged either.
+      const logo = await client
+        .post('/api/ai/generate-logo')
+        .set('X-Request-Id', 'log-logo')
+        .set('Authorization', `Bearer ${KEY}`)
+        .send(LOGO_REQUEST)
+        .expect(200);
+      expect(logo.body.success).toBe(true);
+      // An upstream error that echoes the key in its message.
+      await request(new URL(upstream.url).origin)
+        .post('/_dev/next')
+        .send({
+          reply: 'error',
+          status: 401,
+          message: `Incorrect API key provided: ${KEY}`,
+        })
+        .expect(200);
+      const failed = await client
+        .post('/api/ai/generate-logo')
+        .set('X-Request-Id', 'log-upstream-error')
+        .send(LOGO_REQUEST)
+        .expect(500);
+      expect(JSON.stringify(failed.body)).not.toContain(KEY);
+      await client
+        .get('/api/projects/no-such-id')
+        .set('X-Request-Id', 'log-not-found')
+        .expect(404);
+    } finally {
+      exitCode = await server.stop();
+      stdout = server.stdout;
+      stderr = server.stderr;
+    }
+    lines = stdout
+      .split('\n')
+      .filter((line) => line.trim() !== '')
+      .map((line) => JSON.parse(line) as LogLine);
+  }, 60_000);
+
+  afterAll(async () => {
+    await upstream.stop();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('exits 0 on SIGTERM', () => {
+    expect(exitCode).toBe(0);
+  });
+
+  it("writes only JSON lines, Nest's own lines included", () => {
+    expect(lines.length).toBeGreaterThan(4);
+    expect(lines.some((line) => /Listening on/.test(line.msg))).toBe(true);
+  });
+
+  it.each([
+    ['log-create', 'POST', '/api/projects', 201],
+    ['log-logo', 'POST', '/api/ai/generate-logo', 200],
+    ['log-upstream-error', 'POST', '/api/ai/generate-logo', 500],
+    ['log-not-found', 'GET', '/api/projects/:id', 404],
+  ])(
+    'logs request %s as exactly one line with method %s, route %s, status %i, duration and its request id',
+    (requestId, method, route, status) => {
+      const mine = lines.filter(
+        (line) => isRequestLine(line) && line.requestId === requestId,
+      );
+      expect(mine).toHaveLength(1);
+      expect(mine[0]).toMatchObject({ requestId, method, route, status });
+      expect(mine[0].durationMs).toEqual(expect.any(Number));
+      expect(Number.isNaN(Date.parse(mine[0].time))).toBe(false);
+    },
+  );
+
+  it('logs no headers and no bodies in request lines', () => {
+    for (const line of lines.filter(isRequestLine)) {
+      expect(Object.keys(line).sort()).toEqual(
+        [
+          'durationMs',
+          'hostname',
+          'level',
+          'method',
+          'msg',
+          'pid',
+          'requestId',
+          'route',
+          'status',
+          'time',
+          'url',
+        ].sort(),
+      );
+    }
+  });
+
+  it('never writes the image-API key, whoever sent it', () => {
+    expect(stdout).toContain('log-upstream-error');
+    expect(stdout).not.toContain(KEY);
+    expect(stderr).not.toContain(KEY);
+  });
+});
+
+describe('LOG_FORMAT=pretty', () => {
+  it('writes human-readable lines instead of JSON', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'logging-pretty-'));
+    const server = await startServer(
+      {
+        DATABASE_URL: `file:${join(dir, 'db.sqlite')}`,
+        LOG_LEVEL: 'info',
+        LOG_FORMAT: 'pretty',
+      },
+      { cwd: dir },
+    );
+    try {
+      await request(server.baseUrl)
+        .get('/api/projects')
+        .set('X-Request-Id', 'pretty-1')
+        .expect(200);
+    } finally {
+      expect(await server.stop()).toBe(0);
+      rmSync(dir, { recursive: true, force: true });
+    }
+    const line = server.stdout
+      .split('\n')
+      .find((text) => text.includes('pretty-1'));
+    expect(line).toBeDefined();
+    expect(line).toContain('request completed');
+    expect(() => JSON.parse(line ?? '')).toThrow();
+  }, 60_000);
+});
