@@ -14,9 +14,17 @@ describe('PostgreSQL: replicas share state', () => {
 
   beforeAll(async () => {
     database = await createPostgresDatabase();
+    // DATABASE_CONNECT_TIMEOUT_MS also bounds the wait for a free pooled
+    // connection: 100 creates queued on a pool of 10 can wait longer than the
+    // default 5 s on a busy CI machine. This suite checks shared state, not
+    // overload, so it gives them time.
+    const env = {
+      DATABASE_URL: database.url,
+      DATABASE_CONNECT_TIMEOUT_MS: '30000',
+    };
     // One migrates first, so the two start as a rolling update would.
-    a = await startServer({ DATABASE_URL: database.url }, { cwd });
-    b = await startServer({ DATABASE_URL: database.url }, { cwd });
+    a = await startServer(env, { cwd });
+    b = await startServer(env, { cwd });
   });
   afterAll(async () => {
     await Promise.all([a?.stop(), b?.stop()]);
