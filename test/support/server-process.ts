@@ -58,6 +58,10 @@ export interface ProcessOptions {
    * (which ConfigModule reads outside NODE_ENV=test) out of the test.
    */
   cwd?: string;
+  /** Node options before the entry, e.g. `--expose-gc` or `-r <preload>`. */
+  nodeArgs?: string[];
+  /** Opens an IPC channel (for a preloaded diagnostic; see `ask`). */
+  ipc?: boolean;
 }
 
 export interface ExitResult {
@@ -82,6 +86,13 @@ export interface ServerProcess {
    * Resolves with the exit code (null when it ended by a signal).
    */
   stop(): Promise<number | null>;
+  /** Sends SIGKILL and resolves once the process has gone. */
+  kill(): Promise<void>;
+  /**
+   * Sends `message` over the IPC channel (ipc: true) and resolves with the
+   * next message the process sends back.
+   */
+  ask(message: unknown): Promise<unknown>;
 }
 
 /** A port that was free a moment ago: listen on port 0, read it, close. */
@@ -128,11 +139,17 @@ interface Running {
 
 function launch(env: Env, options: ProcessOptions): Running {
   assertBuilt();
-  const child = spawn(process.execPath, [SERVER_ENTRY], {
-    cwd: options.cwd ?? REPO_ROOT,
-    env: childEnv(env),
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const child = spawn(
+    process.execPath,
+    [...(options.nodeArgs ?? []), SERVER_ENTRY],
+    {
+      cwd: options.cwd ?? REPO_ROOT,
+      env: childEnv(env),
+      stdio: options.ipc
+        ? ['ignore', 'pipe', 'pipe', 'ipc']
+        : ['ignore', 'pipe', 'pipe'],
+    },
+  );
   const output = { stdout: '', stderr: '' };
   child.stdout?.setEncoding('utf8');
   child.stderr?.setEncoding('utf8');
@@ -206,6 +223,18 @@ export async function startServer(
     },
     get signal() {
       return signal;
+    },
+    async kill() {
+      if (!running.hasExited()) child.kill('SIGKILL');
+      await exited.catch(() => undefined);
+    },
+    ask(message: unknown) {
+      return new Promise((resolvePromise, reject) => {
+        child.once('message', resolvePromise);
+        child.send(message as object, (error) => {
+          if (error) reject(error);
+        });
+      });
     },
     async stop() {
       if (!running.hasExited()) child.kill('SIGTERM');
