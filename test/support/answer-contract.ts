@@ -55,16 +55,23 @@ const FAILURE_TEXT: Partial<Record<Operation, string>> = {
   delete: 'Failed to delete project',
 };
 
+/**
+ * Any route: request headers (the URL included) over Node's 16 KB limit
+ * (README, "Answers shared by every route"), answered before any route is
+ * known, so always as {error}.
+ */
+const HEADERS_TOO_LARGE = 431;
+
 /** The statuses each operation may answer (SPEC §4/§7 and README). */
 export const DOCUMENTED_STATUSES: Record<Operation, readonly number[]> = {
-  create: [201, 400, 413, 500],
-  list: [200, 400, 500],
-  get: [200, 404, 500],
-  patch: [200, 413, 500],
-  delete: [200, 500],
-  logo: [200, 400, 413, 429, 500, 503],
-  logoInfo: [200],
-  unknownRoute: [404],
+  create: [201, 400, 413, 431, 500],
+  list: [200, 400, 431, 500],
+  get: [200, 404, 431, 500],
+  patch: [200, 413, 431, 500],
+  delete: [200, 431, 500],
+  logo: [200, 400, 413, 429, 431, 500, 503],
+  logoInfo: [200, 431],
+  unknownRoute: [404, 431],
 };
 
 function projectProblems(project: unknown, withChildren: boolean): string[] {
@@ -126,6 +133,12 @@ function shapeProblems(
   body: Json,
 ): string[] {
   const { status } = answer;
+  if (status === HEADERS_TOO_LARGE) {
+    return body.error === 'Request headers are too large' &&
+      Object.keys(body).length === 1
+      ? []
+      : ['431 body is not {error:"Request headers are too large"}'];
+  }
   const flagged = operation === 'logo';
   const envelope = flagged ? ['success', 'error'] : ['error'];
   const errorBody = (text?: string, extra: string[] = []): string[] => {

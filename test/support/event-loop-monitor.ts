@@ -13,7 +13,11 @@
  *   and which the load of other processes cannot fake.
  */
 import { readFileSync } from 'node:fs';
-import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
+import {
+  monitorEventLoopDelay,
+  performance,
+  PerformanceObserver,
+} from 'node:perf_hooks';
 
 export interface LoopStats {
   maxDelayMs: number;
@@ -21,6 +25,10 @@ export interface LoopStats {
   meanDelayMs: number;
   /** The longest delay spent running on the main thread. */
   maxStallMs: number;
+  /** When it ended, in ms since the window started. */
+  maxStallAtMs: number;
+  /** The longest garbage-collection pause, to tell a GC from our code. */
+  maxGcPauseMs: number;
   rssBytes: number;
   heapUsedBytes: number;
   externalBytes: number;
@@ -40,7 +48,16 @@ function mainThreadCpuMs(): number {
   return (Number(fields[11]) + Number(fields[12])) * MS_PER_CLOCK_TICK;
 }
 
+let maxGcPauseMs = 0;
+new PerformanceObserver((list) => {
+  for (const entry of list.getEntries()) {
+    maxGcPauseMs = Math.max(maxGcPauseMs, entry.duration);
+  }
+}).observe({ entryTypes: ['gc'] });
+
 let maxStallMs = 0;
+let maxStallAt = 0;
+let windowStart = performance.now();
 let lastAt = performance.now();
 let lastCpuMs = mainThreadCpuMs();
 setInterval(() => {
@@ -50,7 +67,10 @@ setInterval(() => {
   // The part of the delay the main thread spent running (CPU time is
   // counted in 10 ms steps, so allow one step).
   const stallMs = Math.min(delayMs, cpuMs - lastCpuMs + MS_PER_CLOCK_TICK);
-  maxStallMs = Math.max(maxStallMs, stallMs);
+  if (stallMs > maxStallMs) {
+    maxStallMs = stallMs;
+    maxStallAt = now;
+  }
   lastAt = now;
   lastCpuMs = cpuMs;
 }, TICK_MS).unref();
@@ -59,6 +79,8 @@ process.on('message', (message: { type?: string }) => {
   if (message.type === 'reset') {
     histogram.reset();
     maxStallMs = 0;
+    maxGcPauseMs = 0;
+    windowStart = performance.now();
     process.send?.({ type: 'reset' });
     return;
   }
@@ -68,6 +90,8 @@ process.on('message', (message: { type?: string }) => {
       p99DelayMs: histogram.percentile(99) / 1e6,
       meanDelayMs: histogram.mean / 1e6,
       maxStallMs,
+      maxStallAtMs: maxStallAt - windowStart,
+      maxGcPauseMs,
       ...memoryAfterGc(),
     };
     process.send?.(stats);
