@@ -5,6 +5,7 @@ import { appConfig } from '../config/app.config';
 import { JsonBodyModule } from './common/body/json-body.module';
 import { AllExceptionsFilter } from './common/http/all-exceptions.filter';
 import { ExpressSettingsModule } from './common/http/express-settings.module';
+import { ProtocolErrorsModule } from './common/http/protocol-errors.module';
 import { RouteContextGuard } from './common/http/route-context.guard';
 import { TrustProxyModule } from './common/http/trust-proxy.module';
 import { AppValidationPipe } from './common/validation/app-validation.pipe';
@@ -37,6 +38,7 @@ import { ProjectsModule } from './projects/projects.module';
     HttpHardeningModule,
     JsonBodyModule,
     ExpressSettingsModule,
+    ProtocolErrorsModule,
     TrustProxyModule,
     DatabaseModule,
     ProjectsModule,

@@ -1,4 +1,6 @@
 import request from 'supertest';
+import { parseRawAnswer, sendRaw } from './support/http-client';
+import { listen } from './support/pending-request';
 import { createProject } from './support/project-fixtures';
 import { createTestApp, TestApp } from './support/test-app';
 
@@ -177,5 +179,116 @@ describe('HTTP contract shared by all routes', () => {
         /\bat \S+ \(|node_modules|\/work\/|SELECT|INSERT|UPDATE "|SQLITE|QueryFailed/,
       );
     }
+  });
+  // Found by the reliability fuzz (test/reliability): Express answered
+  // these with its own 400 "Failed to decode param '%zz'".
+  describe('a path segment with a broken percent-escape is an id like any other', () => {
+    it.each(['%', '%zz', '%E0%A4%A', 'a%2'])(
+      'GET /api/projects/%s answers 404 {error:"Project not found"}',
+      async (segment) => {
+        const response = await request(t.server)
+          .get(`/api/projects/${segment}`)
+          .expect(404);
+        expect(response.body).toEqual({ error: 'Project not found' });
+      },
+    );
+
+    it('PATCH answers 500 {error:"Failed to update project"}', async () => {
+      const response = await request(t.server)
+        .patch('/api/projects/%zz')
+        .send({ name: 'x' })
+        .expect(500);
+      expect(response.body).toEqual({ error: 'Failed to update project' });
+    });
+
+    it('DELETE answers 500 {error:"Failed to delete project"}', async () => {
+      const response = await request(t.server)
+        .delete('/api/projects/%E0%A4%A')
+        .expect(500);
+      expect(response.body).toEqual({ error: 'Failed to delete project' });
+    });
+
+    it('an unknown path with one answers 404 {error:"Not found"}', async () => {
+      const response = await request(t.server).get('/nowhere/%zz').expect(404);
+      expect(response.body).toEqual({ error: 'Not found' });
+    });
+  });
+
+  // Found by the reliability fuzz: class-transformer walks nested values
+  // recursively, and a few thousand levels overflowed the stack (500).
+  describe('a body nested deeper than 32 levels is invalid input, not a failure', () => {
+    const deep = (depth: number) =>
+      `{"name":"P","userId":"u","extra":${'['.repeat(depth)}1${']'.repeat(depth)}}`;
+
+    it('POST /api/projects answers 400 with a too_big issue for 10,000 levels', async () => {
+      const response = await request(t.server)
+        .post('/api/projects')
+        .set('Content-Type', 'application/json')
+        .send(deep(10_000))
+        .expect(400);
+      expect(response.body).toEqual({
+        error: 'Invalid input',
+        details: [
+          {
+            path: ['extra', ...Array<number>(31).fill(0)],
+            message: 'Nesting must be at most 32 levels deep',
+            code: 'too_big',
+          },
+        ],
+      });
+    });
+
+    it('POST /api/ai/generate-logo answers 400 in its envelope', async () => {
+      const response = await request(t.server)
+        .post('/api/ai/generate-logo')
+        .set('Content-Type', 'application/json')
+        .send(
+          `{"projectId":"p","companyName":"A","style":"modern","colors":["red"],"mood":${'['.repeat(5_000)}${']'.repeat(5_000)}}`,
+        )
+        .expect(400);
+      expect(response.body).toMatchObject({
+        success: false,
+        error: 'Invalid input',
+      });
+    });
+
+    it('a body nested 31 levels deep is still read (unknown fields are stripped)', async () => {
+      await request(t.server)
+        .post('/api/projects')
+        .set('Content-Type', 'application/json')
+        .send(deep(30))
+        .expect(201);
+    });
+  });
+
+  // Found by the reliability fuzz: Node's HTTP parser answered these
+  // itself, with no body at all.
+  describe('a request Node cannot parse gets a JSON body', () => {
+    let port: number;
+
+    beforeAll(async () => {
+      port = Number(new URL(await listen(t)).port);
+    });
+
+    it.each([
+      ['a garbage request line', 'GARBAGE\r\n\r\n', 400, 'Bad request'],
+      [
+        'conflicting Content-Lengths',
+        'POST /api/projects HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\nContent-Length: 6\r\n\r\n{}',
+        400,
+        'Bad request',
+      ],
+      [
+        'headers over the size limit',
+        `GET /api/projects?userId=${'a'.repeat(20_000)} HTTP/1.1\r\nHost: x\r\n\r\n`,
+        431,
+        'Request headers are too large',
+      ],
+    ])('%s: %d {error}', async (_label, bytes, status, error) => {
+      const answer = parseRawAnswer(await sendRaw(port, bytes));
+      expect(answer?.status).toBe(status);
+      expect(answer?.headers['content-type']).toMatch(/^application\/json/);
+      expect(JSON.parse(answer?.text ?? '')).toEqual({ error });
+    });
   });
 });

@@ -541,6 +541,26 @@ describe('/api/ai/generate-logo', () => {
     });
   });
 
+  describe('POST: an oversized upstream answer (found by the reliability fuzz)', () => {
+    it("returns 500 'Invalid response from image service: response too large' for a 10 MB answer, instead of reading it", async () => {
+      // Before the fix the whole 10 MB was buffered and parsed, and its URL
+      // returned as a success.
+      fake.respondWith(Replies.hugeBody(10 * 1024 * 1024));
+      const response = await post(valid).expect(500);
+      expect(response.body).toEqual({
+        success: false,
+        error: 'Invalid response from image service: response too large',
+      });
+      expect(fake.requests).toHaveLength(1);
+    });
+
+    it('still accepts an answer padded to just under 1 MB', async () => {
+      fake.respondWith(Replies.hugeBody(1024 * 1024 - 1024));
+      const response = await post(valid).expect(200);
+      expect(response.body.logoUrl).toBe(FAKE_IMAGE_URL);
+    });
+  });
+
   describe('POST: the key stays secret (SPEC §5, DESIGN)', () => {
     it('does not echo the key when the upstream error message contains it', async () => {
       fake.respondWith(

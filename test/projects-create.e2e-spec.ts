@@ -112,6 +112,25 @@ describe('POST /api/projects (SPEC 4.1)', () => {
     await post({ name: 'x'.repeat(100), userId: 'u' }).expect(201);
   });
 
+  // Found by the reliability fuzz on PostgreSQL: a long userId could not be
+  // indexed there (500) while SQLite stored it (201).
+  it('accepts a userId of 255 characters, of any kind, on every database', async () => {
+    await post({ name: 'P', userId: '😀'.repeat(255) }).expect(201);
+  });
+
+  it('returns 400 with a too_big issue for a userId of 256 characters', async () => {
+    const { body } = await post({ name: 'P', userId: 'u'.repeat(256) }).expect(
+      400,
+    );
+    expect(body.details).toEqual([
+      {
+        path: ['userId'],
+        message: 'String must contain at most 255 character(s)',
+        code: 'too_big',
+      },
+    ]);
+  });
+
   it('accepts a description of 500 characters', async () => {
     await post({ name: 'P', description: 'd'.repeat(500), userId: 'u' }).expect(
       201,

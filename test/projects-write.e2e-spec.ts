@@ -89,6 +89,18 @@ describe('PATCH /api/projects/{id} (SPEC 4.4)', () => {
     expect((await fetch(project.id)).name).toBe('n'.repeat(150));
   });
 
+  // Found by the reliability fuzz on PostgreSQL (see PROJECT_USER_ID_MAX).
+  it('fails with 500 and changes nothing for a userId over 255 characters, on every database', async () => {
+    const project = await createProject(t, { userId: 'before' });
+    const { body } = await patch(project.id, {
+      userId: Array.from({ length: 3_000 }, (_, i) =>
+        String.fromCharCode(0x4e00 + ((i * 7919) % 20_000)),
+      ).join(''),
+    }).expect(500);
+    expect(body).toEqual({ error: 'Failed to update project' });
+    expect((await fetch(project.id)).userId).toBe('before');
+  });
+
   it('accepts an empty name and a null description, as given', async () => {
     const project = await createProject(t, { description: 'x' });
     const { body } = await patch(project.id, {

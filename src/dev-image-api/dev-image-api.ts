@@ -217,10 +217,41 @@ export class DevImageApi {
       res.socket?.resetAndDestroy();
       return;
     }
+    if ('noAnswer' in reply) return;
+    if ('resetAfterBytes' in reply) {
+      const text = JSON.stringify(reply.json);
+      res.writeHead(reply.status, {
+        'Content-Type': 'application/json',
+        'Content-Length': Buffer.byteLength(text),
+        ...headers,
+      });
+      res.write(text.slice(0, reply.resetAfterBytes), () =>
+        res.socket?.resetAndDestroy(),
+      );
+      return;
+    }
+    if ('trickleEveryMs' in reply) {
+      return trickle(res, reply.status, JSON.stringify(reply.json), {
+        everyMs: reply.trickleEveryMs,
+        headers,
+      });
+    }
+    if ('paddingBytes' in reply) {
+      const padded = { padding: 'x'.repeat(reply.paddingBytes) };
+      return sendJson(
+        res,
+        reply.status,
+        { ...padded, ...(reply.json as object) },
+        headers,
+      );
+    }
     if ('json' in reply)
       return sendJson(res, reply.status, reply.json, headers);
     if ('text' in reply) {
-      res.writeHead(reply.status, { 'Content-Type': 'text/html', ...headers });
+      res.writeHead(reply.status, {
+        'Content-Type': reply.contentType ?? 'text/html',
+        ...headers,
+      });
       res.end(reply.text);
       return;
     }
@@ -332,6 +363,32 @@ function sendJson(
 ): void {
   res.writeHead(status, { 'Content-Type': 'application/json', ...headers });
   res.end(JSON.stringify(json));
+}
+
+/** Sends `text` one byte every `everyMs`, until done or the caller leaves. */
+function trickle(
+  res: ServerResponse,
+  status: number,
+  text: string,
+  options: { everyMs: number; headers: Record<string, string> },
+): void {
+  const bytes = Buffer.from(text);
+  res.writeHead(status, {
+    'Content-Type': 'application/json',
+    'Content-Length': bytes.length,
+    ...options.headers,
+  });
+  let sent = 0;
+  const timer = setInterval(() => {
+    if (res.destroyed) return clearInterval(timer);
+    res.write(bytes.subarray(sent, sent + 1));
+    sent++;
+    if (sent >= bytes.length) {
+      clearInterval(timer);
+      res.end();
+    }
+  }, options.everyMs);
+  res.once('close', () => clearInterval(timer));
 }
 
 /** A recorded call as the admin endpoint shows it: no bearer key. */

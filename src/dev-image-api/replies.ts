@@ -11,15 +11,20 @@ interface ReplyExtras {
 
 /**
  * What the dev image API answers to one generation call: a drawn logo (the
- * default), a status with a JSON body, a status with a text body, or a
- * connection reset with no answer at all.
+ * default), a status with a JSON body, a status with a text body, a
+ * connection reset with no answer at all, or one of the faults a real
+ * upstream shows (see `Replies`).
  */
 export type DevReply = ReplyExtras &
   (
     | { image: true }
     | { status: number; json: unknown }
-    | { status: number; text: string }
+    | { status: number; text: string; contentType?: string }
     | { resetConnection: true }
+    | { noAnswer: true }
+    | { status: number; json: unknown; resetAfterBytes: number }
+    | { status: number; json: unknown; trickleEveryMs: number }
+    | { status: number; json: unknown; paddingBytes: number }
   );
 
 /** The URL of `Replies.success()`: a fixed value tests can compare with. */
@@ -53,6 +58,29 @@ export const Replies = {
   }),
   /** The connection is reset before any answer. */
   resetConnection: (): DevReply => ({ resetConnection: true }),
+  /** The call is accepted and never answered (until the caller hangs up). */
+  noAnswer: (): DevReply => ({ noAnswer: true }),
+  /** A success whose body is cut by a connection reset after `bytes`. */
+  resetMidBody: (bytes = 20): DevReply => ({
+    ...(Replies.success() as { status: number; json: unknown }),
+    resetAfterBytes: bytes,
+  }),
+  /** A success whose body arrives one byte every `everyMs`. */
+  trickle: (everyMs = 1000): DevReply => ({
+    ...(Replies.success() as { status: number; json: unknown }),
+    trickleEveryMs: everyMs,
+  }),
+  /** A success padded to about `bytes` (a broken or hostile upstream). */
+  hugeBody: (bytes: number): DevReply => ({
+    ...(Replies.success() as { status: number; json: unknown }),
+    paddingBytes: bytes,
+  }),
+  /** A 2xx that claims to be JSON and is not. */
+  invalidJson: (status = 200): DevReply => ({
+    status,
+    text: '{"created": 1, "data": [{"url": ',
+    contentType: 'application/json',
+  }),
   /** `reply`, sent only after `latencyMs`. */
   slow: (reply: DevReply, latencyMs: number): DevReply => ({
     ...reply,

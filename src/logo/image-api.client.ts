@@ -9,6 +9,8 @@ import { LogoMetrics, type ImageApiCallOutcome } from './logo-metrics';
 import {
   INVALID_RESPONSE_MESSAGE,
   LOGO_GENERIC_FAILURE,
+  MAX_UPSTREAM_RESPONSE_BYTES,
+  OVERSIZED_RESPONSE_MESSAGE,
   TIMEOUT_MESSAGE,
   UNREACHABLE_MESSAGE,
 } from './logo.constants';
@@ -105,6 +107,8 @@ export class ImageApiClient {
             // Every status is read here; axios must not throw on 4xx/5xx.
             validateStatus: () => true,
             maxRedirects: 0,
+            // axios stops reading and fails once this much has arrived.
+            maxContentLength: MAX_UPSTREAM_RESPONSE_BYTES,
           },
         ),
       );
@@ -116,6 +120,15 @@ export class ImageApiClient {
       // The caller gave up (it disconnected, or its deadline passed): that,
       // not the cut connection, is what happened.
       if (signal?.aborted) throw signal.reason;
+      // A broken answer, not a passing hiccup: not retried.
+      if (isOversizedResponse(error)) {
+        throw new ImageApiCallError(
+          OVERSIZED_RESPONSE_MESSAGE,
+          false,
+          undefined,
+          'invalid_response',
+        );
+      }
       const timedOut = isTimeout(error);
       throw new ImageApiCallError(
         timedOut ? TIMEOUT_MESSAGE : UNREACHABLE_MESSAGE,
@@ -168,6 +181,14 @@ function firstImageUrl(body: unknown): string | undefined {
   if (typeof first !== 'object' || first === null) return undefined;
   const url = (first as { url?: unknown }).url;
   return typeof url === 'string' && url !== '' ? url : undefined;
+}
+
+function isOversizedResponse(error: unknown): boolean {
+  return (
+    isAxiosError(error) &&
+    error.code === 'ERR_BAD_RESPONSE' &&
+    error.message.includes('maxContentLength')
+  );
 }
 
 /**

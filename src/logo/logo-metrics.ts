@@ -9,7 +9,7 @@ export type ImageApiCallOutcome =
   | 'success'
   /** A non-2xx answer (429 and 5xx included). */
   | 'error_response'
-  /** A 2xx without an image URL. */
+  /** A 2xx without an image URL, or an answer over the size limit. */
   | 'invalid_response'
   | 'timeout'
   | 'unreachable'

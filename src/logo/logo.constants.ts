@@ -21,6 +21,14 @@ export const KEY_MISSING_MESSAGE =
   "IMAGE_API_KEY is not configured. Add IMAGE_API_KEY to the server's environment variables.";
 export const INVALID_RESPONSE_MESSAGE =
   'Invalid response from image service: no image URL';
+export const OVERSIZED_RESPONSE_MESSAGE =
+  'Invalid response from image service: response too large';
+/**
+ * The most of an upstream answer that is read. A real answer (a URL and a
+ * revised prompt) is a few kilobytes; without a cap a broken or hostile
+ * upstream could make every logo request buffer megabytes.
+ */
+export const MAX_UPSTREAM_RESPONSE_BYTES = 1024 * 1024;
 export const TIMEOUT_MESSAGE = 'The image service did not respond in time';
 export const UNREACHABLE_MESSAGE = 'The image service could not be reached';
 

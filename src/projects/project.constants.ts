@@ -29,3 +29,11 @@ export type AgentStatus = (typeof AGENT_STATUSES)[number];
 
 export const PROJECT_NAME_MAX = 100;
 export const PROJECT_DESCRIPTION_MAX = 500;
+/**
+ * Not in SPEC, which gives userId no limit: PostgreSQL cannot index a value
+ * over about 2.7 kB (a third of a page), and userId is indexed for the
+ * list filter, so a long one failed with 500 on PostgreSQL while SQLite
+ * stored it. 255 characters (at most 1,020 bytes of UTF-8) keep both
+ * databases answering alike.
+ */
+export const PROJECT_USER_ID_MAX = 255;

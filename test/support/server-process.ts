@@ -61,6 +61,10 @@ export interface ProcessOptions {
    * (which ConfigModule reads outside NODE_ENV=test) out of the test.
    */
   cwd?: string;
+  /** Node options before the entry, e.g. `--expose-gc` or `-r <preload>`. */
+  nodeArgs?: string[];
+  /** Opens an IPC channel (for a preloaded diagnostic; see `ask`). */
+  ipc?: boolean;
 }
 
 export interface ExitResult {
@@ -90,6 +94,13 @@ export interface ServerProcess {
    * a signal the test sent, say), without sending anything.
    */
   waitForExit(): Promise<number | null>;
+  /** Sends SIGKILL and resolves once the process has gone. */
+  kill(): Promise<void>;
+  /**
+   * Sends `message` over the IPC channel (ipc: true) and resolves with the
+   * next message the process sends back.
+   */
+  ask(message: unknown): Promise<unknown>;
 }
 
 /** A port that was free a moment ago: listen on port 0, read it, close. */
@@ -136,11 +147,17 @@ interface Running {
 
 function launch(env: Env, options: ProcessOptions): Running {
   assertBuilt();
-  const child = spawn(process.execPath, [SERVER_ENTRY], {
-    cwd: options.cwd ?? REPO_ROOT,
-    env: childEnv(env),
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const child = spawn(
+    process.execPath,
+    [...(options.nodeArgs ?? []), SERVER_ENTRY],
+    {
+      cwd: options.cwd ?? REPO_ROOT,
+      env: childEnv(env),
+      stdio: options.ipc
+        ? ['ignore', 'pipe', 'pipe', 'ipc']
+        : ['ignore', 'pipe', 'pipe'],
+    },
+  );
   const output = { stdout: '', stderr: '' };
   child.stdout?.setEncoding('utf8');
   child.stderr?.setEncoding('utf8');
@@ -217,6 +234,18 @@ export async function startServer(
     },
     async waitForExit() {
       return (await exited).code;
+    },
+    async kill() {
+      if (!running.hasExited()) child.kill('SIGKILL');
+      await exited.catch(() => undefined);
+    },
+    ask(message: unknown) {
+      return new Promise((resolvePromise, reject) => {
+        child.once('message', resolvePromise);
+        child.send(message as object, (error) => {
+          if (error) reject(error);
+        });
+      });
     },
     async stop() {
       if (!running.hasExited()) child.kill('SIGTERM');

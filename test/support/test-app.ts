@@ -1,4 +1,4 @@
-import { INestApplication } from '@nestjs/common';
+import { INestApplication, LoggerService } from '@nestjs/common';
 import { Test } from '@nestjs/testing';
 import type { Server } from 'node:http';
 import { DataSource } from 'typeorm';
@@ -58,10 +58,12 @@ const TEST_DEFAULTS = {
  * Builds the app the way NestJS e2e suites do — from AppModule alone, with
  * nothing from main.ts — on a fresh database of its own (a SQLite file, or a
  * PostgreSQL database in the PostgreSQL pass).
- * `env` sets configuration for this app (undefined unsets a variable).
+ * `env` sets configuration for this app (undefined unsets a variable);
+ * `options.logger` receives its log lines (none are kept otherwise).
  */
 export async function createTestApp(
   env: Record<string, string | undefined> = {},
+  options: { logger?: LoggerService } = {},
 ): Promise<TestApp> {
   const database = await createTestDatabase();
   const moduleRef = await withEnv(
@@ -75,7 +77,9 @@ export async function createTestApp(
     },
     () => Test.createTestingModule({ imports: [AppModule] }).compile(),
   );
-  const app = moduleRef.createNestApplication({ logger: false });
+  const app = moduleRef.createNestApplication({
+    logger: options.logger ?? false,
+  });
   await app.init();
   const dataSource = app.get(DataSource);
   return {

@@ -5,6 +5,7 @@ import {
   ValidationPipe,
 } from '@nestjs/common';
 import { InputValidationException } from '../errors/input-validation.exception';
+import { tooDeepIssue } from './nesting-depth';
 import { toValidationIssues } from './validation-issue';
 
 function describeJsonType(value: unknown): string {
@@ -52,6 +53,10 @@ export class AppValidationPipe extends ValidationPipe {
           code: 'invalid_type',
         },
       ]);
+    }
+    if (isDtoBody) {
+      const tooDeep = tooDeepIssue(value);
+      if (tooDeep) throw new InputValidationException([tooDeep]);
     }
     return super.transform(value, metadata) as Promise<unknown>;
   }

@@ -6,6 +6,7 @@ import { StorableText } from '../../common/validation/storable-text.decorator';
 import {
   PROJECT_DESCRIPTION_MAX,
   PROJECT_NAME_MAX,
+  PROJECT_USER_ID_MAX,
 } from '../project.constants';
 
 /** SPEC 4.1 request. Unknown fields are stripped, not rejected. */
@@ -38,6 +39,7 @@ export class CreateProjectDto {
   @ApiProperty({ example: 'user-1' })
   @IsDefined(Messages.required())
   @IsString(Messages.string())
+  @MaxLength(PROJECT_USER_ID_MAX, Messages.maxChars(PROJECT_USER_ID_MAX))
   @StorableText()
   userId: string;
 }

@@ -1,3 +1,4 @@
+import { PROJECT_USER_ID_MAX } from '../project.constants';
 import { ProjectChangeRejectedError } from '../projects.errors';
 
 /** The fields PATCH may change (SPEC 4.4 applies them without length rules). */
@@ -35,6 +36,11 @@ export function parseProjectUpdate(body: unknown): UpdateProjectDto {
       case 'userId':
         if (typeof value !== 'string' || hasNulCharacter(value)) {
           throw new ProjectChangeRejectedError(`${key} must be a string`);
+        }
+        // The one limit PATCH keeps: a longer userId cannot be stored on
+        // PostgreSQL (see PROJECT_USER_ID_MAX), and fails on both alike.
+        if (key === 'userId' && [...value].length > PROJECT_USER_ID_MAX) {
+          throw new ProjectChangeRejectedError('userId is too long to store');
         }
         changes[key] = value;
         break;

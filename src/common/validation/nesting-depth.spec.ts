@@ -1,0 +1,31 @@
+import { MAX_NESTING_DEPTH, tooDeepIssue } from './nesting-depth';
+
+const nested = (depth: number): unknown => {
+  let value: unknown = 1;
+  for (let i = 0; i < depth; i++) value = [value];
+  return value;
+};
+
+describe('tooDeepIssue (bodies nested deeper than the limit)', () => {
+  it('accepts a body nested exactly to the limit', () => {
+    expect(tooDeepIssue(nested(MAX_NESTING_DEPTH))).toBeUndefined();
+  });
+
+  it('reports the path of the first value past the limit', () => {
+    expect(tooDeepIssue({ a: nested(MAX_NESTING_DEPTH) })).toEqual({
+      path: ['a', ...Array<number>(MAX_NESTING_DEPTH - 1).fill(0)],
+      message: `Nesting must be at most ${MAX_NESTING_DEPTH} levels deep`,
+      code: 'too_big',
+    });
+  });
+
+  it('walks 100,000 levels without overflowing the stack', () => {
+    expect(tooDeepIssue(nested(100_000))?.code).toBe('too_big');
+  });
+
+  it('accepts flat bodies and plain values', () => {
+    expect(tooDeepIssue({ name: 'P', colors: ['red'] })).toBeUndefined();
+    expect(tooDeepIssue('text')).toBeUndefined();
+    expect(tooDeepIssue(null)).toBeUndefined();
+  });
+});

@@ -1,0 +1,340 @@
+/**
+ * What SPEC.md (§4, §7) and the README's additions (413, 429/503 with
+ * Retry-After, pagination 400s, 404 for unknown routes) allow each operation
+ * to answer, as a checker the reliability drivers run on every response.
+ */
+
+export type Operation =
+  | 'create'
+  | 'list'
+  | 'get'
+  | 'patch'
+  | 'delete'
+  | 'logo'
+  | 'logoInfo'
+  | 'unknownRoute';
+
+export const OPERATIONS: readonly Operation[] = [
+  'create',
+  'list',
+  'get',
+  'patch',
+  'delete',
+  'logo',
+  'logoInfo',
+  'unknownRoute',
+];
+
+export interface Answer {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  text: string;
+}
+
+const SECTION_TYPES = [
+  'LOGO',
+  'ICONS',
+  'GRAPHICS',
+  'MARKETING',
+  'WIREFRAME',
+  'CODE',
+  'TESTING',
+  'DEPLOYMENT',
+];
+
+type Json = Record<string, unknown>;
+
+const isObject = (value: unknown): value is Json =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
+const FAILURE_TEXT: Partial<Record<Operation, string>> = {
+  create: 'Failed to create project',
+  list: 'Failed to fetch projects',
+  get: 'Failed to fetch project',
+  patch: 'Failed to update project',
+  delete: 'Failed to delete project',
+};
+
+/**
+ * Any route: request headers (the URL included) over Node's 16 KB limit
+ * (README, "Answers shared by every route"), answered before any route is
+ * known, so always as {error}.
+ */
+const HEADERS_TOO_LARGE = 431;
+
+/** The statuses each operation may answer (SPEC §4/§7 and README). */
+export const DOCUMENTED_STATUSES: Record<Operation, readonly number[]> = {
+  create: [201, 400, 413, 431, 500],
+  list: [200, 400, 431, 500],
+  get: [200, 404, 431, 500],
+  patch: [200, 413, 431, 500],
+  delete: [200, 431, 500],
+  logo: [200, 400, 413, 429, 431, 500, 503],
+  logoInfo: [200, 431],
+  unknownRoute: [404, 431],
+};
+
+function projectProblems(project: unknown, withChildren: boolean): string[] {
+  if (!isObject(project)) return ['project is not an object'];
+  const problems: string[] = [];
+  if (typeof project.id !== 'string') problems.push('project.id');
+  if (typeof project.name !== 'string') problems.push('project.name');
+  if (typeof project.userId !== 'string') problems.push('project.userId');
+  if (project.description !== null && typeof project.description !== 'string')
+    problems.push('project.description');
+  if (typeof project.updatedAt !== 'string') problems.push('project.updatedAt');
+  if (withChildren) {
+    const sections = project.sections;
+    if (
+      !Array.isArray(sections) ||
+      sections.map((s) => (s as Json).type).join() !== SECTION_TYPES.join()
+    ) {
+      problems.push('project.sections are not the 8 default sections');
+    }
+    if (!Array.isArray(project.agents) || project.agents.length !== 3) {
+      problems.push('project.agents are not the 3 default agents');
+    }
+  }
+  return problems;
+}
+
+function issuesProblems(details: unknown): string[] {
+  if (!Array.isArray(details) || details.length === 0) {
+    return ['details is not a non-empty array'];
+  }
+  return details.every(
+    (issue) =>
+      isObject(issue) &&
+      Array.isArray(issue.path) &&
+      issue.path.every((p) => typeof p === 'string' || typeof p === 'number') &&
+      typeof issue.message === 'string' &&
+      typeof issue.code === 'string',
+  )
+    ? []
+    : ['details items are not {path, message, code}'];
+}
+
+function exactKeys(body: Json, keys: string[]): string[] {
+  const actual = Object.keys(body).sort().join();
+  return actual === [...keys].sort().join()
+    ? []
+    : [`body keys ${actual} are not ${keys.join()}`];
+}
+
+function header(answer: Answer, name: string): string | undefined {
+  const value = answer.headers[name];
+  return Array.isArray(value) ? value[0] : value;
+}
+
+/** Problems with the body shape of a documented status (empty = fine). */
+function shapeProblems(
+  operation: Operation,
+  answer: Answer,
+  body: Json,
+): string[] {
+  const { status } = answer;
+  if (status === HEADERS_TOO_LARGE) {
+    return body.error === 'Request headers are too large' &&
+      Object.keys(body).length === 1
+      ? []
+      : ['431 body is not {error:"Request headers are too large"}'];
+  }
+  const flagged = operation === 'logo';
+  const envelope = flagged ? ['success', 'error'] : ['error'];
+  const errorBody = (text?: string, extra: string[] = []): string[] => {
+    const problems = exactKeys(body, [...envelope, ...extra]);
+    if (flagged && body.success !== false)
+      problems.push('success is not false');
+    if (typeof body.error !== 'string' || body.error === '')
+      problems.push('error is not a non-empty string');
+    if (text !== undefined && body.error !== text)
+      problems.push(`error is not "${text}"`);
+    return problems;
+  };
+
+  if (status === 400) {
+    return [
+      ...errorBody('Invalid input', ['details']),
+      ...issuesProblems(body.details),
+    ];
+  }
+  if (status === 413) return errorBody();
+  if (status === 429 || status === 503) {
+    const retryAfter = header(answer, 'retry-after');
+    return [
+      ...errorBody(),
+      ...(retryAfter !== undefined && /^\d+$/.test(retryAfter)
+        ? []
+        : ['no Retry-After seconds header']),
+    ];
+  }
+  if (status === 500) return errorBody(FAILURE_TEXT[operation]);
+
+  switch (operation) {
+    case 'create':
+      return [
+        ...exactKeys(body, ['project']),
+        ...projectProblems(body.project, true),
+      ];
+    case 'get':
+      if (status === 404) return errorBody('Project not found');
+      return [
+        ...exactKeys(body, ['project']),
+        ...projectProblems(body.project, true),
+      ];
+    case 'patch':
+      return [
+        ...exactKeys(body, ['project']),
+        ...projectProblems(body.project, true),
+      ];
+    case 'list': {
+      const keys =
+        'nextCursor' in body ? ['projects', 'nextCursor'] : ['projects'];
+      const problems = exactKeys(body, keys);
+      if (!Array.isArray(body.projects))
+        return [...problems, 'projects is not an array'];
+      if (
+        'nextCursor' in body &&
+        body.nextCursor !== null &&
+        typeof body.nextCursor !== 'string'
+      ) {
+        problems.push('nextCursor is not a string or null');
+      }
+      for (const project of body.projects) {
+        problems.push(...projectProblems(project, true));
+        const count = (project as Json)._count;
+        if (
+          !isObject(count) ||
+          typeof count.tasks !== 'number' ||
+          typeof count.assets !== 'number'
+        ) {
+          problems.push('_count is not {tasks, assets}');
+        }
+      }
+      return problems;
+    }
+    case 'delete':
+      return body.success === true && Object.keys(body).length === 1
+        ? []
+        : ['body is not {success:true}'];
+    case 'logo':
+      return [
+        ...exactKeys(body, ['success', 'logoUrl', 'message']),
+        ...(body.success === true &&
+        typeof body.logoUrl === 'string' &&
+        body.message === 'Logo generated successfully!'
+          ? []
+          : ['body is not {success:true, logoUrl, message}']),
+      ];
+    case 'logoInfo':
+      return [
+        ...exactKeys(body, [
+          'service',
+          'status',
+          'message',
+          'supportedStyles',
+          'maxColors',
+        ]),
+        ...(body.maxColors === 5 && Array.isArray(body.supportedStyles)
+          ? []
+          : ['generator information is not as documented']),
+      ];
+    case 'unknownRoute':
+      return errorBody('Not found');
+  }
+}
+
+/**
+ * Leaks that must never reach a client: a stack trace, SQL or a database
+ * error, a file path, an internal address. Text the request itself carried
+ * is not a leak (the logo route's parse error quotes the client's own body),
+ * so `requestText` is consulted before flagging a match.
+ */
+const LEAK_PATTERNS: Array<[string, RegExp]> = [
+  // Bounded repetitions: these run on bodies of hundreds of kilobytes, where
+  // an unbounded `\w*` or `[\s\S]*` backtracks for seconds.
+  [
+    'a stack trace',
+    /\bat [\w$.<>]{1,200} \(|\bat (?:async )?[^\s()]{1,300}:\d+:\d+/,
+  ],
+  ['a stack trace', /Error: [^\n]{0,500}\n\s{1,20}at /],
+  [
+    'SQL',
+    /\b(?:SELECT|INSERT INTO|UPDATE|DELETE FROM)\b[\s\S]{0,300}?\b(?:FROM|VALUES|SET|WHERE)\b/i,
+  ],
+  [
+    'a database error',
+    /SQLITE_|QueryFailedError|syntax error at or near|violates (?:foreign key|unique|not-null)|relation "|duplicate key/i,
+  ],
+  [
+    'a file path',
+    /(?:\/(?:home|work|usr|tmp|var|root|app|opt|srv)\/[\w./-]+)|node_modules|\.(?:ts|js):\d+/,
+  ],
+  [
+    'an internal address',
+    /\b(?:127\.\d+\.\d+\.\d+|10\.\d+\.\d+\.\d+|192\.168\.\d+\.\d+|172\.(?:1[6-9]|2\d|3[01])\.\d+\.\d+|localhost|\[::1\]|ECONNREFUSED|ECONNRESET|ETIMEDOUT)\b/i,
+  ],
+];
+
+export function leakProblems(text: string, requestText = ''): string[] {
+  const problems: string[] = [];
+  for (const [what, pattern] of LEAK_PATTERNS) {
+    const match = pattern.exec(text);
+    if (match && !requestText.includes(match[0])) {
+      problems.push(`the body holds ${what}: ${JSON.stringify(match[0])}`);
+    }
+  }
+  return problems;
+}
+
+/**
+ * Everything wrong with one answer: an undocumented status, a body that is
+ * not JSON or not of the documented shape, a leak, the secret.
+ */
+export function answerProblems(
+  operation: Operation,
+  answer: Answer,
+  options: { requestText?: string; secret?: string } = {},
+): string[] {
+  const problems: string[] = [];
+  if (!DOCUMENTED_STATUSES[operation].includes(answer.status)) {
+    problems.push(`status ${answer.status} is not documented for ${operation}`);
+  }
+  const contentType = header(answer, 'content-type') ?? '';
+  if (!contentType.startsWith('application/json')) {
+    problems.push(`content-type is "${contentType}"`);
+  }
+  let body: unknown;
+  try {
+    body = JSON.parse(answer.text);
+  } catch {
+    problems.push(
+      `the body is not JSON: ${JSON.stringify(answer.text.slice(0, 200))}`,
+    );
+  }
+  if (isObject(body)) {
+    if (DOCUMENTED_STATUSES[operation].includes(answer.status)) {
+      problems.push(...shapeProblems(operation, answer, body));
+    }
+  } else if (body !== undefined) {
+    problems.push('the body is not a JSON object');
+  }
+  // A project's own text fields hold whatever clients stored (earlier fuzz
+  // cases store SQL-looking names): that is data, not a leak.
+  const ownText = isObject(body)
+    ? JSON.stringify(body, (key, value: unknown) =>
+        ['name', 'description', 'userId'].includes(key) ? '' : value,
+      )
+    : answer.text;
+  problems.push(...leakProblems(ownText, options.requestText));
+  if (options.secret) {
+    const headersText = JSON.stringify(answer.headers);
+    if (
+      answer.text.includes(options.secret) ||
+      headersText.includes(options.secret)
+    ) {
+      problems.push('the image-API key appears in the answer');
+    }
+  }
+  return problems;
+}
