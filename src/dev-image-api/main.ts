@@ -1,3 +1,4 @@
+import { Logger } from '@nestjs/common';
 import {
   ConfigurationError,
   loadDevImageApiConfiguration,
@@ -21,8 +22,9 @@ async function main(): Promise<void> {
       retryAfterSeconds: config.retryAfterSeconds,
     }),
   });
-  console.log(`Dev image API listening on ${api.url}`);
-  console.log(
+  const logger = new Logger('DevImageApi');
+  logger.log(`Listening on ${api.url}`);
+  logger.log(
     `Start the service against it: IMAGE_API_KEY=dev IMAGE_API_URL=${api.url} npm start`,
   );
   const stop = () => {

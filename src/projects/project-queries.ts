@@ -75,36 +75,38 @@ const members = (json: JsonSql, names: string[], alias: string) =>
 const childrenOf = (table: string, alias: string, owner: string) =>
   `FROM "${table}" "${alias}" WHERE "${alias}"."projectId" = ${owner}`;
 
+/**
+ * A JSON array of one kind of child of project "p", each with its view's
+ * fields (plus `extra` members), in `order`.
+ */
+const childArray = (
+  json: JsonSql,
+  table: string,
+  names: string[],
+  order: string,
+  extra: Record<string, string> = {},
+) =>
+  json.array(
+    json.object({ ...members(json, names, 'c'), ...extra }),
+    childrenOf(table, 'c', '"p"."id"'),
+    order,
+  );
+
 /** The JSON of a project as GET /api/projects lists it (SPEC 4.2). */
 function listedProject(json: JsonSql): string {
-  const of = (table: string) => childrenOf(table, 'c', '"p"."id"');
+  const count = (table: string) =>
+    `(SELECT COUNT(*) ${childrenOf(table, 'c', '"p"."id"')})`;
   return json.object({
     ...members(json, PROJECT, 'p'),
-    sections: json.array(
-      json.object(members(json, SECTION, 'c')),
-      of('sections'),
-      SECTION_ORDER,
-    ),
-    agents: json.array(
-      json.object(members(json, AGENT, 'c')),
-      of('agents'),
-      AGENT_ORDER,
-    ),
-    tasks: json.array(
-      json.object(members(json, TASK, 'c')),
-      of('tasks'),
-      TASK_ORDER,
-    ),
-    _count: json.object({
-      tasks: `(SELECT COUNT(*) ${of('tasks')})`,
-      assets: `(SELECT COUNT(*) ${of('assets')})`,
-    }),
+    sections: childArray(json, 'sections', SECTION, SECTION_ORDER),
+    agents: childArray(json, 'agents', AGENT, AGENT_ORDER),
+    tasks: childArray(json, 'tasks', TASK, TASK_ORDER),
+    _count: json.object({ tasks: count('tasks'), assets: count('assets') }),
   });
 }
 
 /** The JSON of one project as GET /api/projects/{id} shows it (SPEC 4.3). */
 function projectDetail(json: JsonSql): string {
-  const of = (table: string) => childrenOf(table, 'c', '"p"."id"');
   const sectionAssets = json.array(
     json.object(members(json, ASSET, 'a')),
     `${childrenOf('assets', 'a', '"p"."id"')} AND "a"."sectionId" = "c"."id"`,
@@ -112,26 +114,12 @@ function projectDetail(json: JsonSql): string {
   );
   return json.object({
     ...members(json, PROJECT, 'p'),
-    sections: json.array(
-      json.object({ ...members(json, SECTION, 'c'), assets: sectionAssets }),
-      of('sections'),
-      SECTION_ORDER,
-    ),
-    agents: json.array(
-      json.object(members(json, AGENT, 'c')),
-      of('agents'),
-      AGENT_ORDER,
-    ),
-    tasks: json.array(
-      json.object(members(json, TASK, 'c')),
-      of('tasks'),
-      TASK_ORDER,
-    ),
-    assets: json.array(
-      json.object(members(json, ASSET, 'c')),
-      of('assets'),
-      ASSET_ORDER,
-    ),
+    sections: childArray(json, 'sections', SECTION, SECTION_ORDER, {
+      assets: sectionAssets,
+    }),
+    agents: childArray(json, 'agents', AGENT, AGENT_ORDER),
+    tasks: childArray(json, 'tasks', TASK, TASK_ORDER),
+    assets: childArray(json, 'assets', ASSET, ASSET_ORDER),
   });
 }
 

@@ -58,7 +58,8 @@ export async function startDevImageApiProcess(
     }, READY_TIMEOUT_MS);
     child.stdout.on('data', (chunk: string) => {
       stdout += chunk;
-      const match = /listening on (\S+)/.exec(stdout);
+      // Nest's logger may colour the line: take only the URL's characters.
+      const match = /Listening on (http:\/\/[\w.:/-]+)/.exec(stdout);
       if (match) {
         clearTimeout(timer);
         resolve(match[1]);
