@@ -16,8 +16,9 @@ function describeJsonType(value: unknown): string {
 
 /**
  * The global validation pipe: unknown fields are stripped, failures become
- * InputValidationException, and only the first failed rule of a field is
- * reported (as Zod does).
+ * InputValidationException, and one failed rule per field is reported (as
+ * Zod does; which one: validation-issue.ts). Every rule runs (no
+ * stopAtFirstError) so that a wrong type can be told from a broken limit.
  */
 @Injectable()
 export class AppValidationPipe extends ValidationPipe {
@@ -25,7 +26,6 @@ export class AppValidationPipe extends ValidationPipe {
     super({
       whitelist: true,
       transform: true,
-      stopAtFirstError: true,
       validationError: { target: false, value: false },
       exceptionFactory: (errors: ValidationError[]) =>
         new InputValidationException(toValidationIssues(errors)),

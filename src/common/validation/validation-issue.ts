@@ -27,6 +27,25 @@ const CODE_BY_CONSTRAINT: Record<string, string> = {
   matches: 'invalid_string',
 };
 
+/**
+ * The rule a field is reported by, as Zod would pick it: a missing value
+ * first, then a wrong type ("must not contain NUL" or "too big" would
+ * mislead about an array or a number), then the first failed rule in the
+ * order the DTO declares them. class-validator records a property's other
+ * constraints bottom-up (decorators apply from the last one), so that is
+ * the last of them.
+ */
+function reportedConstraint(
+  constraints: Record<string, string>,
+): [string, string] | undefined {
+  const failed = Object.entries(constraints);
+  return (
+    failed.find(([name]) => name === 'isDefined') ??
+    failed.findLast(([name]) => CODE_BY_CONSTRAINT[name] === 'invalid_type') ??
+    failed.at(-1)
+  );
+}
+
 export function toValidationIssues(
   errors: ValidationError[],
   parentPath: (string | number)[] = [],
@@ -36,13 +55,16 @@ export function toValidationIssues(
       ...parentPath,
       /^\d+$/.test(error.property) ? Number(error.property) : error.property,
     ];
-    const own = Object.entries(error.constraints ?? {}).map(
-      ([constraint, message]) => ({
-        path,
-        message,
-        code: CODE_BY_CONSTRAINT[constraint] ?? 'custom',
-      }),
-    );
+    const reported = reportedConstraint(error.constraints ?? {});
+    const own: ValidationIssue[] = reported
+      ? [
+          {
+            path,
+            message: reported[1],
+            code: CODE_BY_CONSTRAINT[reported[0]] ?? 'custom',
+          },
+        ]
+      : [];
     return [...own, ...toValidationIssues(error.children ?? [], path)];
   });
 }
