@@ -61,4 +61,25 @@ describe('Database on SQLite: one unit of work at a time', () => {
     await expect(failing).rejects.toThrow('boom');
     await expect(next).resolves.toBe(0);
   });
+
+  it('lets timers run between queued units of work once they have run back to back for a slice', async () => {
+    const order: string[] = [];
+    const busyFor = (ms: number) => {
+      const end = performance.now() + ms;
+      while (performance.now() < end);
+    };
+    const units = Array.from({ length: 5 }, (_, i) =>
+      db.read(() => {
+        busyFor(20);
+        order.push(`unit ${i}`);
+        return Promise.resolve();
+      }),
+    );
+    // Due during the first unit; the five take 100 ms, each longer than
+    // the 10 ms slice.
+    setTimeout(() => order.push('timer'), 1);
+    await Promise.all(units);
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    expect(order.indexOf('timer')).toBeLessThanOrEqual(2);
+  });
 });

@@ -14,11 +14,26 @@ type Work<T> = (manager: EntityManager) => Promise<T>;
  * it, and readers see uncommitted rows. On SQLite every unit of work, reads
  * included, therefore waits its turn in a promise-chain queue. PostgreSQL
  * gives each unit its own pooled connection and needs no queue.
+ *
+ * better-sqlite3 is synchronous, so a turn never waits for I/O: without a
+ * break, a burst of requests would run back to back, queries and responses,
+ * in the one pass of the event loop that read them, and timers, health
+ * probes and new connections would wait for all of them. Turns run back to
+ * back for at most SLICE_MS; the next one then starts on a later pass
+ * (setImmediate), after the timers and the I/O that arrived meanwhile.
  */
+/**
+ * Long enough that yielding costs nothing measurable (one pass of the loop
+ * per 10 ms), short enough that a burst of 100 requests stays far under the
+ * 200 ms stall the reliability suite allows.
+ */
+const SLICE_MS = 10;
+
 @Injectable()
 export class Database {
   private readonly serialized: boolean;
   private tail: Promise<unknown> = Promise.resolve();
+  private sliceStartedAt = -Infinity;
 
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {
     this.serialized = dataSource.options.type === 'better-sqlite3';
@@ -36,9 +51,20 @@ export class Database {
 
   private inTurn<T>(job: () => Promise<T>): Promise<T> {
     if (!this.serialized) return job();
-    const result = this.tail.then(job);
+    const result = this.tail.then(() => this.startTurn()).then(job);
     // The next job waits for this one whether it succeeds or fails.
     this.tail = result.catch(() => undefined);
     return result;
+  }
+
+  /** Resolves at once within the current slice, or on the loop's next pass. */
+  private startTurn(): Promise<void> | undefined {
+    if (performance.now() - this.sliceStartedAt < SLICE_MS) return undefined;
+    return new Promise((resolve) =>
+      setImmediate(() => {
+        this.sliceStartedAt = performance.now();
+        resolve();
+      }),
+    );
   }
 }

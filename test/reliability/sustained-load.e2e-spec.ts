@@ -236,6 +236,9 @@ describe('Sustained mixed load (reliability)', () => {
         maxStallMs: Math.round(after.maxStallMs),
         maxStallAtS: Math.round(after.maxStallAtMs / 100) / 10,
         maxGcPauseMs: Math.round(after.maxGcPauseMs),
+        // How busy the main thread was over the window: near 100%, every
+        // delay is a queue of requests, not one slow operation.
+        mainThreadBusy: `${Math.round((100 * after.mainThreadCpuMs) / after.windowMs)}%`,
         maxLoopDelayMs: Math.round(after.maxDelayMs),
         p99LoopDelayMs: Math.round(after.p99DelayMs),
         heapAfterWarmUp: megabytes(warm.heapUsedBytes),

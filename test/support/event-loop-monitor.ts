@@ -29,6 +29,9 @@ export interface LoopStats {
   maxStallAtMs: number;
   /** The longest garbage-collection pause, to tell a GC from our code. */
   maxGcPauseMs: number;
+  /** The main thread's CPU time since the window started, and its length. */
+  mainThreadCpuMs: number;
+  windowMs: number;
   rssBytes: number;
   heapUsedBytes: number;
   externalBytes: number;
@@ -58,6 +61,7 @@ new PerformanceObserver((list) => {
 let maxStallMs = 0;
 let maxStallAt = 0;
 let windowStart = performance.now();
+let windowCpuMs = mainThreadCpuMs();
 let lastAt = performance.now();
 let lastCpuMs = mainThreadCpuMs();
 setInterval(() => {
@@ -81,6 +85,7 @@ process.on('message', (message: { type?: string }) => {
     maxStallMs = 0;
     maxGcPauseMs = 0;
     windowStart = performance.now();
+    windowCpuMs = mainThreadCpuMs();
     process.send?.({ type: 'reset' });
     return;
   }
@@ -92,6 +97,8 @@ process.on('message', (message: { type?: string }) => {
       maxStallMs,
       maxStallAtMs: maxStallAt - windowStart,
       maxGcPauseMs,
+      mainThreadCpuMs: mainThreadCpuMs() - windowCpuMs,
+      windowMs: performance.now() - windowStart,
       ...memoryAfterGc(),
     };
     process.send?.(stats);
