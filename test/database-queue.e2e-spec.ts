@@ -3,6 +3,7 @@ import { Database } from '../src/database/database.service';
 import { Project } from '../src/projects/entities';
 import { buildNewProject } from '../src/projects/project-defaults';
 import { createTestApp, TestApp } from './support/test-app';
+import { createSqliteDatabase } from './support/test-database';
 
 /**
  * Over HTTP, a better-sqlite3 transaction usually finishes before the next
@@ -61,6 +62,21 @@ describe('Database on SQLite: one unit of work at a time', () => {
     await expect(failing).rejects.toThrow('boom');
     await expect(next).resolves.toBe(0);
   });
+});
+
+/**
+ * better-sqlite3 answers synchronously; PostgreSQL's queries are real I/O
+ * and have no queue. So this runs on SQLite in the PostgreSQL pass too.
+ */
+describe('Database on SQLite: a burst of queued units of work', () => {
+  let t: TestApp;
+  let db: Database;
+
+  beforeAll(async () => {
+    t = await createTestApp({}, { database: createSqliteDatabase() });
+    db = t.app.get(Database);
+  });
+  afterAll(() => t.close());
 
   it('lets timers run between queued units of work once they have run back to back for a slice', async () => {
     const order: string[] = [];

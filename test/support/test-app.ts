@@ -4,7 +4,7 @@ import type { Server } from 'node:http';
 import { DataSource } from 'typeorm';
 import { AppModule } from '../../src/app.module';
 import { withEnv } from './environment';
-import { createTestDatabase } from './test-database';
+import { createTestDatabase, type TestDatabase } from './test-database';
 
 export interface TestApp {
   app: INestApplication;
@@ -59,13 +59,14 @@ const TEST_DEFAULTS = {
  * nothing from main.ts — on a fresh database of its own (a SQLite file, or a
  * PostgreSQL database in the PostgreSQL pass).
  * `env` sets configuration for this app (undefined unsets a variable);
- * `options.logger` receives its log lines (none are kept otherwise).
+ * `options.logger` receives its log lines (none are kept otherwise);
+ * `options.database` replaces the fresh database (the app drops it on close).
  */
 export async function createTestApp(
   env: Record<string, string | undefined> = {},
-  options: { logger?: LoggerService } = {},
+  options: { logger?: LoggerService; database?: TestDatabase } = {},
 ): Promise<TestApp> {
-  const database = await createTestDatabase();
+  const database = options.database ?? (await createTestDatabase());
   const moduleRef = await withEnv(
     {
       DATABASE_URL: database.url,
