@@ -1,4 +1,11 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import {
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Deployment } from 'kubernetes-models/apps/v1/Deployment';
 import { HorizontalPodAutoscaler } from 'kubernetes-models/autoscaling/v2/HorizontalPodAutoscaler';
@@ -6,6 +13,7 @@ import { Job } from 'kubernetes-models/batch/v1/Job';
 import { PodDisruptionBudget } from 'kubernetes-models/policy/v1/PodDisruptionBudget';
 import { ConfigMap } from 'kubernetes-models/v1/ConfigMap';
 import { Service } from 'kubernetes-models/v1/Service';
+import * as ts from 'typescript';
 import { parseAllDocuments } from 'yaml';
 import { loadConfiguration } from '../config/environment';
 import { REPO_ROOT } from './support/server-process';
@@ -124,6 +132,59 @@ describe('Kubernetes manifests (deploy/kubernetes)', () => {
     delete deployment.file;
     (deployment.spec as { replicas?: unknown }).replicas = 'two';
     expect(() => validate(deployment)).toThrow(/replicas/);
+  });
+
+  describe('fields the Kubernetes API does not know', () => {
+    // kubernetes-models' validate() lets an unknown key through, and the API
+    // server would drop it with only a warning: a misspelled `readinesProbe`
+    // would leave the pod without a probe. The package's TypeScript
+    // interfaces do not: an object literal may not carry a key its type
+    // lacks. So each manifest is compiled as a literal of its kind's type.
+    const compilerOptions: ts.CompilerOptions = {
+      strict: true,
+      noEmit: true,
+      target: ts.ScriptTarget.ES2023,
+      module: ts.ModuleKind.NodeNext,
+      moduleResolution: ts.ModuleResolutionKind.NodeNext,
+      types: [],
+      skipLibCheck: true,
+    };
+
+    function typeErrors(objects: Manifest[]): string[] {
+      const dir = mkdtempSync(join(tmpdir(), 'kubernetes-types-'));
+      try {
+        const file = join(dir, 'manifests.ts');
+        const source = objects.map((manifest, i) => {
+          const object: Partial<Manifest> = { ...manifest };
+          delete object.file;
+          const module = require.resolve(
+            `kubernetes-models/${manifest.apiVersion}/${manifest.kind}`,
+          );
+          return (
+            `import type { I${manifest.kind} as T${i} } from ${JSON.stringify(module)};\n` +
+            `export const m${i}: T${i} = ${JSON.stringify(object, null, 2)};\n`
+          );
+        });
+        writeFileSync(file, source.join(''));
+        return ts
+          .getPreEmitDiagnostics(ts.createProgram([file], compilerOptions))
+          .map((d) => ts.flattenDiagnosticMessageText(d.messageText, '\n'));
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
+    }
+
+    it('every manifest uses only fields its kind has', () => {
+      expect(typeErrors(manifests)).toEqual([]);
+    }, 60_000);
+
+    it('the field check catches a misspelled key', () => {
+      const deployment = structuredClone(one('Deployment')) as Workload &
+        Manifest;
+      const container = deployment.spec.template.spec.containers[0] as object;
+      Object.assign(container, { readinesProbe: { httpGet: { path: '/' } } });
+      expect(typeErrors([deployment]).join('\n')).toContain('readinesProbe');
+    }, 60_000);
   });
 
   describe('Deployment', () => {
