@@ -9,9 +9,10 @@ import { createSqliteDatabase } from './support/test-database';
  * Over HTTP, a better-sqlite3 transaction usually finishes before the next
  * request is read, so overlap is rare there. These tests make units of work
  * overlap on purpose (each yields to the event loop mid-transaction), which
- * is what a slow hook or a busy process does in production.
+ * is what a slow hook or a busy process does in production. SQLite's queue
+ * keeps them apart; in the PostgreSQL pass, PostgreSQL's transactions do.
  */
-describe('Database on SQLite: one unit of work at a time', () => {
+describe('Database: overlapping units of work stay apart', () => {
   let t: TestApp;
   let db: Database;
 
