@@ -24,6 +24,7 @@ describe('loadConfiguration', () => {
       logFormat: 'json',
       corsOrigins: undefined,
       shutdownTimeoutMs: 25000,
+      listIdleTimeoutMs: 30000,
       imageApi: {
         key: undefined,
         url: 'https://api.openai.com/v1/images/generations',
@@ -87,6 +88,7 @@ describe('loadConfiguration', () => {
       logFormat: 'json',
       corsOrigins: undefined,
       shutdownTimeoutMs: 25000,
+      listIdleTimeoutMs: 30000,
       imageApi: {
         key: 'sk-test',
         url: 'http://127.0.0.1:9999/v1/images/generations',
@@ -139,6 +141,7 @@ describe('loadConfiguration', () => {
       ssl: false,
       connectTimeoutMs: 5000,
       statementTimeoutMs: 10000,
+      listPoolSize: 5,
     });
   });
 
@@ -151,6 +154,7 @@ describe('loadConfiguration', () => {
         DATABASE_SSL: 'true',
         DATABASE_CONNECT_TIMEOUT_MS: '2000',
         DATABASE_STATEMENT_TIMEOUT_MS: '3000',
+        DATABASE_LIST_POOL_SIZE: '3',
       }).database,
     ).toEqual({
       type: 'postgres',
@@ -159,6 +163,7 @@ describe('loadConfiguration', () => {
       ssl: true,
       connectTimeoutMs: 2000,
       statementTimeoutMs: 3000,
+      listPoolSize: 3,
     });
   });
 
@@ -167,6 +172,7 @@ describe('loadConfiguration', () => {
     ['DATABASE_SSL', 'sometimes'],
     ['DATABASE_CONNECT_TIMEOUT_MS', 'soon'],
     ['DATABASE_STATEMENT_TIMEOUT_MS', '-5'],
+    ['DATABASE_LIST_POOL_SIZE', '0'],
   ])('rejects %s=%s with a message naming it', (name, value) => {
     expect(() =>
       loadConfiguration({
@@ -196,6 +202,7 @@ describe('loadConfiguration', () => {
     ['LOG_LEVEL', 'loud'],
     ['LOG_FORMAT', 'xml'],
     ['SHUTDOWN_TIMEOUT_MS', 'soon'],
+    ['LIST_IDLE_TIMEOUT_MS', '0'],
     ['CORS_ORIGINS', 'app.example.com'],
     ['CORS_ORIGINS', 'https://app.example.com/path'],
     ['CORS_ORIGINS', 'ftp://files.example.com'],
@@ -224,6 +231,13 @@ describe('loadConfiguration', () => {
     });
     expect(config.logFormat).toBe('pretty');
     expect(config.shutdownTimeoutMs).toBe(5000);
+  });
+
+  it('reads LIST_IDLE_TIMEOUT_MS', () => {
+    expect(
+      loadConfiguration({ ...PRODUCTION, LIST_IDLE_TIMEOUT_MS: '1500' })
+        .listIdleTimeoutMs,
+    ).toBe(1500);
   });
 
   it('reads CORS_ORIGINS as * or a list of origins', () => {

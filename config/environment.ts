@@ -16,6 +16,11 @@ export interface PostgresConfig {
   ssl: boolean;
   connectTimeoutMs: number;
   statementTimeoutMs: number;
+  /**
+   * Connections of the separate pool that streams full lists, so lists in
+   * progress never take the connections that writes and short reads use.
+   */
+  listPoolSize: number;
 }
 
 export type DatabaseConfig = { type: 'sqlite'; file: string } | PostgresConfig;
@@ -47,6 +52,11 @@ export interface AppConfig {
   corsOrigins: string[] | '*' | undefined;
   /** Longest wait for in-flight requests after SIGTERM. */
   shutdownTimeoutMs: number;
+  /**
+   * A streamed list whose client reads nothing for this long is cut off, so
+   * a stalled client cannot hold a snapshot (and its connection) forever.
+   */
+  listIdleTimeoutMs: number;
   imageApi: {
     /** Unset or blank means "not configured" (SPEC 4.6 rule 2, 4.7). */
     key: string | undefined;
@@ -192,6 +202,7 @@ function database(env: Env): DatabaseConfig {
         1,
         3_600_000,
       ),
+      listPoolSize: integer(env, 'DATABASE_LIST_POOL_SIZE', 5, 1, 1000),
     };
   }
   // The value is not echoed: a PostgreSQL URL may carry a password.
@@ -319,6 +330,13 @@ export function loadConfiguration(env: Env = process.env): AppConfig {
     logFormat: logFormat(env),
     corsOrigins: corsOrigins(env),
     shutdownTimeoutMs: integer(env, 'SHUTDOWN_TIMEOUT_MS', 25000, 0, 3_600_000),
+    listIdleTimeoutMs: integer(
+      env,
+      'LIST_IDLE_TIMEOUT_MS',
+      30000,
+      1,
+      3_600_000,
+    ),
     imageApi: {
       key: read(env, 'IMAGE_API_KEY'),
       url: httpUrl(

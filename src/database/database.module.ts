@@ -1,10 +1,22 @@
-import { Global, Module } from '@nestjs/common';
-import { TypeOrmModule } from '@nestjs/typeorm';
+import { Global, Module, OnApplicationShutdown } from '@nestjs/common';
+import { InjectDataSource, TypeOrmModule } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
 import { appConfig } from '../../config/app.config';
 import { buildDataSourceOptions } from '../../config/data-source-options';
-import type { AppConfig } from '../../config/environment';
+import type { AppConfig, DatabaseConfig } from '../../config/environment';
 import { Database } from './database.service';
 import { MigrationsOnStartup } from './migrations-on-startup';
+import {
+  createScratchDatabaseFile,
+  removeScratchDatabase,
+} from './scratch-database';
+import { SnapshotReader } from './snapshot-reader';
+
+/** file::memory: becomes a private scratch file (see scratch-database.ts). */
+const withScratchFile = (database: DatabaseConfig): DatabaseConfig =>
+  database.type === 'sqlite' && database.file === ':memory:'
+    ? { type: 'sqlite', file: createScratchDatabaseFile() }
+    : database;
 
 @Global()
 @Module({
@@ -12,13 +24,20 @@ import { MigrationsOnStartup } from './migrations-on-startup';
     TypeOrmModule.forRootAsync({
       inject: [appConfig.KEY],
       useFactory: (config: AppConfig) => ({
-        ...buildDataSourceOptions(config.database),
+        ...buildDataSourceOptions(withScratchFile(config.database)),
         // Fail start-up at once; the orchestrator restarts the process.
         retryAttempts: 0,
       }),
     }),
   ],
-  providers: [Database, MigrationsOnStartup],
-  exports: [Database],
+  providers: [Database, MigrationsOnStartup, SnapshotReader],
+  exports: [Database, SnapshotReader],
 })
-export class DatabaseModule {}
+export class DatabaseModule implements OnApplicationShutdown {
+  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+
+  onApplicationShutdown(): void {
+    // Open connections keep working on the removed files until they close.
+    removeScratchDatabase(String(this.dataSource.options.database));
+  }
+}

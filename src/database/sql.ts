@@ -57,6 +57,10 @@ const postgresJson: JsonSql = {
     `to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`,
 };
 
+/** The JSON expressions of a TypeORM database type. */
+export const jsonSqlFor = (databaseType: string): JsonSql =>
+  databaseType === 'better-sqlite3' ? sqliteJson : postgresJson;
+
 interface SqliteStatement {
   text: string;
   /** For each `?`, the index of its value in the $-numbered parameters. */
@@ -64,6 +68,18 @@ interface SqliteStatement {
 }
 
 const sqliteStatements = new Map<string, SqliteStatement>();
+
+/** A $-numbered statement as SQLite's positional `?` and the values to bind. */
+export function forSqlite(
+  text: string,
+  params: unknown[],
+): { text: string; values: unknown[] } {
+  const statement = toSqlite(text);
+  return {
+    text: statement.text,
+    values: statement.order.map((index) => params[index]),
+  };
+}
 
 function toSqlite(text: string): SqliteStatement {
   let statement = sqliteStatements.get(text);
@@ -84,16 +100,13 @@ export function sqlFor(manager: EntityManager): Sql {
   return {
     rows: <T>(text: string, params: unknown[] = []) => {
       if (!isSqlite) return manager.query<T[]>(text, params);
-      const statement = toSqlite(text);
-      return manager.query<T[]>(
-        statement.text,
-        statement.order.map((index) => params[index]),
-      );
+      const statement = forSqlite(text, params);
+      return manager.query<T[]>(statement.text, statement.values);
     },
     // TypeORM stores SQLite datetimes as UTC text 'YYYY-MM-DD HH:MM:SS.SSS'.
     timestamp: (value: Date) =>
       isSqlite ? value.toISOString().replace('T', ' ').slice(0, 23) : value,
-    json: isSqlite ? sqliteJson : postgresJson,
+    json: jsonSqlFor(manager.connection.options.type),
     // SQLite returns the text it rendered. pg parses json columns into
     // values, and PostgreSQL's own text spaces its JSON out; stringifying the
     // value gives the same compact text as SQLite.

@@ -163,24 +163,34 @@ export async function findSectionsAndAgents(
   };
 }
 
-export interface ProjectListOptions {
-  userId?: string;
-  /** Only when the client asked for a page (an addition to SPEC 4.2). */
-  page?: { limit: number; after?: ProjectCursor };
+/** A page of the list (an addition to SPEC 4.2): its size and start. */
+export interface ProjectPage {
+  limit: number;
+  after?: ProjectCursor;
 }
 
 export interface ProjectList {
   /** Each listed project's JSON, in list order. */
   projects: string[];
-  /** Where the page ends, when more projects follow it (pages only). */
+  /** Where the page ends, when more projects follow it. */
   next?: ProjectCursor;
 }
 
-/** SPEC 4.2: every project, or those of one user, by updatedAt descending. */
-export async function findProjectList(
-  sql: Sql,
-  { userId, page }: ProjectListOptions,
-): Promise<ProjectList> {
+/** A statement with $-numbered parameters. */
+export interface Statement {
+  text: string;
+  params: unknown[];
+}
+
+/**
+ * SPEC 4.2: every project, or those of one user, by updatedAt descending.
+ * The first column is the project's JSON; id and updatedAt end a page.
+ */
+function listStatement(
+  json: JsonSql,
+  userId: string | undefined,
+  page?: { limit: number; after?: { updatedAt: unknown; id: string } },
+): Statement {
   const conditions: string[] = [];
   const params: unknown[] = [];
   if (userId !== undefined) {
@@ -188,14 +198,14 @@ export async function findProjectList(
     conditions.push(`"p"."userId" = $${params.length}`);
   }
   if (page?.after) {
-    params.push(sql.timestamp(page.after.updatedAt), page.after.id);
+    params.push(page.after.updatedAt, page.after.id);
     const at = `$${params.length - 1}`;
     const id = `$${params.length}`;
     conditions.push(
       `("p"."updatedAt" < ${at} OR ("p"."updatedAt" = ${at} AND "p"."id" < ${id}))`,
     );
   }
-  let text = `SELECT ${documentsOf(sql.json).listed} AS "document", "p"."id" AS "id", "p"."updatedAt" AS "updatedAt" FROM "projects" "p"`;
+  let text = `SELECT ${documentsOf(json).listed} AS "document", "p"."id" AS "id", "p"."updatedAt" AS "updatedAt" FROM "projects" "p"`;
   if (conditions.length > 0) text += ` WHERE ${conditions.join(' AND ')}`;
   // The id breaks ties between projects updated in the same millisecond.
   text += ` ORDER BY "p"."updatedAt" DESC, "p"."id" DESC`;
@@ -203,13 +213,37 @@ export async function findProjectList(
     params.push(page.limit + 1);
     text += ` LIMIT $${params.length}`;
   }
+  return { text, params };
+}
 
+/**
+ * The whole of SPEC 4.2's list (every project, or one user's), for a
+ * JsonCursor: its first column is each project's JSON, in list order.
+ */
+export const allProjectsStatement = (
+  json: JsonSql,
+  userId: string | undefined,
+): Statement => listStatement(json, userId);
+
+/** One page of SPEC 4.2's list and where the next page starts. */
+export async function findProjectPage(
+  sql: Sql,
+  userId: string | undefined,
+  page: ProjectPage,
+): Promise<ProjectList> {
+  const { text, params } = listStatement(sql.json, userId, {
+    limit: page.limit,
+    after: page.after && {
+      updatedAt: sql.timestamp(page.after.updatedAt),
+      id: page.after.id,
+    },
+  });
   const rows = await sql.rows<{
     document: unknown;
     id: string;
     updatedAt: unknown;
   }>(text, params);
-  const hasMore = page !== undefined && rows.length > page.limit;
+  const hasMore = rows.length > page.limit;
   const listed = hasMore ? rows.slice(0, page.limit) : rows;
   const last = listed.at(-1);
   return {

@@ -8,6 +8,7 @@ import {
   Patch,
   Post,
   Query,
+  StreamableFile,
 } from '@nestjs/common';
 import { ApiBody, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
 import {
@@ -15,6 +16,7 @@ import {
   ValidationErrorResponseDto,
 } from '../common/http/error-responses.dto';
 import { FailureMessage } from '../common/http/failure-message.decorator';
+import { JsonStreamResponder } from '../common/http/json-stream.responder';
 import {
   JSON_CONTENT_TYPE,
   jsonArrayText,
@@ -75,7 +77,10 @@ const PROJECT_EXAMPLE = {
 @ApiTags('projects')
 @Controller('api/projects')
 export class ProjectsController {
-  constructor(private readonly projects: ProjectsService) {}
+  constructor(
+    private readonly projects: ProjectsService,
+    private readonly streams: JsonStreamResponder,
+  ) {}
 
   @Post()
   @ApiOperation({
@@ -141,13 +146,17 @@ export class ProjectsController {
   @failure(500, 'Failed to fetch projects', 'The list could not be read')
   @FailureMessage('Failed to fetch projects')
   @Header('Content-Type', JSON_CONTENT_TYPE)
-  async list(@Query() query: ListProjectsQuery): Promise<string> {
-    const { projects, nextCursor } = await this.projects.list(query);
+  async list(
+    @Query() query: ListProjectsQuery,
+  ): Promise<StreamableFile | string> {
+    // SPEC's unpaged list can be any size: it is streamed, never built whole.
+    if (query.limit === undefined && query.cursor === undefined) {
+      return this.streams.reply(await this.projects.listAll(query.userId));
+    }
+    const { projects, nextCursor } = await this.projects.listPage(query);
     return jsonObjectText({
       projects: jsonArrayText(projects),
-      // Only for a paged request: the default body is SPEC's.
-      nextCursor:
-        nextCursor === undefined ? undefined : JSON.stringify(nextCursor),
+      nextCursor: JSON.stringify(nextCursor),
     });
   }
 

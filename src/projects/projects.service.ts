@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InputValidationException } from '../common/errors/input-validation.exception';
 import { isWellFormedId } from '../common/ids';
 import { Database } from '../database/database.service';
+import { SnapshotReader } from '../database/snapshot-reader';
 import { sqlFor } from '../database/sql';
 import { CreateProjectDto } from './dto/create-project.dto';
 import { ListProjectsQuery } from './dto/list-projects.query';
@@ -9,9 +10,11 @@ import { parseProjectUpdate } from './dto/update-project.dto';
 import { Project } from './entities';
 import { decodeCursor, encodeCursor } from './project-cursor';
 import { buildNewProject } from './project-defaults';
+import { ProjectListBody } from './project-list-body';
 import {
+  allProjectsStatement,
   findProjectDetail,
-  findProjectList,
+  findProjectPage,
   findSectionsAndAgents,
 } from './project-queries';
 import { agentView, projectView, sectionView } from './project.views';
@@ -23,7 +26,10 @@ import {
 
 @Injectable()
 export class ProjectsService {
-  constructor(private readonly db: Database) {}
+  constructor(
+    private readonly db: Database,
+    private readonly snapshots: SnapshotReader,
+  ) {}
 
   /** SPEC 4.1: the project, its 8 sections and 3 agents, all or nothing. */
   async create(input: CreateProjectDto) {
@@ -39,12 +45,21 @@ export class ProjectsService {
   }
 
   /**
-   * SPEC 4.2, each project as JSON text. With `limit` (an addition), one page
-   * and the cursor of the next one (null after the last page); without it,
-   * every project.
+   * SPEC 4.2 as it is written (no page): every project, or one user's, as
+   * the pieces of the JSON body, read from one snapshot as they are sent.
+   * A project changed meanwhile is listed as it was when the list started.
    */
-  async list(query: ListProjectsQuery) {
-    if (query.cursor !== undefined && query.limit === undefined) {
+  async listAll(userId: string | undefined): Promise<ProjectListBody> {
+    const { text, params } = allProjectsStatement(this.snapshots.json, userId);
+    return ProjectListBody.start(await this.snapshots.openJson(text, params));
+  }
+
+  /**
+   * One page of SPEC 4.2's list (`limit`, an addition) and the cursor of
+   * the next one (null after the last page).
+   */
+  async listPage(query: ListProjectsQuery) {
+    if (query.limit === undefined) {
       throw new InputValidationException([
         {
           path: ['limit'],
@@ -53,23 +68,15 @@ export class ProjectsService {
         },
       ]);
     }
-    const page =
-      query.limit === undefined
-        ? undefined
-        : {
-            limit: query.limit,
-            after:
-              query.cursor === undefined
-                ? undefined
-                : decodeCursor(query.cursor),
-          };
-    const { projects, next } = await this.db.read((manager) =>
-      findProjectList(sqlFor(manager), { userId: query.userId, page }),
-    );
-    return {
-      projects,
-      nextCursor: !page ? undefined : next ? encodeCursor(next) : null,
+    const page = {
+      limit: query.limit,
+      after:
+        query.cursor === undefined ? undefined : decodeCursor(query.cursor),
     };
+    const { projects, next } = await this.db.read((manager) =>
+      findProjectPage(sqlFor(manager), query.userId, page),
+    );
+    return { projects, nextCursor: next ? encodeCursor(next) : null };
   }
 
   /** SPEC 4.3, the project as JSON text. */
