@@ -1,4 +1,3 @@
-import type { LoggerService } from '@nestjs/common';
 import fc from 'fast-check';
 import {
   answerProblems,
@@ -6,6 +5,7 @@ import {
   type Answer,
   type Operation,
 } from '../support/answer-contract';
+import { CapturingLogger } from '../support/capturing-logger';
 import { FakeImageApi } from '../support/fake-image-api';
 import { HttpClient, parseRawAnswer, sendRaw } from '../support/http-client';
 import { listen } from '../support/pending-request';
@@ -24,24 +24,6 @@ const BODY_LIMIT = 256 * 1024;
  * run 52,000 per database, over 100,000 in all.
  */
 const RUNS_PER_OPERATION = byScale(150, 6_500);
-
-/** Collects every log line the app writes, to look for the key in them. */
-class CapturingLogger implements LoggerService {
-  readonly lines: string[] = [];
-  private keep = (...parts: unknown[]) => {
-    this.lines.push(
-      parts
-        .map((p) => (typeof p === 'string' ? p : JSON.stringify(p)))
-        .join(' '),
-    );
-  };
-  log = this.keep;
-  error = this.keep;
-  warn = this.keep;
-  debug = this.keep;
-  verbose = this.keep;
-  fatal = this.keep;
-}
 
 type Loose = Record<string, unknown>;
 

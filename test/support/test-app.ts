@@ -1,5 +1,5 @@
 import { INestApplication, LoggerService } from '@nestjs/common';
-import { Test } from '@nestjs/testing';
+import { Test, TestingModuleBuilder } from '@nestjs/testing';
 import type { Server } from 'node:http';
 import { DataSource } from 'typeorm';
 import { AppModule } from '../../src/app.module';
@@ -11,6 +11,8 @@ export interface TestApp {
   /** For supertest: `request(t.server)`. */
   server: Server;
   dataSource: DataSource;
+  /** The DATABASE_URL the app runs on. */
+  databaseUrl: string;
   /** Empties every table (children first), for isolation between tests. */
   reset(): Promise<void>;
   close(): Promise<void>;
@@ -60,11 +62,16 @@ const TEST_DEFAULTS = {
  * PostgreSQL database in the PostgreSQL pass).
  * `env` sets configuration for this app (undefined unsets a variable);
  * `options.logger` receives its log lines (none are kept otherwise);
- * `options.database` replaces the fresh database (the app drops it on close).
+ * `options.database` replaces the fresh database (the app drops it on close);
+ * `options.override` replaces providers, e.g. to inject a fault.
  */
 export async function createTestApp(
   env: Record<string, string | undefined> = {},
-  options: { logger?: LoggerService; database?: TestDatabase } = {},
+  options: {
+    logger?: LoggerService;
+    database?: TestDatabase;
+    override?: (builder: TestingModuleBuilder) => TestingModuleBuilder;
+  } = {},
 ): Promise<TestApp> {
   const database = options.database ?? (await createTestDatabase());
   const moduleRef = await withEnv(
@@ -76,7 +83,10 @@ export async function createTestApp(
       ...TEST_DEFAULTS,
       ...env,
     },
-    () => Test.createTestingModule({ imports: [AppModule] }).compile(),
+    () => {
+      const builder = Test.createTestingModule({ imports: [AppModule] });
+      return (options.override?.(builder) ?? builder).compile();
+    },
   );
   const app = moduleRef.createNestApplication({
     logger: options.logger ?? false,
@@ -87,6 +97,7 @@ export async function createTestApp(
     app,
     server: app.getHttpServer() as Server,
     dataSource,
+    databaseUrl: database.url,
     async reset() {
       for (const table of TABLES_CHILDREN_FIRST) {
         await dataSource.query(`DELETE FROM "${table}"`);
