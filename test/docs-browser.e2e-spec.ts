@@ -1,15 +1,15 @@
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type Browser } from 'playwright-core';
+import { CHROMIUM_ARGS, findChromium } from './support/chromium';
 import { startServer, type ServerProcess } from './support/server-process';
 
 /**
- * Swagger UI in a real browser: Debian's Chromium (never a browser a tool
- * downloads), headless, against the built server process.
+ * Swagger UI in a real browser: headless Chromium (CHROMIUM_PATH, Debian's,
+ * or the one inside the @sparticuz/chromium package; never one a tool
+ * downloads) against the built server process.
  */
-
-const CHROMIUM = '/usr/bin/chromium';
 
 const OPERATIONS = [
   'POST /api/projects',
@@ -27,31 +27,30 @@ describe('Swagger UI at /docs in headless Chromium', () => {
   let browser: Browser;
 
   beforeAll(async () => {
-    if (!existsSync(CHROMIUM)) {
-      throw new Error(
-        `${CHROMIUM} is missing: apt-get install chromium (.ci/run does it)`,
-      );
-    }
+    const browserChoice = await findChromium();
     dir = mkdtempSync(join(tmpdir(), 'docs-browser-'));
     server = await startServer(
       { DATABASE_URL: `file:${join(dir, 'db.sqlite')}` },
       { cwd: dir },
     );
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: [
-        '--headless',
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-background-networking',
-      ],
-    });
+    try {
+      browser = await chromium.launch({
+        executablePath: browserChoice.executablePath,
+        args: CHROMIUM_ARGS,
+      });
+    } catch (error) {
+      throw new Error(
+        `Chromium from ${browserChoice.source} (${browserChoice.executablePath}) did not start: ${String(error)}`,
+      );
+    }
   }, 60_000);
 
+  // Every step copes with a start-up that failed before reaching it, so
+  // Jest reports that failure, not a second one from the cleanup.
   afterAll(async () => {
-    await browser?.close();
+    await browser?.close().catch(() => undefined);
     await server?.stop();
-    rmSync(dir, { recursive: true, force: true });
+    if (dir) rmSync(dir, { recursive: true, force: true });
   });
 
   it('lists every operation, with no page error and no blocked resource', async () => {

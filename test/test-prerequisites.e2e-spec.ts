@@ -1,0 +1,52 @@
+import { createServer, type Server } from 'node:net';
+import { postgresTarget, redisProblem } from './support/prerequisites';
+import { findFreePort } from './support/server-process';
+
+/** The check `npm test` runs before its suites (scripts/test-prerequisites.ts). */
+
+function listen(answer: string): Promise<Server> {
+  const server = createServer((socket) =>
+    socket.once('data', () => socket.end(answer)),
+  );
+  return new Promise((resolve) =>
+    server.listen(0, '127.0.0.1', () => resolve(server)),
+  );
+}
+
+const portOf = (server: Server) => (server.address() as { port: number }).port;
+
+describe('npm test prerequisites', () => {
+  it('accepts a Redis server that answers PING', async () => {
+    const server = await listen('+PONG\r\n');
+    try {
+      expect(await redisProblem('127.0.0.1', portOf(server))).toBeUndefined();
+    } finally {
+      server.close();
+    }
+  });
+
+  it('names the connection error when nothing listens', async () => {
+    const port = await findFreePort();
+    expect(await redisProblem('127.0.0.1', port)).toBe('ECONNREFUSED');
+  });
+
+  it('rejects a server that is not Redis', async () => {
+    const server = await listen('HTTP/1.1 400 Bad Request\r\n\r\n');
+    try {
+      expect(await redisProblem('127.0.0.1', portOf(server))).toBe(
+        'it did not answer PING',
+      );
+    } finally {
+      server.close();
+    }
+  });
+
+  it('names the PostgreSQL host and port, never the credentials', () => {
+    expect(postgresTarget('postgres://admin:s3cret@db.internal:6543/x')).toBe(
+      'db.internal:6543',
+    );
+    expect(postgresTarget('postgres://postgres@127.0.0.1/postgres')).toBe(
+      '127.0.0.1:5432',
+    );
+  });
+});
