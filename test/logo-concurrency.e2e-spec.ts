@@ -5,7 +5,7 @@ import { listen, startPost, until } from './support/pending-request';
 import { createTestApp, TestApp } from './support/test-app';
 
 /**
- * Bounded concurrency, the queue and cancellation (README, "Logo generation
+ * Bounded concurrency, the queue and cancellation (docs/api.md, "Logo generation
  * in production"), against the dev image API. Ordering and counts are
  * asserted, not timings; upstream calls that must stay open are made very
  * slow (HELD_MS) and are ended by the test itself.

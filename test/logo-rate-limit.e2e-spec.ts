@@ -6,7 +6,7 @@ import { findFreePort } from './support/server-process';
 import { createTestApp, TestApp } from './support/test-app';
 
 /**
- * The per-client rate limit of POST /api/ai/generate-logo (README, "Logo
+ * The per-client rate limit of POST /api/ai/generate-logo (docs/api.md, "Logo
  * generation in production"): LOGO_RATE_LIMIT requests per
  * LOGO_RATE_WINDOW_S per client IP, counting only requests that would call
  * the paid image API. Redis tests use the server on 127.0.0.1:6379 under a

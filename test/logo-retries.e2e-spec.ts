@@ -3,7 +3,7 @@ import { DevImageApi, FAKE_IMAGE_URL, Replies } from '../src/dev-image-api';
 import { createTestApp, TestApp } from './support/test-app';
 
 /**
- * Retries and the deadline of logo generation (README, "Logo generation in
+ * Retries and the deadline of logo generation (docs/api.md, "Logo generation in
  * production"), against the dev image API. Backoffs are set to a few
  * milliseconds so the suite stays fast; waits that must happen are checked
  * from below (at least this long), never tightly from above.

@@ -57,7 +57,7 @@ export interface DevImageApiOptions {
  *
  * It can be made slow or failing: in code (`respondWith`, `respondNext`), at
  * start-up (IMAGE_DEV_* variables, see main.ts) and while it runs, through
- * the admin endpoints under /_dev (README, "Dev image API").
+ * the admin endpoints under /_dev (README.md, "Dev image API").
  */
 export class DevImageApi {
   readonly requests: RecordedRequest[] = [];

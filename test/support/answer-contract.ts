@@ -1,7 +1,7 @@
 /**
- * What SPEC.md (§4, §7) and the README's additions (413, 429/503 with
- * Retry-After, pagination 400s, 404 for unknown routes) allow each operation
- * to answer, as a checker the reliability drivers run on every response.
+ * What the API reference (docs/api.md) allows each operation to answer —
+ * 413, 429/503 with Retry-After, pagination 400s and 404 for unknown routes
+ * included — as a checker the reliability drivers run on every response.
  */
 
 export type Operation =
@@ -57,12 +57,12 @@ const FAILURE_TEXT: Partial<Record<Operation, string>> = {
 
 /**
  * Any route: request headers (the URL included) over Node's 16 KB limit
- * (README, "Answers shared by every route"), answered before any route is
+ * (docs/api.md, "Answers shared by every route"), answered before any route is
  * known, so always as {error}.
  */
 const HEADERS_TOO_LARGE = 431;
 
-/** The statuses each operation may answer (SPEC §4/§7 and README). */
+/** The statuses each operation may answer (docs/api.md). */
 export const DOCUMENTED_STATUSES: Record<Operation, readonly number[]> = {
   create: [201, 400, 413, 431, 500],
   list: [200, 400, 431, 500],
