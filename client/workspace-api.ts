@@ -176,7 +176,7 @@ export interface components {
       /** @example String must contain at most 100 character(s) */
       message: string;
       /**
-       * @description Zod's issue code
+       * @description Zod's issue code: invalid_type (missing or wrong JSON type), too_small, too_big, invalid_enum_value, invalid_string (a NUL character), custom (a cursor this service did not issue)
        * @example too_big
        * @enum {string}
        */
@@ -185,7 +185,8 @@ export interface components {
         | 'too_small'
         | 'too_big'
         | 'invalid_enum_value'
-        | 'invalid_string';
+        | 'invalid_string'
+        | 'custom';
     };
     ValidationErrorResponseDto: {
       /**
@@ -260,7 +261,7 @@ export interface components {
       projects: components['schemas']['ProjectListItemDto'][];
       /**
        * @description Only when `limit` was given: pass it back as `cursor` for the next page; null after the last page
-       * @example WyIyMDI2LTExLTIyVDAzOjM5OjA5LjMyMVoiLCIwMWEy
+       * @example WyIyMDI2LTExLTIyVDAzOjM5OjA5LjMyMVoiLCIwMTlhYThmMi01ZjFjLTdjM2UtOWE1MS0zYzFmNWQwYjhlMjAiXQ
        */
       nextCursor?: string | null;
     };
@@ -339,6 +340,23 @@ export interface components {
       description?: string | null;
       /** @example user-2 */
       userId?: string;
+      /**
+       * @description Ignored
+       * @example 019aa8f2-5f1c-7c3e-9a51-3c1f5d0b8e20
+       */
+      id?: string;
+      /**
+       * Format: date-time
+       * @description Ignored
+       * @example 2026-11-22T03:39:09.321Z
+       */
+      createdAt?: string;
+      /**
+       * Format: date-time
+       * @description Ignored; the service sets it
+       * @example 2026-11-22T03:39:09.321Z
+       */
+      updatedAt?: string;
     };
     DeleteProjectResponseDto: {
       /**
@@ -359,7 +377,7 @@ export interface components {
       | 'organic';
     GenerateLogoDto: {
       /**
-       * @description Required, otherwise unused: no lookup, no link (SPEC 4.6).
+       * @description Required, otherwise unused: the project is not looked up, and the logo is not linked to it.
        * @example 019aa8f2-5f1c-7c3e-9a51-3c1f5d0b8e20
        */
       projectId: string;
@@ -410,8 +428,11 @@ export interface components {
        * @enum {boolean}
        */
       success: false;
-      /** @example Failed to generate logo */
-      error: string;
+      /**
+       * @example Invalid input
+       * @enum {string}
+       */
+      error: 'Invalid input';
       details: components['schemas']['ValidationIssueDto'][];
     };
     LogoErrorResponseDto: {
@@ -636,6 +657,10 @@ export interface operations {
       query?: never;
       header?: never;
       path: {
+        /**
+         * @description The project id
+         * @example 019aa8f2-5f1c-7c3e-9a51-3c1f5d0b8e21
+         */
         id: string;
       };
       cookie?: never;
@@ -702,6 +727,10 @@ export interface operations {
       query?: never;
       header?: never;
       path: {
+        /**
+         * @description The project id
+         * @example 019aa8f2-5f1c-7c3e-9a51-3c1f5d0b8e21
+         */
         id: string;
       };
       cookie?: never;
@@ -743,6 +772,10 @@ export interface operations {
       query?: never;
       header?: never;
       path: {
+        /**
+         * @description The project id
+         * @example 019aa8f2-5f1c-7c3e-9a51-3c1f5d0b8e21
+         */
         id: string;
       };
       cookie?: never;
@@ -912,7 +945,7 @@ export interface operations {
           'application/json': components['schemas']['LogoErrorResponseDto'];
         };
       };
-      /** @description The client is over its rate limit (LOGO_RATE_LIMIT per LOGO_RATE_WINDOW_S); not in SPEC */
+      /** @description The client is over its rate limit (LOGO_RATE_LIMIT per LOGO_RATE_WINDOW_S) */
       429: {
         headers: {
           /** @description Seconds to wait before sending the request again */
@@ -944,7 +977,7 @@ export interface operations {
           'application/json': components['schemas']['LogoErrorResponseDto'];
         };
       };
-      /** @description This instance's line of logo requests is full (IMAGE_API_QUEUE_LIMIT); not in SPEC */
+      /** @description This instance's line of logo requests is full (IMAGE_API_QUEUE_LIMIT) */
       503: {
         headers: {
           /** @description Seconds to wait before sending the request again */

@@ -30,6 +30,7 @@ export default async () => {
               error: { required: true, type: () => String },
             },
             LogoValidationErrorResponseDto: {
+              error: { required: true, type: () => String },
               details: {
                 required: true,
                 type: () => [
@@ -47,7 +48,7 @@ export default async () => {
                 required: true,
                 type: () => String,
                 description:
-                  'Required, otherwise unused: no lookup, no link (SPEC 4.6).',
+                  'Required, otherwise unused: the project is not looked up, and the logo is not linked to it.',
               },
               companyName: { required: true, type: () => String, minLength: 1 },
               style: {
@@ -279,6 +280,9 @@ export default async () => {
                 nullable: true,
               },
               userId: { required: false, type: () => String },
+              id: { required: false, type: () => String },
+              createdAt: { required: false, type: () => String },
+              updatedAt: { required: false, type: () => String },
             },
           },
         ],
@@ -314,7 +318,7 @@ export default async () => {
           {
             ProjectsController: {
               create: {},
-              list: { type: String },
+              list: { type: Object },
               get: { type: String },
               update: {},
               remove: {},

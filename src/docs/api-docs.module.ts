@@ -10,6 +10,7 @@ import {
   type OpenAPIObject,
 } from '@nestjs/swagger';
 import loadOpenApiMetadata from '../metadata';
+import { finishDocument } from './document-finishing';
 
 export const DOCS_PATH = 'docs';
 export const DOCS_JSON_PATH = 'docs-json';
@@ -76,23 +77,13 @@ function createOpenApiDocument(application: INestApplication): OpenAPIObject {
       'Projects with their sections, agents, tasks and assets',
     )
     .addTag('logo', 'Logo generation through an OpenAI-compatible image model')
+    // Relative first: the server that served this document, wherever it
+    // runs; then the address of the default configuration.
+    .addServer('/', 'The server that serves this document')
+    .addServer(
+      'http://127.0.0.1:3000',
+      'A local server on the default HOST and PORT',
+    )
     .build();
-  return withSortedRequiredLists(
-    SwaggerModule.createDocument(application, config),
-  );
-}
-
-/**
- * The order of a schema's `required` list follows the order in which the
- * decorators and the plugin's metadata were applied, which differs between
- * a `nest build` and a ts-node or ts-jest run. Sorted, the document is the
- * same text in every build, so the committed client can be compared with it.
- */
-function withSortedRequiredLists(document: OpenAPIObject): OpenAPIObject {
-  for (const schema of Object.values(document.components?.schemas ?? {})) {
-    if ('required' in schema && Array.isArray(schema.required)) {
-      schema.required.sort();
-    }
-  }
-  return document;
+  return finishDocument(SwaggerModule.createDocument(application, config));
 }

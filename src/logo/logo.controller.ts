@@ -26,7 +26,7 @@ import { LogoService } from './logo.service';
 
 @ApiTags('logo')
 @Controller('api/ai/generate-logo')
-// SPEC §7: {success:false, error}, where error explains the failure when it
+// Failures are {success:false, error}, where error explains the failure when it
 // can (key missing, upstream message, unreadable body), else the fixed text.
 @FailureMessage(LOGO_GENERIC_FAILURE, {
   envelope: 'success-flag',
@@ -95,7 +95,7 @@ export class LogoController {
   @ApiResponse({
     status: 429,
     description:
-      'The client is over its rate limit (LOGO_RATE_LIMIT per LOGO_RATE_WINDOW_S); not in SPEC',
+      'The client is over its rate limit (LOGO_RATE_LIMIT per LOGO_RATE_WINDOW_S)',
     type: LogoErrorResponseDto,
     headers: RETRY_AFTER_HEADER,
     example: { success: false, error: LOGO_RATE_LIMITED_MESSAGE },
@@ -110,7 +110,7 @@ export class LogoController {
   @ApiResponse({
     status: 503,
     description:
-      "This instance's line of logo requests is full (IMAGE_API_QUEUE_LIMIT); not in SPEC",
+      "This instance's line of logo requests is full (IMAGE_API_QUEUE_LIMIT)",
     type: LogoErrorResponseDto,
     headers: RETRY_AFTER_HEADER,
     example: { success: false, error: LOGO_BUSY_MESSAGE },

@@ -1,7 +1,7 @@
 import { ApiProperty } from '@nestjs/swagger';
 
 /**
- * The error bodies of SPEC §7, as OpenAPI schemas. Types for the document
+ * The error bodies of every route, as OpenAPI schemas. Types for the document
  * only: the filter builds the real bodies (describeFailure).
  */
 
@@ -18,7 +18,8 @@ export class ValidationIssueDto {
   message: string;
 
   @ApiProperty({
-    description: "Zod's issue code",
+    description:
+      "Zod's issue code: invalid_type (missing or wrong JSON type), too_small, too_big, invalid_enum_value, invalid_string (a NUL character), custom (a cursor this service did not issue)",
     example: 'too_big',
     enum: [
       'invalid_type',
@@ -26,6 +27,7 @@ export class ValidationIssueDto {
       'too_big',
       'invalid_enum_value',
       'invalid_string',
+      'custom',
     ],
   })
   code: string;
@@ -57,6 +59,9 @@ export class LogoErrorResponseDto {
 
 /** The logo route: `{success:false, error:"Invalid input", details}`. */
 export class LogoValidationErrorResponseDto extends LogoErrorResponseDto {
+  @ApiProperty({ example: 'Invalid input', enum: ['Invalid input'] })
+  declare error: string;
+
   @ApiProperty({ type: [ValidationIssueDto] })
   details: ValidationIssueDto[];
 }

@@ -1,6 +1,7 @@
 import type { ArgumentMetadata } from '@nestjs/common';
 import { CreateProjectDto } from '../../projects/dto/create-project.dto';
 import { ListProjectsQuery } from '../../projects/dto/list-projects.query';
+import { GenerateLogoDto } from '../../logo/dto/generate-logo.dto';
 import { InputValidationException } from '../errors/input-validation.exception';
 import { AppValidationPipe } from './app-validation.pipe';
 import type { ValidationIssue } from './validation-issue';
@@ -8,6 +9,7 @@ import type { ValidationIssue } from './validation-issue';
 const pipe = new AppValidationPipe();
 const body: ArgumentMetadata = { type: 'body', metatype: CreateProjectDto };
 const query: ArgumentMetadata = { type: 'query', metatype: ListProjectsQuery };
+const logo: ArgumentMetadata = { type: 'body', metatype: GenerateLogoDto };
 
 async function issuesFor(
   value: unknown,
@@ -68,6 +70,28 @@ describe('AppValidationPipe: which rule a field is reported by', () => {
         code: 'too_small',
       },
       { path: ['userId'], message: 'Expected string', code: 'invalid_type' },
+    ]);
+  });
+
+  it('names the index of the first wrong item of an array, as Zod does', async () => {
+    const request = {
+      projectId: 'p',
+      companyName: 'Acme',
+      style: 'modern',
+      colors: ['navy', 7, 'gold'],
+    };
+    expect(await issuesFor(request, logo)).toEqual([
+      {
+        path: ['colors', 1],
+        message: 'Expected every item to be a string',
+        code: 'invalid_type',
+      },
+    ]);
+  });
+
+  it('keeps a field without its index when the rule is not one for each item', async () => {
+    expect(await issuesFor({ name: [1], userId: 'u' }, body)).toEqual([
+      { path: ['name'], message: 'Expected string', code: 'invalid_type' },
     ]);
   });
 });

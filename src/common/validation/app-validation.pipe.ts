@@ -26,7 +26,9 @@ export class AppValidationPipe extends ValidationPipe {
     super({
       whitelist: true,
       transform: true,
-      validationError: { target: false, value: false },
+      // The target and value let an issue name the array item that broke a
+      // rule (validation-issue.ts); neither is ever sent to a client.
+      validationError: { target: true, value: true },
       exceptionFactory: (errors: ValidationError[]) =>
         new InputValidationException(toValidationIssues(errors)),
     });

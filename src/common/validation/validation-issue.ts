@@ -1,4 +1,8 @@
-import type { ValidationError } from 'class-validator';
+import {
+  getMetadataStorage,
+  isString,
+  type ValidationError,
+} from 'class-validator';
 
 /**
  * One failed rule, in the shape clients of the original service (which used
@@ -46,6 +50,33 @@ function reportedConstraint(
   );
 }
 
+/** Item checks of the rules our DTOs apply to each element of an array. */
+const ITEM_CHECKS: Record<string, (item: unknown) => boolean> = { isString };
+
+/**
+ * For a rule declared with `each: true` on an array, the index of the first
+ * item that breaks it: Zod reports `["colors", 1]`, and so do we.
+ * class-validator names only the property, so the item is found again here.
+ */
+function failedItemIndex(
+  error: ValidationError,
+  constraint: string,
+): number | undefined {
+  const check = ITEM_CHECKS[constraint];
+  if (!check || !Array.isArray(error.value) || !error.target) return undefined;
+  const declaredForEachItem = getMetadataStorage()
+    .getTargetValidationMetadatas(error.target.constructor, '', true, false)
+    .some(
+      (rule) =>
+        rule.propertyName === error.property &&
+        rule.name === constraint &&
+        rule.each,
+    );
+  if (!declaredForEachItem) return undefined;
+  const index = (error.value as unknown[]).findIndex((item) => !check(item));
+  return index === -1 ? undefined : index;
+}
+
 export function toValidationIssues(
   errors: ValidationError[],
   parentPath: (string | number)[] = [],
@@ -56,10 +87,11 @@ export function toValidationIssues(
       /^\d+$/.test(error.property) ? Number(error.property) : error.property,
     ];
     const reported = reportedConstraint(error.constraints ?? {});
+    const item = reported && failedItemIndex(error, reported[0]);
     const own: ValidationIssue[] = reported
       ? [
           {
-            path,
+            path: item === undefined ? path : [...path, item],
             message: reported[1],
             code: CODE_BY_CONSTRAINT[reported[0]] ?? 'custom',
           },

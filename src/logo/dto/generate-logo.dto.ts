@@ -19,9 +19,9 @@ import {
   type LogoStyle,
 } from '../logo.constants';
 
-/** SPEC §2 "Logo generation request". Unknown fields are stripped. */
+/** The logo generation request. Unknown fields are stripped. */
 export class GenerateLogoDto {
-  /** Required, otherwise unused: no lookup, no link (SPEC 4.6). */
+  /** Required, otherwise unused: the project is not looked up, and the logo is not linked to it. */
   @ApiProperty({ example: '019aa8f2-5f1c-7c3e-9a51-3c1f5d0b8e20' })
   @IsDefined(Messages.required())
   @IsString(Messages.string())

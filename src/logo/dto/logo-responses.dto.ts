@@ -1,7 +1,7 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { LOGO_MAX_COLORS, LOGO_STYLES } from '../logo.constants';
 
-/** SPEC 4.6 success body. */
+/** The success body of logo generation. */
 export class GenerateLogoResponseDto {
   @ApiProperty({ example: true, enum: [true] })
   success: true;
@@ -20,7 +20,7 @@ export class GenerateLogoResponseDto {
   message: string;
 }
 
-/** SPEC 4.7 */
+/** The generator information of GET /api/ai/generate-logo. */
 export class LogoGeneratorInfoDto {
   @ApiProperty({ example: 'Image-model logo generator' })
   service: string;
@@ -43,6 +43,6 @@ export class LogoGeneratorInfoDto {
   })
   supportedStyles: string[];
 
-  @ApiProperty({ example: LOGO_MAX_COLORS })
+  @ApiProperty({ type: 'integer', example: LOGO_MAX_COLORS })
   maxColors: number;
 }

@@ -2,7 +2,10 @@ import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsDefined, IsString, MaxLength, MinLength } from 'class-validator';
 import { Messages } from '../../common/validation/messages';
 import { Optional } from '../../common/validation/optional.decorator';
-import { StorableText } from '../../common/validation/storable-text.decorator';
+import {
+  NO_NUL_PATTERN,
+  StorableText,
+} from '../../common/validation/storable-text.decorator';
 import {
   PROJECT_DESCRIPTION_MAX,
   PROJECT_NAME_MAX,
@@ -14,6 +17,7 @@ export class CreateProjectDto {
   @ApiProperty({
     minLength: 1,
     maxLength: PROJECT_NAME_MAX,
+    pattern: NO_NUL_PATTERN,
     example: 'Spring launch',
   })
   @IsDefined(Messages.required())
@@ -25,6 +29,7 @@ export class CreateProjectDto {
 
   @ApiPropertyOptional({
     maxLength: PROJECT_DESCRIPTION_MAX,
+    pattern: NO_NUL_PATTERN,
     example: 'Brand kit',
   })
   @Optional()
@@ -36,7 +41,11 @@ export class CreateProjectDto {
   @StorableText()
   description?: string;
 
-  @ApiProperty({ example: 'user-1' })
+  @ApiProperty({
+    maxLength: PROJECT_USER_ID_MAX,
+    pattern: NO_NUL_PATTERN,
+    example: 'user-1',
+  })
   @IsDefined(Messages.required())
   @IsString(Messages.string())
   @MaxLength(PROJECT_USER_ID_MAX, Messages.maxChars(PROJECT_USER_ID_MAX))

@@ -3,18 +3,23 @@ import { Type } from 'class-transformer';
 import { IsInt, IsString, Max, Min } from 'class-validator';
 import { Messages } from '../../common/validation/messages';
 import { Optional } from '../../common/validation/optional.decorator';
-import { StorableText } from '../../common/validation/storable-text.decorator';
+import {
+  NO_NUL_PATTERN,
+  StorableText,
+} from '../../common/validation/storable-text.decorator';
+import { CURSOR_EXAMPLE } from './cursor-example';
 
 export const PAGE_LIMIT_MAX = 500;
 
 /**
- * SPEC 4.2 query, plus optional pagination (an addition): without `limit`
- * the response is exactly SPEC's full list. A repeated parameter (an array)
+ * The list's query: the user filter, plus optional pagination: without
+ * `limit` the response is the full list. A repeated parameter (an array)
  * is invalid input.
  */
 export class ListProjectsQuery {
   @ApiPropertyOptional({
     description: 'Only the projects of this user (exact match)',
+    pattern: NO_NUL_PATTERN,
     example: 'user-1',
   })
   @Optional()
@@ -38,7 +43,7 @@ export class ListProjectsQuery {
 
   /** The `nextCursor` of the previous page (opaque). Needs `limit`. */
   @ApiPropertyOptional({
-    example: 'WyIyMDI2LTExLTIyVDAzOjM5OjA5LjMyMVoiLCIwMWEy',
+    example: CURSOR_EXAMPLE,
   })
   @Optional()
   @IsString(Messages.string())

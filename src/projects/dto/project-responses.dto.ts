@@ -1,5 +1,9 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { ClosedSchema } from '../../docs/closed-schema.decorator';
+import { NO_NUL_PATTERN } from '../../common/validation/storable-text.decorator';
+import { CURSOR_EXAMPLE } from './cursor-example';
 import {
+  PROJECT_USER_ID_MAX,
   AGENT_PROVIDERS,
   AGENT_STATUSES,
   AGENT_TYPES,
@@ -8,7 +12,7 @@ import {
 } from '../project.constants';
 
 /**
- * The response bodies of the project routes (SPEC §2, §4.1-4.5), as OpenAPI
+ * The response bodies of the project routes, as OpenAPI
  * schemas. The service returns the views of project.views.ts; these classes
  * describe them for the document and the generated client.
  */
@@ -133,7 +137,7 @@ export class ProjectDto {
   updatedAt: string;
 }
 
-/** POST and PATCH answers: with sections and agents (SPEC 4.1, 4.4). */
+/** POST and PATCH answers: with sections and agents. */
 export class ProjectWithDefaultsDto extends ProjectDto {
   @ApiProperty({
     type: [SectionDto],
@@ -144,7 +148,7 @@ export class ProjectWithDefaultsDto extends ProjectDto {
   agents: AgentDto[];
 }
 
-/** A list item: sections, agents, tasks and counts (SPEC 4.2). */
+/** A list item: sections, agents, tasks and counts. */
 export class ProjectListItemDto extends ProjectWithDefaultsDto {
   @ApiProperty({ type: [TaskDto] })
   tasks: TaskDto[];
@@ -152,7 +156,7 @@ export class ProjectListItemDto extends ProjectWithDefaultsDto {
   _count: ProjectCountDto;
 }
 
-/** A single fetch: sections with assets, tasks newest first, assets (SPEC 4.3). */
+/** A single fetch: sections with assets, tasks newest first, assets. */
 export class ProjectDetailDto extends ProjectDto {
   @ApiProperty({ type: [SectionWithAssetsDto] })
   sections: SectionWithAssetsDto[];
@@ -183,7 +187,7 @@ export class ProjectListResponseDto {
     nullable: true,
     description:
       'Only when `limit` was given: pass it back as `cursor` for the next page; null after the last page',
-    example: 'WyIyMDI2LTExLTIyVDAzOjM5OjA5LjMyMVoiLCIwMWEy',
+    example: CURSOR_EXAMPLE,
   })
   nextCursor?: string | null;
 }
@@ -193,16 +197,40 @@ export class DeleteProjectResponseDto {
   success: true;
 }
 
-/** PATCH: any of the three fields; id, createdAt, updatedAt are ignored. */
+/**
+ * PATCH: any of the three fields, without length rules; id, createdAt and
+ * updatedAt are accepted and ignored, so a fetched project can be sent
+ * back. Any other property fails the update (500), hence a closed schema.
+ */
+@ClosedSchema()
 export class UpdateProjectBodyDto {
-  @ApiPropertyOptional({ example: 'Summer launch' })
+  @ApiPropertyOptional({ pattern: NO_NUL_PATTERN, example: 'Summer launch' })
   name?: string;
   @ApiPropertyOptional({
     type: String,
     nullable: true,
+    pattern: NO_NUL_PATTERN,
     example: 'Brand kit v2',
   })
   description?: string | null;
-  @ApiPropertyOptional({ example: 'user-2' })
+  @ApiPropertyOptional({
+    maxLength: PROJECT_USER_ID_MAX,
+    pattern: NO_NUL_PATTERN,
+    example: 'user-2',
+  })
   userId?: string;
+  @ApiPropertyOptional({ description: 'Ignored', example: PROJECT_ID })
+  id?: string;
+  @ApiPropertyOptional({
+    format: 'date-time',
+    description: 'Ignored',
+    example: TIME,
+  })
+  createdAt?: string;
+  @ApiPropertyOptional({
+    format: 'date-time',
+    description: 'Ignored; the service sets it',
+    example: TIME,
+  })
+  updatedAt?: string;
 }

@@ -1,0 +1,98 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import OpenAPIResponseValidator from 'openapi-response-validator';
+import type { OpenAPIV3 } from 'openapi-types';
+import { REPO_ROOT } from './server-process';
+
+/**
+ * Checks a response against the OpenAPI document: the schema its operation
+ * documents for that status. The document is the committed
+ * client/openapi.json, which test/api-docs.e2e-spec.ts keeps equal to the
+ * one the server builds.
+ */
+
+export type OpenApiDocument = OpenAPIV3.Document;
+
+export const loadOpenApiDocument = (): OpenApiDocument =>
+  JSON.parse(
+    readFileSync(join(REPO_ROOT, 'client', 'openapi.json'), 'utf8'),
+  ) as OpenApiDocument;
+
+interface Route {
+  pattern: RegExp;
+  template: string;
+  item: OpenAPIV3.PathItemObject;
+}
+
+/** `/api/projects/{id}` → a pattern matching one path segment for `{id}`. */
+function routesOf(document: OpenApiDocument): Route[] {
+  return Object.entries(document.paths).map(([template, item]) => ({
+    template,
+    item: item ?? {},
+    pattern: new RegExp(
+      `^${template.replace(/\{[^}]+\}/g, '[^/]+').replace(/\//g, '\\/')}$`,
+    ),
+  }));
+}
+
+export class ResponseContract {
+  private readonly routes: Route[];
+  private readonly validators = new Map<string, OpenAPIResponseValidator>();
+
+  constructor(private readonly document: OpenApiDocument) {
+    this.routes = routesOf(document);
+  }
+
+  /**
+   * What is wrong with a response, or undefined. Paths the document does
+   * not describe (/docs, /health, /metrics, unknown routes) are not its
+   * business, nor are methods it does not list for a path.
+   */
+  problem(
+    method: string,
+    path: string,
+    status: number,
+    body: unknown,
+  ): string | undefined {
+    const route = this.routes.find((r) => r.pattern.test(path));
+    const verb = method.toLowerCase() as OpenAPIV3.HttpMethods;
+    const operation = route?.item[verb];
+    if (!route || !operation) return undefined;
+    const name = `${method.toUpperCase()} ${route.template}`;
+    if (!(String(status) in operation.responses)) {
+      return `${name} answered ${status}, a status the OpenAPI document does not list`;
+    }
+    const failure = this.validatorFor(name, operation).validateResponse(
+      status,
+      body,
+    );
+    return failure
+      ? `${name} answered ${status} with a body the OpenAPI document does not allow: ${JSON.stringify(failure.errors)}`
+      : undefined;
+  }
+
+  private validatorFor(
+    name: string,
+    operation: OpenAPIV3.OperationObject,
+  ): OpenAPIResponseValidator {
+    let validator = this.validators.get(name);
+    if (!validator) {
+      const responses = Object.fromEntries(
+        Object.entries(operation.responses).map(([status, response]) => [
+          status,
+          {
+            schema: (response as OpenAPIV3.ResponseObject).content?.[
+              'application/json'
+            ]?.schema as OpenAPIV3.SchemaObject,
+          },
+        ]),
+      );
+      validator = new OpenAPIResponseValidator({
+        responses,
+        components: this.document.components,
+      });
+      this.validators.set(name, validator);
+    }
+    return validator;
+  }
+}
