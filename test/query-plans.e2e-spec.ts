@@ -1,5 +1,7 @@
 import type { Logger } from 'typeorm';
 import request from 'supertest';
+import { SnapshotReader } from '../src/database/snapshot-reader';
+import { forSqlite } from '../src/database/sql';
 import { createProject } from './support/project-fixtures';
 import { TEST_DATABASE } from './support/test-database';
 import { createTestApp, TestApp } from './support/test-app';
@@ -9,7 +11,11 @@ interface RecordedQuery {
   params: unknown[];
 }
 
-/** Records every statement the app sends while a request runs. */
+/**
+ * Records every statement the app sends while a request runs: through
+ * TypeORM, and the streamed lists' statements, which run on connections of
+ * their own.
+ */
 function recordQueries(t: TestApp): RecordedQuery[] {
   const recorded: RecordedQuery[] = [];
   const logger: Logger = {
@@ -22,6 +28,18 @@ function recordQueries(t: TestApp): RecordedQuery[] {
     log: () => undefined,
   };
   Object.assign(t.dataSource, { logger });
+  const reader = t.app.get(SnapshotReader);
+  const openJson = reader.openJson.bind(reader);
+  reader.openJson = (text: string, params: unknown[]) => {
+    recorded.push(
+      TEST_DATABASE === 'postgres'
+        ? { sql: text, params }
+        : (({ text: sql, values }) => ({ sql, params: values }))(
+            forSqlite(text, params),
+          ),
+    );
+    return openJson(text, params);
+  };
   return recorded;
 }
 

@@ -14,8 +14,6 @@ export interface Sql {
   timestamp(value: Date): unknown;
   /** Expressions that render JSON inside a statement (see JsonSql). */
   json: JsonSql;
-  /** A column selected from a `json` expression, as compact JSON text. */
-  jsonText(value: unknown): string;
 }
 
 /**
@@ -34,6 +32,8 @@ export interface JsonSql {
   array(element: string, from: string, order: string): string;
   /** A stored timestamp as ISO-8601 UTC text with milliseconds. */
   timestamp(column: string): string;
+  /** A JSON expression as a text column of compact JSON, ready to send. */
+  document(expression: string): string;
 }
 
 const objectArguments = (fields: Record<string, string>) =>
@@ -43,18 +43,35 @@ const objectArguments = (fields: Record<string, string>) =>
 
 const sqliteJson: JsonSql = {
   object: (fields) => `json_object(${objectArguments(fields)})`,
+  // json_object returns its JSON as compact text already.
+  document: (expression) => expression,
   array: (element, from, order) =>
     `(SELECT json_group_array(${element} ORDER BY ${order}) ${from})`,
   // TypeORM writes SQLite datetimes as UTC text 'YYYY-MM-DD HH:MM:SS.SSS'.
   timestamp: (column) => `(replace(${column}, ' ', 'T') || 'Z')`,
 };
 
+/**
+ * PostgreSQL's own json_build_object and json_agg space their text out
+ * (`{"id" : 1}`), so the JSON is assembled as text instead: each value
+ * written by to_json (which escapes strings as JSON.stringify does), null as
+ * `null`, joined without spaces. The result is the compact text
+ * JSON.stringify would write, sent as it is (no parse, no re-serialization).
+ * Nested pieces are typed json so that to_json keeps them as they are.
+ */
 const postgresJson: JsonSql = {
-  object: (fields) => `json_build_object(${objectArguments(fields)})`,
+  object: (fields) => {
+    const members = Object.entries(fields).map(
+      ([key, value], index) =>
+        `'${index === 0 ? '' : ','}"${key}":' || COALESCE(to_json(${value})::text, 'null')`,
+    );
+    return `('{' || ${members.join(' || ')} || '}')::json`;
+  },
   array: (element, from, order) =>
-    `(SELECT COALESCE(json_agg(${element} ORDER BY ${order}), '[]'::json) ${from})`,
+    `(SELECT COALESCE('[' || string_agg((${element})::text, ',' ORDER BY ${order}) || ']', '[]')::json ${from})`,
   timestamp: (column) =>
     `to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`,
+  document: (expression) => `(${expression})::text`,
 };
 
 /** The JSON expressions of a TypeORM database type. */
@@ -107,11 +124,6 @@ export function sqlFor(manager: EntityManager): Sql {
     timestamp: (value: Date) =>
       isSqlite ? value.toISOString().replace('T', ' ').slice(0, 23) : value,
     json: jsonSqlFor(manager.connection.options.type),
-    // SQLite returns the text it rendered. pg parses json columns into
-    // values, and PostgreSQL's own text spaces its JSON out; stringifying the
-    // value gives the same compact text as SQLite.
-    jsonText: (value: unknown) =>
-      isSqlite ? String(value) : JSON.stringify(value),
   };
 }
 

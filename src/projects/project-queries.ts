@@ -128,7 +128,10 @@ const rendered = new Map<JsonSql, { listed: string; detail: string }>();
 function documentsOf(json: JsonSql) {
   let documents = rendered.get(json);
   if (!documents) {
-    documents = { listed: listedProject(json), detail: projectDetail(json) };
+    documents = {
+      listed: json.document(listedProject(json)),
+      detail: json.document(projectDetail(json)),
+    };
     rendered.set(json, documents);
   }
   return documents;
@@ -139,11 +142,11 @@ export async function findProjectDetail(
   sql: Sql,
   id: string,
 ): Promise<string | null> {
-  const [row] = await sql.rows<{ document: unknown }>(
+  const [row] = await sql.rows<{ document: string }>(
     `SELECT ${documentsOf(sql.json).detail} AS "document" FROM "projects" "p" WHERE "p"."id" = $1`,
     [id],
   );
-  return row ? sql.jsonText(row.document) : null;
+  return row ? row.document : null;
 }
 
 const SECTIONS_OF_PROJECT = `SELECT ${columns(SECTION, 'c')} FROM "sections" "c" WHERE "c"."projectId" = $1 ORDER BY ${SECTION_ORDER}`;
@@ -239,7 +242,7 @@ export async function findProjectPage(
     },
   });
   const rows = await sql.rows<{
-    document: unknown;
+    document: string;
     id: string;
     updatedAt: unknown;
   }>(text, params);
@@ -247,7 +250,7 @@ export async function findProjectPage(
   const listed = hasMore ? rows.slice(0, page.limit) : rows;
   const last = listed.at(-1);
   return {
-    projects: listed.map((row) => sql.jsonText(row.document)),
+    projects: listed.map((row) => row.document),
     next:
       hasMore && last
         ? { id: last.id, updatedAt: new Date(isoTimestamp(last.updatedAt)) }

@@ -42,21 +42,28 @@ export async function openList(
 
 /**
  * Reads a list response to its end, handing each project to `onProject` as
- * it completes; never holds the whole body.
+ * it completes (parsed only then); never holds the whole body.
  */
 export async function readList(
   response: IncomingMessage,
-  onProject: (project: ListedProject, text: string) => void = () => undefined,
+  onProject?: (project: ListedProject, text: string) => void,
+  slowClient?: { pauseAtBytes: number; pauseMs: number },
 ): Promise<StreamedList> {
   const scanner = new ProjectListScanner();
   let bytes = 0;
   let count = 0;
+  let paused = false;
   const aborted = await new Promise<boolean>((resolve) => {
     response.on('data', (piece: string) => {
       bytes += Buffer.byteLength(piece);
+      if (slowClient && !paused && bytes >= slowClient.pauseAtBytes) {
+        paused = true;
+        response.pause();
+        setTimeout(() => response.resume(), slowClient.pauseMs);
+      }
       for (const text of scanner.push(piece)) {
         count += 1;
-        onProject(JSON.parse(text) as ListedProject, text);
+        onProject?.(JSON.parse(text) as ListedProject, text);
       }
     });
     response.once('end', () => resolve(false));
