@@ -8,6 +8,12 @@ import {
   postgresBackend,
   sqliteBackend,
 } from './databases';
+import {
+  largeListTable,
+  measureLargeLists,
+  referenceProjectsPerSecond,
+  type LargeListRun,
+} from './large-lists';
 import { LoadGenerator } from './load-client';
 import { measureBurst, measureTimed } from './measure';
 import { rssBytes } from './proc-stats';
@@ -32,6 +38,7 @@ import {
   MAIN_DATA,
   readSettings,
   REPO_ROOT,
+  RESULTS_DIR,
   SERVER_CORE,
 } from './settings';
 import { prepareStage, type Stage } from './stage';
@@ -170,6 +177,7 @@ async function main(): Promise<void> {
     },
   }));
 
+  const wanted = (name: string) => !settings.only || settings.only.has(name);
   for (let round = 1; round <= settings.rounds; round += 1) {
     const tag = `[round ${round}/${settings.rounds}]`;
 
@@ -210,7 +218,6 @@ async function main(): Promise<void> {
       );
     }
 
-    const wanted = (name: string) => !settings.only || settings.only.has(name);
     for (const scenario of SCENARIOS.filter((s) => wanted(s.name))) {
       for (const [i, stage] of stages.entries()) {
         const server = stage[scenario.server];
@@ -256,6 +263,20 @@ async function main(): Promise<void> {
     }
   }
 
+  // Once, after the rounds: seeding 500,000 projects takes minutes.
+  const largeLists: LargeListRun[] = [];
+  if (wanted('list-all-large')) {
+    for (const [i, stage] of stages.entries()) {
+      largeLists.push({
+        kind: stage.kind,
+        referenceProjectsPerSecond: await referenceProjectsPerSecond(
+          stage.small.baseUrl,
+        ),
+        results: await measureLargeLists(backends[i], workDir, log),
+      });
+    }
+  }
+
   await load.stop();
   const finishedAt = new Date();
   const report = await writeReport(
@@ -277,6 +298,23 @@ async function main(): Promise<void> {
   );
   log(`\n${report.text}`);
   for (const file of report.files) log(`wrote ${file}`);
+  if (largeLists.length > 0) {
+    const file = join(
+      RESULTS_DIR,
+      `${startedAt
+        .toISOString()
+        .replace(/:/g, '-')
+        .replace(/\.\d+Z$/, 'Z')}-large-lists.json`,
+    );
+    writeFileSync(
+      file,
+      `${JSON.stringify({ startedAt, code: codeVersion(), runs: largeLists }, null, 2)}\n`,
+    );
+    log(
+      `\nLarge lists (one full list each, pod-sized heap):\n${largeListTable(largeLists)}`,
+    );
+    log(`wrote ${file}`);
+  }
   log(
     report.allPassed
       ? 'every target met'

@@ -38,6 +38,7 @@ export const ALL_SCENARIO_NAMES = [
   'get-by-id',
   'list-by-user',
   'list-all',
+  'list-all-large',
   'create',
   'patch',
   'logo',
