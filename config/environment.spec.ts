@@ -252,12 +252,12 @@ describe('loadConfiguration', () => {
     ).toEqual(['https://app.example.com', 'http://localhost:5173']);
   });
 
-  it('does not echo an unsupported DATABASE_URL, which may hold a password', () => {
+  it('echoes an unsupported DATABASE_URL without the password it may hold', () => {
     const error = configurationErrorOf({
       DATABASE_URL: 'mysql://admin:hunter2@db.internal/x',
     });
     expect(error.message).toContain('DATABASE_URL');
-    expect(error.message).not.toContain('mysql://');
+    expect(error.message).toContain('mysql://***@db.internal/x');
     expect(error.message).not.toContain('hunter2');
   });
 });

@@ -7,6 +7,7 @@
  */
 
 import { isIP } from 'node:net';
+import { withoutCredentials } from './redact-url';
 
 export interface PostgresConfig {
   type: 'postgres';
@@ -205,10 +206,10 @@ function database(env: Env): DatabaseConfig {
       listPoolSize: integer(env, 'DATABASE_LIST_POOL_SIZE', 5, 1, 1000),
     };
   }
-  // The value is not echoed: a PostgreSQL URL may carry a password.
+  // Echoed without its user and password: a URL may carry them.
   throw new ConfigurationError(
     'DATABASE_URL',
-    'must be file:PATH, file::memory: or a postgres:// URL',
+    `must be file:PATH, file::memory: or a postgres:// URL (got "${withoutCredentials(raw)}")`,
   );
 }
 
