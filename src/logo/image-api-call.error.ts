@@ -3,8 +3,9 @@ import type { ImageApiCallOutcome } from './logo-metrics';
 
 /**
  * One failed call to the image API. The message is what the client sees if
- * this is the last call (SPEC 4.6 rule 5: the upstream error.message, else
- * "Failed to generate logo"); the rest tells the retry loop what to do.
+ * this is the last call (the upstream error.message, else "Failed to
+ * generate logo"); the rest tells the retry loop what to do, and the log
+ * detail tells an operator where the call failed.
  */
 export class ImageApiCallError extends LogoGenerationError {
   constructor(
@@ -18,7 +19,8 @@ export class ImageApiCallError extends LogoGenerationError {
       ImageApiCallOutcome,
       'success' | 'cancelled'
     > = 'error_response',
+    logDetail?: string,
   ) {
-    super(message);
+    super(message, logDetail);
   }
 }

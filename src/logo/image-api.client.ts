@@ -40,7 +40,7 @@ export class ImageApiClient {
   }
 
   /**
-   * SPEC 4.6 rule 4: one 1024x1024 standard image, returned as a URL.
+   * One 1024x1024 standard image, returned as a URL.
    * When `signal` aborts, the call is cut (the upstream sees its connection
    * close) and the signal's reason is thrown.
    */
@@ -135,6 +135,7 @@ export class ImageApiClient {
         true,
         undefined,
         timedOut ? 'timeout' : 'unreachable',
+        `host ${new URL(url).host}, ${socketErrorCode(error)}`,
       );
     }
 
@@ -195,6 +196,17 @@ function isOversizedResponse(error: unknown): boolean {
  * A timeout and a lost connection are both retried; they differ in what the
  * client is told and in the metrics.
  */
+/**
+ * The code of a failed connection (ECONNREFUSED, ENOTFOUND, ETIMEDOUT…),
+ * for the log: axios puts it on its error, or on the error it wraps.
+ */
+function socketErrorCode(error: unknown): string {
+  const cause = (error as { cause?: { code?: unknown } } | undefined)?.cause;
+  const code = isAxiosError(error) ? error.code : undefined;
+  if (typeof code === 'string') return code;
+  return typeof cause?.code === 'string' ? cause.code : 'no error code';
+}
+
 function isTimeout(error: unknown): boolean {
   const code = isAxiosError(error) ? error.code : undefined;
   return (

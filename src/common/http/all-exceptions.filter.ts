@@ -50,7 +50,13 @@ export class AllExceptionsFilter implements ExceptionFilter {
       exception instanceof HttpException ||
       exception instanceof RetryLaterError
     ) {
-      this.logger.warn(`${where}: ${exception.name}: ${exception.message}`);
+      const detail =
+        exception instanceof PublicError && exception.logDetail
+          ? ` (${exception.logDetail})`
+          : '';
+      this.logger.warn(
+        `${where}: ${exception.name}: ${exception.message}${detail}`,
+      );
     } else if (exception instanceof Error) {
       this.logger.error(
         `${where}: ${exception.name}: ${exception.message}`,
