@@ -1,7 +1,8 @@
 import { NestFactory } from '@nestjs/core';
 import { Logger } from 'nestjs-pino';
-import { ConfigurationError, loadConfiguration } from '../config/environment';
+import { loadConfiguration, type AppConfig } from '../config/environment';
 import { AppModule } from './app.module';
+import { StartupLogger } from './logging/startup-logger';
 
 /**
  * Connections the kernel queues before Node accepts them. Node's default
@@ -14,13 +15,11 @@ const LISTEN_BACKLOG = 4096;
 const SHUTDOWN_MARGIN_MS = 3000;
 
 /** Process concerns only; everything a client can observe is in AppModule. */
-async function bootstrap(): Promise<void> {
-  // Validated before Nest starts, so a bad value is one clear line.
-  const config = loadConfiguration();
+async function bootstrap(config: AppConfig, logger: StartupLogger) {
   const app = await NestFactory.create(AppModule, {
-    // Nest's start-up lines wait for the JSON logger below.
-    bufferLogs: true,
-    // Throw start-up errors to the catch below instead of aborting.
+    // JSON from the first line; the app's own logger takes over below.
+    logger,
+    // Throw start-up errors to the caller instead of aborting.
     abortOnError: false,
   });
   app.useLogger(app.get(Logger));
@@ -55,11 +54,20 @@ function exitIfStuck(shutdownTimeoutMs: number): void {
   }, shutdownTimeoutMs + SHUTDOWN_MARGIN_MS).unref();
 }
 
-bootstrap().catch((error: unknown) => {
-  const message =
-    error instanceof ConfigurationError
-      ? error.message
-      : `Start-up failed: ${error instanceof Error ? error.message : String(error)}`;
-  console.error(message);
-  process.exit(1);
-});
+function main(): void {
+  let config: AppConfig;
+  try {
+    // Validated before anything starts, so a bad value is one clear line.
+    config = loadConfiguration();
+  } catch (error) {
+    console.error(error instanceof Error ? error.message : String(error));
+    process.exit(1);
+  }
+  const logger = new StartupLogger(config);
+  bootstrap(config, logger).catch((error: unknown) => {
+    logger.startUpFailure(error);
+    process.exit(1);
+  });
+}
+
+main();

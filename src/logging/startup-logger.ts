@@ -1,0 +1,93 @@
+import type { LoggerService } from '@nestjs/common';
+import pino, { stdTimeFunctions, type Logger as Pino } from 'pino';
+import type { AppConfig } from '../../config/environment';
+import { scrubSecret } from './request-log';
+
+/**
+ * Errors Nest and @nestjs/typeorm log on their own while the app is being
+ * created, then throw: the same failure would be two or three lines, one of
+ * them TypeORM's "Retrying (1)..." although the database module never
+ * retries. They are left to the one line `startUpFailure` writes.
+ */
+const REPORTED_BY_BOOTSTRAP = new Set(['ExceptionHandler', 'TypeOrmModule']);
+
+/**
+ * Nest's logger from the first line of start-up until the app's own
+ * (nestjs-pino) takes over: the same JSON lines — level, time, context, msg
+ * — with the same level, format and key scrubbing, so nothing before
+ * "Listening" is coloured text.
+ */
+export class StartupLogger implements LoggerService {
+  private readonly pino: Pino;
+
+  constructor(config: AppConfig) {
+    const key = config.imageApi.key;
+    this.pino = pino({
+      level: config.logLevel,
+      timestamp: stdTimeFunctions.isoTime,
+      hooks: { streamWrite: (line: string) => scrubSecret(line, key) },
+      transport:
+        config.logFormat === 'pretty'
+          ? { target: 'pino-pretty', options: { singleLine: true } }
+          : undefined,
+    });
+  }
+
+  log(message: unknown, context?: string): void {
+    this.pino.info({ context }, String(message));
+  }
+  warn(message: unknown, context?: string): void {
+    this.pino.warn({ context }, String(message));
+  }
+  debug(message: unknown, context?: string): void {
+    this.pino.debug({ context }, String(message));
+  }
+  verbose(message: unknown, context?: string): void {
+    this.pino.trace({ context }, String(message));
+  }
+  fatal(message: unknown, context?: string): void {
+    this.pino.fatal({ context }, String(message));
+  }
+
+  error(message: unknown, ...rest: unknown[]): void {
+    const context = rest.at(-1);
+    if (typeof context === 'string' && REPORTED_BY_BOOTSTRAP.has(context)) {
+      return;
+    }
+    this.pino.error(
+      { context: typeof context === 'string' ? context : undefined },
+      String(message),
+    );
+  }
+
+  /** The one line of a failed start-up: what failed, and what happens now. */
+  startUpFailure(error: unknown): void {
+    this.pino.fatal(
+      { context: 'Bootstrap', ...failureFields(error) },
+      `Start-up failed: ${describeStartUpFailure(error)}; exiting with code 1`,
+    );
+  }
+}
+
+interface SocketError extends Error {
+  code?: string;
+  address?: string;
+  port?: number;
+}
+
+/** A refused or timed-out connection says where it went and how it failed. */
+export function describeStartUpFailure(error: unknown): string {
+  if (!(error instanceof Error)) return String(error);
+  const { code, address, port } = error as SocketError;
+  if (typeof code === 'string' && /^E[A-Z]+$/.test(code)) {
+    const target = address ? ` at ${address}${port ? `:${port}` : ''}` : '';
+    return `the database${target} could not be reached (${code}), and start-up does not retry`;
+  }
+  return `${error.name}: ${error.message}`;
+}
+
+/** The stack of an unexpected error, in the same line. */
+function failureFields(error: unknown): Record<string, unknown> {
+  if (!(error instanceof Error) || 'code' in error) return {};
+  return { stack: error.stack };
+}
