@@ -59,7 +59,7 @@ export interface AppConfig {
    */
   listIdleTimeoutMs: number;
   imageApi: {
-    /** Unset or blank means "not configured" (SPEC 4.6 rule 2, 4.7). */
+    /** Unset or blank means "not configured" (logo generation answers 500). */
     key: string | undefined;
     url: string;
     model: string;

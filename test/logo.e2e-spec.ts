@@ -32,7 +32,7 @@ const valid = {
   colors: ['navy'],
 };
 
-/** Every field of SPEC §2, optional ones included. */
+/** Every field of the request, optional ones included. */
 const full = {
   ...valid,
   style: 'geometric',
@@ -138,7 +138,7 @@ describe('/api/ai/generate-logo', () => {
     return response.body.details;
   }
 
-  describe('POST: success (SPEC 4.6 rule 7)', () => {
+  describe('POST: success', () => {
     it("returns 200 {success:true, logoUrl:<the image URL>, message:'Logo generated successfully!'}", async () => {
       const response = await post(valid).expect(200);
       expect(response.body).toEqual({
@@ -168,7 +168,7 @@ describe('/api/ai/generate-logo', () => {
     });
   });
 
-  describe('POST: the upstream request (SPEC 4.6 rules 3 and 4)', () => {
+  describe('POST: the upstream request', () => {
     const upstreamBody = () => {
       expect(fake.requests).toHaveLength(1);
       return fake.requests[0].body as Record<string, unknown>;
@@ -290,7 +290,7 @@ describe('/api/ai/generate-logo', () => {
     });
   });
 
-  describe('POST: validation (SPEC 4.6 rule 1, §7)', () => {
+  describe('POST: validation', () => {
     it("returns 400 {success:false, error:'Invalid input', details} when projectId is missing", async () => {
       const body = without('projectId');
       const details = await expectInvalid(body);
@@ -467,7 +467,7 @@ describe('/api/ai/generate-logo', () => {
     });
   });
 
-  describe('POST: image service failures (SPEC 4.6 rules 5 and 6)', () => {
+  describe('POST: image service failures', () => {
     it("returns 500 {success:false, error:<upstream error.message>} when the image service answers 400 'Your prompt was rejected'", async () => {
       fake.respondWith(Replies.error(400, 'Your prompt was rejected'));
       const response = await post(valid).expect(500);
@@ -561,7 +561,7 @@ describe('/api/ai/generate-logo', () => {
     });
   });
 
-  describe('POST: the key stays secret (SPEC §5, DESIGN)', () => {
+  describe('POST: the key stays secret', () => {
     it('does not echo the key when the upstream error message contains it', async () => {
       fake.respondWith(
         Replies.error(401, `Incorrect API key provided: ${KEY}. Check it.`),
@@ -593,7 +593,7 @@ describe('/api/ai/generate-logo', () => {
     });
   });
 
-  describe('POST: unreadable body (SPEC 4.6, DESIGN)', () => {
+  describe('POST: unreadable body', () => {
     it('returns 500 {success:false, error:<the JSON parse error message>} for the body "not json"', async () => {
       const response = await postRaw(
         t.server,
@@ -658,7 +658,7 @@ describe('/api/ai/generate-logo', () => {
     });
   });
 
-  describe('POST without IMAGE_API_KEY (SPEC 4.6 rule 2)', () => {
+  describe('POST without IMAGE_API_KEY', () => {
     it(`returns 500 {success:false, error:"${KEY_MISSING}"} for a valid body`, async () => {
       const response = await postJson(keyless.server, valid).expect(500);
       expect(response.body).toEqual({ success: false, error: KEY_MISSING });
@@ -692,7 +692,7 @@ describe('/api/ai/generate-logo', () => {
     });
   });
 
-  describe('GET (SPEC 4.7)', () => {
+  describe('GET', () => {
     it("returns 200 {service, status:'configured', message, supportedStyles, maxColors:5} when the key is set", async () => {
       const response = await request(t.server).get(PATH).expect(200);
       expect(response.body).toEqual({

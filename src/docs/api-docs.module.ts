@@ -24,7 +24,7 @@ export const DOCS_JSON_PATH = 'docs-json';
  * modules are initialised, from the objects the scanner reads of an
  * application: the module container, the HTTP adapter and the application
  * config — a fresh one, which is the app's: AppModule sets no global prefix
- * and no versioning (routes carry their full path, DESIGN.md). The routes are
+ * and no versioning (routes carry their full path, docs/decisions.md). The routes are
  * added after the API's routes and before Nest's 404 handler, so they change
  * no /api answer.
  */

@@ -11,7 +11,7 @@ const required: GenerateLogoDto = {
 const prompt = (extra: Partial<GenerateLogoDto> = {}) =>
   buildLogoPrompt({ ...required, ...extra });
 
-describe('buildLogoPrompt (SPEC 4.6 rule 3)', () => {
+describe('buildLogoPrompt', () => {
   it('names the company', () => {
     expect(prompt()).toContain('"Acme Rockets"');
   });

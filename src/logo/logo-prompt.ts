@@ -1,7 +1,7 @@
 import type { GenerateLogoDto } from './dto/generate-logo.dto';
 
 /**
- * The text prompt of SPEC 4.6 rule 3. Optional parts appear only when given
+ * The text prompt sent to the image model. Optional parts appear only when given
  * (and not blank), so the prompt never says "undefined" or ends a sentence
  * with nothing.
  */

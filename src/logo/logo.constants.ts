@@ -1,4 +1,4 @@
-/** SPEC §2 logo request vocabulary and limits (§8). */
+/** The logo request's vocabulary and limits. */
 export const LOGO_STYLES = [
   'modern',
   'minimalist',
@@ -32,6 +32,6 @@ export const MAX_UPSTREAM_RESPONSE_BYTES = 1024 * 1024;
 export const TIMEOUT_MESSAGE = 'The image service did not respond in time';
 export const UNREACHABLE_MESSAGE = 'The image service could not be reached';
 
-/** Statuses SPEC does not show (README, "Logo generation in production"). */
+/** Statuses added for production (docs/api.md, "Logo generation in production"). */
 export const LOGO_BUSY_MESSAGE = 'Logo generator is busy, retry later';
 export const LOGO_RATE_LIMITED_MESSAGE = 'Too many logo requests, retry later';

@@ -37,7 +37,7 @@ export class LogoService {
   }
 
   /**
-   * SPEC 4.6: returns the temporary URL of one generated logo.
+   * Returns the temporary URL of one generated logo.
    *
    * Validation has already passed (400 first, even without a key). Then, in
    * this order: the key (500, never counted: it costs nothing); a call slot
@@ -66,7 +66,7 @@ export class LogoService {
     }
   }
 
-  /** SPEC 4.7 */
+  /** The generator information of GET /api/ai/generate-logo. */
   describe() {
     const configured = this.imageApi.isConfigured;
     return {

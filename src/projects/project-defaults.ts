@@ -2,7 +2,7 @@ import { newId } from '../common/ids';
 import { Agent, Project, Section } from './entities';
 import { AgentProvider, AgentType, SECTION_TYPES } from './project.constants';
 
-/** SPEC 4.1 rule 2: every new project gets these agents, all IDLE. */
+/** Every new project gets these agents, all IDLE. */
 export const DEFAULT_AGENTS: ReadonlyArray<{
   name: string;
   type: AgentType;
@@ -20,7 +20,7 @@ export interface NewProjectInput {
 }
 
 /**
- * A new project with its 8 sections (SPEC 4.1 rule 1, all PENDING, in the
+ * A new project with its 8 sections (all PENDING, in the
  * fixed order) and 3 agents, ready to be saved in one go.
  */
 export function buildNewProject(

@@ -1,4 +1,4 @@
-/** The vocabularies of SPEC §2. Sections are listed in their fixed display order. */
+/** The vocabularies of projects, sections and agents. Sections are listed in their fixed display order. */
 export const SECTION_TYPES = [
   'LOGO',
   'ICONS',
@@ -30,7 +30,7 @@ export type AgentStatus = (typeof AGENT_STATUSES)[number];
 export const PROJECT_NAME_MAX = 100;
 export const PROJECT_DESCRIPTION_MAX = 500;
 /**
- * Not in SPEC, which gives userId no limit: PostgreSQL cannot index a value
+ * An addition to the contract, which gives userId no limit: PostgreSQL cannot index a value
  * over about 2.7 kB (a third of a page), and userId is indexed for the
  * list filter, so a long one failed with 500 on PostgreSQL while SQLite
  * stored it. 255 characters (at most 1,020 bytes of UTF-8) keep both

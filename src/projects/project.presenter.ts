@@ -1,7 +1,7 @@
 import type { AgentView, ProjectView, SectionView } from './project.views';
 
 /**
- * POST and PATCH (SPEC 4.1, 4.4): the project with sections and agents,
+ * POST and PATCH: the project with sections and agents,
  * assembled from views (project.views.ts). GET bodies are rendered by the
  * database (project-queries.ts).
  */

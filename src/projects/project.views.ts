@@ -2,7 +2,7 @@ import { isoTimestamp } from '../database/sql';
 import type { Agent, Project, Section } from './entities';
 
 /**
- * The JSON shapes of SPEC §2, field by field. Internal columns (a section's
+ * The JSON shapes of the API's resources, field by field. Internal columns (a section's
  * position) never appear, and timestamps are ISO-8601 UTC strings with
  * milliseconds.
  */

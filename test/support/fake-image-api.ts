@@ -1,7 +1,7 @@
 import { DevImageApi, Replies } from '../../src/dev-image-api';
 
 /**
- * The image API stand-in of the SPEC-level suites: the dev image API itself
+ * The image API stand-in of the contract suites: the dev image API itself
  * (src/dev-image-api), on a free port of 127.0.0.1, answering
  * `Replies.success()` (logoUrl = FAKE_IMAGE_URL) unless a test says
  * otherwise, so those suites can compare URLs exactly. Suites that want

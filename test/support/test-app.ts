@@ -47,7 +47,7 @@ const PRODUCTION_SETTINGS_UNSET = {
 
 /**
  * Off unless a test turns them on: upstream retries and the per-client rate
- * limit. The SPEC-level suites send one upstream call per request (and
+ * limit. The contract suites send one upstream call per request (and
  * count them), and far more than 60 requests a minute from one address;
  * the suites of those features set the values they test.
  */

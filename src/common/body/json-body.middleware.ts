@@ -14,7 +14,7 @@ const METHODS_WITH_BODY = new Set(['POST', 'PUT', 'PATCH']);
 
 /**
  * Reads every POST/PUT/PATCH body as JSON, whatever its Content-Type says
- * (DESIGN.md). A body that is empty, not JSON or over BODY_LIMIT does not
+ * (see docs/decisions.md). A body that is empty, not JSON or over BODY_LIMIT does not
  * fail here: no route is matched yet, so the response envelope is unknown.
  * The error is stored on the request and RouteContextGuard rethrows it.
  */

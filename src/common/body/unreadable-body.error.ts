@@ -1,7 +1,7 @@
 import { PublicError } from '../errors/public-error';
 
 /**
- * The body is empty or not JSON. SPEC 4.6: the logo route answers 500 with
+ * The body is empty or not JSON. The logo route answers 500 with
  * the parse error's message; project routes answer with their failure text.
  */
 export class UnreadableBodyError extends PublicError {}

@@ -1,7 +1,7 @@
 /**
  * A request refused for now that may succeed if sent again later: the
  * response carries `Retry-After: <retryAfterSeconds>`. The message is written
- * for the client. These are the statuses SPEC does not show (README lists
+ * for the client. These are the statuses added for production (docs/api.md lists
  * them): 429 for a client over its rate limit, 503 for a full queue.
  */
 export abstract class RetryLaterError extends Error {

@@ -12,7 +12,7 @@ import { CLIENT_CLOSED_REQUEST, describeFailure } from './describe-failure';
 import { getFailurePolicy } from './request-context';
 
 /**
- * The one place where failures become responses (SPEC §7). Services and
+ * The one place where failures become responses. Services and
  * controllers only throw.
  */
 @Catch()

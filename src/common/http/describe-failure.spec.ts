@@ -39,7 +39,7 @@ const issues: ValidationIssue[] = [
   },
 ];
 
-describe('describeFailure (SPEC §7)', () => {
+describe('describeFailure', () => {
   describe('InputValidationException', () => {
     it('is 400 {error:"Invalid input", details} in the error envelope', () => {
       expect(

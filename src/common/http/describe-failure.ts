@@ -16,7 +16,7 @@ export interface FailureResponse {
 export const CLIENT_CLOSED_REQUEST = 499;
 
 /**
- * Maps any thrown value to the status and body SPEC §7 documents for the
+ * Maps any thrown value to the status and body documented for the
  * route it came from. `policy` is undefined when no route matched.
  */
 export function describeFailure(

@@ -3,7 +3,7 @@ import { SetMetadata } from '@nestjs/common';
 export interface FailurePolicy {
   /** The body's `error` text for a failure the route does not explain. */
   message: string;
-  /** 'error': {error}; 'success-flag': {success:false, error} (SPEC §7). */
+  /** 'error': {error}; 'success-flag': {success:false, error}. */
   envelope: 'error' | 'success-flag';
   /** Show the message of a PublicError instead of the fixed text. */
   exposePublicErrors: boolean;

@@ -11,7 +11,7 @@ import { setFailurePolicy, takeBodyError } from './request-context';
  * not be read is rethrown here, now that its route is known, and before
  * validation, so an unreadable body is never reported as invalid input.
  *
- * DESIGN.md suggests an interceptor for this; a global guard sees the same
+ * An interceptor is the usual place for this; a global guard sees the same
  * handler earlier, and with no interceptor registered Nest skips the
  * Observable chain and async-context binding it otherwise builds for every
  * request (measured: a GET by id used about a quarter less CPU).

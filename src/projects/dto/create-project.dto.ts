@@ -12,7 +12,7 @@ import {
   PROJECT_USER_ID_MAX,
 } from '../project.constants';
 
-/** SPEC 4.1 request. Unknown fields are stripped, not rejected. */
+/** The create request. Unknown fields are stripped, not rejected. */
 export class CreateProjectDto {
   @ApiProperty({
     minLength: 1,

@@ -1,7 +1,7 @@
 import { PROJECT_USER_ID_MAX } from '../project.constants';
 import { ProjectChangeRejectedError } from '../projects.errors';
 
-/** The fields PATCH may change (SPEC 4.4 applies them without length rules). */
+/** The fields PATCH may change (applied without length rules). */
 export interface UpdateProjectDto {
   name?: string;
   description?: string | null;
@@ -19,7 +19,7 @@ const isJsonObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /**
- * Reads a PATCH body "as given" (SPEC 4.4): each known field is taken
+ * Reads a PATCH body "as given": each known field is taken
  * exactly, and anything that cannot be applied as given — an unknown key, a
  * relation, a value of the wrong JSON type, null for a required field, a body
  * that is not an object — rejects the whole update, so nothing changes.

@@ -10,7 +10,7 @@ import { Project } from './project.entity';
 import { Section } from './section.entity';
 import { TimestampColumn } from './timestamp.column';
 
-/** No endpoint creates assets yet (DESIGN.md); they are read with a project. */
+/** No endpoint creates assets yet; they are read with a project. */
 @Entity('assets')
 @Index('idx_assets_project_created', ['projectId', 'createdAt', 'id'])
 @Index('idx_assets_section', ['sectionId'])

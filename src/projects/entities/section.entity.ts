@@ -33,7 +33,7 @@ export class Section {
   @Column({ type: 'varchar', length: 32 })
   status: SectionStatus;
 
-  /** Display order (SPEC 4.1 rule 1); never rely on insertion or id order. */
+  /** Display order; never rely on insertion or id order. */
   @Column({ type: 'integer' })
   position: number;
 

@@ -11,7 +11,7 @@ import { Project } from './project.entity';
 import { Section } from './section.entity';
 import { TimestampColumn } from './timestamp.column';
 
-/** No endpoint creates tasks yet (DESIGN.md); they are read with a project. */
+/** No endpoint creates tasks yet; they are read with a project. */
 @Entity('tasks')
 @Index('idx_tasks_project_created_id', ['projectId', 'createdAt', 'id'])
 // Indexed so that deleting a section or agent (ON DELETE SET NULL) finds its
