@@ -35,6 +35,10 @@ export class PostgresJsonCursor implements JsonCursor {
     const cursor = new PostgresJsonCursor(client);
     try {
       await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
+      // The whole list's estimated cost is far above jit_above_cost, and
+      // compiling it took 300-350 ms before the first row on 100,000
+      // projects, for no gain in total time (6.3-6.8 s either way).
+      await client.query('SET LOCAL jit = off');
       await client.query(
         `DECLARE json_rows NO SCROLL CURSOR FOR ${text}`,
         params,
