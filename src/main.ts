@@ -30,7 +30,7 @@ async function bootstrap(config: AppConfig, logger: StartupLogger) {
   // the signal, which Kubernetes reports as an error exit).
   app.enableShutdownHooks(['SIGTERM', 'SIGINT'], { useProcessExit: true });
   for (const signal of ['SIGTERM', 'SIGINT'] as const) {
-    process.once(signal, () => exitIfStuck(config.shutdownTimeoutMs));
+    process.once(signal, () => exitIfStuck(config.shutdownTimeoutMs, logger));
   }
   // Nest's typings stop at (port, hostname), but it passes every argument on
   // to http.Server#listen, whose third is the backlog.
@@ -47,9 +47,12 @@ async function bootstrap(config: AppConfig, logger: StartupLogger) {
  * The last resort: if closing hangs past the drain and a margin (a database
  * that never answers), exit with an error instead of waiting for SIGKILL.
  */
-function exitIfStuck(shutdownTimeoutMs: number): void {
+function exitIfStuck(shutdownTimeoutMs: number, logger: StartupLogger): void {
   setTimeout(() => {
-    console.error('Shutdown did not finish in time; exiting');
+    logger.fatal(
+      'Shutdown did not finish in time; exiting with code 1',
+      'Shutdown',
+    );
     process.exit(1);
   }, shutdownTimeoutMs + SHUTDOWN_MARGIN_MS).unref();
 }
