@@ -547,6 +547,20 @@ export interface operations {
           'application/json': components['schemas']['ValidationErrorResponseDto'];
         };
       };
+      /** @description The request headers, the URL included, are over 16 KB */
+      431: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": "Request headers are too large"
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponseDto'];
+        };
+      };
       /** @description The list could not be read */
       500: {
         headers: {
@@ -636,6 +650,20 @@ export interface operations {
           'application/json': components['schemas']['ErrorResponseDto'];
         };
       };
+      /** @description The request headers, the URL included, are over 16 KB */
+      431: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": "Request headers are too large"
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponseDto'];
+        };
+      };
       /** @description Any other failure, including a body that is empty or not JSON */
       500: {
         headers: {
@@ -706,6 +734,20 @@ export interface operations {
           'application/json': components['schemas']['ErrorResponseDto'];
         };
       };
+      /** @description The request headers, the URL included, are over 16 KB */
+      431: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": "Request headers are too large"
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponseDto'];
+        };
+      };
       /** @description The project could not be read */
       500: {
         headers: {
@@ -749,6 +791,20 @@ export interface operations {
            *     }
            */
           'application/json': components['schemas']['DeleteProjectResponseDto'];
+        };
+      };
+      /** @description The request headers, the URL included, are over 16 KB */
+      431: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": "Request headers are too large"
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponseDto'];
         };
       };
       /** @description The delete failed, for any reason (an unknown id included) */
@@ -823,6 +879,20 @@ export interface operations {
           'application/json': components['schemas']['ErrorResponseDto'];
         };
       };
+      /** @description The request headers, the URL included, are over 16 KB */
+      431: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": "Request headers are too large"
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponseDto'];
+        };
+      };
       /** @description The update failed, for any reason (an unknown id included) */
       500: {
         headers: {
@@ -873,6 +943,20 @@ export interface operations {
            *     }
            */
           'application/json': components['schemas']['LogoGeneratorInfoDto'];
+        };
+      };
+      /** @description The request headers, the URL included, are over 16 KB */
+      431: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": "Request headers are too large"
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponseDto'];
         };
       };
     };
@@ -960,6 +1044,20 @@ export interface operations {
            *     }
            */
           'application/json': components['schemas']['LogoErrorResponseDto'];
+        };
+      };
+      /** @description The request headers, the URL included, are over 16 KB */
+      431: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": "Request headers are too large"
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponseDto'];
         };
       };
       /** @description Generation failed: the key is missing, the upstream error message (or "Failed to generate logo"), an invalid upstream response, a timeout or the deadline, an unreachable upstream, or the JSON parse error of an unreadable body */

@@ -1,5 +1,6 @@
 import { createServer, type Server } from 'node:http';
 import request from 'supertest';
+import { answerProblems } from './support/answer-contract';
 import {
   ResponseContract,
   loadOpenApiDocument,
@@ -37,6 +38,28 @@ describe('responses are checked against the OpenAPI document', () => {
   it('leaves paths the document does not describe alone', async () => {
     const server = serverAnswering(200, { anything: true });
     await request(server).get('/health/live').expect(200);
+  });
+
+  it("applies the document in the reliability drivers' checker too", () => {
+    const info = {
+      service: 'Image-model logo generator',
+      status: 'configured',
+      message: 'Logo generator is ready',
+      supportedStyles: ['modern'],
+      maxColors: 5.5,
+    };
+    const problems = answerProblems('logoInfo', {
+      status: 200,
+      headers: { 'content-type': 'application/json' },
+      text: JSON.stringify(info),
+    });
+    expect(problems).toEqual(
+      expect.arrayContaining([
+        expect.stringContaining(
+          'GET /api/ai/generate-logo answered 200 with a body the OpenAPI document does not allow',
+        ),
+      ]),
+    );
   });
 
   describe('against the running service', () => {

@@ -9,9 +9,24 @@ const METHODS = ['get', 'put', 'post', 'delete', 'patch'] as const;
 const PROJECT_ID_EXAMPLE = '019aa8f2-5f1c-7c3e-9a51-3c1f5d0b8e21';
 
 /**
+ * Node answers it before any route is known, so it is the same on every
+ * operation (ProtocolErrorsModule): always `{error}`, the logo route too.
+ */
+const HEADERS_TOO_LARGE = {
+  description: 'The request headers, the URL included, are over 16 KB',
+  content: {
+    'application/json': {
+      schema: { $ref: '#/components/schemas/ErrorResponseDto' },
+      example: { error: 'Request headers are too large' },
+    },
+  },
+};
+
+/**
  * What the decorators cannot say, applied to the generated document: no
  * authentication (stated, so that linters and generators need not guess),
- * closed request schemas, an example for every `{id}`, and a stable order.
+ * closed request schemas, an example for every `{id}`, the 431 every route
+ * can answer, and a stable order.
  */
 export function finishDocument(document: OpenAPIObject): OpenAPIObject {
   document.security = [];
@@ -24,6 +39,9 @@ export function finishDocument(document: OpenAPIObject): OpenAPIObject {
     const operations = METHODS.map((method) => path[method]).filter(
       (operation): operation is OperationObject => operation !== undefined,
     );
+    for (const operation of operations) {
+      operation.responses['431'] ??= HEADERS_TOO_LARGE;
+    }
     for (const parameter of operations.flatMap((op) => op.parameters ?? [])) {
       if (
         'in' in parameter &&

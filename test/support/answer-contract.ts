@@ -1,3 +1,5 @@
+import { ResponseContract, loadOpenApiDocument } from './openapi-responses';
+
 /**
  * What the API reference (docs/api.md) allows each operation to answer —
  * 413, 429/503 with Retry-After, pagination 400s and 404 for unknown routes
@@ -73,6 +75,27 @@ export const DOCUMENTED_STATUSES: Record<Operation, readonly number[]> = {
   logoInfo: [200, 431],
   unknownRoute: [404, 431],
 };
+
+/** A request of each operation, as the OpenAPI document names it. */
+const OPENAPI_REQUEST: Partial<Record<Operation, [string, string]>> = {
+  create: ['POST', '/api/projects'],
+  list: ['GET', '/api/projects'],
+  get: ['GET', '/api/projects/id'],
+  patch: ['PATCH', '/api/projects/id'],
+  delete: ['DELETE', '/api/projects/id'],
+  logo: ['POST', '/api/ai/generate-logo'],
+  logoInfo: ['GET', '/api/ai/generate-logo'],
+};
+
+let openApi: ResponseContract | undefined;
+
+/** What the OpenAPI document says is wrong with the answer, if anything. */
+function openApiProblem(operation: Operation, answer: Answer, body: unknown) {
+  const request = OPENAPI_REQUEST[operation];
+  if (!request) return undefined;
+  openApi ??= new ResponseContract(loadOpenApiDocument());
+  return openApi.problem(request[0], request[1], answer.status, body);
+}
 
 function projectProblems(project: unknown, withChildren: boolean): string[] {
   if (!isObject(project)) return ['project is not an object'];
@@ -289,7 +312,8 @@ export function leakProblems(text: string, requestText = ''): string[] {
 
 /**
  * Everything wrong with one answer: an undocumented status, a body that is
- * not JSON or not of the documented shape, a leak, the secret.
+ * not JSON or not of the documented shape (by this checker's rules and by
+ * the OpenAPI document's schema), a leak, the secret.
  */
 export function answerProblems(
   operation: Operation,
@@ -316,6 +340,8 @@ export function answerProblems(
     if (DOCUMENTED_STATUSES[operation].includes(answer.status)) {
       problems.push(...shapeProblems(operation, answer, body));
     }
+    const undocumented = openApiProblem(operation, answer, body);
+    if (undocumented) problems.push(undocumented);
   } else if (body !== undefined) {
     problems.push('the body is not a JSON object');
   }

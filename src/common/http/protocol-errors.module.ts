@@ -22,7 +22,7 @@ const BAD_REQUEST: [number, string, string] = [
  * A request Node's HTTP parser rejects (a malformed request line, a broken
  * chunked body, conflicting Content-Lengths, headers over the size limit)
  * never reaches Express: Node answers it itself, with an empty body. Here
- * it gets a JSON body like every other answer (README, "Answers shared by
+ * it gets a JSON body like every other answer (docs/api.md, "Answers shared by
  * every route"), and the connection is closed, as Node does.
  */
 @Module({})
