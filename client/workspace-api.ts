@@ -167,7 +167,7 @@ export interface components {
     };
     ValidationIssueDto: {
       /**
-       * @description Where the rule failed: field names and array indexes
+       * @description Where the rule failed: field names and array indexes, or the name of a request header (Idempotency-Key)
        * @example [
        *       "name"
        *     ]
@@ -580,7 +580,10 @@ export interface operations {
   createProject: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description Makes a retry safe: the first request with a key is processed, and a later one with the same key and body (within IDEMPOTENCY_TTL_S) gets the same answer without the work being done again. 1 to 255 printable ASCII characters, unique per operation; a malformed or repeated key is a 400. */
+        'Idempotency-Key'?: string;
+      };
       path?: never;
       cookie?: never;
     };
@@ -590,9 +593,13 @@ export interface operations {
       };
     };
     responses: {
-      /** @description The project, with its sections and agents */
+      /** @description The project, with its sections and agents (or, with `Idempotent-Replayed: true`, the answer first given for this Idempotency-Key) */
       201: {
         headers: {
+          /** @description The project's version as a strong entity tag; send it back in If-Match or If-None-Match */
+          ETag?: string;
+          /** @description `true` when this is the stored answer of an earlier request with the same Idempotency-Key */
+          'Idempotent-Replayed'?: 'true';
           [name: string]: unknown;
         };
         content: {
@@ -636,6 +643,22 @@ export interface operations {
           'application/json': components['schemas']['ValidationErrorResponseDto'];
         };
       };
+      /** @description The first request with this Idempotency-Key is still being processed */
+      409: {
+        headers: {
+          /** @description Seconds to wait before sending the request again */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": "A request with this Idempotency-Key is still being processed"
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponseDto'];
+        };
+      };
       /** @description The body is larger than BODY_LIMIT (default 1 MB) */
       413: {
         headers: {
@@ -645,6 +668,20 @@ export interface operations {
           /**
            * @example {
            *       "error": "Request body is too large"
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponseDto'];
+        };
+      };
+      /** @description This Idempotency-Key was first used with a different request body */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": "This Idempotency-Key was used with a different request body"
            *     }
            */
           'application/json': components['schemas']['ErrorResponseDto'];
@@ -683,7 +720,10 @@ export interface operations {
   getProject: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description An ETag from an earlier answer (or `*`): 304 without a body while the project is unchanged */
+        'If-None-Match'?: string;
+      };
       path: {
         /**
          * @description The project id
@@ -698,6 +738,8 @@ export interface operations {
       /** @description The project, with sections (each with its assets), agents, tasks (newest first) and assets */
       200: {
         headers: {
+          /** @description The project's version as a strong entity tag; send it back in If-Match or If-None-Match */
+          ETag?: string;
           [name: string]: unknown;
         };
         content: {
@@ -719,6 +761,15 @@ export interface operations {
            */
           'application/json': components['schemas']['ProjectDetailResponseDto'];
         };
+      };
+      /** @description Not modified: the ETag sent is still current (no body) */
+      304: {
+        headers: {
+          /** @description The project's version as a strong entity tag; send it back in If-Match or If-None-Match */
+          ETag?: string;
+          [name: string]: unknown;
+        };
+        content?: never;
       };
       /** @description No project has this id */
       404: {
@@ -767,7 +818,10 @@ export interface operations {
   deleteProject: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description Only delete while the project is at this ETag (`*`: while it exists). Otherwise 412 and nothing changes; without the header, SPEC's behaviour. */
+        'If-Match'?: string;
+      };
       path: {
         /**
          * @description The project id
@@ -791,6 +845,20 @@ export interface operations {
            *     }
            */
           'application/json': components['schemas']['DeleteProjectResponseDto'];
+        };
+      };
+      /** @description If-Match did not name the current version (or the project does not exist): nothing changed */
+      412: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": "Precondition failed"
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponseDto'];
         };
       };
       /** @description The request headers, the URL included, are over 16 KB */
@@ -826,7 +894,10 @@ export interface operations {
   updateProject: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description Only update while the project is at this ETag (`*`: while it exists). Otherwise 412 and nothing changes; without the header, SPEC's behaviour. */
+        'If-Match'?: string;
+      };
       path: {
         /**
          * @description The project id
@@ -845,6 +916,8 @@ export interface operations {
       /** @description The changed project, with sections and agents */
       200: {
         headers: {
+          /** @description The project's version as a strong entity tag; send it back in If-Match or If-None-Match */
+          ETag?: string;
           [name: string]: unknown;
         };
         content: {
@@ -863,6 +936,20 @@ export interface operations {
            *     }
            */
           'application/json': components['schemas']['ProjectResponseDto'];
+        };
+      };
+      /** @description If-Match did not name the current version (or the project does not exist): nothing changed */
+      412: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": "Precondition failed"
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponseDto'];
         };
       };
       /** @description The body is larger than BODY_LIMIT (default 1 MB) */
@@ -964,7 +1051,10 @@ export interface operations {
   generateLogo: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description Makes a retry safe: the first request with a key is processed, and a later one with the same key and body (within IDEMPOTENCY_TTL_S) gets the same answer without the work being done again. 1 to 255 printable ASCII characters, unique per operation; a malformed or repeated key is a 400. */
+        'Idempotency-Key'?: string;
+      };
       path?: never;
       cookie?: never;
     };
@@ -974,9 +1064,11 @@ export interface operations {
       };
     };
     responses: {
-      /** @description The temporary URL of the generated image */
+      /** @description The temporary URL of the generated image (or, with `Idempotent-Replayed: true`, the answer first given for this Idempotency-Key) */
       200: {
         headers: {
+          /** @description `true` when this is the stored answer of an earlier request with the same Idempotency-Key */
+          'Idempotent-Replayed'?: 'true';
           [name: string]: unknown;
         };
         content: {
@@ -1014,6 +1106,23 @@ export interface operations {
           'application/json': components['schemas']['LogoValidationErrorResponseDto'];
         };
       };
+      /** @description The first request with this Idempotency-Key is still being processed */
+      409: {
+        headers: {
+          /** @description Seconds to wait before sending the request again */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "success": false,
+           *       "error": "A request with this Idempotency-Key is still being processed"
+           *     }
+           */
+          'application/json': components['schemas']['LogoErrorResponseDto'];
+        };
+      };
       /** @description The body is larger than BODY_LIMIT (default 1 MB) */
       413: {
         headers: {
@@ -1024,6 +1133,21 @@ export interface operations {
            * @example {
            *       "success": false,
            *       "error": "Request body is too large"
+           *     }
+           */
+          'application/json': components['schemas']['LogoErrorResponseDto'];
+        };
+      };
+      /** @description This Idempotency-Key was first used with a different request body */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "success": false,
+           *       "error": "This Idempotency-Key was used with a different request body"
            *     }
            */
           'application/json': components['schemas']['LogoErrorResponseDto'];

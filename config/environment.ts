@@ -88,6 +88,8 @@ export interface AppConfig {
   redis: { url: string | undefined; keyPrefix: string };
   /** Express 'trust proxy': false = the socket address is the client. */
   trustProxy: TrustProxySetting;
+  /** How long an Idempotency-Key's answer is kept and replayed. */
+  idempotencyTtlSeconds: number;
 }
 
 /** false, true (every hop), a hop count, or trusted addresses and subnets. */
@@ -377,6 +379,13 @@ export function loadConfiguration(env: Env = process.env): AppConfig {
       keyPrefix: read(env, 'REDIS_KEY_PREFIX') ?? 'workspace-api:',
     },
     trustProxy: trustProxy(env),
+    idempotencyTtlSeconds: integer(
+      env,
+      'IDEMPOTENCY_TTL_S',
+      86_400,
+      1,
+      30 * 86_400,
+    ),
   };
 }
 

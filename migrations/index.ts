@@ -1,5 +1,6 @@
 import { InitialSchema1763780000000 } from './1763780000000-initial-schema';
 import { ChildOrderIndexes1763790000000 } from './1763790000000-child-order-indexes';
+import { VersionsAndIdempotencyKeys1764000000000 } from './1764000000000-versions-and-idempotency-keys';
 
 /**
  * Every migration, oldest first. Listed as classes rather than a file glob so
@@ -8,4 +9,5 @@ import { ChildOrderIndexes1763790000000 } from './1763790000000-child-order-inde
 export const MIGRATIONS = [
   InitialSchema1763780000000,
   ChildOrderIndexes1763790000000,
+  VersionsAndIdempotencyKeys1764000000000,
 ];

@@ -311,16 +311,16 @@ export default async () => {
         ],
         [
           Promise.resolve(require('./logo/logo.controller')),
-          { LogoController: { generate: {}, info: {} } },
+          { LogoController: { generate: { type: String }, info: {} } },
         ],
         [
           Promise.resolve(require('./projects/projects.controller')),
           {
             ProjectsController: {
-              create: {},
+              create: { type: String },
               list: { type: Object },
               get: { type: String },
-              update: {},
+              update: { type: String },
               remove: {},
             },
           },

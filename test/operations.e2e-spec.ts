@@ -183,7 +183,7 @@ describe('CORS_ORIGINS', () => {
   });
   afterAll(() => t.close());
 
-  it('allows a listed origin and exposes Retry-After and X-Request-Id', async () => {
+  it('allows a listed origin and exposes Retry-After, X-Request-Id, ETag and Idempotent-Replayed', async () => {
     const res = await request(t.server)
       .get('/api/projects')
       .set('Origin', 'http://localhost:5173')
@@ -191,11 +191,32 @@ describe('CORS_ORIGINS', () => {
     expect(res.headers['access-control-allow-origin']).toBe(
       'http://localhost:5173',
     );
-    expect(res.headers['access-control-expose-headers']).toContain(
-      'Retry-After',
+    expect(
+      String(res.headers['access-control-expose-headers']).split(','),
+    ).toEqual(
+      expect.arrayContaining([
+        'Retry-After',
+        'X-Request-Id',
+        'ETag',
+        'Idempotent-Replayed',
+      ]),
     );
-    expect(res.headers['access-control-expose-headers']).toContain(
-      'X-Request-Id',
+  });
+
+  it('allows Idempotency-Key, If-Match and If-None-Match in a preflight', async () => {
+    const res = await request(t.server)
+      .options('/api/projects/x')
+      .set('Origin', 'https://app.example.com')
+      .set('Access-Control-Request-Method', 'PATCH')
+      .set(
+        'Access-Control-Request-Headers',
+        'content-type,idempotency-key,if-match,if-none-match',
+      )
+      .expect(204);
+    expect(
+      String(res.headers['access-control-allow-headers']).split(','),
+    ).toEqual(
+      expect.arrayContaining(['Idempotency-Key', 'If-Match', 'If-None-Match']),
     );
   });
 

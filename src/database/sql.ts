@@ -10,6 +10,8 @@ import type { EntityManager } from 'typeorm';
  */
 export interface Sql {
   rows<T>(text: string, params?: unknown[]): Promise<T[]>;
+  /** Runs an INSERT, UPDATE or DELETE; resolves to the rows it changed. */
+  changes(text: string, params?: unknown[]): Promise<number>;
   /** A Date as this database stores it, to compare with a stored column. */
   timestamp(value: Date): unknown;
   /** Expressions that render JSON inside a statement (see JsonSql). */
@@ -114,11 +116,29 @@ function toSqlite(text: string): SqliteStatement {
 
 export function sqlFor(manager: EntityManager): Sql {
   const isSqlite = manager.connection.options.type === 'better-sqlite3';
+  const native = (text: string, params: unknown[]) =>
+    isSqlite ? forSqlite(text, params) : { text, values: params };
   return {
     rows: <T>(text: string, params: unknown[] = []) => {
-      if (!isSqlite) return manager.query<T[]>(text, params);
-      const statement = forSqlite(text, params);
+      const statement = native(text, params);
       return manager.query<T[]>(statement.text, statement.values);
+    },
+    changes: async (text: string, params: unknown[] = []) => {
+      // Only a structured result reports the count the same way on both
+      // drivers; it needs a query runner (a transaction's, or a fresh one).
+      const statement = native(text, params);
+      const runner =
+        manager.queryRunner ?? manager.connection.createQueryRunner();
+      try {
+        const result = await runner.query(
+          statement.text,
+          statement.values,
+          true,
+        );
+        return result.affected ?? 0;
+      } finally {
+        if (runner !== manager.queryRunner) await runner.release();
+      }
     },
     // TypeORM stores SQLite datetimes as UTC text 'YYYY-MM-DD HH:MM:SS.SSS'.
     timestamp: (value: Date) =>

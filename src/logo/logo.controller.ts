@@ -1,5 +1,15 @@
-import { Body, Controller, Get, HttpCode, Post } from '@nestjs/common';
+import {
+  Body,
+  Controller,
+  Get,
+  Header,
+  HttpCode,
+  Post,
+  Res,
+} from '@nestjs/common';
 import { ApiBody, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
+import type { Response } from 'express';
+import { sendAnswer } from '../common/http/answer';
 import {
   LogoErrorResponseDto,
   LogoValidationErrorResponseDto,
@@ -8,6 +18,13 @@ import {
 import { ClientAbortSignal } from '../common/http/client-abort-signal.decorator';
 import { ClientIp } from '../common/http/client-ip.decorator';
 import { FailureMessage } from '../common/http/failure-message.decorator';
+import { JSON_CONTENT_TYPE } from '../common/http/json-text';
+import {
+  ApiIdempotencyKey,
+  REPLAYED_HEADER,
+} from '../docs/conditional-headers.docs';
+import type { IdempotentRequest } from '../idempotency/idempotency-key.decorator';
+import { IdempotencyKey } from '../idempotency/idempotency-key.decorator';
 import { GenerateLogoDto } from './dto/generate-logo.dto';
 import {
   GenerateLogoResponseDto,
@@ -62,8 +79,10 @@ export class LogoController {
   })
   @ApiResponse({
     status: 200,
-    description: 'The temporary URL of the generated image',
+    description:
+      'The temporary URL of the generated image (or, with `Idempotent-Replayed: true`, the answer first given for this Idempotency-Key)',
     type: GenerateLogoResponseDto,
+    headers: REPLAYED_HEADER,
     example: {
       success: true,
       logoUrl: 'https://images.example.com/generated/logo-123.png',
@@ -115,13 +134,20 @@ export class LogoController {
     headers: RETRY_AFTER_HEADER,
     example: { success: false, error: LOGO_BUSY_MESSAGE },
   })
+  @ApiIdempotencyKey('success-flag')
+  @Header('Content-Type', JSON_CONTENT_TYPE)
   async generate(
     @Body() request: GenerateLogoDto,
     @ClientIp() client: string,
     @ClientAbortSignal() signal: AbortSignal,
+    @IdempotencyKey('POST /api/ai/generate-logo')
+    key: IdempotentRequest | undefined,
+    @Res({ passthrough: true }) response: Response,
   ) {
-    const logoUrl = await this.logo.generate(request, { client, signal });
-    return { success: true, logoUrl, message: LOGO_SUCCESS_MESSAGE };
+    return sendAnswer(
+      response,
+      await this.logo.respond(request, { client, signal }, key),
+    );
   }
 
   @Get()

@@ -3,6 +3,7 @@ import { Module } from '@nestjs/common';
 import { appConfig } from '../../config/app.config';
 import type { AppConfig } from '../../config/environment';
 import { throttlerStorageProvider } from '../common/rate-limit/throttler-storage.provider';
+import { IdempotencyModule } from '../idempotency/idempotency.module';
 import { ImageApiClient } from './image-api.client';
 import { LogoController } from './logo.controller';
 import { LogoMetrics } from './logo-metrics';
@@ -12,7 +13,7 @@ import { LogoService } from './logo.service';
 import { RetryingImageApi } from './retrying-image-api';
 
 @Module({
-  imports: [HttpModule],
+  imports: [HttpModule, IdempotencyModule],
   controllers: [LogoController],
   providers: [
     LogoService,

@@ -1,12 +1,16 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { HttpStatus, Inject, Injectable } from '@nestjs/common';
 import { appConfig } from '../../config/app.config';
 import type { AppConfig } from '../../config/environment';
+import type { Answer } from '../common/http/answer';
+import type { IdempotentRequest } from '../idempotency/idempotency-key.decorator';
+import { IdempotencyService } from '../idempotency/idempotency.service';
 import type { GenerateLogoDto } from './dto/generate-logo.dto';
 import { ImageApiClient } from './image-api.client';
 import {
   KEY_MISSING_MESSAGE,
   LOGO_MAX_COLORS,
   LOGO_STYLES,
+  LOGO_SUCCESS_MESSAGE,
   TIMEOUT_MESSAGE,
 } from './logo.constants';
 import { LogoGenerationError } from './logo-generation.error';
@@ -22,6 +26,9 @@ export interface LogoCaller {
   signal: AbortSignal;
 }
 
+/** Beyond the deadline, time for the answer to be stored. */
+const LEASE_MARGIN_MS = 10_000;
+
 @Injectable()
 export class LogoService {
   private readonly deadlineMs: number;
@@ -31,9 +38,38 @@ export class LogoService {
     private readonly upstream: RetryingImageApi,
     private readonly queue: LogoQueue,
     private readonly rateLimit: LogoRateLimit,
+    private readonly idempotency: IdempotencyService,
     @Inject(appConfig.KEY) config: AppConfig,
   ) {
     this.deadlineMs = config.imageApi.deadlineMs;
+  }
+
+  /**
+   * SPEC 4.6's success answer. With an Idempotency-Key, a retry of a
+   * request that succeeded gets the same logo URL without a second paid
+   * upstream call; the key is held for the request's deadline (plus a
+   * margin), after which a crashed holder's key can be used again.
+   */
+  async respond(
+    request: GenerateLogoDto,
+    caller: LogoCaller,
+    key?: IdempotentRequest,
+  ): Promise<Answer> {
+    const work = async (): Promise<Answer> => {
+      const logoUrl = await this.generate(request, caller);
+      return {
+        status: HttpStatus.OK,
+        headers: {},
+        body: JSON.stringify({
+          success: true,
+          logoUrl,
+          message: LOGO_SUCCESS_MESSAGE,
+        }),
+      };
+    };
+    return key
+      ? this.idempotency.run(key, this.deadlineMs + LEASE_MARGIN_MS, work)
+      : work();
   }
 
   /**

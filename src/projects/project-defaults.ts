@@ -34,6 +34,7 @@ export function buildNewProject(
     userId: input.userId,
     createdAt: now,
     updatedAt: now,
+    version: 1,
   });
   project.sections = SECTION_TYPES.map((type, position) =>
     Object.assign(new Section(), {

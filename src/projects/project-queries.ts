@@ -137,16 +137,31 @@ function documentsOf(json: JsonSql) {
   return documents;
 }
 
-/** SPEC 4.3: the project's JSON, or null when no project has that id. */
+/**
+ * SPEC 4.3: the project's JSON and its version, or null when no project has
+ * that id.
+ */
 export async function findProjectDetail(
   sql: Sql,
   id: string,
-): Promise<string | null> {
-  const [row] = await sql.rows<{ document: string }>(
-    `SELECT ${documentsOf(sql.json).detail} AS "document" FROM "projects" "p" WHERE "p"."id" = $1`,
+): Promise<{ document: string; version: number } | null> {
+  const [row] = await sql.rows<{ document: string; version: number }>(
+    `SELECT ${documentsOf(sql.json).detail} AS "document", "p"."version" AS "version" FROM "projects" "p" WHERE "p"."id" = $1`,
     [id],
   );
-  return row ? row.document : null;
+  return row ? { document: row.document, version: Number(row.version) } : null;
+}
+
+/** A project's version alone (an If-None-Match check), or null. */
+export async function findProjectVersion(
+  sql: Sql,
+  id: string,
+): Promise<number | null> {
+  const [row] = await sql.rows<{ version: number }>(
+    'SELECT "version" FROM "projects" WHERE "id" = $1',
+    [id],
+  );
+  return row ? Number(row.version) : null;
 }
 
 const SECTIONS_OF_PROJECT = `SELECT ${columns(SECTION, 'c')} FROM "sections" "c" WHERE "c"."projectId" = $1 ORDER BY ${SECTION_ORDER}`;

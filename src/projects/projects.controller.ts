@@ -8,9 +8,12 @@ import {
   Patch,
   Post,
   Query,
+  Res,
   StreamableFile,
 } from '@nestjs/common';
 import { ApiBody, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
+import type { Response } from 'express';
+import { sendAnswer } from '../common/http/answer';
 import {
   ErrorResponseDto,
   ValidationErrorResponseDto,
@@ -22,7 +25,18 @@ import {
   jsonArrayText,
   jsonObjectText,
 } from '../common/http/json-text';
+import type { Preconditions } from '../common/http/preconditions.decorator';
+import { RequestPreconditions } from '../common/http/preconditions.decorator';
 import { RawBody } from '../common/http/raw-body.decorator';
+import type { IdempotentRequest } from '../idempotency/idempotency-key.decorator';
+import { IdempotencyKey } from '../idempotency/idempotency-key.decorator';
+import {
+  ApiIdempotencyKey,
+  ApiIfMatch,
+  ApiIfNoneMatch,
+  ETAG_HEADER,
+  REPLAYED_HEADER,
+} from '../docs/conditional-headers.docs';
 import { CreateProjectDto } from './dto/create-project.dto';
 import { ListProjectsQuery } from './dto/list-projects.query';
 import {
@@ -102,10 +116,13 @@ export class ProjectsController {
   })
   @ApiResponse({
     status: 201,
-    description: 'The project, with its sections and agents',
+    description:
+      'The project, with its sections and agents (or, with `Idempotent-Replayed: true`, the answer first given for this Idempotency-Key)',
     type: ProjectResponseDto,
+    headers: { ...ETAG_HEADER, ...REPLAYED_HEADER },
     example: { project: { ...PROJECT_EXAMPLE, sections: [], agents: [] } },
   })
+  @ApiIdempotencyKey('error')
   @invalidInput
   @bodyTooLarge
   @failure(
@@ -114,8 +131,13 @@ export class ProjectsController {
     'Any other failure, including a body that is empty or not JSON',
   )
   @FailureMessage('Failed to create project')
-  async create(@Body() input: CreateProjectDto) {
-    return { project: await this.projects.create(input) };
+  @Header('Content-Type', JSON_CONTENT_TYPE)
+  async create(
+    @Body() input: CreateProjectDto,
+    @IdempotencyKey('POST /api/projects') key: IdempotentRequest | undefined,
+    @Res({ passthrough: true }) response: Response,
+  ) {
+    return sendAnswer(response, await this.projects.create(input, key));
   }
 
   // GET bodies arrive as JSON text rendered by the database.
@@ -170,6 +192,7 @@ export class ProjectsController {
     description:
       'The project, with sections (each with its assets), agents, tasks (newest first) and assets',
     type: ProjectDetailResponseDto,
+    headers: ETAG_HEADER,
     example: {
       project: {
         ...PROJECT_EXAMPLE,
@@ -180,12 +203,19 @@ export class ProjectsController {
       },
     },
   })
+  @ApiIfNoneMatch()
   @failure(404, 'Project not found', 'No project has this id')
   @failure(500, 'Failed to fetch project', 'The project could not be read')
   @FailureMessage('Failed to fetch project')
-  @Header('Content-Type', JSON_CONTENT_TYPE)
-  async get(@Param('id') id: string): Promise<string> {
-    return jsonObjectText({ project: await this.projects.get(id) });
+  async get(
+    @Param('id') id: string,
+    @RequestPreconditions() conditions: Preconditions,
+    @Res({ passthrough: true }) response: Response,
+  ) {
+    return sendAnswer(
+      response,
+      await this.projects.get(id, conditions.ifNoneMatch),
+    );
   }
 
   // SPEC 4.4 applies the body without validation, so it bypasses the
@@ -207,6 +237,7 @@ export class ProjectsController {
     status: 200,
     description: 'The changed project, with sections and agents',
     type: ProjectResponseDto,
+    headers: ETAG_HEADER,
     example: {
       project: {
         ...PROJECT_EXAMPLE,
@@ -222,9 +253,19 @@ export class ProjectsController {
     'Failed to update project',
     'The update failed, for any reason (an unknown id included)',
   )
+  @ApiIfMatch('update')
   @FailureMessage('Failed to update project')
-  async update(@Param('id') id: string, @RawBody() body: unknown) {
-    return { project: await this.projects.update(id, body) };
+  @Header('Content-Type', JSON_CONTENT_TYPE)
+  async update(
+    @Param('id') id: string,
+    @RawBody() body: unknown,
+    @RequestPreconditions() conditions: Preconditions,
+    @Res({ passthrough: true }) response: Response,
+  ) {
+    return sendAnswer(
+      response,
+      await this.projects.update(id, body, conditions.ifMatch),
+    );
   }
 
   @Delete(':id')
@@ -243,9 +284,13 @@ export class ProjectsController {
     'Failed to delete project',
     'The delete failed, for any reason (an unknown id included)',
   )
+  @ApiIfMatch('delete')
   @FailureMessage('Failed to delete project')
-  async remove(@Param('id') id: string) {
-    await this.projects.remove(id);
+  async remove(
+    @Param('id') id: string,
+    @RequestPreconditions() conditions: Preconditions,
+  ) {
+    await this.projects.remove(id, conditions.ifMatch);
     return { success: true };
   }
 }

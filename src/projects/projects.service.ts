@@ -1,7 +1,12 @@
-import { Injectable } from '@nestjs/common';
+import { HttpException, HttpStatus, Injectable } from '@nestjs/common';
 import { InputValidationException } from '../common/errors/input-validation.exception';
+import type { Answer } from '../common/http/answer';
+import type { EntityTagCondition } from '../common/http/entity-tags';
+import { JSON_CONTENT_TYPE } from '../common/http/json-text';
 import { isWellFormedId } from '../common/ids';
 import { Database } from '../database/database.service';
+import type { IdempotentRequest } from '../idempotency/idempotency-key.decorator';
+import { IdempotencyService } from '../idempotency/idempotency.service';
 import { SnapshotReader } from '../database/snapshot-reader';
 import { sqlFor } from '../database/sql';
 import { CreateProjectDto } from './dto/create-project.dto';
@@ -15,8 +20,10 @@ import {
   allProjectsStatement,
   findProjectDetail,
   findProjectPage,
+  findProjectVersion,
   findSectionsAndAgents,
 } from './project-queries';
+import { acceptedVersions, isUnchanged, projectETag } from './project-version';
 import { agentView, projectView, sectionView } from './project.views';
 import { presentProject } from './project.presenter';
 import {
@@ -29,19 +36,49 @@ export class ProjectsService {
   constructor(
     private readonly db: Database,
     private readonly snapshots: SnapshotReader,
+    private readonly idempotency: IdempotencyService,
   ) {}
 
-  /** SPEC 4.1: the project, its 8 sections and 3 agents, all or nothing. */
-  async create(input: CreateProjectDto) {
-    const project = buildNewProject(input);
-    // One save: the cascade inserts the sections and agents in the same
-    // transaction as the project.
-    await this.db.write((manager) => manager.save(project, { reload: false }));
-    return presentProject({
-      project: projectView(project),
-      sections: project.sections.map(sectionView),
-      agents: project.agents.map(agentView),
-    });
+  /**
+   * SPEC 4.1: the project, its 8 sections and 3 agents, all or nothing.
+   * With an Idempotency-Key, the key's record commits in the same
+   * transaction, so no crash can leave a project without its key or a key
+   * without its project; a key already used gets its first answer again.
+   */
+  async create(
+    input: CreateProjectDto,
+    key?: IdempotentRequest,
+  ): Promise<Answer> {
+    // A record that expires between the two steps is a fresh start.
+    for (;;) {
+      const project = buildNewProject(input);
+      const answer: Answer = {
+        status: HttpStatus.CREATED,
+        headers: { ETag: projectETag(project.version) },
+        body: JSON.stringify({
+          project: presentProject({
+            project: projectView(project),
+            sections: project.sections.map(sectionView),
+            agents: project.agents.map(agentView),
+          }),
+        }),
+      };
+      const created = await this.db.write(async (manager) => {
+        if (
+          key &&
+          !(await this.idempotency.recordInTransaction(manager, key, answer))
+        ) {
+          return false;
+        }
+        // One save: the cascade inserts the sections and agents in the same
+        // transaction as the project.
+        await manager.save(project, { reload: false });
+        return true;
+      });
+      if (created) return answer;
+      const replayed = key && (await this.idempotency.replay(key));
+      if (replayed) return replayed;
+    }
   }
 
   /**
@@ -79,48 +116,111 @@ export class ProjectsService {
     return { projects, nextCursor: next ? encodeCursor(next) : null };
   }
 
-  /** SPEC 4.3, the project as JSON text. */
-  async get(id: string): Promise<string> {
+  /**
+   * SPEC 4.3, the project as JSON text with its ETag; a 304 without a body
+   * when If-None-Match names the current version.
+   */
+  async get(id: string, ifNoneMatch?: EntityTagCondition): Promise<Answer> {
     if (!isWellFormedId(id)) throw new ProjectNotFoundException();
+    if (ifNoneMatch !== undefined) {
+      // The version alone is far cheaper to read than the whole document.
+      const version = await this.db.read((manager) =>
+        findProjectVersion(sqlFor(manager), id),
+      );
+      if (version === null) throw new ProjectNotFoundException();
+      if (isUnchanged(ifNoneMatch, version)) {
+        return {
+          status: HttpStatus.NOT_MODIFIED,
+          headers: { ETag: projectETag(version) },
+        };
+      }
+    }
     const project = await this.db.read((manager) =>
       findProjectDetail(sqlFor(manager), id),
     );
     if (project === null) throw new ProjectNotFoundException();
-    return project;
+    return {
+      status: HttpStatus.OK,
+      headers: {
+        ETag: projectETag(project.version),
+        'Content-Type': JSON_CONTENT_TYPE,
+      },
+      body: `{"project":${project.document}}`,
+    };
   }
 
-  /** SPEC 4.4: the body applied as given; updatedAt always set here. */
-  async update(id: string, body: unknown) {
+  /**
+   * SPEC 4.4: the body applied as given; updatedAt always set here, and the
+   * version moves on. With If-Match, the check and the change are one
+   * statement, so of two PATCHes naming the same version only one applies.
+   */
+  async update(
+    id: string,
+    body: unknown,
+    ifMatch?: EntityTagCondition,
+  ): Promise<Answer> {
     const changes = parseProjectUpdate(body);
-    if (!isWellFormedId(id)) {
-      throw new ProjectChangeRejectedError('unknown project id');
+    const versions = ifMatch && acceptedVersions(ifMatch);
+    if (!isWellFormedId(id) || (Array.isArray(versions) && !versions.length)) {
+      throw unchanged(ifMatch);
     }
     return this.db.write(async (manager) => {
-      const project = await manager.findOneBy(Project, { id });
-      if (!project) throw new ProjectChangeRejectedError('unknown project id');
-      Object.assign(project, changes, { updatedAt: new Date() });
-      await manager.update(
-        Project,
-        { id },
-        { ...changes, updatedAt: project.updatedAt },
-      );
-      return presentProject({
-        project: projectView(project),
-        ...(await findSectionsAndAgents(sqlFor(manager), id)),
-      });
+      const update = manager
+        .createQueryBuilder()
+        .update(Project)
+        // TypeORM adds "version" = "version" + 1 for the version column.
+        .set({ ...changes, updatedAt: new Date() })
+        .where('id = :id', { id });
+      if (Array.isArray(versions)) {
+        update.andWhere('version IN (:...versions)', { versions });
+      }
+      const { affected } = await update.execute();
+      if (!affected) throw unchanged(ifMatch);
+      const project = await manager.findOneByOrFail(Project, { id });
+      return {
+        status: HttpStatus.OK,
+        headers: { ETag: projectETag(project.version) },
+        body: JSON.stringify({
+          project: presentProject({
+            project: projectView(project),
+            ...(await findSectionsAndAgents(sqlFor(manager), id)),
+          }),
+        }),
+      };
     });
   }
 
-  /** SPEC 4.5: children go with it (ON DELETE CASCADE). */
-  async remove(id: string): Promise<void> {
-    if (!isWellFormedId(id)) {
-      throw new ProjectChangeRejectedError('unknown project id');
+  /**
+   * SPEC 4.5: children go with it (ON DELETE CASCADE). With If-Match, only
+   * while the project is still at a version it names.
+   */
+  async remove(id: string, ifMatch?: EntityTagCondition): Promise<void> {
+    const versions = ifMatch && acceptedVersions(ifMatch);
+    if (!isWellFormedId(id) || (Array.isArray(versions) && !versions.length)) {
+      throw unchanged(ifMatch);
     }
-    const result = await this.db.write((manager) =>
-      manager.delete(Project, { id }),
-    );
-    if (!result.affected) {
-      throw new ProjectChangeRejectedError('unknown project id');
-    }
+    const result = await this.db.write((manager) => {
+      const deletion = manager
+        .createQueryBuilder()
+        .delete()
+        .from(Project)
+        .where('id = :id', { id });
+      if (Array.isArray(versions)) {
+        deletion.andWhere('version IN (:...versions)', { versions });
+      }
+      return deletion.execute();
+    });
+    if (!result.affected) throw unchanged(ifMatch);
   }
+}
+
+/**
+ * Why a PATCH or DELETE changed nothing. Without If-Match it is SPEC's
+ * failure (an unknown id); with it, RFC 9110's 412, which also covers a
+ * project that does not exist (If-Match: * means "exists").
+ */
+function unchanged(ifMatch: EntityTagCondition | undefined): Error {
+  return ifMatch === undefined
+    ? new ProjectChangeRejectedError('unknown project id')
+    : new HttpException('Precondition failed', HttpStatus.PRECONDITION_FAILED);
 }

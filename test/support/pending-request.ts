@@ -17,11 +17,12 @@ export function startPost(
   baseUrl: string,
   path: string,
   body: unknown,
+  headers: Record<string, string> = {},
 ): PendingRequest {
   const req = httpRequest(`${baseUrl}${path}`, {
     method: 'POST',
     agent: false,
-    headers: { 'Content-Type': 'application/json' },
+    headers: { 'Content-Type': 'application/json', ...headers },
   });
   const response = new Promise<{ status: number; body: unknown }>(
     (resolve, reject) => {

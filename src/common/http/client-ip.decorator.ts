@@ -1,18 +1,9 @@
 import { createParamDecorator, ExecutionContext } from '@nestjs/common';
 import type { Request } from 'express';
+import { clientIpOf } from './client-ip';
 
-/**
- * The caller's IP address: the socket's peer, or the X-Forwarded-For entry
- * Express picks when TRUST_PROXY is set (TrustProxyModule). An IPv4 peer on
- * a dual-stack socket ("::ffff:10.0.0.7") is given as plain IPv4, so one
- * client has one address whichever way it connected.
- */
+/** The caller's IP address (client-ip.ts). */
 export const ClientIp = createParamDecorator(
-  (_data: unknown, context: ExecutionContext): string => {
-    const request = context.switchToHttp().getRequest<Request>();
-    const address = request.ip ?? request.socket.remoteAddress ?? 'unknown';
-    return address.startsWith('::ffff:') && address.includes('.')
-      ? address.slice('::ffff:'.length)
-      : address;
-  },
+  (_data: unknown, context: ExecutionContext): string =>
+    clientIpOf(context.switchToHttp().getRequest<Request>()),
 );

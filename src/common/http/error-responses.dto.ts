@@ -7,7 +7,8 @@ import { ApiProperty } from '@nestjs/swagger';
 
 export class ValidationIssueDto {
   @ApiProperty({
-    description: 'Where the rule failed: field names and array indexes',
+    description:
+      'Where the rule failed: field names and array indexes, or the name of a request header (Idempotency-Key)',
     type: 'array',
     items: { oneOf: [{ type: 'string' }, { type: 'integer' }] },
     example: ['name'],

@@ -10,9 +10,27 @@ import type { AppConfig } from '../../../config/environment';
  * - helmet's defaults, except `upgrade-insecure-requests`: the service is
  *   served over plain HTTP inside the cluster (TLS ends at the ingress), and
  *   that directive would make a browser fetch Swagger UI's files over HTTPS;
- * - CORS only for the origins in CORS_ORIGINS (off when unset), exposing the
- *   headers a frontend needs (Retry-After, X-Request-Id).
+ * - CORS only for the origins in CORS_ORIGINS (off when unset), allowing
+ *   the request headers the API reads and exposing the response headers a
+ *   frontend needs.
  */
+
+/** Request headers a browser may send cross-origin. */
+const ALLOWED_HEADERS = [
+  'Content-Type',
+  'X-Request-Id',
+  'Idempotency-Key',
+  'If-Match',
+  'If-None-Match',
+];
+
+/** Response headers a browser lets cross-origin scripts read. */
+const EXPOSED_HEADERS = [
+  'Retry-After',
+  'X-Request-Id',
+  'ETag',
+  'Idempotent-Replayed',
+];
 @Module({})
 export class HttpHardeningModule implements NestModule {
   constructor(@Inject(appConfig.KEY) private readonly config: AppConfig) {}
@@ -35,7 +53,8 @@ export class HttpHardeningModule implements NestModule {
           cors({
             origin: origins === '*' ? '*' : origins,
             methods: ['GET', 'HEAD', 'POST', 'PATCH', 'DELETE'],
-            exposedHeaders: ['Retry-After', 'X-Request-Id'],
+            allowedHeaders: ALLOWED_HEADERS,
+            exposedHeaders: EXPOSED_HEADERS,
             maxAge: 600,
           }),
         )

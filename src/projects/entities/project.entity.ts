@@ -1,4 +1,11 @@
-import { Column, Entity, Index, OneToMany, PrimaryColumn } from 'typeorm';
+import {
+  Column,
+  Entity,
+  Index,
+  OneToMany,
+  PrimaryColumn,
+  VersionColumn,
+} from 'typeorm';
 import { Agent } from './agent.entity';
 import { Asset } from './asset.entity';
 import { Section } from './section.entity';
@@ -27,6 +34,10 @@ export class Project {
 
   @TimestampColumn()
   updatedAt: Date;
+
+  // Starts at 1 and grows by one on every change: the project's ETag.
+  @VersionColumn()
+  version: number;
 
   // Saving a new project inserts its default sections and agents with it.
   @OneToMany(() => Section, (section) => section.project, {

@@ -1,0 +1,106 @@
+import { applyDecorators } from '@nestjs/common';
+import { ApiHeader, ApiResponse } from '@nestjs/swagger';
+import {
+  ErrorResponseDto,
+  LogoErrorResponseDto,
+  RETRY_AFTER_HEADER,
+} from '../common/http/error-responses.dto';
+
+/**
+ * The OpenAPI side of safe retries (Idempotency-Key) and of conditional
+ * requests on projects (ETag, If-Match, If-None-Match).
+ */
+
+export const ETAG_HEADER = {
+  ETag: {
+    description:
+      "The project's version as a strong entity tag; send it back in If-Match or If-None-Match",
+    schema: { type: 'string', example: '"3"' },
+  },
+};
+
+export const REPLAYED_HEADER = {
+  'Idempotent-Replayed': {
+    description:
+      '`true` when this is the stored answer of an earlier request with the same Idempotency-Key',
+    schema: { type: 'string', enum: ['true'] },
+  },
+};
+
+/** The header, and the 409 and 422 it can bring, in the route's envelope. */
+export function ApiIdempotencyKey(envelope: 'error' | 'success-flag') {
+  const body = (error: string) =>
+    envelope === 'error' ? { error } : { success: false, error };
+  const type = envelope === 'error' ? ErrorResponseDto : LogoErrorResponseDto;
+  return applyDecorators(
+    ApiHeader({
+      name: 'Idempotency-Key',
+      required: false,
+      description:
+        'Makes a retry safe: the first request with a key is processed, and a later one with the same key and body (within IDEMPOTENCY_TTL_S) gets the same answer without the work being done again. 1 to 255 printable ASCII characters, unique per operation; a malformed or repeated key is a 400.',
+      schema: {
+        type: 'string',
+        minLength: 1,
+        maxLength: 255,
+        pattern: '^[ -~]+$',
+        example: '3f1c2a9e-5b7d-4e8f-9a61-0c2d4b6e8f10',
+      },
+    }),
+    ApiResponse({
+      status: 409,
+      description:
+        'The first request with this Idempotency-Key is still being processed',
+      type,
+      headers: RETRY_AFTER_HEADER,
+      example: body(
+        'A request with this Idempotency-Key is still being processed',
+      ),
+    }),
+    ApiResponse({
+      status: 422,
+      description:
+        'This Idempotency-Key was first used with a different request body',
+      type,
+      example: body(
+        'This Idempotency-Key was used with a different request body',
+      ),
+    }),
+  );
+}
+
+/** If-None-Match on GET: 304 when the client's copy is current. */
+export function ApiIfNoneMatch() {
+  return applyDecorators(
+    ApiHeader({
+      name: 'If-None-Match',
+      required: false,
+      description:
+        'An ETag from an earlier answer (or `*`): 304 without a body while the project is unchanged',
+      schema: { type: 'string', example: '"3"' },
+    }),
+    ApiResponse({
+      status: 304,
+      description: 'Not modified: the ETag sent is still current (no body)',
+      headers: ETAG_HEADER,
+    }),
+  );
+}
+
+/** If-Match on PATCH and DELETE: 412 when the project has moved on. */
+export function ApiIfMatch(operation: 'update' | 'delete') {
+  return applyDecorators(
+    ApiHeader({
+      name: 'If-Match',
+      required: false,
+      description: `Only ${operation} while the project is at this ETag (\`*\`: while it exists). Otherwise 412 and nothing changes; without the header, SPEC's behaviour.`,
+      schema: { type: 'string', example: '"3"' },
+    }),
+    ApiResponse({
+      status: 412,
+      description:
+        'If-Match did not name the current version (or the project does not exist): nothing changed',
+      type: ErrorResponseDto,
+      example: { error: 'Precondition failed' },
+    }),
+  );
+}

@@ -1,0 +1,65 @@
+import { createHash } from 'node:crypto';
+import { createParamDecorator, ExecutionContext } from '@nestjs/common';
+import type { Request } from 'express';
+import { InputValidationException } from '../common/errors/input-validation.exception';
+import { clientIpOf } from '../common/http/client-ip';
+
+/** A request that carries an Idempotency-Key, as the store needs it. */
+export interface IdempotentRequest {
+  /** SHA-256 of operation, caller and key: the stored record's id. */
+  recordId: string;
+  /** SHA-256 of the request body (as parsed JSON, so spacing is irrelevant). */
+  fingerprint: string;
+}
+
+export const IDEMPOTENCY_KEY_HEADER = 'Idempotency-Key';
+
+/** 1 to 255 printable ASCII characters (spaces inside the key allowed). */
+const KEY = /^[\x20-\x7e]{1,255}$/;
+
+const sha256 = (text: string) =>
+  createHash('sha256').update(text).digest('hex');
+
+/**
+ * Who a key belongs to. Keys are scoped to the caller so that two clients
+ * choosing the same key never see each other's answers: today the client
+ * IP; an authenticated user id takes its place once there is one.
+ */
+export const callerScope = (request: Request): string =>
+  `ip:${clientIpOf(request)}`;
+
+function invalidKey(message: string): InputValidationException {
+  return new InputValidationException([
+    { path: [IDEMPOTENCY_KEY_HEADER], message, code: 'invalid_string' },
+  ]);
+}
+
+/**
+ * The request's Idempotency-Key for the named operation, or undefined when
+ * it sends none. A malformed or repeated key is invalid input (400).
+ */
+export const IdempotencyKey = createParamDecorator(
+  (
+    operation: string,
+    context: ExecutionContext,
+  ): IdempotentRequest | undefined => {
+    const request = context.switchToHttp().getRequest<Request>();
+    const key = request.headers['idempotency-key'];
+    if (key === undefined) return undefined;
+    // Node joins a repeated header into one value; the raw list tells.
+    const sent = request.rawHeaders.filter(
+      (name, index) =>
+        index % 2 === 0 && name.toLowerCase() === 'idempotency-key',
+    ).length;
+    if (sent > 1) throw invalidKey('Idempotency-Key must be sent once');
+    if (typeof key !== 'string' || !KEY.test(key)) {
+      throw invalidKey(
+        'Idempotency-Key must be 1 to 255 printable ASCII characters',
+      );
+    }
+    return {
+      recordId: sha256(`${operation}\n${callerScope(request)}\n${key}`),
+      fingerprint: sha256(JSON.stringify(request.body) ?? ''),
+    };
+  },
+);

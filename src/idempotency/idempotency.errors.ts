@@ -1,0 +1,21 @@
+import { UnprocessableEntityException } from '@nestjs/common';
+import { RetryLaterError } from '../common/errors/retry-later.error';
+
+/** 409: the key's first request is still being processed; retry later. */
+export class IdempotencyKeyInUseError extends RetryLaterError {
+  readonly status = 409;
+
+  constructor(retryAfterSeconds: number) {
+    super(
+      'A request with this Idempotency-Key is still being processed',
+      retryAfterSeconds,
+    );
+  }
+}
+
+/** 422: the key was first used with another request body. */
+export class IdempotencyKeyReusedError extends UnprocessableEntityException {
+  constructor() {
+    super('This Idempotency-Key was used with a different request body');
+  }
+}

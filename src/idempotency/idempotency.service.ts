@@ -1,0 +1,226 @@
+import {
+  Inject,
+  Injectable,
+  Logger,
+  OnApplicationBootstrap,
+  OnApplicationShutdown,
+} from '@nestjs/common';
+import type { EntityManager } from 'typeorm';
+import { appConfig } from '../../config/app.config';
+import type { AppConfig } from '../../config/environment';
+import type { Answer } from '../common/http/answer';
+import { Database } from '../database/database.service';
+import { sqlFor } from '../database/sql';
+import type { IdempotentRequest } from './idempotency-key.decorator';
+import {
+  IdempotencyKeyInUseError,
+  IdempotencyKeyReusedError,
+} from './idempotency.errors';
+import {
+  completeRecord,
+  deleteIfExpired,
+  findLiveRecord,
+  IdempotencyRecord,
+  insertRecord,
+  purgeExpired,
+  releaseRecord,
+  takeOverAbandoned,
+} from './idempotency-records';
+
+/** Answers worth replaying: the work is done and would not be redone. */
+const isStored = (status: number) => status >= 200 && status < 300;
+
+/** Expired records are deleted this many at a time, one statement each. */
+const PURGE_BATCH = 500;
+const PURGE_INTERVAL_MS = 60_000;
+
+/**
+ * Idempotency-Key (the IETF HTTPAPI draft, as Stripe practises it): the
+ * first request with a key does the work and its 2xx answer is stored; a
+ * retry with the same key and body gets that answer again, byte for byte,
+ * without the work. Records live in the database, so every replica sees
+ * them, and expire after IDEMPOTENCY_TTL_S.
+ */
+@Injectable()
+export class IdempotencyService
+  implements OnApplicationBootstrap, OnApplicationShutdown
+{
+  private readonly logger = new Logger(IdempotencyService.name);
+  private readonly ttlMs: number;
+  private purgeTimer?: NodeJS.Timeout;
+
+  constructor(
+    private readonly db: Database,
+    @Inject(appConfig.KEY) config: AppConfig,
+  ) {
+    this.ttlMs = config.idempotencyTtlSeconds * 1000;
+  }
+
+  /**
+   * Inside the transaction that does the work: stores its answer under the
+   * key, so both commit together or not at all. False when the key already
+   * has a record: the caller does nothing and replays it instead.
+   */
+  async recordInTransaction(
+    manager: EntityManager,
+    request: IdempotentRequest,
+    answer: Answer,
+  ): Promise<boolean> {
+    const sql = sqlFor(manager);
+    const now = Date.now();
+    await deleteIfExpired(sql, request.recordId, now);
+    return insertRecord(sql, {
+      id: request.recordId,
+      fingerprint: request.fingerprint,
+      expiresAt: now + this.ttlMs,
+      answer: storable(answer),
+    });
+  }
+
+  /**
+   * The stored answer for a key whose record exists, marked as a replay;
+   * 422 when the body differs, 409 while the first request is in progress.
+   * Undefined when the record has expired meanwhile.
+   */
+  async replay(request: IdempotentRequest): Promise<Answer | undefined> {
+    const record = await this.db.read((manager) =>
+      findLiveRecord(sqlFor(manager), request.recordId, Date.now()),
+    );
+    return record ? this.answerFrom(record, request) : undefined;
+  }
+
+  /**
+   * For work that cannot share a transaction with its record (a call to
+   * another service): the key is leased first, for at most `leaseMs`, then
+   * the work runs, then its answer is stored — or, if it is not worth
+   * storing or the work throws, the key is freed for a retry. A lease whose
+   * process died is taken over once it has run out.
+   */
+  async run(
+    request: IdempotentRequest,
+    leaseMs: number,
+    work: () => Promise<Answer>,
+  ): Promise<Answer> {
+    const leased = await this.lease(request, leaseMs);
+    if (leased !== true) return leased;
+    let answer: Answer;
+    try {
+      answer = await work();
+    } catch (error) {
+      await this.release(request);
+      throw error;
+    }
+    if (isStored(answer.status)) {
+      await this.db.write((manager) =>
+        completeRecord(sqlFor(manager), request.recordId, storable(answer)),
+      );
+    } else {
+      await this.release(request);
+    }
+    return answer;
+  }
+
+  onApplicationBootstrap(): void {
+    this.purgeTimer = setInterval(() => void this.purge(), PURGE_INTERVAL_MS);
+    this.purgeTimer.unref();
+  }
+
+  onApplicationShutdown(): void {
+    clearInterval(this.purgeTimer);
+  }
+
+  /**
+   * Deletes expired records in small batches, each its own short statement
+   * (on SQLite, its own turn of the queue), so no purge is a visible pause.
+   */
+  async purge(now = Date.now()): Promise<number> {
+    let total = 0;
+    try {
+      for (;;) {
+        const deleted = await this.db.write((manager) =>
+          purgeExpired(sqlFor(manager), now, PURGE_BATCH),
+        );
+        total += deleted;
+        if (deleted < PURGE_BATCH) return total;
+      }
+    } catch (error) {
+      // The next run tries again; an unavailable database is reported by
+      // the requests and the readiness probe.
+      this.logger.warn(
+        `Purging expired idempotency keys failed: ${error instanceof Error ? error.message : String(error)}`,
+      );
+      return total;
+    }
+  }
+
+  /** True when this request now holds the key; otherwise the replay. */
+  private async lease(
+    request: IdempotentRequest,
+    leaseMs: number,
+  ): Promise<true | Answer> {
+    // A record can expire between two statements; a few tries settle it.
+    for (let attempt = 0; attempt < 3; attempt++) {
+      const now = Date.now();
+      const lease = {
+        id: request.recordId,
+        fingerprint: request.fingerprint,
+        lockedUntil: now + leaseMs,
+        expiresAt: now + this.ttlMs,
+      };
+      const taken = await this.db.write(async (manager) => {
+        const sql = sqlFor(manager);
+        await deleteIfExpired(sql, request.recordId, now);
+        return (
+          (await insertRecord(sql, lease)) ||
+          (await takeOverAbandoned(sql, lease, now))
+        );
+      });
+      if (taken) return true;
+      const replayed = await this.replay(request);
+      if (replayed) return replayed;
+    }
+    throw new IdempotencyKeyInUseError(1);
+  }
+
+  /** Never throws: a key that cannot be freed now is free when its lease ends. */
+  private async release(request: IdempotentRequest): Promise<void> {
+    try {
+      await this.db.write((manager) =>
+        releaseRecord(sqlFor(manager), request.recordId),
+      );
+    } catch (error) {
+      this.logger.warn(
+        `Freeing an idempotency key failed: ${error instanceof Error ? error.message : String(error)}`,
+      );
+    }
+  }
+
+  private answerFrom(
+    record: IdempotencyRecord,
+    request: IdempotentRequest,
+  ): Answer {
+    if (record.fingerprint !== request.fingerprint) {
+      throw new IdempotencyKeyReusedError();
+    }
+    if (record.status === null || record.body === null) {
+      const waitMs = Math.max(0, (record.lockedUntil ?? 0) - Date.now());
+      throw new IdempotencyKeyInUseError(
+        Math.min(Math.max(1, Math.ceil(waitMs / 1000)), 10),
+      );
+    }
+    return {
+      status: record.status,
+      headers: {
+        ...(JSON.parse(record.headers ?? '{}') as Record<string, string>),
+        'Idempotent-Replayed': 'true',
+      },
+      body: record.body,
+    };
+  }
+}
+
+const storable = (answer: Answer) => ({
+  status: answer.status,
+  body: answer.body ?? '',
+  headers: JSON.stringify(answer.headers),
+});
