@@ -17,7 +17,7 @@ export function startPost(
   baseUrl: string,
   path: string,
   body: unknown,
-  headers: Record<string, string> = {},
+  headers: Record<string, string | string[]> = {},
 ): PendingRequest {
   const req = httpRequest(`${baseUrl}${path}`, {
     method: 'POST',
