@@ -34,7 +34,8 @@ prototype.assert = function (this: SupertestInternals, resError, res, fn) {
         this.method,
         new URL(this.url).pathname,
         res.status,
-        res.body,
+        // supertest shows a 304's absent body as {}.
+        res.status === 304 ? null : res.body,
       )
     : undefined;
   if (!problem || !fn) {
