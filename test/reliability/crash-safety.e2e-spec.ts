@@ -295,4 +295,119 @@ describe(`Crash safety on ${TEST_DATABASE} (reliability)`, () => {
     },
     byScale(120_000, 900_000),
   );
+
+  it(
+    `maps every Idempotency-Key to exactly one whole project through ${KILL_POINTS} SIGKILLs and retries`,
+    async () => {
+      const failures: string[] = [];
+      /** Each key's project id, once an answer named one. */
+      const projectOfKey = new Map<string, string>();
+      let sent = 0;
+      await server?.stop();
+      for (let kill = 0; kill < KILL_POINTS; kill++) {
+        server = await start();
+        const clients = Array.from(
+          { length: CLIENTS },
+          () => new HttpClient(server!.baseUrl, 1),
+        );
+        const keys: string[] = [];
+        let stopped = false;
+        const create = (client: HttpClient, key: string) =>
+          client.send({
+            method: 'POST',
+            path: '/api/projects',
+            headers: {
+              'content-type': 'application/json',
+              'idempotency-key': key,
+            },
+            body: JSON.stringify({ name: key, userId: 'crash-keys' }),
+          });
+        const running = clients.map(async (client, index) => {
+          for (let serial = 0; !stopped; serial++) {
+            const key = `idem-${kill}-${index}-${serial}`;
+            keys.push(key);
+            sent++;
+            try {
+              const answer = await create(client, key);
+              if (answer.status !== 201) {
+                failures.push(`${key}: answered ${answer.status}`);
+                continue;
+              }
+              const { id } = (
+                JSON.parse(answer.text) as { project: { id: string } }
+              ).project;
+              projectOfKey.set(key, id);
+            } catch {
+              return; // Killed mid-request: stored or not, the retry tells.
+            }
+          }
+        });
+        await new Promise((resolve) =>
+          setTimeout(resolve, 200 + random() * 1_300),
+        );
+        await server.kill();
+        stopped = true;
+        await Promise.all(running);
+        clients.forEach((client) => client.close());
+
+        // The retries, after the restart: each key's own project, or a
+        // new one if the first request never committed.
+        server = await start();
+        const client = new HttpClient(server.baseUrl);
+        for (const key of keys) {
+          const answer = await create(client, key);
+          const id =
+            answer.status === 201
+              ? (JSON.parse(answer.text) as { project: { id: string } }).project
+                  .id
+              : undefined;
+          const known = projectOfKey.get(key);
+          if (!id) failures.push(`retry of ${key} answered ${answer.status}`);
+          else if (known && known !== id) {
+            failures.push(`retry of ${key} named ${id}, first ${known}`);
+          } else if (
+            known &&
+            answer.headers['idempotent-replayed'] !== 'true'
+          ) {
+            failures.push(`retry of ${key} was not marked as a replay`);
+          }
+          if (id) projectOfKey.set(key, id);
+        }
+        client.close();
+        await server.stop();
+        server = undefined;
+
+        const stored = (await readStored(database)).projects.filter((p) =>
+          p.name.startsWith('idem-'),
+        );
+        const byName = new Map<string, StoredProject[]>();
+        for (const project of stored) {
+          byName.set(project.name, [
+            ...(byName.get(project.name) ?? []),
+            project,
+          ]);
+        }
+        for (const key of keys) {
+          const projects = byName.get(key) ?? [];
+          if (projects.length !== 1) {
+            failures.push(`${key} has ${projects.length} projects`);
+          } else if (projects[0].id !== projectOfKey.get(key)) {
+            failures.push(`${key}'s project is not the one its answers named`);
+          } else if (projects[0].sections !== 8 || projects[0].agents !== 3) {
+            failures.push(`${key}'s project is partial`);
+          }
+        }
+      }
+      recordReliability({
+        driver: 'crash',
+        item: `kill points with Idempotency-Key creates (${sent} keys, every one retried)`,
+        count: KILL_POINTS - (failures.length ? 1 : 0),
+        failures: failures.length,
+        seed,
+      });
+      expect(failures).toEqual([]);
+      expect(projectOfKey.size).toBeGreaterThan(0);
+    },
+    byScale(120_000, 900_000),
+  );
 });
