@@ -81,4 +81,52 @@ describe('PostgreSQL: replicas share state', () => {
       expect(project.agents).toHaveLength(3);
     }
   });
+
+  it('an Idempotency-Key used on one replica is honoured by the other: 20 concurrent POSTs spread over both create one project', async () => {
+    const body = { name: 'Keyed across replicas', userId: 'keyed' };
+    const responses = await Promise.all(
+      Array.from({ length: 20 }, (_, i) =>
+        request(i % 2 === 0 ? a.baseUrl : b.baseUrl)
+          .post('/api/projects')
+          .set('Idempotency-Key', 'across-replicas')
+          .send(body),
+      ),
+    );
+    const created = responses.filter(
+      (r) => r.status === 201 && !r.headers['idempotent-replayed'],
+    );
+    expect(created).toHaveLength(1);
+    for (const r of responses) {
+      expect([201, 409]).toContain(r.status);
+      if (r.status === 201) expect(r.text).toBe(created[0].text);
+    }
+    const replay = await request(b.baseUrl)
+      .post('/api/projects')
+      .set('Idempotency-Key', 'across-replicas')
+      .send(body)
+      .expect(201);
+    expect(replay.headers['idempotent-replayed']).toBe('true');
+    const { body: listed } = await request(a.baseUrl)
+      .get('/api/projects?userId=keyed')
+      .expect(200);
+    expect(listed.projects).toHaveLength(1);
+  });
+
+  it('If-Match on one replica sees a change made through the other', async () => {
+    const created = await request(a.baseUrl)
+      .post('/api/projects')
+      .send({ name: 'Tagged', userId: 'tagged' })
+      .expect(201);
+    const id: string = created.body.project.id;
+    await request(b.baseUrl)
+      .patch(`/api/projects/${id}`)
+      .set('If-Match', created.headers.etag)
+      .send({ name: 'Changed through B' })
+      .expect(200);
+    await request(a.baseUrl)
+      .patch(`/api/projects/${id}`)
+      .set('If-Match', created.headers.etag)
+      .send({ name: 'Stale edit through A' })
+      .expect(412);
+  });
 });
