@@ -57,9 +57,7 @@ describe('Idempotency-Key on POST /api/projects', () => {
     const retry = await request(t.server)
       .post(PROJECTS)
       .set('Idempotency-Key', 'create-1')
-      // The same JSON, spaced differently, is the same body.
-      .set('Content-Type', 'application/json')
-      .send(JSON.stringify(project, null, 2))
+      .send(project)
       .expect(201);
     expect(retry.headers['idempotent-replayed']).toBe('true');
     expect(retry.text).toBe(first.text);
@@ -123,6 +121,32 @@ describe('Idempotency-Key on POST /api/projects', () => {
       error: 'This Idempotency-Key was used with a different request body',
     });
     expect(await countRows(t, 'projects')).toBe(1);
+  });
+
+  it('the body is compared byte for byte: the same JSON spaced differently is another body (422)', async () => {
+    await request(t.server)
+      .post(PROJECTS)
+      .set('Idempotency-Key', 'spaced')
+      .send(project)
+      .expect(201);
+    await request(t.server)
+      .post(PROJECTS)
+      .set('Idempotency-Key', 'spaced')
+      .set('Content-Type', 'application/json')
+      .send(JSON.stringify(project, null, 2))
+      .expect(422);
+    expect(await countRows(t, 'projects')).toBe(1);
+  });
+
+  it('a body nested past the depth limit with a key is still 400, and stores nothing', async () => {
+    const deep = `${'{"a":'.repeat(50_000)}1${'}'.repeat(50_000)}`;
+    await request(t.server)
+      .post(PROJECTS)
+      .set('Idempotency-Key', 'deep')
+      .set('Content-Type', 'application/json')
+      .send(deep)
+      .expect(400);
+    expect(await countRows(t, 'idempotency_keys')).toBe(0);
   });
 
   it('an invalid body (400) is not stored: the key can then be used with a valid one', async () => {

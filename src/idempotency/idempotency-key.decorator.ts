@@ -3,12 +3,13 @@ import { createParamDecorator, ExecutionContext } from '@nestjs/common';
 import type { Request } from 'express';
 import { InputValidationException } from '../common/errors/input-validation.exception';
 import { clientIpOf } from '../common/http/client-ip';
+import { getBodyDigest } from '../common/http/request-context';
 
 /** A request that carries an Idempotency-Key, as the store needs it. */
 export interface IdempotentRequest {
   /** SHA-256 of operation, caller and key: the stored record's id. */
   recordId: string;
-  /** SHA-256 of the request body (as parsed JSON, so spacing is irrelevant). */
+  /** SHA-256 of the request body's bytes: a retry sends the same bytes. */
   fingerprint: string;
 }
 
@@ -59,7 +60,7 @@ export const IdempotencyKey = createParamDecorator(
     }
     return {
       recordId: sha256(`${operation}\n${callerScope(request)}\n${key}`),
-      fingerprint: sha256(JSON.stringify(request.body) ?? ''),
+      fingerprint: getBodyDigest(request) ?? sha256(''),
     };
   },
 );

@@ -446,6 +446,58 @@ export interface FuzzRequest {
 const withContentType = (type: string | null): Record<string, string> =>
   type === null ? {} : { 'content-type': type };
 
+/**
+ * Idempotency-Key: usually none; else a key from a small pool (so that
+ * retries, reuse with another body and concurrency happen), an odd one, or
+ * the header twice.
+ */
+const idempotencyKey = fc
+  .option(
+    fc.oneof(
+      fc.constantFrom<string | string[]>('retry-1', 'retry-2', 'retry-3'),
+      fc.constantFrom('', ' ', 'k'.repeat(255), 'k'.repeat(256), 'a\tb'),
+      headerSafe,
+      fc.tuple(headerSafe, headerSafe).map(([a, b]) => [a, b]),
+    ),
+    { freq: 3 },
+  )
+  .map((key): Record<string, string | string[]> => {
+    const headers: Record<string, string | string[]> = {};
+    if (key !== null) headers['idempotency-key'] = key;
+    return headers;
+  });
+
+/** If-Match or If-None-Match values: real, stale, weak, odd or repeated. */
+const entityTags = fc.oneof(
+  fc.constantFrom(
+    '"1"',
+    '"2"',
+    '"3"',
+    'W/"1"',
+    '*',
+    '"1", "2"',
+    '',
+    '"',
+    'garbage',
+    '"999999999999999999999"',
+    '*, "1"',
+  ),
+  headerSafe,
+  fc
+    .tuple(
+      fc.constantFrom('"1"', '"2"', 'x'),
+      fc.constantFrom('"1"', '"3"', '*'),
+    )
+    .map(([a, b]) => [a, b]),
+);
+
+const conditions = (name: 'if-match' | 'if-none-match') =>
+  fc
+    .option(entityTags, { freq: 3 })
+    .map((value): Record<string, string | string[]> =>
+      value === null ? {} : { [name]: value },
+    );
+
 export function requestArbitrary(
   operation: Operation,
   settings: FuzzSettings,
@@ -462,12 +514,13 @@ export function requestArbitrary(
           bodyBytes(objectBody(fields, settings), settings),
           contentType,
           query,
+          idempotencyKey,
         )
-        .map(([body, type, q]) => ({
+        .map(([body, type, q, key]) => ({
           operation,
           method: 'POST',
           path: `${path}${q}`,
-          headers: withContentType(type),
+          headers: { ...withContentType(type), ...key },
           body,
         }));
     }
@@ -478,24 +531,31 @@ export function requestArbitrary(
           bodyBytes(objectBody(PROJECT_FIELDS, settings), settings),
           contentType,
           query,
+          conditions('if-match'),
         )
-        .map(([idChoice, body, type, q]) => ({
+        .map(([idChoice, body, type, q, ifMatch]) => ({
           operation,
           method: 'PATCH',
           path: `/api/projects/{id}${q}`,
           idChoice,
-          headers: withContentType(type),
+          headers: { ...withContentType(type), ...ifMatch },
           body,
         }));
     case 'get':
     case 'delete':
-      return fc.tuple(idSegment(settings), query).map(([idChoice, q]) => ({
-        operation,
-        method: operation === 'get' ? 'GET' : 'DELETE',
-        path: `/api/projects/{id}${q}`,
-        idChoice,
-        headers: {},
-      }));
+      return fc
+        .tuple(
+          idSegment(settings),
+          query,
+          conditions(operation === 'get' ? 'if-none-match' : 'if-match'),
+        )
+        .map(([idChoice, q, condition]) => ({
+          operation,
+          method: operation === 'get' ? 'GET' : 'DELETE',
+          path: `/api/projects/{id}${q}`,
+          idChoice,
+          headers: condition,
+        }));
     case 'list':
       return fc
         .tuple(query, fc.option(fc.constantFrom(...CONTENT_TYPES)))

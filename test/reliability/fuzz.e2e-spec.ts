@@ -100,11 +100,14 @@ function expectationProblems(
   if (answer.status === 413) problems.push(`413 for a ${size}-byte body`);
   const parsed = parseJson(request.body);
   if (operation === 'create' || operation === 'logo') {
+    // A key's retry can also meet its first request still in progress
+    // (409) or reused with another body (422).
+    const keyed = 'idempotency-key' in request.headers ? [409, 422] : [];
     const allowed = !parsed.ok
       ? [500]
       : operation === 'create'
-        ? [201, 400]
-        : [200, 400];
+        ? [201, 400, ...keyed]
+        : [200, 400, ...keyed];
     if (!allowed.includes(answer.status)) {
       problems.push(
         `${parsed.ok ? 'a readable' : 'an unreadable'} body answered ${answer.status}`,

@@ -66,12 +66,12 @@ const HEADERS_TOO_LARGE = 431;
 
 /** The statuses each operation may answer (docs/api.md). */
 export const DOCUMENTED_STATUSES: Record<Operation, readonly number[]> = {
-  create: [201, 400, 413, 431, 500],
+  create: [201, 400, 409, 413, 422, 431, 500],
   list: [200, 400, 431, 500],
-  get: [200, 404, 431, 500],
-  patch: [200, 413, 431, 500],
-  delete: [200, 431, 500],
-  logo: [200, 400, 413, 429, 431, 500, 503],
+  get: [200, 304, 404, 431, 500],
+  patch: [200, 412, 413, 431, 500],
+  delete: [200, 412, 431, 500],
+  logo: [200, 400, 409, 413, 422, 429, 431, 500, 503],
   logoInfo: [200, 431],
   unknownRoute: [404, 431],
 };
@@ -181,8 +181,9 @@ function shapeProblems(
       ...issuesProblems(body.details),
     ];
   }
-  if (status === 413) return errorBody();
-  if (status === 429 || status === 503) {
+  if (status === 413 || status === 422) return errorBody();
+  if (status === 412) return errorBody('Precondition failed');
+  if (status === 409 || status === 429 || status === 503) {
     const retryAfter = header(answer, 'retry-after');
     return [
       ...errorBody(),
@@ -323,6 +324,10 @@ export function answerProblems(
   const problems: string[] = [];
   if (!DOCUMENTED_STATUSES[operation].includes(answer.status)) {
     problems.push(`status ${answer.status} is not documented for ${operation}`);
+  }
+  // Not modified: the one answer without a body (RFC 9110).
+  if (answer.status === 304) {
+    return answer.text === '' ? [] : ['a 304 has a body'];
   }
   const contentType = header(answer, 'content-type') ?? '';
   if (!contentType.startsWith('application/json')) {

@@ -4,10 +4,11 @@ import {
   NestMiddleware,
   PayloadTooLargeException,
 } from '@nestjs/common';
+import { createHash } from 'node:crypto';
 import type { NextFunction, Request, Response } from 'express';
 import { appConfig } from '../../../config/app.config';
 import type { AppConfig } from '../../../config/environment';
-import { setBodyError } from '../http/request-context';
+import { setBodyDigest, setBodyError } from '../http/request-context';
 import { UnreadableBodyError } from './unreadable-body.error';
 
 const METHODS_WITH_BODY = new Set(['POST', 'PUT', 'PATCH']);
@@ -54,10 +55,18 @@ export class JsonBodyMiddleware implements NestMiddleware {
           new PayloadTooLargeException('Request body is too large'),
         );
       }
+      const bytes = Buffer.concat(chunks);
+      // An Idempotency-Key's retry must send the same bytes: their digest is
+      // the request's fingerprint (cheap, and never recursive however the
+      // JSON is nested).
+      if (request.headers['idempotency-key'] !== undefined) {
+        setBodyDigest(
+          request,
+          createHash('sha256').update(bytes).digest('hex'),
+        );
+      }
       try {
-        request.body = JSON.parse(
-          Buffer.concat(chunks).toString('utf8'),
-        ) as unknown;
+        request.body = JSON.parse(bytes.toString('utf8')) as unknown;
         settle();
       } catch (error) {
         request.body = undefined;

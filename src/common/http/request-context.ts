@@ -8,10 +8,12 @@ import type { FailurePolicy } from './failure-message.decorator';
  */
 const FAILURE_POLICY = Symbol('failurePolicy');
 const BODY_ERROR = Symbol('bodyError');
+const BODY_DIGEST = Symbol('bodyDigest');
 
 interface RequestContext {
   [FAILURE_POLICY]?: FailurePolicy;
   [BODY_ERROR]?: Error;
+  [BODY_DIGEST]?: string;
 }
 
 const context = (request: Request) => request as Request & RequestContext;
@@ -36,4 +38,13 @@ export function takeBodyError(request: Request): Error | undefined {
   const error = context(request)[BODY_ERROR];
   delete context(request)[BODY_ERROR];
   return error;
+}
+
+/** SHA-256 of the body's bytes, kept for an Idempotency-Key's fingerprint. */
+export function setBodyDigest(request: Request, digest: string): void {
+  context(request)[BODY_DIGEST] = digest;
+}
+
+export function getBodyDigest(request: Request): string | undefined {
+  return context(request)[BODY_DIGEST];
 }

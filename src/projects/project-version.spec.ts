@@ -1,0 +1,21 @@
+import { parseEntityTags } from '../common/http/entity-tags';
+import { acceptedVersions, isUnchanged, projectETag } from './project-version';
+
+describe('project versions as ETags', () => {
+  it('writes the version as a strong entity-tag', () => {
+    expect(projectETag(3)).toBe('"3"');
+  });
+
+  it('If-Match accepts the versions its strong tags name, and none of its weak or odd ones', () => {
+    expect(
+      acceptedVersions(parseEntityTags('"3", W/"4", "x", "0", "3", "12"')!),
+    ).toEqual([3, 12]);
+    expect(acceptedVersions('*')).toBe('*');
+  });
+
+  it('If-None-Match holds a copy as current when any tag names the version, weak or strong', () => {
+    expect(isUnchanged(parseEntityTags('W/"2"'), 2)).toBe(true);
+    expect(isUnchanged(parseEntityTags('"1"'), 2)).toBe(false);
+    expect(isUnchanged(undefined, 2)).toBe(false);
+  });
+});
