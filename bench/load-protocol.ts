@@ -12,7 +12,11 @@ export type RequestPlan =
   | { kind: 'fixed-get'; path: string }
   | { kind: 'get-by-id'; idsFile: string }
   | { kind: 'patch'; idsFile: string }
-  | { kind: 'create'; users: number }
+  /**
+   * keys: none, a new Idempotency-Key per request, or one key and body
+   * sent again and again (every answer after the first is a replay).
+   */
+  | { kind: 'create'; users: number; keys?: 'unique' | 'replay' }
   | { kind: 'list-user'; users: number }
   | { kind: 'list-all' }
   | { kind: 'logo' };

@@ -82,6 +82,17 @@ function requestFor(plan: RequestPlan): autocannon.Request {
       };
     }
     case 'create':
+      if (plan.keys === 'replay') {
+        return {
+          method: 'POST',
+          path: '/api/projects',
+          headers: { ...JSON_HEADERS, 'idempotency-key': 'bench-replay' },
+          body: JSON.stringify({
+            name: 'Bench replayed project',
+            userId: 'bench-creator-replay',
+          }),
+        };
+      }
       // Creators are not the seeded users, so list-by-userId keeps 20 each.
       return {
         method: 'POST',
@@ -91,6 +102,14 @@ function requestFor(plan: RequestPlan): autocannon.Request {
           n += 1;
           return {
             ...req,
+            ...(plan.keys === 'unique'
+              ? {
+                  headers: {
+                    ...JSON_HEADERS,
+                    'idempotency-key': `bench-${process.pid}-${n}`,
+                  },
+                }
+              : {}),
             body: JSON.stringify({
               name: `Bench project ${n}`,
               description: 'Created by the benchmark',

@@ -224,6 +224,28 @@ function checkTargets(
     },
     s.create.perSecond,
   );
+  const keyedRatio = s['create-keyed'].perSecond / s.create.perSecond;
+  add(
+    'create-keyed',
+    {
+      name: 'create with an Idempotency-Key ≥ 0.85 × create without',
+      measured: `${num(keyedRatio, 3)} × create`,
+      target: '≥ 0.85 × create',
+      pass: keyedRatio >= 0.85 && s['create-keyed'].errors === 0,
+    },
+    s['create-keyed'].perSecond,
+  );
+  const replayRatio = s['create-replay'].perSecond / s.create.perSecond;
+  add(
+    'create-replay',
+    {
+      name: 'a replayed create is faster than a create',
+      measured: `${num(replayRatio, 2)} × create`,
+      target: '> 1 × create',
+      pass: replayRatio > 1 && s['create-replay'].errors === 0,
+    },
+    s['create-replay'].perSecond,
+  );
   add(
     'list-by-user',
     {

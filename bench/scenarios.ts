@@ -7,7 +7,14 @@ import type { RequestPlan } from './load-protocol';
  */
 
 export type ScenarioName =
-  'get-by-id' | 'list-by-user' | 'list-all' | 'create' | 'patch' | 'logo';
+  | 'get-by-id'
+  | 'list-by-user'
+  | 'list-all'
+  | 'create'
+  | 'create-keyed'
+  | 'create-replay'
+  | 'patch'
+  | 'logo';
 
 export interface Scenario {
   name: ScenarioName;
@@ -40,6 +47,18 @@ export const SCENARIOS: Scenario[] = [
     label: 'create',
     server: 'main',
     plan: ({ users }) => ({ kind: 'create', users }),
+  },
+  {
+    name: 'create-keyed',
+    label: 'create with an Idempotency-Key',
+    server: 'main',
+    plan: ({ users }) => ({ kind: 'create', users, keys: 'unique' }),
+  },
+  {
+    name: 'create-replay',
+    label: 'create replayed (same key and body)',
+    server: 'main',
+    plan: ({ users }) => ({ kind: 'create', users, keys: 'replay' }),
   },
   {
     name: 'patch',

@@ -40,6 +40,8 @@ export const ALL_SCENARIO_NAMES = [
   'list-all',
   'list-all-large',
   'create',
+  'create-keyed',
+  'create-replay',
   'patch',
   'logo',
   'burst',
