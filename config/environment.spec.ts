@@ -42,6 +42,7 @@ describe('loadConfiguration', () => {
       logoRateLimit: { limit: 60, windowSeconds: 60 },
       redis: { url: undefined, keyPrefix: 'workspace-api:' },
       trustProxy: false,
+      idempotencyTtlSeconds: 86400,
     });
   });
 
@@ -63,6 +64,12 @@ describe('loadConfiguration', () => {
     });
   });
 
+  it('refuses an IDEMPOTENCY_TTL_S outside 1 s to 30 days', () => {
+    expect(() =>
+      loadConfiguration({ ...PRODUCTION, IDEMPOTENCY_TTL_S: '0' }),
+    ).toThrow(/IDEMPOTENCY_TTL_S/);
+  });
+
   it('reads the values that are set', () => {
     expect(
       loadConfiguration({
@@ -77,6 +84,7 @@ describe('loadConfiguration', () => {
         IMAGE_API_URL: 'http://127.0.0.1:9999/v1/images/generations',
         IMAGE_MODEL: 'other-model',
         IMAGE_API_TIMEOUT_MS: '1500',
+        IDEMPOTENCY_TTL_S: '3600',
       }),
     ).toEqual({
       port: 8080,
@@ -106,6 +114,7 @@ describe('loadConfiguration', () => {
       logoRateLimit: { limit: 60, windowSeconds: 60 },
       redis: { url: undefined, keyPrefix: 'workspace-api:' },
       trustProxy: false,
+      idempotencyTtlSeconds: 3600,
     });
   });
 
