@@ -547,6 +547,36 @@ export interface operations {
           'application/json': components['schemas']['ValidationErrorResponseDto'];
         };
       };
+      /** @description With AUTH_MODE=oidc: no bearer token, or one that is malformed, expired, wrongly signed or for another audience */
+      401: {
+        headers: {
+          /** @description Bearer realm="workspace-api"[, error="invalid_token"] */
+          'WWW-Authenticate'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": "Unauthorized"
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponseDto'];
+        };
+      };
+      /** @description With AUTH_MODE=oidc: the request names another user (userId), or a PATCH would hand the project to one */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": "Forbidden"
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponseDto'];
+        };
+      };
       /** @description The request headers, the URL included, are over 16 KB */
       431: {
         headers: {
@@ -570,6 +600,22 @@ export interface operations {
           /**
            * @example {
            *       "error": "Failed to fetch projects"
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponseDto'];
+        };
+      };
+      /** @description With AUTH_MODE=oidc: the OpenID Provider's keys cannot be fetched and none are cached */
+      503: {
+        headers: {
+          /** @description Seconds to wait before sending the request again */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": "Authentication is temporarily unavailable"
            *     }
            */
           'application/json': components['schemas']['ErrorResponseDto'];
@@ -641,6 +687,36 @@ export interface operations {
            *     }
            */
           'application/json': components['schemas']['ValidationErrorResponseDto'];
+        };
+      };
+      /** @description With AUTH_MODE=oidc: no bearer token, or one that is malformed, expired, wrongly signed or for another audience */
+      401: {
+        headers: {
+          /** @description Bearer realm="workspace-api"[, error="invalid_token"] */
+          'WWW-Authenticate'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": "Unauthorized"
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponseDto'];
+        };
+      };
+      /** @description With AUTH_MODE=oidc: the request names another user (userId), or a PATCH would hand the project to one */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": "Forbidden"
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponseDto'];
         };
       };
       /** @description The first request with this Idempotency-Key is still being processed */
@@ -715,6 +791,22 @@ export interface operations {
           'application/json': components['schemas']['ErrorResponseDto'];
         };
       };
+      /** @description With AUTH_MODE=oidc: the OpenID Provider's keys cannot be fetched and none are cached */
+      503: {
+        headers: {
+          /** @description Seconds to wait before sending the request again */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": "Authentication is temporarily unavailable"
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponseDto'];
+        };
+      };
     };
   };
   getProject: {
@@ -771,6 +863,22 @@ export interface operations {
         };
         content?: never;
       };
+      /** @description With AUTH_MODE=oidc: no bearer token, or one that is malformed, expired, wrongly signed or for another audience */
+      401: {
+        headers: {
+          /** @description Bearer realm="workspace-api"[, error="invalid_token"] */
+          'WWW-Authenticate'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": "Unauthorized"
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponseDto'];
+        };
+      };
       /** @description No project has this id */
       404: {
         headers: {
@@ -813,6 +921,22 @@ export interface operations {
           'application/json': components['schemas']['ErrorResponseDto'];
         };
       };
+      /** @description With AUTH_MODE=oidc: the OpenID Provider's keys cannot be fetched and none are cached */
+      503: {
+        headers: {
+          /** @description Seconds to wait before sending the request again */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": "Authentication is temporarily unavailable"
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponseDto'];
+        };
+      };
     };
   };
   deleteProject: {
@@ -845,6 +969,22 @@ export interface operations {
            *     }
            */
           'application/json': components['schemas']['DeleteProjectResponseDto'];
+        };
+      };
+      /** @description With AUTH_MODE=oidc: no bearer token, or one that is malformed, expired, wrongly signed or for another audience */
+      401: {
+        headers: {
+          /** @description Bearer realm="workspace-api"[, error="invalid_token"] */
+          'WWW-Authenticate'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": "Unauthorized"
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponseDto'];
         };
       };
       /** @description If-Match did not name the current version (or the project does not exist): nothing changed */
@@ -884,6 +1024,22 @@ export interface operations {
           /**
            * @example {
            *       "error": "Failed to delete project"
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponseDto'];
+        };
+      };
+      /** @description With AUTH_MODE=oidc: the OpenID Provider's keys cannot be fetched and none are cached */
+      503: {
+        headers: {
+          /** @description Seconds to wait before sending the request again */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": "Authentication is temporarily unavailable"
            *     }
            */
           'application/json': components['schemas']['ErrorResponseDto'];
@@ -936,6 +1092,36 @@ export interface operations {
            *     }
            */
           'application/json': components['schemas']['ProjectResponseDto'];
+        };
+      };
+      /** @description With AUTH_MODE=oidc: no bearer token, or one that is malformed, expired, wrongly signed or for another audience */
+      401: {
+        headers: {
+          /** @description Bearer realm="workspace-api"[, error="invalid_token"] */
+          'WWW-Authenticate'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": "Unauthorized"
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponseDto'];
+        };
+      };
+      /** @description With AUTH_MODE=oidc: the request names another user (userId), or a PATCH would hand the project to one */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": "Forbidden"
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponseDto'];
         };
       };
       /** @description If-Match did not name the current version (or the project does not exist): nothing changed */
@@ -994,6 +1180,22 @@ export interface operations {
           'application/json': components['schemas']['ErrorResponseDto'];
         };
       };
+      /** @description With AUTH_MODE=oidc: the OpenID Provider's keys cannot be fetched and none are cached */
+      503: {
+        headers: {
+          /** @description Seconds to wait before sending the request again */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": "Authentication is temporarily unavailable"
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponseDto'];
+        };
+      };
     };
   };
   getLogoGeneratorInfo: {
@@ -1032,6 +1234,23 @@ export interface operations {
           'application/json': components['schemas']['LogoGeneratorInfoDto'];
         };
       };
+      /** @description With AUTH_MODE=oidc: no bearer token, or one that is malformed, expired, wrongly signed or for another audience */
+      401: {
+        headers: {
+          /** @description Bearer realm="workspace-api"[, error="invalid_token"] */
+          'WWW-Authenticate'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "success": false,
+           *       "error": "Unauthorized"
+           *     }
+           */
+          'application/json': components['schemas']['LogoErrorResponseDto'];
+        };
+      };
       /** @description The request headers, the URL included, are over 16 KB */
       431: {
         headers: {
@@ -1044,6 +1263,23 @@ export interface operations {
            *     }
            */
           'application/json': components['schemas']['ErrorResponseDto'];
+        };
+      };
+      /** @description With AUTH_MODE=oidc: the OpenID Provider's keys cannot be fetched and none are cached */
+      503: {
+        headers: {
+          /** @description Seconds to wait before sending the request again */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "success": false,
+           *       "error": "Authentication is temporarily unavailable"
+           *     }
+           */
+          'application/json': components['schemas']['LogoErrorResponseDto'];
         };
       };
     };
@@ -1104,6 +1340,23 @@ export interface operations {
            *     }
            */
           'application/json': components['schemas']['LogoValidationErrorResponseDto'];
+        };
+      };
+      /** @description With AUTH_MODE=oidc: no bearer token, or one that is malformed, expired, wrongly signed or for another audience */
+      401: {
+        headers: {
+          /** @description Bearer realm="workspace-api"[, error="invalid_token"] */
+          'WWW-Authenticate'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "success": false,
+           *       "error": "Unauthorized"
+           *     }
+           */
+          'application/json': components['schemas']['LogoErrorResponseDto'];
         };
       };
       /** @description The first request with this Idempotency-Key is still being processed */
@@ -1199,7 +1452,7 @@ export interface operations {
           'application/json': components['schemas']['LogoErrorResponseDto'];
         };
       };
-      /** @description This instance's line of logo requests is full (IMAGE_API_QUEUE_LIMIT) */
+      /** @description This instance's line of logo requests is full (IMAGE_API_QUEUE_LIMIT); or with AUTH_MODE=oidc: the OpenID Provider's keys cannot be fetched and none are cached */
       503: {
         headers: {
           /** @description Seconds to wait before sending the request again */

@@ -9,6 +9,7 @@ import { ProtocolErrorsModule } from './common/http/protocol-errors.module';
 import { RouteContextGuard } from './common/http/route-context.guard';
 import { TrustProxyModule } from './common/http/trust-proxy.module';
 import { AppValidationPipe } from './common/validation/app-validation.pipe';
+import { AuthGuard } from './auth/auth.guard';
 import { DatabaseModule } from './database/database.module';
 import { ApiDocsModule } from './docs/api-docs.module';
 import { HealthModule } from './health/health.module';
@@ -48,7 +49,9 @@ import { ProjectsModule } from './projects/projects.module';
   ],
   providers: [
     { provide: APP_PIPE, useClass: AppValidationPipe },
+    // In this order: the route's envelope is known before a caller is refused.
     { provide: APP_GUARD, useClass: RouteContextGuard },
+    { provide: APP_GUARD, useClass: AuthGuard },
     { provide: APP_FILTER, useClass: AllExceptionsFilter },
   ],
 })

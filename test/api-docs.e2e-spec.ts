@@ -39,17 +39,29 @@ interface OpenApiDocument {
 
 /** Every status of docs/api.md, 413, 429, 431 and 503 included. */
 const EXPECTED_STATUSES: [string, string, string[]][] = [
-  ['post', '/api/projects', ['201', '400', '409', '413', '422', '431', '500']],
-  ['get', '/api/projects', ['200', '400', '431', '500']],
-  ['get', '/api/projects/{id}', ['200', '304', '404', '431', '500']],
-  ['patch', '/api/projects/{id}', ['200', '412', '413', '431', '500']],
-  ['delete', '/api/projects/{id}', ['200', '412', '431', '500']],
+  [
+    'post',
+    '/api/projects',
+    ['201', '400', '401', '403', '409', '413', '422', '431', '500', '503'],
+  ],
+  ['get', '/api/projects', ['200', '400', '401', '403', '431', '500', '503']],
+  [
+    'get',
+    '/api/projects/{id}',
+    ['200', '304', '401', '404', '431', '500', '503'],
+  ],
+  [
+    'patch',
+    '/api/projects/{id}',
+    ['200', '401', '403', '412', '413', '431', '500', '503'],
+  ],
+  ['delete', '/api/projects/{id}', ['200', '401', '412', '431', '500', '503']],
   [
     'post',
     '/api/ai/generate-logo',
-    ['200', '400', '409', '413', '422', '429', '431', '500', '503'],
+    ['200', '400', '401', '409', '413', '422', '429', '431', '500', '503'],
   ],
-  ['get', '/api/ai/generate-logo', ['200', '431']],
+  ['get', '/api/ai/generate-logo', ['200', '401', '431', '503']],
 ];
 
 const ENUMS: Record<string, string[]> = {

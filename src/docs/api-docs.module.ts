@@ -1,4 +1,4 @@
-import { INestApplication, Module, OnModuleInit } from '@nestjs/common';
+import { Inject, INestApplication, Module, OnModuleInit } from '@nestjs/common';
 import {
   ApplicationConfig,
   HttpAdapterHost,
@@ -9,6 +9,8 @@ import {
   SwaggerModule,
   type OpenAPIObject,
 } from '@nestjs/swagger';
+import { appConfig } from '../../config/app.config';
+import type { AppConfig } from '../../config/environment';
 import loadOpenApiMetadata from '../metadata';
 import { finishDocument } from './document-finishing';
 
@@ -36,6 +38,7 @@ export class ApiDocsModule implements OnModuleInit {
   constructor(
     private readonly modules: ModulesContainer,
     private readonly adapterHost: HttpAdapterHost,
+    @Inject(appConfig.KEY) private readonly config: AppConfig,
   ) {}
 
   async onModuleInit(): Promise<void> {
@@ -54,7 +57,10 @@ export class ApiDocsModule implements OnModuleInit {
       },
     } as unknown as INestApplication;
 
-    const document = createOpenApiDocument(application);
+    const document = createOpenApiDocument(
+      application,
+      this.config.auth.mode === 'oidc',
+    );
     this.document = document;
     SwaggerModule.setup(DOCS_PATH, application, document, {
       jsonDocumentUrl: DOCS_JSON_PATH,
@@ -64,7 +70,10 @@ export class ApiDocsModule implements OnModuleInit {
   }
 }
 
-function createOpenApiDocument(application: INestApplication): OpenAPIObject {
+function createOpenApiDocument(
+  application: INestApplication,
+  bearerRequired: boolean,
+): OpenAPIObject {
   const config = new DocumentBuilder()
     .setTitle('Workspace API')
     .setDescription(
@@ -85,5 +94,8 @@ function createOpenApiDocument(application: INestApplication): OpenAPIObject {
       'A local server on the default HOST and PORT',
     )
     .build();
-  return finishDocument(SwaggerModule.createDocument(application, config));
+  return finishDocument(
+    SwaggerModule.createDocument(application, config),
+    bearerRequired,
+  );
 }

@@ -22,23 +22,113 @@ const HEADERS_TOO_LARGE = {
   },
 };
 
+const envelopeOf = (path: string, error: string) =>
+  path.startsWith('/api/ai/')
+    ? {
+        schema: { $ref: '#/components/schemas/LogoErrorResponseDto' },
+        example: { success: false, error },
+      }
+    : {
+        schema: { $ref: '#/components/schemas/ErrorResponseDto' },
+        example: { error },
+      };
+
+/** Operations whose request can name another user (AUTH_MODE=oidc: 403). */
+const NAMES_A_USER = new Set([
+  'post /api/projects',
+  'get /api/projects',
+  'patch /api/projects/{id}',
+]);
+
 /**
- * What the decorators cannot say, applied to the generated document: no
- * authentication (stated, so that linters and generators need not guess),
- * closed request schemas, an example for every `{id}`, the 431 every route
- * can answer, and a stable order.
+ * The answers of authentication (AUTH_MODE=oidc) on an /api operation:
+ * documented in every mode, so that a client generated from either
+ * server's document knows them.
  */
-export function finishDocument(document: OpenAPIObject): OpenAPIObject {
+function addAuthAnswers(
+  path: string,
+  method: string,
+  operation: OperationObject,
+): void {
+  operation.responses['401'] ??= {
+    description:
+      'With AUTH_MODE=oidc: no bearer token, or one that is malformed, expired, wrongly signed or for another audience',
+    headers: {
+      'WWW-Authenticate': {
+        description: 'Bearer realm="workspace-api"[, error="invalid_token"]',
+        schema: { type: 'string' },
+      },
+    },
+    content: { 'application/json': envelopeOf(path, 'Unauthorized') },
+  };
+  if (NAMES_A_USER.has(`${method} ${path}`)) {
+    operation.responses['403'] ??= {
+      description:
+        'With AUTH_MODE=oidc: the request names another user (userId), or a PATCH would hand the project to one',
+      content: { 'application/json': envelopeOf(path, 'Forbidden') },
+    };
+  }
+  const unavailable =
+    "With AUTH_MODE=oidc: the OpenID Provider's keys cannot be fetched and none are cached";
+  const existing = operation.responses['503'];
+  if (existing && 'description' in existing) {
+    existing.description = `${existing.description}; or ${unavailable.charAt(0).toLowerCase()}${unavailable.slice(1)}`;
+  } else {
+    operation.responses['503'] = {
+      description: unavailable,
+      headers: {
+        'Retry-After': {
+          description: 'Seconds to wait before sending the request again',
+          schema: { type: 'integer', example: 5 },
+        },
+      },
+      content: {
+        'application/json': envelopeOf(
+          path,
+          'Authentication is temporarily unavailable',
+        ),
+      },
+    };
+  }
+}
+
+/**
+ * What the decorators cannot say, applied to the generated document:
+ * authentication (none by default, stated so that linters and generators
+ * need not guess; with AUTH_MODE=oidc a bearer token on every /api
+ * operation), closed request schemas, an example for every `{id}`, the 431
+ * every route can answer, and a stable order.
+ */
+export function finishDocument(
+  document: OpenAPIObject,
+  bearerRequired = false,
+): OpenAPIObject {
   document.security = [];
+  document.components ??= {};
+  document.components.securitySchemes = {
+    bearer: {
+      type: 'http',
+      scheme: 'bearer',
+      bearerFormat: 'JWT',
+      description:
+        'An access token of the OpenID Provider (AUTH_ISSUER) for AUTH_AUDIENCE; required only when the server runs with AUTH_MODE=oidc',
+    },
+  };
   const schemas = document.components?.schemas ?? {};
   for (const name of closedSchemas()) {
     const schema = schemas[name];
     if (schema && !('$ref' in schema)) schema.additionalProperties = false;
   }
-  for (const path of Object.values(document.paths)) {
+  for (const [route, path] of Object.entries(document.paths)) {
     const operations = METHODS.map((method) => path[method]).filter(
       (operation): operation is OperationObject => operation !== undefined,
     );
+    for (const method of METHODS) {
+      const operation = path[method];
+      if (!operation || !route.startsWith('/api/')) continue;
+      addAuthAnswers(route, method, operation);
+      operation.security = bearerRequired ? [{ bearer: [] }] : [];
+    }
     for (const operation of operations) {
       operation.responses['431'] ??= HEADERS_TOO_LARGE;
     }

@@ -3,7 +3,7 @@ import { createParamDecorator, ExecutionContext } from '@nestjs/common';
 import type { Request } from 'express';
 import { InputValidationException } from '../common/errors/input-validation.exception';
 import { clientIpOf } from '../common/http/client-ip';
-import { getBodyDigest } from '../common/http/request-context';
+import { getBodyDigest, getCaller } from '../common/http/request-context';
 
 /** A request that carries an Idempotency-Key, as the store needs it. */
 export interface IdempotentRequest {
@@ -23,11 +23,13 @@ const sha256 = (text: string) =>
 
 /**
  * Who a key belongs to. Keys are scoped to the caller so that two clients
- * choosing the same key never see each other's answers: today the client
- * IP; an authenticated user id takes its place once there is one.
+ * choosing the same key never see each other's answers: the proven user
+ * (AUTH_MODE=oidc), otherwise the client IP.
  */
-export const callerScope = (request: Request): string =>
-  `ip:${clientIpOf(request)}`;
+export function callerScope(request: Request): string {
+  const caller = getCaller(request);
+  return caller ? `user:${caller.userId}` : `ip:${clientIpOf(request)}`;
+}
 
 function invalidKey(message: string): InputValidationException {
   return new InputValidationException([

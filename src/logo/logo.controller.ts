@@ -39,10 +39,14 @@ import {
   LOGO_STYLES,
   LOGO_SUCCESS_MESSAGE,
 } from './logo.constants';
+import { Authenticated } from '../auth/authenticated.decorator';
+import { CurrentCaller } from '../auth/current-caller.decorator';
+import type { Caller } from '../common/http/request-context';
 import { LogoService } from './logo.service';
 
 @ApiTags('logo')
 @Controller('api/ai/generate-logo')
+@Authenticated()
 // Failures are {success:false, error}, where error explains the failure when it
 // can (key missing, upstream message, unreadable body), else the fixed text.
 @FailureMessage(LOGO_GENERIC_FAILURE, {
@@ -142,11 +146,14 @@ export class LogoController {
     @ClientAbortSignal() signal: AbortSignal,
     @IdempotencyKey('POST /api/ai/generate-logo')
     key: IdempotentRequest | undefined,
+    @CurrentCaller() caller: Caller | undefined,
     @Res({ passthrough: true }) response: Response,
   ) {
+    // The rate limit counts per proven user, or per address without one.
+    const budget = caller ? `user:${caller.userId}` : client;
     return sendAnswer(
       response,
-      await this.logo.respond(request, { client, signal }, key),
+      await this.logo.respond(request, { client: budget, signal }, key),
     );
   }
 

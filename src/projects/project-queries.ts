@@ -139,15 +139,16 @@ function documentsOf(json: JsonSql) {
 
 /**
  * SPEC 4.3: the project's JSON and its version, or null when no project has
- * that id.
+ * that id (of that owner, when one is given).
  */
 export async function findProjectDetail(
   sql: Sql,
   id: string,
+  owner?: string,
 ): Promise<{ document: string; version: number } | null> {
   const [row] = await sql.rows<{ document: string; version: number }>(
-    `SELECT ${documentsOf(sql.json).detail} AS "document", "p"."version" AS "version" FROM "projects" "p" WHERE "p"."id" = $1`,
-    [id],
+    `SELECT ${documentsOf(sql.json).detail} AS "document", "p"."version" AS "version" FROM "projects" "p" WHERE "p"."id" = $1${owner === undefined ? '' : ' AND "p"."userId" = $2'}`,
+    owner === undefined ? [id] : [id, owner],
   );
   return row ? { document: row.document, version: Number(row.version) } : null;
 }
@@ -156,10 +157,11 @@ export async function findProjectDetail(
 export async function findProjectVersion(
   sql: Sql,
   id: string,
+  owner?: string,
 ): Promise<number | null> {
   const [row] = await sql.rows<{ version: number }>(
-    'SELECT "version" FROM "projects" WHERE "id" = $1',
-    [id],
+    `SELECT "version" FROM "projects" WHERE "id" = $1${owner === undefined ? '' : ' AND "userId" = $2'}`,
+    owner === undefined ? [id] : [id, owner],
   );
   return row ? Number(row.version) : null;
 }

@@ -46,6 +46,12 @@ import {
   ProjectResponseDto,
   UpdateProjectBodyDto,
 } from './dto/project-responses.dto';
+import {
+  Authenticated,
+  UserIdFromCaller,
+} from '../auth/authenticated.decorator';
+import { CurrentCaller } from '../auth/current-caller.decorator';
+import type { Caller } from '../common/http/request-context';
 import { ProjectsService } from './projects.service';
 
 /** `{error}` with a fixed text: the route's failure (SPEC §7). */
@@ -90,6 +96,7 @@ const PROJECT_EXAMPLE = {
 
 @ApiTags('projects')
 @Controller('api/projects')
+@Authenticated()
 export class ProjectsController {
   constructor(
     private readonly projects: ProjectsService,
@@ -132,12 +139,14 @@ export class ProjectsController {
   )
   @FailureMessage('Failed to create project')
   @Header('Content-Type', JSON_CONTENT_TYPE)
+  @UserIdFromCaller()
   async create(
     @Body() input: CreateProjectDto,
     @IdempotencyKey('POST /api/projects') key: IdempotentRequest | undefined,
+    @CurrentCaller() caller: Caller | undefined,
     @Res({ passthrough: true }) response: Response,
   ) {
-    return sendAnswer(response, await this.projects.create(input, key));
+    return sendAnswer(response, await this.projects.create(input, key, caller));
   }
 
   // GET bodies arrive as JSON text rendered by the database.
@@ -170,12 +179,18 @@ export class ProjectsController {
   @Header('Content-Type', JSON_CONTENT_TYPE)
   async list(
     @Query() query: ListProjectsQuery,
+    @CurrentCaller() caller: Caller | undefined,
   ): Promise<StreamableFile | string> {
     // SPEC's unpaged list can be any size: it is streamed, never built whole.
     if (query.limit === undefined && query.cursor === undefined) {
-      return this.streams.reply(await this.projects.listAll(query.userId));
+      return this.streams.reply(
+        await this.projects.listAll(query.userId, caller),
+      );
     }
-    const { projects, nextCursor } = await this.projects.listPage(query);
+    const { projects, nextCursor } = await this.projects.listPage(
+      query,
+      caller,
+    );
     return jsonObjectText({
       projects: jsonArrayText(projects),
       nextCursor: JSON.stringify(nextCursor),
@@ -210,11 +225,12 @@ export class ProjectsController {
   async get(
     @Param('id') id: string,
     @RequestPreconditions() conditions: Preconditions,
+    @CurrentCaller() caller: Caller | undefined,
     @Res({ passthrough: true }) response: Response,
   ) {
     return sendAnswer(
       response,
-      await this.projects.get(id, conditions.ifNoneMatch),
+      await this.projects.get(id, conditions.ifNoneMatch, caller),
     );
   }
 
@@ -260,11 +276,12 @@ export class ProjectsController {
     @Param('id') id: string,
     @RawBody() body: unknown,
     @RequestPreconditions() conditions: Preconditions,
+    @CurrentCaller() caller: Caller | undefined,
     @Res({ passthrough: true }) response: Response,
   ) {
     return sendAnswer(
       response,
-      await this.projects.update(id, body, conditions.ifMatch),
+      await this.projects.update(id, body, conditions.ifMatch, caller),
     );
   }
 
@@ -289,8 +306,9 @@ export class ProjectsController {
   async remove(
     @Param('id') id: string,
     @RequestPreconditions() conditions: Preconditions,
+    @CurrentCaller() caller: Caller | undefined,
   ) {
-    await this.projects.remove(id, conditions.ifMatch);
+    await this.projects.remove(id, conditions.ifMatch, caller);
     return { success: true };
   }
 }

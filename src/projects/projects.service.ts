@@ -1,8 +1,10 @@
 import { HttpException, HttpStatus, Injectable } from '@nestjs/common';
+import { AuthFailure } from '../common/errors/auth-failure.error';
 import { InputValidationException } from '../common/errors/input-validation.exception';
 import type { Answer } from '../common/http/answer';
 import type { EntityTagCondition } from '../common/http/entity-tags';
 import { JSON_CONTENT_TYPE } from '../common/http/json-text';
+import type { Caller } from '../common/http/request-context';
 import { isWellFormedId } from '../common/ids';
 import { Database } from '../database/database.service';
 import type { IdempotentRequest } from '../idempotency/idempotency-key.decorator';
@@ -48,7 +50,11 @@ export class ProjectsService {
   async create(
     input: CreateProjectDto,
     key?: IdempotentRequest,
+    caller?: Caller,
   ): Promise<Answer> {
+    if (caller && input.userId !== caller.userId) {
+      throw AuthFailure.forbidden('create for another user');
+    }
     // A record that expires between the two steps is a fresh start.
     for (;;) {
       const project = buildNewProject(input);
@@ -86,8 +92,14 @@ export class ProjectsService {
    * the pieces of the JSON body, read from one snapshot as they are sent.
    * A project changed meanwhile is listed as it was when the list started.
    */
-  async listAll(userId: string | undefined): Promise<ProjectListBody> {
-    const { text, params } = allProjectsStatement(this.snapshots.json, userId);
+  async listAll(
+    userId: string | undefined,
+    caller?: Caller,
+  ): Promise<ProjectListBody> {
+    const { text, params } = allProjectsStatement(
+      this.snapshots.json,
+      listedUser(userId, caller),
+    );
     return ProjectListBody.start(await this.snapshots.openJson(text, params));
   }
 
@@ -95,7 +107,7 @@ export class ProjectsService {
    * One page of SPEC 4.2's list (`limit`, an addition) and the cursor of
    * the next one (null after the last page).
    */
-  async listPage(query: ListProjectsQuery) {
+  async listPage(query: ListProjectsQuery, caller?: Caller) {
     if (query.limit === undefined) {
       throw new InputValidationException([
         {
@@ -110,8 +122,9 @@ export class ProjectsService {
       after:
         query.cursor === undefined ? undefined : decodeCursor(query.cursor),
     };
+    const userId = listedUser(query.userId, caller);
     const { projects, next } = await this.db.read((manager) =>
-      findProjectPage(sqlFor(manager), query.userId, page),
+      findProjectPage(sqlFor(manager), userId, page),
     );
     return { projects, nextCursor: next ? encodeCursor(next) : null };
   }
@@ -120,12 +133,17 @@ export class ProjectsService {
    * SPEC 4.3, the project as JSON text with its ETag; a 304 without a body
    * when If-None-Match names the current version.
    */
-  async get(id: string, ifNoneMatch?: EntityTagCondition): Promise<Answer> {
+  async get(
+    id: string,
+    ifNoneMatch?: EntityTagCondition,
+    caller?: Caller,
+  ): Promise<Answer> {
     if (!isWellFormedId(id)) throw new ProjectNotFoundException();
+    const owner = caller?.admin ? undefined : caller?.userId;
     if (ifNoneMatch !== undefined) {
       // The version alone is far cheaper to read than the whole document.
       const version = await this.db.read((manager) =>
-        findProjectVersion(sqlFor(manager), id),
+        findProjectVersion(sqlFor(manager), id, owner),
       );
       if (version === null) throw new ProjectNotFoundException();
       if (isUnchanged(ifNoneMatch, version)) {
@@ -136,7 +154,7 @@ export class ProjectsService {
       }
     }
     const project = await this.db.read((manager) =>
-      findProjectDetail(sqlFor(manager), id),
+      findProjectDetail(sqlFor(manager), id, owner),
     );
     if (project === null) throw new ProjectNotFoundException();
     return {
@@ -158,8 +176,16 @@ export class ProjectsService {
     id: string,
     body: unknown,
     ifMatch?: EntityTagCondition,
+    caller?: Caller,
   ): Promise<Answer> {
     const changes = parseProjectUpdate(body);
+    if (
+      caller &&
+      changes.userId !== undefined &&
+      changes.userId !== caller.userId
+    ) {
+      throw AuthFailure.forbidden('hand a project to another user');
+    }
     const versions = ifMatch && acceptedVersions(ifMatch);
     if (!isWellFormedId(id) || (Array.isArray(versions) && !versions.length)) {
       throw unchanged(ifMatch);
@@ -171,6 +197,7 @@ export class ProjectsService {
         // TypeORM adds "version" = "version" + 1 for the version column.
         .set({ ...changes, updatedAt: new Date() })
         .where('id = :id', { id });
+      if (caller) update.andWhere('userId = :owner', { owner: caller.userId });
       if (Array.isArray(versions)) {
         update.andWhere('version IN (:...versions)', { versions });
       }
@@ -194,7 +221,11 @@ export class ProjectsService {
    * SPEC 4.5: children go with it (ON DELETE CASCADE). With If-Match, only
    * while the project is still at a version it names.
    */
-  async remove(id: string, ifMatch?: EntityTagCondition): Promise<void> {
+  async remove(
+    id: string,
+    ifMatch?: EntityTagCondition,
+    caller?: Caller,
+  ): Promise<void> {
     const versions = ifMatch && acceptedVersions(ifMatch);
     if (!isWellFormedId(id) || (Array.isArray(versions) && !versions.length)) {
       throw unchanged(ifMatch);
@@ -205,6 +236,9 @@ export class ProjectsService {
         .delete()
         .from(Project)
         .where('id = :id', { id });
+      if (caller) {
+        deletion.andWhere('userId = :owner', { owner: caller.userId });
+      }
       if (Array.isArray(versions)) {
         deletion.andWhere('version IN (:...versions)', { versions });
       }
@@ -212,6 +246,21 @@ export class ProjectsService {
     });
     if (!result.affected) throw unchanged(ifMatch);
   }
+}
+
+/**
+ * Whose projects a list shows. A proven caller sees their own (an admin
+ * anyone's, as without authentication); naming another user is refused.
+ */
+function listedUser(
+  userId: string | undefined,
+  caller: Caller | undefined,
+): string | undefined {
+  if (!caller || caller.admin) return userId;
+  if (userId !== undefined && userId !== caller.userId) {
+    throw AuthFailure.forbidden("list another user's projects");
+  }
+  return caller.userId;
 }
 
 /**

@@ -50,10 +50,9 @@ export class AllExceptionsFilter implements ExceptionFilter {
       exception instanceof HttpException ||
       exception instanceof RetryLaterError
     ) {
+      const logDetail = (exception as { logDetail?: unknown }).logDetail;
       const detail =
-        exception instanceof PublicError && exception.logDetail
-          ? ` (${exception.logDetail})`
-          : '';
+        typeof logDetail === 'string' && logDetail ? ` (${logDetail})` : '';
       this.logger.warn(
         `${where}: ${exception.name}: ${exception.message}${detail}`,
       );

@@ -1,4 +1,5 @@
 import { HttpException, HttpStatus } from '@nestjs/common';
+import { AuthFailure } from '../errors/auth-failure.error';
 import { ClientClosedRequestError } from '../errors/client-closed-request.error';
 import { InputValidationException } from '../errors/input-validation.exception';
 import { PublicError } from '../errors/public-error';
@@ -32,6 +33,14 @@ export function describeFailure(
     return {
       status: HttpStatus.BAD_REQUEST,
       body: envelope('Invalid input', { details: exception.issues }),
+    };
+  }
+
+  if (exception instanceof AuthFailure) {
+    return {
+      status: exception.status,
+      body: envelope(exception.message),
+      headers: exception.headers,
     };
   }
 

@@ -9,11 +9,20 @@ import type { FailurePolicy } from './failure-message.decorator';
 const FAILURE_POLICY = Symbol('failurePolicy');
 const BODY_ERROR = Symbol('bodyError');
 const BODY_DIGEST = Symbol('bodyDigest');
+const CALLER = Symbol('caller');
+
+/** A caller proven by a bearer token (AUTH_MODE=oidc). */
+export interface Caller {
+  userId: string;
+  /** Holds AUTH_ADMIN_ROLE: may read every user's projects. */
+  admin: boolean;
+}
 
 interface RequestContext {
   [FAILURE_POLICY]?: FailurePolicy;
   [BODY_ERROR]?: Error;
   [BODY_DIGEST]?: string;
+  [CALLER]?: Caller;
 }
 
 const context = (request: Request) => request as Request & RequestContext;
@@ -47,4 +56,13 @@ export function setBodyDigest(request: Request, digest: string): void {
 
 export function getBodyDigest(request: Request): string | undefined {
   return context(request)[BODY_DIGEST];
+}
+
+export function setCaller(request: Request, caller: Caller): void {
+  context(request)[CALLER] = caller;
+}
+
+/** The proven caller; undefined when authentication is off. */
+export function getCaller(request: Request): Caller | undefined {
+  return context(request)[CALLER];
 }
