@@ -43,6 +43,7 @@ describe('loadConfiguration', () => {
       redis: { url: undefined, keyPrefix: 'workspace-api:' },
       trustProxy: false,
       idempotencyTtlSeconds: 86400,
+      auth: { mode: 'none' },
     });
   });
 
@@ -63,6 +64,43 @@ describe('loadConfiguration', () => {
       file: ':memory:',
     });
   });
+
+  it('reads AUTH_MODE=oidc with its defaults: RS256, ES256, EdDSA; sub; 5 s of clock tolerance', () => {
+    expect(
+      loadConfiguration({
+        ...PRODUCTION,
+        AUTH_MODE: 'OIDC',
+        AUTH_ISSUER: 'https://auth.example.com/realms/w',
+        AUTH_AUDIENCE: 'workspace-api',
+      }).auth,
+    ).toEqual({
+      mode: 'oidc',
+      issuer: 'https://auth.example.com/realms/w',
+      audience: 'workspace-api',
+      jwksUrl: undefined,
+      algorithms: ['RS256', 'ES256', 'EdDSA'],
+      clockToleranceSeconds: 5,
+      userClaim: 'sub',
+      adminRole: undefined,
+      rolesClaim: 'roles',
+      jwksCooldownSeconds: 30,
+    });
+  });
+
+  it.each(['none', 'HS256', 'RS256,hs512'])(
+    'refuses AUTH_ALGORITHMS=%s: only asymmetric algorithms',
+    (algorithms) => {
+      expect(() =>
+        loadConfiguration({
+          ...PRODUCTION,
+          AUTH_MODE: 'oidc',
+          AUTH_ISSUER: 'https://auth.example.com',
+          AUTH_AUDIENCE: 'a',
+          AUTH_ALGORITHMS: algorithms,
+        }),
+      ).toThrow(/AUTH_ALGORITHMS/);
+    },
+  );
 
   it('refuses an IDEMPOTENCY_TTL_S outside 1 s to 30 days', () => {
     expect(() =>
@@ -115,6 +153,7 @@ describe('loadConfiguration', () => {
       redis: { url: undefined, keyPrefix: 'workspace-api:' },
       trustProxy: false,
       idempotencyTtlSeconds: 3600,
+      auth: { mode: 'none' },
     });
   });
 
