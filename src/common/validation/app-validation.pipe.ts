@@ -5,6 +5,8 @@ import {
   ValidationPipe,
 } from '@nestjs/common';
 import { InputValidationException } from '../errors/input-validation.exception';
+import { keepDeclaredProperties } from './declared-properties';
+import { dtoTransformer } from './dto-transformer';
 import { tooDeepIssue } from './nesting-depth';
 import { toValidationIssues } from './validation-issue';
 
@@ -26,6 +28,9 @@ export class AppValidationPipe extends ValidationPipe {
     super({
       whitelist: true,
       transform: true,
+      // Builds a body's DTO in one pass over its declared properties
+      // instead of class-transformer's walk (see dto-transformer.ts).
+      transformerPackage: dtoTransformer,
       // The target and value let an issue name the array item that broke a
       // rule (validation-issue.ts); neither is ever sent to a client.
       validationError: { target: true, value: true },
@@ -59,6 +64,13 @@ export class AppValidationPipe extends ValidationPipe {
     if (isDtoBody) {
       const tooDeep = tooDeepIssue(value);
       if (tooDeep) throw new InputValidationException([tooDeep]);
+      // Unknown fields are ignored (stripped) on every DTO body; dropping
+      // them here, in a pass as long as the DTO's declared properties,
+      // means no later step ever handles them.
+      return super.transform(
+        keepDeclaredProperties(value as object, metadata.metatype),
+        metadata,
+      ) as Promise<unknown>;
     }
     return super.transform(value, metadata) as Promise<unknown>;
   }

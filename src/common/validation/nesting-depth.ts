@@ -9,32 +9,52 @@ import type { ValidationIssue } from './validation-issue';
  */
 export const MAX_NESTING_DEPTH = 32;
 
+/** A value to visit, and how it was reached (its path is built only if needed). */
+interface Visit {
+  value: unknown;
+  depth: number;
+  key: string | number;
+  parent: Visit | undefined;
+}
+
+function pathOf(visit: Visit): (string | number)[] {
+  const path: (string | number)[] = [];
+  for (let at: Visit | undefined = visit; at?.parent; at = at.parent) {
+    path.push(at.key);
+  }
+  return path.reverse();
+}
+
 /**
  * The first value nested deeper than `maxDepth`, as a validation issue (or
  * undefined). Walks iteratively: a recursive walk would overflow on exactly
- * the bodies it is meant to catch.
+ * the bodies it is meant to catch. Each value costs the same whatever its
+ * depth: a path is built only for the value reported.
  */
 export function tooDeepIssue(
   value: unknown,
   maxDepth = MAX_NESTING_DEPTH,
 ): ValidationIssue | undefined {
-  const stack: Array<{ value: unknown; path: (string | number)[] }> = [
-    { value, path: [] },
-  ];
+  const stack: Visit[] = [{ value, depth: 0, key: '', parent: undefined }];
   while (stack.length > 0) {
-    const { value: current, path } = stack.pop()!;
+    const visit = stack.pop()!;
+    const current = visit.value;
     if (typeof current !== 'object' || current === null) continue;
-    if (path.length >= maxDepth) {
+    if (visit.depth >= maxDepth) {
       return {
-        path,
+        path: pathOf(visit),
         message: `Nesting must be at most ${maxDepth} levels deep`,
         code: 'too_big',
       };
     }
+    const isArray = Array.isArray(current);
     for (const [key, child] of Object.entries(current)) {
+      if (typeof child !== 'object' || child === null) continue;
       stack.push({
         value: child,
-        path: [...path, Array.isArray(current) ? Number(key) : key],
+        depth: visit.depth + 1,
+        key: isArray ? Number(key) : key,
+        parent: visit,
       });
     }
   }
