@@ -39,7 +39,7 @@ export interface paths {
     head?: never;
     /**
      * Change name, description or userId
-     * @description Applied as given, without length rules. Anything that cannot be applied (unknown id or field, wrong type, a body that is not a JSON object) is a 500 and changes nothing.
+     * @description Applied as given, within create's text rules (name 1-100 characters, description at most 500, userId at most 255; no NUL, no lone surrogate). Anything that cannot be applied (unknown id or field, wrong type, text outside those rules, a body that is not a JSON object) is a 500 and changes nothing.
      */
     patch: operations['updateProject'];
     trace?: never;
@@ -650,6 +650,36 @@ export interface operations {
           'application/json': components['schemas']['ErrorResponseDto'];
         };
       };
+      /** @description CORS_ORIGINS is set and the Content-Type is one a browser sends without a CORS preflight (text/plain, application/x-www-form-urlencoded, multipart/form-data) or none */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": "Unsupported media type"
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponseDto'];
+        };
+      };
+      /** @description The client is over its rate limit (PROJECT_CREATE_RATE_LIMIT per PROJECT_CREATE_RATE_WINDOW_S; off by default) */
+      429: {
+        headers: {
+          /** @description Seconds to wait before sending the request again */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": "Too many requests, retry later"
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponseDto'];
+        };
+      };
       /** @description The request headers, the URL included, are over 16 KB */
       431: {
         headers: {
@@ -879,6 +909,20 @@ export interface operations {
           'application/json': components['schemas']['ErrorResponseDto'];
         };
       };
+      /** @description CORS_ORIGINS is set and the Content-Type is one a browser sends without a CORS preflight (text/plain, application/x-www-form-urlencoded, multipart/form-data) or none */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": "Unsupported media type"
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponseDto'];
+        };
+      };
       /** @description The request headers, the URL included, are over 16 KB */
       431: {
         headers: {
@@ -1024,6 +1068,21 @@ export interface operations {
            * @example {
            *       "success": false,
            *       "error": "Request body is too large"
+           *     }
+           */
+          'application/json': components['schemas']['LogoErrorResponseDto'];
+        };
+      };
+      /** @description CORS_ORIGINS is set and the Content-Type is one a browser sends without a CORS preflight (text/plain, application/x-www-form-urlencoded, multipart/form-data) or none */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "success": false,
+           *       "error": "Unsupported media type"
            *     }
            */
           'application/json': components['schemas']['LogoErrorResponseDto'];

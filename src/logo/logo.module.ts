@@ -2,7 +2,7 @@ import { HttpModule } from '@nestjs/axios';
 import { Module } from '@nestjs/common';
 import { appConfig } from '../../config/app.config';
 import type { AppConfig } from '../../config/environment';
-import { throttlerStorageProvider } from '../common/rate-limit/throttler-storage.provider';
+import { RateLimitStorageModule } from '../common/rate-limit/rate-limit-storage.module';
 import { ImageApiClient } from './image-api.client';
 import { LogoController } from './logo.controller';
 import { LogoMetrics } from './logo-metrics';
@@ -12,7 +12,7 @@ import { LogoService } from './logo.service';
 import { RetryingImageApi } from './retrying-image-api';
 
 @Module({
-  imports: [HttpModule],
+  imports: [HttpModule, RateLimitStorageModule],
   controllers: [LogoController],
   providers: [
     LogoService,
@@ -20,7 +20,6 @@ import { RetryingImageApi } from './retrying-image-api';
     RetryingImageApi,
     LogoRateLimit,
     LogoMetrics,
-    throttlerStorageProvider,
     {
       // One line per process: every logo request of this instance shares it.
       provide: LogoQueue,

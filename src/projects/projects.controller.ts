@@ -13,8 +13,10 @@ import {
 import { ApiBody, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
 import {
   ErrorResponseDto,
+  RETRY_AFTER_HEADER,
   ValidationErrorResponseDto,
 } from '../common/http/error-responses.dto';
+import { ClientIp } from '../common/http/client-ip.decorator';
 import { FailureMessage } from '../common/http/failure-message.decorator';
 import { JsonStreamResponder } from '../common/http/json-stream.responder';
 import {
@@ -24,6 +26,7 @@ import {
 } from '../common/http/json-text';
 import { RawBody } from '../common/http/raw-body.decorator';
 import { CreateProjectDto } from './dto/create-project.dto';
+import { PROJECT_CREATE_RATE_LIMITED_MESSAGE } from './project.constants';
 import { ListProjectsQuery } from './dto/list-projects.query';
 import {
   DeleteProjectResponseDto,
@@ -63,6 +66,12 @@ const bodyTooLarge = failure(
   413,
   'Request body is too large',
   'The body is larger than BODY_LIMIT (default 1 MB)',
+);
+
+const unsupportedMediaType = failure(
+  415,
+  'Unsupported media type',
+  'CORS_ORIGINS is set and the Content-Type is one a browser sends without a CORS preflight (text/plain, application/x-www-form-urlencoded, multipart/form-data) or none',
 );
 
 const PROJECT_EXAMPLE = {
@@ -108,14 +117,23 @@ export class ProjectsController {
   })
   @invalidInput
   @bodyTooLarge
+  @unsupportedMediaType
+  @ApiResponse({
+    status: 429,
+    description:
+      'The client is over its rate limit (PROJECT_CREATE_RATE_LIMIT per PROJECT_CREATE_RATE_WINDOW_S; off by default)',
+    type: ErrorResponseDto,
+    headers: RETRY_AFTER_HEADER,
+    example: { error: PROJECT_CREATE_RATE_LIMITED_MESSAGE },
+  })
   @failure(
     500,
     'Failed to create project',
     'Any other failure, including a body that is empty or not JSON',
   )
   @FailureMessage('Failed to create project')
-  async create(@Body() input: CreateProjectDto) {
-    return { project: await this.projects.create(input) };
+  async create(@Body() input: CreateProjectDto, @ClientIp() client: string) {
+    return { project: await this.projects.create(input, client) };
   }
 
   // GET bodies arrive as JSON text rendered by the database.
@@ -194,7 +212,7 @@ export class ProjectsController {
   @ApiOperation({
     summary: 'Change name, description or userId',
     description:
-      'Applied as given, without length rules. Anything that cannot be applied (unknown id or field, wrong type, a body that is not a JSON object) is a 500 and changes nothing.',
+      "Applied as given, within create's text rules (name 1-100 characters, description at most 500, userId at most 255; no NUL, no lone surrogate). Anything that cannot be applied (unknown id or field, wrong type, text outside those rules, a body that is not a JSON object) is a 500 and changes nothing.",
     operationId: 'updateProject',
   })
   @ApiBody({
@@ -217,6 +235,7 @@ export class ProjectsController {
     },
   })
   @bodyTooLarge
+  @unsupportedMediaType
   @failure(
     500,
     'Failed to update project',

@@ -9,6 +9,7 @@ import { ListProjectsQuery } from './dto/list-projects.query';
 import { parseProjectUpdate } from './dto/update-project.dto';
 import { Project } from './entities';
 import { decodeCursor, encodeCursor } from './project-cursor';
+import { ProjectCreateRateLimit } from './project-create-rate-limit';
 import { buildNewProject } from './project-defaults';
 import { ProjectListBody } from './project-list-body';
 import {
@@ -29,10 +30,15 @@ export class ProjectsService {
   constructor(
     private readonly db: Database,
     private readonly snapshots: SnapshotReader,
+    private readonly createRateLimit: ProjectCreateRateLimit,
   ) {}
 
-  /** SPEC 4.1: the project, its 8 sections and 3 agents, all or nothing. */
-  async create(input: CreateProjectDto) {
+  /**
+   * SPEC 4.1: the project, its 8 sections and 3 agents, all or nothing.
+   * `client` is counted against PROJECT_CREATE_RATE_LIMIT first.
+   */
+  async create(input: CreateProjectDto, client: string) {
+    await this.createRateLimit.consume(client);
     const project = buildNewProject(input);
     // One save: the cascade inserts the sections and agents in the same
     // transaction as the project.

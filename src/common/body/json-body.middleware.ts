@@ -3,6 +3,7 @@ import {
   Injectable,
   NestMiddleware,
   PayloadTooLargeException,
+  UnsupportedMediaTypeException,
 } from '@nestjs/common';
 import type { NextFunction, Request, Response } from 'express';
 import { appConfig } from '../../../config/app.config';
@@ -13,21 +14,48 @@ import { UnreadableBodyError } from './unreadable-body.error';
 const METHODS_WITH_BODY = new Set(['POST', 'PUT', 'PATCH']);
 
 /**
+ * The content types a browser may send to another origin without a CORS
+ * preflight (the "CORS-safelisted" ones), and no Content-Type at all,
+ * which a browser sends for an untyped Blob or a stream.
+ */
+const PREFLIGHT_FREE_TYPES = new Set([
+  'text/plain',
+  'application/x-www-form-urlencoded',
+  'multipart/form-data',
+]);
+
+function needsNoPreflight(contentType: string | undefined): boolean {
+  if (contentType === undefined) return true;
+  const mediaType = contentType.split(';', 1)[0].trim().toLowerCase();
+  return mediaType === '' || PREFLIGHT_FREE_TYPES.has(mediaType);
+}
+
+/**
  * Reads every POST/PUT/PATCH body as JSON, whatever its Content-Type says
  * (see docs/decisions.md). A body that is empty, not JSON or over BODY_LIMIT does not
  * fail here: no route is matched yet, so the response envelope is unknown.
  * The error is stored on the request and RouteContextGuard rethrows it.
+ *
+ * With CORS_ORIGINS set, a body whose Content-Type needs no CORS preflight
+ * is refused (415) instead: any web page can make a browser send one, and
+ * read as JSON it would create or change projects on the visitor's
+ * network. Without CORS_ORIGINS every body is read as before.
  */
 @Injectable()
 export class JsonBodyMiddleware implements NestMiddleware {
   private readonly limit: number;
+  private readonly refusePreflightFree: boolean;
 
   constructor(@Inject(appConfig.KEY) config: AppConfig) {
     this.limit = config.bodyLimitBytes;
+    this.refusePreflightFree = config.corsOrigins !== undefined;
   }
 
   use(request: Request, _response: Response, next: NextFunction): void {
     if (!METHODS_WITH_BODY.has(request.method)) return next();
+    const refused =
+      this.refusePreflightFree &&
+      needsNoPreflight(request.headers['content-type']);
 
     const chunks: Buffer[] = [];
     let received = 0;
@@ -41,14 +69,20 @@ export class JsonBodyMiddleware implements NestMiddleware {
 
     request.on('data', (chunk: Buffer) => {
       received += chunk.length;
-      // Past the limit the rest is read and dropped, so the client gets its
-      // 413 instead of a connection reset while it is still sending.
-      if (received <= this.limit) chunks.push(chunk);
+      // Past the limit (or when refused) the rest is read and dropped, so
+      // the client gets its answer instead of a connection reset while it
+      // is still sending.
+      if (!refused && received <= this.limit) chunks.push(chunk);
     });
     request.on('error', () =>
       settle(new UnreadableBodyError('Request body could not be read')),
     );
     request.on('end', () => {
+      if (refused) {
+        return settle(
+          new UnsupportedMediaTypeException('Unsupported media type'),
+        );
+      }
       if (received > this.limit) {
         return settle(
           new PayloadTooLargeException('Request body is too large'),
