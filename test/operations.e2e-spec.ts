@@ -106,6 +106,20 @@ describe('Operations (app built from AppModule)', () => {
       expect(res.text).toContain('nodejs_eventloop_lag_seconds');
     });
 
+    it('exposes the event-loop delay gauges docs/operations.md pages on (p99 and max)', async () => {
+      const { text } = await request(t.server).get('/metrics');
+      for (const gauge of [
+        'nodejs_eventloop_lag_p99_seconds',
+        'nodejs_eventloop_lag_max_seconds',
+        'nodejs_eventloop_lag_mean_seconds',
+      ]) {
+        expect(text).toContain(`# TYPE ${gauge} gauge`);
+        // A number of seconds (NaN when two scrapes come within the
+        // sampler's 10 ms resolution, as here: no sample in between).
+        expect(text).toMatch(new RegExp(`^${gauge} (\\d|NaN)`, 'm'));
+      }
+    });
+
     it('times requests by method, route template and status', async () => {
       await request(t.server).get('/api/projects/some-id').expect(404);
       await request(t.server).get('/api/projects/other-id').expect(404);

@@ -2,8 +2,9 @@ import { ResponseContract, loadOpenApiDocument } from './openapi-responses';
 
 /**
  * What the API reference (docs/api.md) allows each operation to answer —
- * 413, 429/503 with Retry-After, pagination 400s and 404 for unknown routes
- * included — as a checker the reliability drivers run on every response.
+ * 413, 415, 429/503 with Retry-After, pagination 400s and 404 for unknown
+ * routes included — as a checker the reliability drivers run on every
+ * response.
  */
 
 export type Operation =
@@ -66,12 +67,13 @@ const HEADERS_TOO_LARGE = 431;
 
 /** The statuses each operation may answer (docs/api.md). */
 export const DOCUMENTED_STATUSES: Record<Operation, readonly number[]> = {
-  create: [201, 400, 413, 431, 500],
+  // 415 only with CORS_ORIGINS set; 429 only with PROJECT_CREATE_RATE_LIMIT.
+  create: [201, 400, 413, 415, 429, 431, 500],
   list: [200, 400, 431, 500],
   get: [200, 404, 431, 500],
-  patch: [200, 413, 431, 500],
+  patch: [200, 413, 415, 431, 500],
   delete: [200, 431, 500],
-  logo: [200, 400, 413, 429, 431, 500, 503],
+  logo: [200, 400, 413, 415, 429, 431, 500, 503],
   logoInfo: [200, 431],
   unknownRoute: [404, 431],
 };
@@ -182,6 +184,7 @@ function shapeProblems(
     ];
   }
   if (status === 413) return errorBody();
+  if (status === 415) return errorBody('Unsupported media type');
   if (status === 429 || status === 503) {
     const retryAfter = header(answer, 'retry-after');
     return [
