@@ -114,9 +114,9 @@ describe('Operations (app built from AppModule)', () => {
         'nodejs_eventloop_lag_mean_seconds',
       ]) {
         expect(text).toContain(`# TYPE ${gauge} gauge`);
-        // A number of seconds (NaN when two scrapes come within the
-        // sampler's 10 ms resolution, as here: no sample in between).
-        expect(text).toMatch(new RegExp(`^${gauge} (\\d|NaN)`, 'm'));
+        // A number of seconds (prom-client writes "Nan" when two scrapes
+        // come within the sampler's 10 ms resolution: no sample between).
+        expect(text).toMatch(new RegExp(`^${gauge} (\\d|Nan)`, 'm'));
       }
     });
 
