@@ -9,6 +9,8 @@ import type { NextFunction, Request, Response } from 'express';
 import { appConfig } from '../../../config/app.config';
 import type { AppConfig } from '../../../config/environment';
 import { setBodyError } from '../http/request-context';
+import { jsonErrorMessage, NATIVE_PARSE_MAX_CHARS } from './json-error-message';
+import { NotJsonError, parseJsonInSlices } from './sliced-json';
 import { UnreadableBodyError } from './unreadable-body.error';
 
 const METHODS_WITH_BODY = new Set(['POST', 'PUT', 'PATCH']);
@@ -28,6 +30,21 @@ function needsNoPreflight(contentType: string | undefined): boolean {
   if (contentType === undefined) return true;
   const mediaType = contentType.split(';', 1)[0].trim().toLowerCase();
   return mediaType === '' || PREFLIGHT_FREE_TYPES.has(mediaType);
+}
+
+/**
+ * The body's value, as JSON.parse gives it, or JSON.parse's error. A short
+ * body is parsed at once; a longer one in slices (sliced-json.ts), so that
+ * no body under BODY_LIMIT holds the event loop while it is parsed.
+ */
+async function readJson(text: string): Promise<unknown> {
+  if (text.length <= NATIVE_PARSE_MAX_CHARS) return JSON.parse(text);
+  try {
+    return await parseJsonInSlices(text);
+  } catch (error) {
+    if (!(error instanceof NotJsonError)) throw error;
+    throw new Error(await jsonErrorMessage(text, error.position));
+  }
 }
 
 /**
@@ -88,19 +105,20 @@ export class JsonBodyMiddleware implements NestMiddleware {
           new PayloadTooLargeException('Request body is too large'),
         );
       }
-      try {
-        request.body = JSON.parse(
-          Buffer.concat(chunks).toString('utf8'),
-        ) as unknown;
-        settle();
-      } catch (error) {
-        request.body = undefined;
-        settle(
-          new UnreadableBodyError(
-            error instanceof Error ? error.message : 'Invalid JSON body',
-          ),
-        );
-      }
+      void readJson(Buffer.concat(chunks).toString('utf8')).then(
+        (body) => {
+          request.body = body;
+          settle();
+        },
+        (error: unknown) => {
+          request.body = undefined;
+          settle(
+            new UnreadableBodyError(
+              error instanceof Error ? error.message : 'Invalid JSON body',
+            ),
+          );
+        },
+      );
     });
   }
 }

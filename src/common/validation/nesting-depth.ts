@@ -1,3 +1,4 @@
+import { SLICE_MS } from '../body/sliced-json';
 import type { ValidationIssue } from './validation-issue';
 
 /**
@@ -31,12 +32,20 @@ function pathOf(visit: Visit): (string | number)[] {
  * the bodies it is meant to catch. Each value costs the same whatever its
  * depth: a path is built only for the value reported.
  */
-export function tooDeepIssue(
+export async function tooDeepIssue(
   value: unknown,
   maxDepth = MAX_NESTING_DEPTH,
-): ValidationIssue | undefined {
+): Promise<ValidationIssue | undefined> {
   const stack: Visit[] = [{ value, depth: 0, key: '', parent: undefined }];
+  let sliceStart = performance.now();
+  let visited = 0;
   while (stack.length > 0) {
+    // A body of 100,000 arrays takes tens of milliseconds to walk: the
+    // event loop gets a turn every SLICE_MS meanwhile.
+    if (++visited % 256 === 0 && performance.now() - sliceStart >= SLICE_MS) {
+      await new Promise<void>((resolve) => setImmediate(resolve));
+      sliceStart = performance.now();
+    }
     const visit = stack.pop()!;
     const current = visit.value;
     if (typeof current !== 'object' || current === null) continue;
@@ -47,15 +56,22 @@ export function tooDeepIssue(
         code: 'too_big',
       };
     }
-    const isArray = Array.isArray(current);
-    for (const [key, child] of Object.entries(current)) {
-      if (typeof child !== 'object' || child === null) continue;
-      stack.push({
-        value: child,
-        depth: visit.depth + 1,
-        key: isArray ? Number(key) : key,
-        parent: visit,
-      });
+    const depth = visit.depth + 1;
+    // Only objects and arrays are visited: a scalar cannot be too deep.
+    if (Array.isArray(current)) {
+      for (let index = 0; index < current.length; index++) {
+        const child: unknown = current[index];
+        if (typeof child === 'object' && child !== null) {
+          stack.push({ value: child, depth, key: index, parent: visit });
+        }
+      }
+    } else {
+      for (const key in current) {
+        const child: unknown = (current as Record<string, unknown>)[key];
+        if (typeof child === 'object' && child !== null) {
+          stack.push({ value: child, depth, key, parent: visit });
+        }
+      }
     }
   }
   return undefined;

@@ -1,4 +1,5 @@
 import { Matches, ValidateBy, type ValidationOptions } from 'class-validator';
+import { EachItem } from './each-item';
 import { Messages } from './messages';
 
 /** No NUL character, as a regular expression and an OpenAPI `pattern`. */
@@ -17,7 +18,8 @@ export const isWellFormedText = (value: unknown): boolean =>
 
 /** Text that is well-formed Unicode (for each item of an array with `each`). */
 export function WellFormedText(each = false): PropertyDecorator {
-  const options: ValidationOptions = Messages.wellFormed(each);
+  const options: ValidationOptions = Messages.wellFormed();
+  if (each) return EachItem(IS_WELL_FORMED, isWellFormedText, options);
   return ValidateBy(
     {
       name: IS_WELL_FORMED,

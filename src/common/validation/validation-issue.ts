@@ -3,6 +3,7 @@ import {
   isString,
   type ValidationError,
 } from 'class-validator';
+import { EACH_ITEM_CONTEXT } from './each-item';
 import { IS_WELL_FORMED, isWellFormedText } from './storable-text.decorator';
 
 /**
@@ -75,7 +76,7 @@ function failedItemIndex(
       (rule) =>
         rule.propertyName === error.property &&
         rule.name === constraint &&
-        rule.each,
+        (rule.each || rule.context === EACH_ITEM_CONTEXT),
     );
   if (!declaredForEachItem) return undefined;
   const index = (error.value as unknown[]).findIndex((item) => !check(item));

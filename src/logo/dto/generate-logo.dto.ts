@@ -10,6 +10,7 @@ import {
   MinLength,
 } from 'class-validator';
 import { Messages } from '../../common/validation/messages';
+import { EachString } from '../../common/validation/each-string.decorator';
 import { Optional } from '../../common/validation/optional.decorator';
 import { WellFormedText } from '../../common/validation/storable-text.decorator';
 import {
@@ -52,7 +53,7 @@ export class GenerateLogoDto {
   @IsArray(Messages.array())
   @ArrayMinSize(1, Messages.minItems(1))
   @ArrayMaxSize(LOGO_MAX_COLORS, Messages.maxItems(LOGO_MAX_COLORS))
-  @IsString(Messages.eachString())
+  @EachString()
   @WellFormedText(true)
   colors: string[];
 
@@ -75,7 +76,7 @@ export class GenerateLogoDto {
   @ApiPropertyOptional({ type: [String], example: ['bold', 'friendly'] })
   @Optional()
   @IsArray(Messages.array())
-  @IsString(Messages.eachString())
+  @EachString()
   @WellFormedText(true)
   mood?: string[];
 }
