@@ -37,17 +37,17 @@ interface OpenApiDocument {
   components: { schemas: Record<string, Record<string, unknown>> };
 }
 
-/** Every status of docs/api.md, 413, 429, 431 and 503 included. */
+/** Every status of docs/api.md, 413, 415, 429, 431 and 503 included. */
 const EXPECTED_STATUSES: [string, string, string[]][] = [
-  ['post', '/api/projects', ['201', '400', '413', '431', '500']],
+  ['post', '/api/projects', ['201', '400', '413', '415', '429', '431', '500']],
   ['get', '/api/projects', ['200', '400', '431', '500']],
   ['get', '/api/projects/{id}', ['200', '404', '431', '500']],
-  ['patch', '/api/projects/{id}', ['200', '413', '431', '500']],
+  ['patch', '/api/projects/{id}', ['200', '413', '415', '431', '500']],
   ['delete', '/api/projects/{id}', ['200', '431', '500']],
   [
     'post',
     '/api/ai/generate-logo',
-    ['200', '400', '413', '429', '431', '500', '503'],
+    ['200', '400', '413', '415', '429', '431', '500', '503'],
   ],
   ['get', '/api/ai/generate-logo', ['200', '431']],
 ];
