@@ -40,6 +40,7 @@ describe('loadConfiguration', () => {
         busyRetryAfterSeconds: 10,
       },
       logoRateLimit: { limit: 60, windowSeconds: 60 },
+      projectCreateRateLimit: { limit: 0, windowSeconds: 60 },
       redis: { url: undefined, keyPrefix: 'workspace-api:' },
       trustProxy: false,
     });
@@ -104,6 +105,7 @@ describe('loadConfiguration', () => {
         busyRetryAfterSeconds: 10,
       },
       logoRateLimit: { limit: 60, windowSeconds: 60 },
+      projectCreateRateLimit: { limit: 0, windowSeconds: 60 },
       redis: { url: undefined, keyPrefix: 'workspace-api:' },
       trustProxy: false,
     });
