@@ -667,6 +667,25 @@ describe('/api/ai/generate-logo', () => {
       });
     });
 
+    it.each([
+      ['early', `{"projectId":"p",,"x":"${'x'.repeat(200_000)}"}`],
+      ['late', `{"projectId":"p","x":"${'x'.repeat(200_000)}",}`],
+      ['at the end', `[${'1,'.repeat(100_000)}`],
+    ])(
+      'answers the JSON parse error message of a large unreadable body, the error %s in it',
+      async (_where, text) => {
+        const response = await postRaw(
+          t.server,
+          text,
+          'application/json',
+        ).expect(500);
+        expect(response.body).toEqual({
+          success: false,
+          error: jsonParseMessage(text),
+        });
+      },
+    );
+
     it('reads the body as JSON even when Content-Type is text/plain (200)', async () => {
       const response = await postRaw(
         t.server,
