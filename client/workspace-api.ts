@@ -39,7 +39,7 @@ export interface paths {
     head?: never;
     /**
      * Change name, description or userId
-     * @description Applied as given, without length rules. Anything that cannot be applied (unknown id or field, wrong type, a body that is not a JSON object) is a 500 and changes nothing.
+     * @description Applied as given, within create's text rules (name 1-100 characters, description at most 500, userId at most 255; no NUL, no lone surrogate). Anything that cannot be applied (unknown id or field, wrong type, text outside those rules, a body that is not a JSON object) is a 500 and changes nothing.
      */
     patch: operations['updateProject'];
     trace?: never;
@@ -749,6 +749,20 @@ export interface operations {
           'application/json': components['schemas']['ErrorResponseDto'];
         };
       };
+      /** @description CORS_ORIGINS is set and the Content-Type is one a browser sends without a CORS preflight (text/plain, application/x-www-form-urlencoded, multipart/form-data) or none */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": "Unsupported media type"
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponseDto'];
+        };
+      };
       /** @description This Idempotency-Key was first used with a different request body */
       422: {
         headers: {
@@ -758,6 +772,22 @@ export interface operations {
           /**
            * @example {
            *       "error": "This Idempotency-Key was used with a different request body"
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponseDto'];
+        };
+      };
+      /** @description The client is over its rate limit (PROJECT_CREATE_RATE_LIMIT per PROJECT_CREATE_RATE_WINDOW_S; off by default) */
+      429: {
+        headers: {
+          /** @description Seconds to wait before sending the request again */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": "Too many requests, retry later"
            *     }
            */
           'application/json': components['schemas']['ErrorResponseDto'];
@@ -1152,6 +1182,20 @@ export interface operations {
           'application/json': components['schemas']['ErrorResponseDto'];
         };
       };
+      /** @description CORS_ORIGINS is set and the Content-Type is one a browser sends without a CORS preflight (text/plain, application/x-www-form-urlencoded, multipart/form-data) or none */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": "Unsupported media type"
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponseDto'];
+        };
+      };
       /** @description The request headers, the URL included, are over 16 KB */
       431: {
         headers: {
@@ -1386,6 +1430,21 @@ export interface operations {
            * @example {
            *       "success": false,
            *       "error": "Request body is too large"
+           *     }
+           */
+          'application/json': components['schemas']['LogoErrorResponseDto'];
+        };
+      };
+      /** @description CORS_ORIGINS is set and the Content-Type is one a browser sends without a CORS preflight (text/plain, application/x-www-form-urlencoded, multipart/form-data) or none */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "success": false,
+           *       "error": "Unsupported media type"
            *     }
            */
           'application/json': components['schemas']['LogoErrorResponseDto'];

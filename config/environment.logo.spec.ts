@@ -64,6 +64,8 @@ describe('loadConfiguration: logo generation in production', () => {
       IMAGE_API_BUSY_RETRY_AFTER_S: '3',
       LOGO_RATE_LIMIT: '0',
       LOGO_RATE_WINDOW_S: '3600',
+      PROJECT_CREATE_RATE_LIMIT: '30',
+      PROJECT_CREATE_RATE_WINDOW_S: '600',
       REDIS_URL: 'redis://:secret@redis.internal:6379/2',
       REDIS_KEY_PREFIX: 'staging:',
     });
@@ -78,6 +80,10 @@ describe('loadConfiguration: logo generation in production', () => {
       busyRetryAfterSeconds: 3,
     });
     expect(config.logoRateLimit).toEqual({ limit: 0, windowSeconds: 3600 });
+    expect(config.projectCreateRateLimit).toEqual({
+      limit: 30,
+      windowSeconds: 600,
+    });
     expect(config.redis).toEqual({
       url: 'redis://:secret@redis.internal:6379/2',
       keyPrefix: 'staging:',
@@ -96,6 +102,8 @@ describe('loadConfiguration: logo generation in production', () => {
     ['IMAGE_API_BUSY_RETRY_AFTER_S', '0'],
     ['LOGO_RATE_LIMIT', 'sixty'],
     ['LOGO_RATE_WINDOW_S', '0'],
+    ['PROJECT_CREATE_RATE_LIMIT', '-1'],
+    ['PROJECT_CREATE_RATE_WINDOW_S', '0'],
   ])('refuses %s=%s with one line naming the variable', (name, value) => {
     const error = refusal({ [name]: value });
     expect(error.message).toMatch(

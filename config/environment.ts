@@ -84,7 +84,12 @@ export interface AppConfig {
     limit: number;
     windowSeconds: number;
   };
-  /** Shared state of all replicas (the logo rate limit); unset = per process. */
+  projectCreateRateLimit: {
+    /** Creates per client and window; 0 = no limit (the default). */
+    limit: number;
+    windowSeconds: number;
+  };
+  /** Shared state of all replicas (the rate limits); unset = per process. */
   redis: { url: string | undefined; keyPrefix: string };
   /** Express 'trust proxy': false = the socket address is the client. */
   trustProxy: TrustProxySetting;
@@ -397,6 +402,16 @@ export function loadConfiguration(env: Env = process.env): AppConfig {
     logoRateLimit: {
       limit: integer(env, 'LOGO_RATE_LIMIT', 60, 0, 1_000_000),
       windowSeconds: integer(env, 'LOGO_RATE_WINDOW_S', 60, 1, 86_400),
+    },
+    projectCreateRateLimit: {
+      limit: integer(env, 'PROJECT_CREATE_RATE_LIMIT', 0, 0, 1_000_000),
+      windowSeconds: integer(
+        env,
+        'PROJECT_CREATE_RATE_WINDOW_S',
+        60,
+        1,
+        86_400,
+      ),
     },
     redis: {
       url: redisUrl(env),

@@ -16,7 +16,7 @@ async function main(): Promise<void> {
   const problem = await redisProblem(TEST_REDIS.host, TEST_REDIS.port);
   if (problem) {
     console.error(
-      `npm test needs Redis on ${redis} (the logo rate-limit suite) and none answered (${problem}); start one: ${REDIS_START_COMMAND}`,
+      `npm test needs Redis on ${redis} (the rate-limit suites) and none answered (${problem}); start one: ${REDIS_START_COMMAND}`,
     );
     process.exit(1);
   }

@@ -37,12 +37,25 @@ interface OpenApiDocument {
   components: { schemas: Record<string, Record<string, unknown>> };
 }
 
-/** Every status of docs/api.md, 413, 429, 431 and 503 included. */
+/** Every status of docs/api.md, 413, 415, 429, 431 and 503 included. */
 const EXPECTED_STATUSES: [string, string, string[]][] = [
   [
     'post',
     '/api/projects',
-    ['201', '400', '401', '403', '409', '413', '422', '431', '500', '503'],
+    [
+      '201',
+      '400',
+      '401',
+      '403',
+      '409',
+      '413',
+      '415',
+      '422',
+      '429',
+      '431',
+      '500',
+      '503',
+    ],
   ],
   ['get', '/api/projects', ['200', '400', '401', '403', '431', '500', '503']],
   [
@@ -53,13 +66,25 @@ const EXPECTED_STATUSES: [string, string, string[]][] = [
   [
     'patch',
     '/api/projects/{id}',
-    ['200', '401', '403', '412', '413', '431', '500', '503'],
+    ['200', '401', '403', '412', '413', '415', '431', '500', '503'],
   ],
   ['delete', '/api/projects/{id}', ['200', '401', '412', '431', '500', '503']],
   [
     'post',
     '/api/ai/generate-logo',
-    ['200', '400', '401', '409', '413', '422', '429', '431', '500', '503'],
+    [
+      '200',
+      '400',
+      '401',
+      '409',
+      '413',
+      '415',
+      '422',
+      '429',
+      '431',
+      '500',
+      '503',
+    ],
   ],
   ['get', '/api/ai/generate-logo', ['200', '401', '431', '503']],
 ];

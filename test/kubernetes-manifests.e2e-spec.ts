@@ -310,6 +310,10 @@ describe('Kubernetes manifests (deploy/kubernetes)', () => {
       });
       expect(config.host).toBe('0.0.0.0');
       expect(config.shutdownTimeoutMs).toBe(25000);
+      expect(config.projectCreateRateLimit).toEqual({
+        limit: 0,
+        windowSeconds: 60,
+      });
     });
   });
 });

@@ -465,6 +465,42 @@ describe('/api/ai/generate-logo', () => {
       }).expect(200);
       expect(response.body.success).toBe(true);
     });
+
+    it('ignores 70,000 unknown fields (a 740 KB body) and generates the logo', async () => {
+      const body: Record<string, unknown> = { ...valid };
+      for (let i = 0; i < 70_000; i++) body[`k${i}`] = 1;
+      const response = await post(body).expect(200);
+      expect(response.body.success).toBe(true);
+      expect(fake.requests).toHaveLength(1);
+    });
+
+    it.each([
+      ['projectId', { projectId: '\ud800' }, ['projectId']],
+      ['companyName', { companyName: 'Acme\udc00' }, ['companyName']],
+      ['description', { description: '\ud83d' }, ['description']],
+      ['industry', { industry: 'x\ud800y' }, ['industry']],
+      ['a color', { colors: ['navy', '\udfff'] }, ['colors', 1]],
+      ['a mood word', { mood: ['\ud800'] }, ['mood', 0]],
+    ])(
+      'refuses %s holding a lone surrogate with 400 invalid_string, without calling the image service',
+      async (_label, change, path) => {
+        const details = await expectInvalid({ ...valid, ...change });
+        expect(details).toEqual([
+          {
+            path,
+            message: 'String must be well-formed Unicode (no lone surrogates)',
+            code: 'invalid_string',
+          },
+        ]);
+      },
+    );
+
+    it('passes surrogate pairs on to the prompt as sent', async () => {
+      await post({ ...valid, companyName: 'Rocket 🚀' }).expect(200);
+      expect((fake.requests[0].body as { prompt: string }).prompt).toContain(
+        'Rocket 🚀',
+      );
+    });
   });
 
   describe('POST: image service failures', () => {
@@ -630,6 +666,25 @@ describe('/api/ai/generate-logo', () => {
         error: jsonParseMessage(text),
       });
     });
+
+    it.each([
+      ['early', `{"projectId":"p",,"x":"${'x'.repeat(200_000)}"}`],
+      ['late', `{"projectId":"p","x":"${'x'.repeat(200_000)}",}`],
+      ['at the end', `[${'1,'.repeat(100_000)}`],
+    ])(
+      'answers the JSON parse error message of a large unreadable body, the error %s in it',
+      async (_where, text) => {
+        const response = await postRaw(
+          t.server,
+          text,
+          'application/json',
+        ).expect(500);
+        expect(response.body).toEqual({
+          success: false,
+          error: jsonParseMessage(text),
+        });
+      },
+    );
 
     it('reads the body as JSON even when Content-Type is text/plain (200)', async () => {
       const response = await postRaw(

@@ -106,6 +106,20 @@ describe('Operations (app built from AppModule)', () => {
       expect(res.text).toContain('nodejs_eventloop_lag_seconds');
     });
 
+    it('exposes the event-loop delay gauges docs/operations.md pages on (p99 and max)', async () => {
+      const { text } = await request(t.server).get('/metrics');
+      for (const gauge of [
+        'nodejs_eventloop_lag_p99_seconds',
+        'nodejs_eventloop_lag_max_seconds',
+        'nodejs_eventloop_lag_mean_seconds',
+      ]) {
+        expect(text).toContain(`# TYPE ${gauge} gauge`);
+        // A number of seconds (prom-client writes "Nan" when two scrapes
+        // come within the sampler's 10 ms resolution: no sample between).
+        expect(text).toMatch(new RegExp(`^${gauge} (\\d|Nan)`, 'm'));
+      }
+    });
+
     it('times requests by method, route template and status', async () => {
       await request(t.server).get('/api/projects/some-id').expect(404);
       await request(t.server).get('/api/projects/other-id').expect(404);
@@ -239,6 +253,105 @@ describe('CORS_ORIGINS', () => {
       .set('Origin', 'https://evil.example.com')
       .expect(200);
     expect(res.headers['access-control-allow-origin']).toBeUndefined();
+  });
+
+  describe('refuses bodies a browser sends without a CORS preflight with 415, in the route envelope, and stores nothing', () => {
+    const cases: Array<[string, string | undefined]> = [
+      ['text/plain', 'text/plain;charset=UTF-8'],
+      [
+        'application/x-www-form-urlencoded',
+        'application/x-www-form-urlencoded',
+      ],
+      ['multipart/form-data', 'multipart/form-data; boundary=x'],
+      ['no Content-Type at all', undefined],
+    ];
+    const send = (
+      test: request.Test,
+      contentType: string | undefined,
+      body: unknown,
+    ) => {
+      const text = JSON.stringify(body);
+      return contentType === undefined
+        ? test.send(Buffer.from(text))
+        : test.set('Content-Type', contentType).send(text);
+    };
+    const projectNames = async () =>
+      (
+        await t.dataSource.query<Array<{ name: string }>>(
+          'SELECT name FROM projects',
+        )
+      ).map((row) => row.name);
+
+    it.each(cases)('POST /api/projects with %s', async (_label, type) => {
+      const response = await send(
+        request(t.server).post('/api/projects'),
+        type,
+        { name: 'From a web page', userId: 'u' },
+      ).expect(415);
+      expect(response.body).toEqual({ error: 'Unsupported media type' });
+      expect(await projectNames()).not.toContain('From a web page');
+    });
+
+    it.each(cases)('PATCH /api/projects/{id} with %s', async (_label, type) => {
+      const created = await request(t.server)
+        .post('/api/projects')
+        .send({ name: 'Mine', userId: 'u' })
+        .expect(201);
+      const id = (created.body as { project: { id: string } }).project.id;
+      const response = await send(
+        request(t.server).patch(`/api/projects/${id}`),
+        type,
+        { name: 'Renamed by a web page' },
+      ).expect(415);
+      expect(response.body).toEqual({ error: 'Unsupported media type' });
+      expect(await projectNames()).not.toContain('Renamed by a web page');
+    });
+
+    it.each(cases)(
+      'POST /api/ai/generate-logo with %s',
+      async (_label, type) => {
+        const response = await send(
+          request(t.server).post('/api/ai/generate-logo'),
+          type,
+          {
+            projectId: 'p',
+            companyName: 'A',
+            style: 'modern',
+            colors: ['red'],
+          },
+        ).expect(415);
+        expect(response.body).toEqual({
+          success: false,
+          error: 'Unsupported media type',
+        });
+      },
+    );
+
+    it('still reads application/json (and +json types)', async () => {
+      await request(t.server)
+        .post('/api/projects')
+        .set('Content-Type', 'application/json; charset=utf-8')
+        .send(JSON.stringify({ name: 'P', userId: 'u' }))
+        .expect(201);
+      await request(t.server)
+        .post('/api/projects')
+        .set('Content-Type', 'application/merge-patch+json')
+        .send(JSON.stringify({ name: 'P', userId: 'u' }))
+        .expect(201);
+    });
+  });
+
+  it('without CORS_ORIGINS reads a text/plain body as JSON, as before', async () => {
+    const plain = await createTestApp();
+    try {
+      await request(plain.server)
+        .post('/api/projects')
+        .set('Content-Type', 'text/plain')
+        .send(JSON.stringify({ name: 'P', userId: 'u' }))
+        .expect(201);
+    } finally {
+      await plain.close();
+    }
   });
 
   it('allows any origin with CORS_ORIGINS=*', async () => {

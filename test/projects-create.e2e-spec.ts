@@ -148,6 +148,62 @@ describe('POST /api/projects (SPEC 4.1)', () => {
     expect(body.project).not.toHaveProperty('color');
   });
 
+  it('ignores 70,000 unknown fields (a 740 KB body) and creates the project', async () => {
+    const body: Record<string, unknown> = { name: 'P', userId: 'u' };
+    for (let i = 0; i < 70_000; i++) body[`k${i}`] = 1;
+    const response = await post(body).expect(201);
+    expect(response.body.project).toMatchObject({ name: 'P', userId: 'u' });
+    expect(response.body.project).not.toHaveProperty('k0');
+  });
+
+  describe('refuses text that is not well-formed Unicode with 400 invalid_string and stores nothing', () => {
+    const cases: Array<[string, Record<string, unknown>, string]> = [
+      [
+        'a name holding a lone surrogate',
+        { name: '\ud800', userId: 'u' },
+        'name',
+      ],
+      [
+        'a description holding a lone low surrogate',
+        { name: 'P', description: 'a\udc00', userId: 'u' },
+        'description',
+      ],
+      [
+        'a userId ending in a high surrogate',
+        { name: 'P', userId: 'u\ud83d' },
+        'userId',
+      ],
+    ];
+
+    it.each(cases)('%s', async (_label, body, field) => {
+      const response = await post(body).expect(400);
+      expect(response.body).toEqual({
+        error: 'Invalid input',
+        details: [
+          {
+            path: [field],
+            message: 'String must be well-formed Unicode (no lone surrogates)',
+            code: 'invalid_string',
+          },
+        ],
+      });
+      const [{ count }] = await t.dataSource.query(
+        'SELECT COUNT(*) AS count FROM projects',
+      );
+      expect(Number(count)).toBe(0);
+    });
+
+    it('accepts surrogate pairs (characters outside the BMP) and reads them back as sent', async () => {
+      const name = 'Launch 🚀 𝔘';
+      const { body } = await post({ name, userId: 'u' }).expect(201);
+      expect(body.project.name).toBe(name);
+      const read = await request(t.server)
+        .get(`/api/projects/${body.project.id}`)
+        .expect(200);
+      expect(read.body.project.name).toBe(name);
+    });
+  });
+
   describe('invalid input gives 400 {error:"Invalid input", details} and stores nothing', () => {
     const cases: Array<[string, unknown, (string | number)[]]> = [
       ['name missing', { userId: 'u' }, ['name']],

@@ -62,6 +62,54 @@ describe('responses are checked against the OpenAPI document', () => {
     );
   });
 
+  it("accepts the reliability drivers' 429 on create (with Retry-After) and 415 on every body route", () => {
+    const json = { 'content-type': 'application/json' };
+    expect(
+      answerProblems('create', {
+        status: 429,
+        headers: { ...json, 'retry-after': '12' },
+        text: JSON.stringify({ error: 'Too many requests, retry later' }),
+      }),
+    ).toEqual([]);
+    for (const operation of ['create', 'patch'] as const) {
+      expect(
+        answerProblems(operation, {
+          status: 415,
+          headers: json,
+          text: JSON.stringify({ error: 'Unsupported media type' }),
+        }),
+      ).toEqual([]);
+    }
+    expect(
+      answerProblems('logo', {
+        status: 415,
+        headers: json,
+        text: JSON.stringify({
+          success: false,
+          error: 'Unsupported media type',
+        }),
+      }),
+    ).toEqual([]);
+  });
+
+  it('refuses a 429 without Retry-After, and a 415 on a route without a body', () => {
+    const json = { 'content-type': 'application/json' };
+    expect(
+      answerProblems('create', {
+        status: 429,
+        headers: json,
+        text: JSON.stringify({ error: 'Too many requests, retry later' }),
+      }),
+    ).toContain('no Retry-After seconds header');
+    expect(
+      answerProblems('delete', {
+        status: 415,
+        headers: json,
+        text: JSON.stringify({ error: 'Unsupported media type' }),
+      }),
+    ).not.toEqual([]);
+  });
+
   describe('against the running service', () => {
     let app: TestApp;
     beforeAll(async () => {

@@ -116,6 +116,13 @@ export class LogoController {
     example: { success: false, error: 'Request body is too large' },
   })
   @ApiResponse({
+    status: 415,
+    description:
+      'CORS_ORIGINS is set and the Content-Type is one a browser sends without a CORS preflight (text/plain, application/x-www-form-urlencoded, multipart/form-data) or none',
+    type: LogoErrorResponseDto,
+    example: { success: false, error: 'Unsupported media type' },
+  })
+  @ApiResponse({
     status: 429,
     description:
       'The client is over its rate limit (LOGO_RATE_LIMIT per LOGO_RATE_WINDOW_S)',

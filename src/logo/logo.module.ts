@@ -2,8 +2,8 @@ import { HttpModule } from '@nestjs/axios';
 import { Module } from '@nestjs/common';
 import { appConfig } from '../../config/app.config';
 import type { AppConfig } from '../../config/environment';
-import { throttlerStorageProvider } from '../common/rate-limit/throttler-storage.provider';
 import { IdempotencyModule } from '../idempotency/idempotency.module';
+import { RateLimitStorageModule } from '../common/rate-limit/rate-limit-storage.module';
 import { ImageApiClient } from './image-api.client';
 import { LogoController } from './logo.controller';
 import { LogoMetrics } from './logo-metrics';
@@ -13,7 +13,7 @@ import { LogoService } from './logo.service';
 import { RetryingImageApi } from './retrying-image-api';
 
 @Module({
-  imports: [HttpModule, IdempotencyModule],
+  imports: [HttpModule, IdempotencyModule, RateLimitStorageModule],
   controllers: [LogoController],
   providers: [
     LogoService,
@@ -21,7 +21,6 @@ import { RetryingImageApi } from './retrying-image-api';
     RetryingImageApi,
     LogoRateLimit,
     LogoMetrics,
-    throttlerStorageProvider,
     {
       // One line per process: every logo request of this instance shares it.
       provide: LogoQueue,

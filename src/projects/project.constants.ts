@@ -37,3 +37,7 @@ export const PROJECT_DESCRIPTION_MAX = 500;
  * databases answering alike.
  */
 export const PROJECT_USER_ID_MAX = 255;
+
+/** The 429 of a client over PROJECT_CREATE_RATE_LIMIT. */
+export const PROJECT_CREATE_RATE_LIMITED_MESSAGE =
+  'Too many requests, retry later';

@@ -16,8 +16,10 @@ import type { Response } from 'express';
 import { sendAnswer } from '../common/http/answer';
 import {
   ErrorResponseDto,
+  RETRY_AFTER_HEADER,
   ValidationErrorResponseDto,
 } from '../common/http/error-responses.dto';
+import { ClientIp } from '../common/http/client-ip.decorator';
 import { FailureMessage } from '../common/http/failure-message.decorator';
 import { JsonStreamResponder } from '../common/http/json-stream.responder';
 import {
@@ -38,6 +40,7 @@ import {
   REPLAYED_HEADER,
 } from '../docs/conditional-headers.docs';
 import { CreateProjectDto } from './dto/create-project.dto';
+import { PROJECT_CREATE_RATE_LIMITED_MESSAGE } from './project.constants';
 import { ListProjectsQuery } from './dto/list-projects.query';
 import {
   DeleteProjectResponseDto,
@@ -83,6 +86,12 @@ const bodyTooLarge = failure(
   413,
   'Request body is too large',
   'The body is larger than BODY_LIMIT (default 1 MB)',
+);
+
+const unsupportedMediaType = failure(
+  415,
+  'Unsupported media type',
+  'CORS_ORIGINS is set and the Content-Type is one a browser sends without a CORS preflight (text/plain, application/x-www-form-urlencoded, multipart/form-data) or none',
 );
 
 const PROJECT_EXAMPLE = {
@@ -132,6 +141,15 @@ export class ProjectsController {
   @ApiIdempotencyKey('error')
   @invalidInput
   @bodyTooLarge
+  @unsupportedMediaType
+  @ApiResponse({
+    status: 429,
+    description:
+      'The client is over its rate limit (PROJECT_CREATE_RATE_LIMIT per PROJECT_CREATE_RATE_WINDOW_S; off by default)',
+    type: ErrorResponseDto,
+    headers: RETRY_AFTER_HEADER,
+    example: { error: PROJECT_CREATE_RATE_LIMITED_MESSAGE },
+  })
   @failure(
     500,
     'Failed to create project',
@@ -142,11 +160,17 @@ export class ProjectsController {
   @UserIdFromCaller()
   async create(
     @Body() input: CreateProjectDto,
+    @ClientIp() client: string,
     @IdempotencyKey('POST /api/projects') key: IdempotentRequest | undefined,
     @CurrentCaller() caller: Caller | undefined,
     @Res({ passthrough: true }) response: Response,
   ) {
-    return sendAnswer(response, await this.projects.create(input, key, caller));
+    // The rate limit counts per proven user, or per address without one.
+    const budget = caller ? `user:${caller.userId}` : client;
+    return sendAnswer(
+      response,
+      await this.projects.create(input, budget, key, caller),
+    );
   }
 
   // GET bodies arrive as JSON text rendered by the database.
@@ -240,7 +264,7 @@ export class ProjectsController {
   @ApiOperation({
     summary: 'Change name, description or userId',
     description:
-      'Applied as given, without length rules. Anything that cannot be applied (unknown id or field, wrong type, a body that is not a JSON object) is a 500 and changes nothing.',
+      "Applied as given, within create's text rules (name 1-100 characters, description at most 500, userId at most 255; no NUL, no lone surrogate). Anything that cannot be applied (unknown id or field, wrong type, text outside those rules, a body that is not a JSON object) is a 500 and changes nothing.",
     operationId: 'updateProject',
   })
   @ApiBody({
@@ -264,6 +288,7 @@ export class ProjectsController {
     },
   })
   @bodyTooLarge
+  @unsupportedMediaType
   @failure(
     500,
     'Failed to update project',

@@ -1,12 +1,14 @@
 import { Module } from '@nestjs/common';
 import { JsonStreamResponder } from '../common/http/json-stream.responder';
 import { IdempotencyModule } from '../idempotency/idempotency.module';
+import { RateLimitStorageModule } from '../common/rate-limit/rate-limit-storage.module';
+import { ProjectCreateRateLimit } from './project-create-rate-limit';
 import { ProjectsController } from './projects.controller';
 import { ProjectsService } from './projects.service';
 
 @Module({
-  imports: [IdempotencyModule],
+  imports: [IdempotencyModule, RateLimitStorageModule],
   controllers: [ProjectsController],
-  providers: [ProjectsService, JsonStreamResponder],
+  providers: [ProjectsService, JsonStreamResponder, ProjectCreateRateLimit],
 })
 export class ProjectsModule {}

@@ -16,6 +16,7 @@ import { ListProjectsQuery } from './dto/list-projects.query';
 import { parseProjectUpdate } from './dto/update-project.dto';
 import { Project } from './entities';
 import { decodeCursor, encodeCursor } from './project-cursor';
+import { ProjectCreateRateLimit } from './project-create-rate-limit';
 import { buildNewProject } from './project-defaults';
 import { ProjectListBody } from './project-list-body';
 import {
@@ -39,6 +40,7 @@ export class ProjectsService {
     private readonly db: Database,
     private readonly snapshots: SnapshotReader,
     private readonly idempotency: IdempotencyService,
+    private readonly createRateLimit: ProjectCreateRateLimit,
   ) {}
 
   /**
@@ -46,15 +48,18 @@ export class ProjectsService {
    * With an Idempotency-Key, the key's record commits in the same
    * transaction, so no crash can leave a project without its key or a key
    * without its project; a key already used gets its first answer again.
+   * `client` is counted against PROJECT_CREATE_RATE_LIMIT first.
    */
   async create(
     input: CreateProjectDto,
+    client: string,
     key?: IdempotentRequest,
     caller?: Caller,
   ): Promise<Answer> {
     if (caller && input.userId !== caller.userId) {
       throw AuthFailure.forbidden('create for another user');
     }
+    await this.createRateLimit.consume(client);
     // A record that expires between the two steps is a fresh start.
     for (;;) {
       const project = buildNewProject(input);

@@ -407,3 +407,164 @@ function safeJson(text: string): unknown {
     return undefined;
   }
 }
+
+/** The content types a browser sends cross-origin without a preflight. */
+const PREFLIGHT_FREE_TYPES = [
+  'text/plain',
+  'application/x-www-form-urlencoded',
+  'multipart/form-data',
+];
+
+/** What README documents: one of those, or no (or an empty) Content-Type. */
+function sentWithoutPreflight(request: FuzzRequest): boolean {
+  const type = request.headers['content-type'];
+  if (type === undefined) return true;
+  const essence = String(type).split(';')[0].trim().toLowerCase();
+  return essence === '' || PREFLIGHT_FREE_TYPES.includes(essence);
+}
+
+/**
+ * The body routes as deployed for browsers and untrusted clients:
+ * CORS_ORIGINS and PROJECT_CREATE_RATE_LIMIT set. Every answer is still a
+ * documented one; a body a browser may send without a preflight is always
+ * 415 and nothing else, and only create is ever 429.
+ */
+describe('Fuzzing the body routes with CORS_ORIGINS and PROJECT_CREATE_RATE_LIMIT set (reliability)', () => {
+  const operations = ['create', 'patch', 'logo'] as const;
+  let t: TestApp;
+  let upstream: FakeImageApi;
+  let client: HttpClient;
+  const pool: string[] = [];
+  let poolCreates = 0;
+  const seed = reliabilitySeed('fuzz-guarded');
+
+  beforeAll(async () => {
+    upstream = await FakeImageApi.start();
+    t = await createTestApp({
+      BODY_LIMIT: String(BODY_LIMIT),
+      IMAGE_API_KEY: SECRET,
+      IMAGE_API_URL: upstream.url,
+      CORS_ORIGINS: 'https://app.example.com',
+      PROJECT_CREATE_RATE_LIMIT: '1',
+      // The pool's projects are created from addresses of their own, so
+      // the fuzz's budget is its own.
+      TRUST_PROXY: 'loopback',
+    });
+    client = new HttpClient(await listen(t));
+    for (let i = 0; i < 5; i++) pool.push(await createPoolProject());
+  });
+
+  afterAll(async () => {
+    client?.close();
+    await t?.close();
+    await upstream?.close();
+  });
+
+  async function createPoolProject(): Promise<string> {
+    poolCreates++;
+    const answer = await client.send({
+      method: 'POST',
+      path: '/api/projects',
+      headers: {
+        'content-type': 'application/json',
+        'x-forwarded-for': `198.51.100.${poolCreates % 250}`,
+      },
+      body: JSON.stringify({ name: 'Pool', userId: 'fuzz-guarded-pool' }),
+    });
+    return (JSON.parse(answer.text) as { project: { id: string } }).project.id;
+  }
+
+  function guardedProblems(
+    request: FuzzRequest,
+    path: string,
+    answer: Answer,
+  ): string[] {
+    // Headers over Node's limit come before any route (see
+    // expectationProblems, which also knows when 431 is expected).
+    if (answer.status === 431 || path.length > 16 * 1024) {
+      return expectationProblems(request, path, answer);
+    }
+    if (sentWithoutPreflight(request)) {
+      return answer.status === 415
+        ? []
+        : [
+            `Content-Type ${JSON.stringify(request.headers['content-type'])} answered ${answer.status}, not 415`,
+          ];
+    }
+    if (answer.status === 415) {
+      return [
+        `415 for Content-Type ${JSON.stringify(request.headers['content-type'])}`,
+      ];
+    }
+    if (answer.status === 429) {
+      return request.operation === 'create' ? [] : ['429 outside create'];
+    }
+    return expectationProblems(request, path, answer);
+  }
+
+  it.each(operations.map((operation, index) => [operation, index] as const))(
+    'answers every generated %s request as documented',
+    async (operation, index) => {
+      let cases = 0;
+      const failures: string[] = [];
+      const statuses = new Map<number, number>();
+      try {
+        await assertProperty(
+          fc.asyncProperty(
+            requestArbitrary(operation, { bodyLimit: BODY_LIMIT }),
+            async (request) => {
+              cases++;
+              const path = request.idChoice
+                ? request.path.replace(
+                    '{id}',
+                    'existing' in request.idChoice
+                      ? pool[request.idChoice.existing % pool.length]
+                      : request.idChoice.segment,
+                  )
+                : request.path;
+              const answer = await client.send({
+                method: request.method,
+                path,
+                headers: request.headers,
+                body: request.body,
+              });
+              statuses.set(
+                answer.status,
+                (statuses.get(answer.status) ?? 0) + 1,
+              );
+              const requestText = `${decodeURIComponentSafe(path)} ${path} ${request.body?.toString('utf8') ?? ''}`;
+              const problems = [
+                ...answerProblems(operation, answer, {
+                  requestText,
+                  secret: SECRET,
+                }),
+                ...guardedProblems(request, path, answer),
+                ...pollutionProblems(),
+              ];
+              if (problems.length > 0) {
+                const summary = `${describeRequest(request, path)} → ${answer.status} ${answer.text.slice(0, 300)}: ${problems.join('; ')}`;
+                failures.push(summary);
+                throw new Error(summary);
+              }
+            },
+          ),
+          { seed: seed + index, numRuns: byScale(60, 1_000) },
+        );
+        process.stdout.write(
+          `[reliability] fuzz-guarded ${operation}: ${JSON.stringify(Object.fromEntries(statuses))}\n`,
+        );
+        // The refusal this setting exists for was exercised.
+        expect(statuses.get(415)).toBeGreaterThan(0);
+      } finally {
+        recordReliability({
+          driver: 'fuzz',
+          item: `${operation} (CORS_ORIGINS, PROJECT_CREATE_RATE_LIMIT set)`,
+          count: cases,
+          failures: failures.length,
+          seed: seed + index,
+        });
+      }
+    },
+    byScale(120_000, 1_800_000),
+  );
+});

@@ -53,12 +53,55 @@ function table(rows: Row[]): string {
           crash: 'kills survived',
           faults: 'faults tried',
           load: 'requests under load',
+          cost: 'bodies sent',
         }[driver] ?? driver
       })`,
       total.count.toLocaleString('en-US'),
       String(total.failures),
     ]);
   }
+  const all = [header, ...lines];
+  const widths = header.map((_, i) =>
+    Math.max(...all.map((line) => line[i].length)),
+  );
+  const format = (line: string[]) =>
+    `| ${line.map((cell, i) => cell.padEnd(widths[i])).join(' | ')} |`;
+  return [
+    format(header),
+    `| ${widths.map((w) => '-'.repeat(w)).join(' | ')} |`,
+    ...lines.map(format),
+  ].join('\n');
+}
+
+/** The cost driver's figures: the worst body of each family per route. */
+function costTable(rows: Row[]): string {
+  const header = [
+    'Database',
+    'Route',
+    'Body (worst of its family)',
+    'Size',
+    'Status',
+    'Answered in',
+    'Loop held',
+    'Loop delay (max)',
+  ];
+  const lines = rows.flatMap((row) =>
+    row.cost
+      ? [
+          [
+            row.database,
+            row.cost.route,
+            row.cost.family,
+            `${row.cost.bytes.toLocaleString('en-US')} B`,
+            String(row.cost.status),
+            `${row.cost.answerMs} ms`,
+            `${row.cost.stallMs} ms`,
+            `${row.cost.delayMs} ms`,
+          ],
+        ]
+      : [],
+  );
+  if (lines.length === 0) return '';
   const all = [header, ...lines];
   const widths = header.map((_, i) =>
     Math.max(...all.map((line) => line[i].length)),
@@ -116,8 +159,9 @@ function main(): number {
     // No driver got as far as recording a figure.
   }
   rmSync(dir, { recursive: true, force: true });
+  const costs = costTable(rows);
   process.stdout.write(
-    `\nReliability run (long), ${new Date().toISOString()}\n\n${table(rows)}\n\n${results.join('\n')}\n`,
+    `\nReliability run (long), ${new Date().toISOString()}\n\n${table(rows)}\n\n${costs === '' ? '' : `${costs}\n\n`}${results.join('\n')}\n`,
   );
   return sqliteOk && postgresOk ? 0 : 1;
 }

@@ -2,8 +2,9 @@ import { ResponseContract, loadOpenApiDocument } from './openapi-responses';
 
 /**
  * What the API reference (docs/api.md) allows each operation to answer —
- * 413, 429/503 with Retry-After, pagination 400s and 404 for unknown routes
- * included — as a checker the reliability drivers run on every response.
+ * 413, 415, 429/503 with Retry-After, pagination 400s and 404 for unknown
+ * routes included — as a checker the reliability drivers run on every
+ * response.
  */
 
 export type Operation =
@@ -66,12 +67,15 @@ const HEADERS_TOO_LARGE = 431;
 
 /** The statuses each operation may answer (docs/api.md). */
 export const DOCUMENTED_STATUSES: Record<Operation, readonly number[]> = {
-  create: [201, 400, 409, 413, 422, 431, 500],
+  // 415 only with CORS_ORIGINS set; 429 on create only with
+  // PROJECT_CREATE_RATE_LIMIT; 304, 409, 412 and 422 only with the optional
+  // Idempotency-Key and conditional headers.
+  create: [201, 400, 409, 413, 415, 422, 429, 431, 500],
   list: [200, 400, 431, 500],
   get: [200, 304, 404, 431, 500],
-  patch: [200, 412, 413, 431, 500],
+  patch: [200, 412, 413, 415, 431, 500],
   delete: [200, 412, 431, 500],
-  logo: [200, 400, 409, 413, 422, 429, 431, 500, 503],
+  logo: [200, 400, 409, 413, 415, 422, 429, 431, 500, 503],
   logoInfo: [200, 431],
   unknownRoute: [404, 431],
 };
@@ -183,6 +187,7 @@ function shapeProblems(
   }
   if (status === 413 || status === 422) return errorBody();
   if (status === 412) return errorBody('Precondition failed');
+  if (status === 415) return errorBody('Unsupported media type');
   if (status === 409 || status === 429 || status === 503) {
     const retryAfter = header(answer, 'retry-after');
     return [

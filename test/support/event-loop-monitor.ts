@@ -1,5 +1,5 @@
 /**
- * Preloaded (`node -r`) into the server process by the load test only, so
+ * Preloaded (`node -r`) into the server process by the load and cost tests, so
  * the service itself carries no test hook. It measures the event loop's
  * delay two ways and answers over the IPC channel: {type:'reset'} starts a
  * new window; {type:'stats'} collects garbage (the process runs with
@@ -86,6 +86,10 @@ process.on('message', (message: { type?: string }) => {
     maxGcPauseMs = 0;
     windowStart = performance.now();
     windowCpuMs = mainThreadCpuMs();
+    // The window starts now: a delay that began before it (the full GC
+    // of the previous 'stats', say) is not this window's.
+    lastAt = windowStart;
+    lastCpuMs = windowCpuMs;
     process.send?.({ type: 'reset' });
     return;
   }

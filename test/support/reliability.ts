@@ -43,14 +43,28 @@ export function seededRandom(seed: number): () => number {
   };
 }
 
+/** The cost driver's figures for the worst body of one family on one route. */
+export interface CostFigures {
+  route: string;
+  family: string;
+  bytes: number;
+  status: number;
+  answerMs: number;
+  /** The longest the main thread held the event loop. */
+  stallMs: number;
+  /** perf_hooks.monitorEventLoopDelay's maximum. */
+  delayMs: number;
+}
+
 export interface ReliabilityRecord {
-  driver: 'fuzz' | 'crash' | 'faults' | 'load';
+  driver: 'fuzz' | 'crash' | 'faults' | 'load' | 'cost';
   /** What was counted: an operation, a fault, "kill points", "requests". */
   item: string;
   count: number;
   failures: number;
   seed?: number;
   note?: string;
+  cost?: CostFigures;
 }
 
 /**

@@ -41,6 +41,8 @@ const PRODUCTION_SETTINGS_UNSET = {
   IMAGE_API_QUEUE_LIMIT: undefined,
   IMAGE_API_BUSY_RETRY_AFTER_S: undefined,
   LOGO_RATE_WINDOW_S: undefined,
+  PROJECT_CREATE_RATE_LIMIT: undefined,
+  PROJECT_CREATE_RATE_WINDOW_S: undefined,
   REDIS_URL: undefined,
   REDIS_KEY_PREFIX: undefined,
   TRUST_PROXY: undefined,

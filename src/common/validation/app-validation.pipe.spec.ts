@@ -1,10 +1,20 @@
 import type { ArgumentMetadata } from '@nestjs/common';
+import type { TransformOperationExecutor as Executor } from 'class-transformer/types/TransformOperationExecutor';
 import { CreateProjectDto } from '../../projects/dto/create-project.dto';
 import { ListProjectsQuery } from '../../projects/dto/list-projects.query';
 import { GenerateLogoDto } from '../../logo/dto/generate-logo.dto';
 import { InputValidationException } from '../errors/input-validation.exception';
 import { AppValidationPipe } from './app-validation.pipe';
 import type { ValidationIssue } from './validation-issue';
+import { declaresConversions, dtoTransformer } from './dto-transformer';
+
+// The class that walks every value class-transformer copies (its only
+// export path; the types live apart from it).
+const { TransformOperationExecutor } =
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  require('class-transformer/cjs/TransformOperationExecutor') as {
+    TransformOperationExecutor: typeof Executor;
+  };
 
 const pipe = new AppValidationPipe();
 const body: ArgumentMetadata = { type: 'body', metatype: CreateProjectDto };
@@ -93,5 +103,154 @@ describe('AppValidationPipe: which rule a field is reported by', () => {
     expect(await issuesFor({ name: [1], userId: 'u' }, body)).toEqual([
       { path: ['name'], message: 'Expected string', code: 'invalid_type' },
     ]);
+  });
+});
+
+describe('AppValidationPipe: well-formed text', () => {
+  it('refuses a name holding a lone surrogate with invalid_string', async () => {
+    expect(await issuesFor({ name: 'a\ud800', userId: 'u' }, body)).toEqual([
+      {
+        path: ['name'],
+        message: 'String must be well-formed Unicode (no lone surrogates)',
+        code: 'invalid_string',
+      },
+    ]);
+  });
+
+  it('reports the NUL rule first when a value holds NUL and a lone surrogate', async () => {
+    expect(
+      await issuesFor({ name: '\u0000\ud800', userId: 'u' }, body),
+    ).toEqual([
+      {
+        path: ['name'],
+        message: 'String must not contain NUL characters',
+        code: 'invalid_string',
+      },
+    ]);
+  });
+
+  it('names the color holding a lone surrogate by its index', async () => {
+    const request = {
+      projectId: 'p',
+      companyName: 'Acme',
+      style: 'modern',
+      colors: ['navy', 'gold\udfff'],
+    };
+    expect(await issuesFor(request, logo)).toEqual([
+      {
+        path: ['colors', 1],
+        message: 'String must be well-formed Unicode (no lone surrogates)',
+        code: 'invalid_string',
+      },
+    ]);
+  });
+
+  it.each(['projectId', 'companyName', 'description', 'industry'])(
+    'refuses a logo %s holding a lone surrogate',
+    async (field) => {
+      const request = {
+        projectId: 'p',
+        companyName: 'Acme',
+        style: 'modern',
+        colors: ['navy'],
+        [field]: '\ud800',
+      };
+      expect(await issuesFor(request, logo)).toEqual([
+        {
+          path: [field],
+          message: 'String must be well-formed Unicode (no lone surrogates)',
+          code: 'invalid_string',
+        },
+      ]);
+    },
+  );
+
+  it('accepts surrogate pairs', async () => {
+    await expect(
+      pipe.transform({ name: '🚀', userId: '𝔘' }, body),
+    ).resolves.toEqual({ name: '🚀', userId: '𝔘' });
+  });
+});
+
+/**
+ * class-transformer de-duplicates the keys of every object it copies by
+ * comparing each key with every other: a body with 70,000 keys, anywhere in
+ * it, held the event loop for seconds. These tests pin that no request body
+ * reaches it, whatever class-transformer version is installed.
+ */
+describe('AppValidationPipe: what reaches the transformer', () => {
+  const manyKeys = (count: number) =>
+    Object.fromEntries(
+      Array.from({ length: count }, (_, i) => [`k${i}`, i] as const),
+    );
+
+  afterEach(() => jest.restoreAllMocks());
+
+  it('hands the transformer only the DTO declared properties of a body', async () => {
+    const toInstance = jest.spyOn(dtoTransformer, 'plainToInstance');
+    const result = await pipe.transform(
+      { name: 'P', userId: 'u', extra: manyKeys(10), ...manyKeys(1_000) },
+      body,
+    );
+    expect(toInstance).toHaveBeenCalledTimes(1);
+    expect(Object.keys(toInstance.mock.calls[0][1] as object).sort()).toEqual([
+      'name',
+      'userId',
+    ]);
+    expect(result).toBeInstanceOf(CreateProjectDto);
+    expect(result).toEqual({ name: 'P', userId: 'u' });
+  });
+
+  it.each([
+    ['unknown top-level keys', { name: 'P', userId: 'u', ...manyKeys(5_000) }],
+    [
+      'an unknown field holding many keys',
+      { name: 'P', userId: 'u', x: manyKeys(5_000) },
+    ],
+    ['a known field holding many keys', { name: manyKeys(5_000), userId: 'u' }],
+    [
+      'an array item holding many keys',
+      { name: 'P', userId: [manyKeys(5_000)] },
+    ],
+  ])(
+    'never lets class-transformer walk a create body: %s',
+    async (_label, value) => {
+      const walk = jest.spyOn(
+        TransformOperationExecutor.prototype,
+        'transform',
+      );
+      await pipe.transform(value, body).catch(() => undefined);
+      expect(walk).not.toHaveBeenCalled();
+    },
+  );
+
+  it('never lets class-transformer walk a logo body', async () => {
+    const walk = jest.spyOn(TransformOperationExecutor.prototype, 'transform');
+    await pipe
+      .transform(
+        {
+          projectId: 'p',
+          companyName: 'Acme',
+          style: 'modern',
+          colors: [manyKeys(5_000)],
+          mood: manyKeys(5_000),
+          ...manyKeys(5_000),
+        },
+        logo,
+      )
+      .catch(() => undefined);
+    expect(walk).not.toHaveBeenCalled();
+  });
+
+  it('builds every body DTO without class-transformer (none declares a conversion)', () => {
+    expect(declaresConversions(CreateProjectDto)).toBe(false);
+    expect(declaresConversions(GenerateLogoDto)).toBe(false);
+  });
+
+  it('still converts the list query through class-transformer (its limit is a number)', async () => {
+    await expect(pipe.transform({ limit: '20' }, query)).resolves.toEqual({
+      limit: 20,
+    });
+    expect(declaresConversions(ListProjectsQuery)).toBe(true);
   });
 });

@@ -28,6 +28,8 @@ export const Messages = {
   maxItems: (n: number) =>
     message(`Array must contain at most ${n} element(s)`),
   noNulCharacter: () => message('String must not contain NUL characters'),
+  wellFormed: () =>
+    message('String must be well-formed Unicode (no lone surrogates)'),
   oneOf: (values: readonly string[]) =>
     message(
       `Invalid enum value. Expected ${values.map((v) => `'${v}'`).join(' | ')}`,

@@ -3,6 +3,8 @@ import {
   isString,
   type ValidationError,
 } from 'class-validator';
+import { EACH_ITEM_CONTEXT } from './each-item';
+import { IS_WELL_FORMED, isWellFormedText } from './storable-text.decorator';
 
 /**
  * One failed rule, in the shape clients of the original service (which used
@@ -29,6 +31,7 @@ const CODE_BY_CONSTRAINT: Record<string, string> = {
   min: 'too_small',
   max: 'too_big',
   matches: 'invalid_string',
+  [IS_WELL_FORMED]: 'invalid_string',
 };
 
 /**
@@ -51,7 +54,10 @@ function reportedConstraint(
 }
 
 /** Item checks of the rules our DTOs apply to each element of an array. */
-const ITEM_CHECKS: Record<string, (item: unknown) => boolean> = { isString };
+const ITEM_CHECKS: Record<string, (item: unknown) => boolean> = {
+  isString,
+  [IS_WELL_FORMED]: isWellFormedText,
+};
 
 /**
  * For a rule declared with `each: true` on an array, the index of the first
@@ -70,7 +76,7 @@ function failedItemIndex(
       (rule) =>
         rule.propertyName === error.property &&
         rule.name === constraint &&
-        rule.each,
+        (rule.each || rule.context === EACH_ITEM_CONTEXT),
     );
   if (!declaredForEachItem) return undefined;
   const index = (error.value as unknown[]).findIndex((item) => !check(item));

@@ -10,7 +10,9 @@ import {
   MinLength,
 } from 'class-validator';
 import { Messages } from '../../common/validation/messages';
+import { EachString } from '../../common/validation/each-string.decorator';
 import { Optional } from '../../common/validation/optional.decorator';
+import { WellFormedText } from '../../common/validation/storable-text.decorator';
 import {
   COMPANY_NAME_MAX,
   LOGO_DESCRIPTION_MAX,
@@ -25,6 +27,7 @@ export class GenerateLogoDto {
   @ApiProperty({ example: '019aa8f2-5f1c-7c3e-9a51-3c1f5d0b8e20' })
   @IsDefined(Messages.required())
   @IsString(Messages.string())
+  @WellFormedText()
   projectId: string;
 
   @ApiProperty({ minLength: 1, maxLength: COMPANY_NAME_MAX, example: 'Acme' })
@@ -32,6 +35,7 @@ export class GenerateLogoDto {
   @IsString(Messages.string())
   @MinLength(1, Messages.minChars(1))
   @MaxLength(COMPANY_NAME_MAX, Messages.maxChars(COMPANY_NAME_MAX))
+  @WellFormedText()
   companyName: string;
 
   @ApiProperty({ enum: LOGO_STYLES, enumName: 'LogoStyle', example: 'modern' })
@@ -49,7 +53,8 @@ export class GenerateLogoDto {
   @IsArray(Messages.array())
   @ArrayMinSize(1, Messages.minItems(1))
   @ArrayMaxSize(LOGO_MAX_COLORS, Messages.maxItems(LOGO_MAX_COLORS))
-  @IsString(Messages.eachString())
+  @EachString()
+  @WellFormedText(true)
   colors: string[];
 
   @ApiPropertyOptional({
@@ -59,16 +64,19 @@ export class GenerateLogoDto {
   @Optional()
   @IsString(Messages.string())
   @MaxLength(LOGO_DESCRIPTION_MAX, Messages.maxChars(LOGO_DESCRIPTION_MAX))
+  @WellFormedText()
   description?: string;
 
   @ApiPropertyOptional({ example: 'logistics' })
   @Optional()
   @IsString(Messages.string())
+  @WellFormedText()
   industry?: string;
 
   @ApiPropertyOptional({ type: [String], example: ['bold', 'friendly'] })
   @Optional()
   @IsArray(Messages.array())
-  @IsString(Messages.eachString())
+  @EachString()
+  @WellFormedText(true)
   mood?: string[];
 }

@@ -1,0 +1,136 @@
+import { randomUUID } from 'node:crypto';
+import Redis from 'ioredis';
+import request from 'supertest';
+import { createTestApp, TestApp } from './support/test-app';
+
+/**
+ * The per-client rate limit of POST /api/projects: PROJECT_CREATE_RATE_LIMIT
+ * creates per PROJECT_CREATE_RATE_WINDOW_S per client IP, off by default.
+ * Redis tests use the server on 127.0.0.1:6379 under a key prefix of their
+ * own, removed afterwards.
+ */
+
+const PATH = '/api/projects';
+const REDIS_URL = 'redis://127.0.0.1:6379';
+const LIMITED = { error: 'Too many requests, retry later' };
+const valid = { name: 'P', userId: 'u' };
+
+describe('project creation: per-client rate limit', () => {
+  const apps: TestApp[] = [];
+
+  const appWith = async (env: Record<string, string | undefined>) => {
+    const app = await createTestApp(env);
+    apps.push(app);
+    return app;
+  };
+  const post = (t: TestApp, body: unknown = valid) =>
+    request(t.server)
+      .post(PATH)
+      .send(body as object);
+  const projectCount = async (t: TestApp) => {
+    const [{ count }] = await t.dataSource.query(
+      'SELECT COUNT(*) AS count FROM projects',
+    );
+    return Number(count);
+  };
+
+  afterAll(async () => {
+    for (const app of apps) await app.close();
+  });
+
+  it('is off by default: 30 creates in a row all get 201', async () => {
+    const t = await appWith({
+      PROJECT_CREATE_RATE_LIMIT: undefined,
+      PROJECT_CREATE_RATE_WINDOW_S: undefined,
+    });
+    for (let i = 0; i < 30; i++) await post(t).expect(201);
+    expect(await projectCount(t)).toBe(30);
+  });
+
+  it('past PROJECT_CREATE_RATE_LIMIT answers 429 {error:"Too many requests, retry later"} with Retry-After, and stores nothing', async () => {
+    const t = await appWith({ PROJECT_CREATE_RATE_LIMIT: '3' });
+    for (let i = 0; i < 3; i++) await post(t).expect(201);
+    const refused = await post(t).expect(429);
+    expect(refused.body).toEqual(LIMITED);
+    expect(refused.headers['content-type']).toMatch(/^application\/json/);
+    const retryAfter = Number(refused.headers['retry-after']);
+    expect(Number.isInteger(retryAfter)).toBe(true);
+    expect(retryAfter).toBeGreaterThanOrEqual(1);
+    expect(retryAfter).toBeLessThanOrEqual(60);
+    expect(await projectCount(t)).toBe(3);
+  });
+
+  it('never counts a request that fails validation', async () => {
+    const t = await appWith({ PROJECT_CREATE_RATE_LIMIT: '2' });
+    for (let i = 0; i < 5; i++) await post(t, { name: '' }).expect(400);
+    await post(t).expect(201);
+    await post(t).expect(201);
+    await post(t).expect(429);
+  });
+
+  it('gives a new budget once the window has passed', async () => {
+    const t = await appWith({
+      PROJECT_CREATE_RATE_LIMIT: '1',
+      PROJECT_CREATE_RATE_WINDOW_S: '1',
+    });
+    await post(t).expect(201);
+    const refused = await post(t).expect(429);
+    expect(refused.headers['retry-after']).toBe('1');
+    await new Promise((resolve) => setTimeout(resolve, 1300));
+    await post(t).expect(201);
+  });
+
+  it('with TRUST_PROXY, counts each X-Forwarded-For client on its own', async () => {
+    const t = await appWith({
+      PROJECT_CREATE_RATE_LIMIT: '1',
+      TRUST_PROXY: 'loopback',
+    });
+    await post(t).set('X-Forwarded-For', '203.0.113.1').expect(201);
+    await post(t).set('X-Forwarded-For', '203.0.113.1').expect(429);
+    await post(t).set('X-Forwarded-For', '203.0.113.2').expect(201);
+  });
+
+  describe('with REDIS_URL', () => {
+    const prefix = `workspace-api-test:${randomUUID()}:`;
+    let redis: Redis;
+
+    beforeAll(async () => {
+      redis = new Redis(REDIS_URL, {
+        lazyConnect: true,
+        maxRetriesPerRequest: 1,
+      });
+      try {
+        await redis.connect();
+        await redis.ping();
+      } catch (error) {
+        throw new Error(
+          `These tests need Redis on ${REDIS_URL} (redis-server --daemonize yes --bind 127.0.0.1 --port 6379 --save "" --appendonly no): ${String(error)}`,
+        );
+      }
+    });
+    afterAll(async () => {
+      const keys = await redis.keys(`*${prefix}*`);
+      if (keys.length > 0) await redis.del(...keys);
+      await redis.quit();
+    });
+
+    it('two instances share one count', async () => {
+      const env = {
+        PROJECT_CREATE_RATE_LIMIT: '3',
+        REDIS_URL,
+        REDIS_KEY_PREFIX: `${prefix}shared:`,
+      };
+      const a = await appWith(env);
+      const b = await appWith(env);
+      await post(a).expect(201);
+      await post(b).expect(201);
+      await post(a).expect(201);
+      const refused = await post(b).expect(429);
+      expect(refused.body).toEqual(LIMITED);
+      await post(a).expect(429);
+      expect(
+        await redis.keys(`*${prefix}shared:project-create-rate:*`),
+      ).not.toHaveLength(0);
+    });
+  });
+});
