@@ -34,7 +34,14 @@ import { createTestDatabase, type TestDatabase } from './support/test-database';
 const PROJECTS = 100_000;
 const USERS = 5_000;
 const RSS_GROWTH_LIMIT = 64 * MB;
+/**
+ * A stalled event loop (what this guards against) held probes for 1.6 s. On
+ * a shared 2-core machine a probe can also wait for a CPU now and then, so
+ * the test holds 95% of them to 100 ms and every one to 500 ms; the bench's
+ * list-all-large scenario measures the p99 on a quiet machine.
+ */
 const PROBE_LIMIT_MS = 100;
+const PROBE_CEILING_MS = 500;
 
 /**
  * The heap Node gives itself in the Deployment's pod (limits.memory 512Mi):
@@ -130,7 +137,7 @@ describe(`GET /api/projects with ${PROJECTS.toLocaleString('en')} projects (a re
     expect(peak - baseline).toBeLessThanOrEqual(RSS_GROWTH_LIMIT);
   }, 300_000);
 
-  it('answers a GET by id and /health/ready within 100 ms each while the full list streams', async () => {
+  it('answers GETs by id and /health/ready while the full list streams: 95% within 100 ms, none over 500 ms', async () => {
     const listing = readList(await openList(`${server.baseUrl}/api/projects`));
     let done = false;
     void listing.finally(() => (done = true));
@@ -146,7 +153,10 @@ describe(`GET /api/projects with ${PROJECTS.toLocaleString('en')} projects (a re
     expect(await listing).toMatchObject({ complete: true, count: PROJECTS });
     expect(answers.length).toBeGreaterThan(10);
     expect(answers.filter((a) => a.status !== 200)).toEqual([]);
-    expect(answers.filter((a) => a.ms > PROBE_LIMIT_MS)).toEqual([]);
+    const times = answers.map((a) => a.ms).sort((a, b) => a - b);
+    const p95 = times[Math.ceil(times.length * 0.95) - 1];
+    expect(p95).toBeLessThanOrEqual(PROBE_LIMIT_MS);
+    expect(answers.filter((a) => a.ms > PROBE_CEILING_MS)).toEqual([]);
   }, 300_000);
 
   it('stops reading at once when the client drops the list after 1 MB, and serves the next list', async () => {

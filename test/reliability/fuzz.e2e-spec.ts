@@ -15,6 +15,7 @@ import {
   reliabilitySeed,
 } from '../support/reliability';
 import { createTestApp, type TestApp } from '../support/test-app';
+import { assertProperty } from './assert-property';
 import { requestArbitrary, type FuzzRequest } from './fuzz-requests';
 
 const SECRET = 'sk-reliability-fuzz-5f0c2a9e7d41b8';
@@ -359,29 +360,6 @@ describe('Fuzzing every operation (reliability)', () => {
     expect(logger.lines.filter((line) => line.includes(SECRET))).toEqual([]);
   });
 });
-
-/**
- * fc.assert, with its report cut short: a counterexample may hold a body of
- * hundreds of kilobytes. The seed and path in the report replay it.
- */
-async function assertProperty<T>(
-  property: fc.IAsyncPropertyWithHooks<T>,
-  parameters: fc.Parameters<T>,
-): Promise<void> {
-  try {
-    await fc.assert(property, parameters);
-  } catch (error) {
-    // Errors from Node's own modules come from another realm than Jest's
-    // sandbox, so `instanceof Error` is not to be trusted here.
-    const { message = String(error), cause } = error as {
-      message?: string;
-      cause?: { message?: string };
-    };
-    throw new Error(
-      `${cause?.message ?? ''}\n${message.length > 3_000 ? `${message.slice(0, 1_500)}\n…\n${message.slice(-1_500)}` : message}`,
-    );
-  }
-}
 
 function describeRequest(request: FuzzRequest, path: string): string {
   const body = request.body;

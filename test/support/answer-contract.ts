@@ -80,6 +80,9 @@ export const DOCUMENTED_STATUSES: Record<Operation, readonly number[]> = {
   unknownRoute: [404, 431],
 };
 
+/** With AUTH_MODE=oidc (docs/api.md, "Authentication"). */
+const AUTHENTICATION_STATUSES = [401, 403, 503];
+
 /** A request of each operation, as the OpenAPI document names it. */
 const OPENAPI_REQUEST: Partial<Record<Operation, [string, string]>> = {
   create: ['POST', '/api/projects'],
@@ -166,7 +169,7 @@ function shapeProblems(
       ? []
       : ['431 body is not {error:"Request headers are too large"}'];
   }
-  const flagged = operation === 'logo';
+  const flagged = operation === 'logo' || operation === 'logoInfo';
   const envelope = flagged ? ['success', 'error'] : ['error'];
   const errorBody = (text?: string, extra: string[] = []): string[] => {
     const problems = exactKeys(body, [...envelope, ...extra]);
@@ -187,6 +190,15 @@ function shapeProblems(
   }
   if (status === 413 || status === 422) return errorBody();
   if (status === 412) return errorBody('Precondition failed');
+  if (status === 403) return errorBody('Forbidden');
+  if (status === 401) {
+    return [
+      ...errorBody('Unauthorized'),
+      ...(header(answer, 'www-authenticate')?.startsWith('Bearer ')
+        ? []
+        : ['no WWW-Authenticate: Bearer challenge']),
+    ];
+  }
   if (status === 415) return errorBody('Unsupported media type');
   if (status === 409 || status === 429 || status === 503) {
     const retryAfter = header(answer, 'retry-after');
@@ -324,10 +336,21 @@ export function leakProblems(text: string, requestText = ''): string[] {
 export function answerProblems(
   operation: Operation,
   answer: Answer,
-  options: { requestText?: string; secret?: string } = {},
+  options: {
+    requestText?: string;
+    secret?: string;
+    /** AUTH_MODE=oidc: every /api operation may also refuse its caller. */
+    authenticated?: boolean;
+  } = {},
 ): string[] {
   const problems: string[] = [];
-  if (!DOCUMENTED_STATUSES[operation].includes(answer.status)) {
+  const documented = [
+    ...DOCUMENTED_STATUSES[operation],
+    ...(options.authenticated && operation !== 'unknownRoute'
+      ? AUTHENTICATION_STATUSES
+      : []),
+  ];
+  if (!documented.includes(answer.status)) {
     problems.push(`status ${answer.status} is not documented for ${operation}`);
   }
   // Not modified: the one answer without a body (RFC 9110).
@@ -347,7 +370,7 @@ export function answerProblems(
     );
   }
   if (isObject(body)) {
-    if (DOCUMENTED_STATUSES[operation].includes(answer.status)) {
+    if (documented.includes(answer.status)) {
       problems.push(...shapeProblems(operation, answer, body));
     }
     const undocumented = openApiProblem(operation, answer, body);

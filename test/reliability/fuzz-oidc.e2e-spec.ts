@@ -1,0 +1,216 @@
+import fc from 'fast-check';
+import { exportJWK, generateKeyPair, SignJWT, type JWK } from 'jose';
+import {
+  answerProblems,
+  OPERATIONS,
+  type Operation,
+} from '../support/answer-contract';
+import { CapturingLogger } from '../support/capturing-logger';
+import { DevAuthProviderProcess } from '../support/dev-auth-provider-process';
+import { FakeImageApi } from '../support/fake-image-api';
+import { HttpClient } from '../support/http-client';
+import { listen } from '../support/pending-request';
+import {
+  byScale,
+  recordReliability,
+  reliabilitySeed,
+} from '../support/reliability';
+import { createTestApp, type TestApp } from '../support/test-app';
+import { assertProperty } from './assert-property';
+import { requestArbitrary } from './fuzz-requests';
+
+const SECRET = 'sk-reliability-fuzz-oidc-9a1e44c2';
+const BODY_LIMIT = 256 * 1024;
+const AUDIENCE = 'workspace-api';
+
+type Credentials =
+  'alice' | 'bob' | 'expired' | 'garbage' | 'none' | 'twice' | 'lower-case';
+
+/**
+ * Every operation with AUTH_MODE=oidc, against the dev OpenID Provider:
+ * the generated requests of the main fuzz, each sent with valid, invalid,
+ * missing or doubled credentials. Every answer is a documented one (401,
+ * 403 and 503 included), a request without valid credentials never
+ * succeeds, a valid one is never refused as unauthenticated, and no token
+ * appears in an answer or a log line.
+ */
+describe('Fuzzing every operation with AUTH_MODE=oidc (reliability)', () => {
+  let provider: DevAuthProviderProcess;
+  let upstream: FakeImageApi;
+  let t: TestApp;
+  let client: HttpClient;
+  const logger = new CapturingLogger();
+  const tokens = {} as Record<'alice' | 'bob' | 'expired', string>;
+  const pool: string[] = [];
+  const seed = reliabilitySeed('fuzz-oidc');
+
+  beforeAll(async () => {
+    const { privateKey } = await generateKeyPair('RS256', {
+      extractable: true,
+    });
+    const jwk: JWK = {
+      ...(await exportJWK(privateKey)),
+      kid: 'fuzz-key',
+      alg: 'RS256',
+      use: 'sig',
+    };
+    provider = await DevAuthProviderProcess.start(jwk);
+    upstream = await FakeImageApi.start();
+    t = await createTestApp(
+      {
+        BODY_LIMIT: String(BODY_LIMIT),
+        IMAGE_API_KEY: SECRET,
+        IMAGE_API_URL: upstream.url,
+        AUTH_MODE: 'oidc',
+        AUTH_ISSUER: provider.issuer,
+        AUTH_AUDIENCE: AUDIENCE,
+      },
+      { logger },
+    );
+    client = new HttpClient(await listen(t));
+    tokens.alice = await provider.token('alice');
+    tokens.bob = await provider.token('bob');
+    const now = Math.floor(Date.now() / 1000);
+    tokens.expired = await new SignJWT({
+      sub: 'alice',
+      iss: provider.issuer,
+      aud: AUDIENCE,
+      iat: now - 120,
+      exp: now - 60,
+    })
+      .setProtectedHeader({ alg: 'RS256', kid: 'fuzz-key' })
+      .sign(privateKey);
+    for (let i = 0; i < 5; i++) {
+      const answer = await client.send({
+        method: 'POST',
+        path: '/api/projects',
+        headers: {
+          'content-type': 'application/json',
+          authorization: `Bearer ${tokens.alice}`,
+        },
+        body: JSON.stringify({ name: `Pool ${i}` }),
+      });
+      pool.push(
+        (JSON.parse(answer.text) as { project: { id: string } }).project.id,
+      );
+    }
+  });
+
+  afterAll(async () => {
+    client?.close();
+    await t?.close();
+    await upstream?.close();
+    await provider?.stop();
+  });
+
+  const credentials = fc.constantFrom<Credentials>(
+    'alice',
+    'alice',
+    'alice',
+    'bob',
+    'expired',
+    'garbage',
+    'none',
+    'twice',
+    'lower-case',
+  );
+
+  function authorization(
+    which: Credentials,
+  ): Record<string, string | string[]> {
+    switch (which) {
+      case 'alice':
+      case 'bob':
+      case 'expired':
+        return { authorization: `Bearer ${tokens[which]}` };
+      case 'lower-case':
+        return { authorization: `bearer ${tokens.alice}` };
+      case 'garbage':
+        return { authorization: 'Bearer not-a-token' };
+      case 'twice':
+        return {
+          authorization: [`Bearer ${tokens.alice}`, `Bearer ${tokens.bob}`],
+        };
+      case 'none':
+        return {};
+    }
+  }
+
+  const proven = (which: Credentials) =>
+    which === 'alice' || which === 'bob' || which === 'lower-case';
+
+  it.each(OPERATIONS.map((operation, index) => [operation, index] as const))(
+    'answers every generated %s request as documented, whatever its credentials',
+    async (operation: Operation, index: number) => {
+      let cases = 0;
+      const failures: string[] = [];
+      try {
+        await assertProperty(
+          fc.asyncProperty(
+            requestArbitrary(operation, { bodyLimit: BODY_LIMIT }),
+            credentials,
+            async (request, which) => {
+              cases++;
+              const path = request.idChoice
+                ? request.path.replace(
+                    '{id}',
+                    'existing' in request.idChoice
+                      ? pool[request.idChoice.existing % pool.length]
+                      : request.idChoice.segment,
+                  )
+                : request.path;
+              const answer = await client.send({
+                method: request.method,
+                path,
+                headers: { ...request.headers, ...authorization(which) },
+                body: request.body,
+              });
+              const problems = answerProblems(operation, answer, {
+                secret: SECRET,
+                authenticated: true,
+              });
+              if (proven(which) && answer.status === 401) {
+                problems.push('valid credentials refused with 401');
+              }
+              if (
+                !proven(which) &&
+                operation !== 'unknownRoute' &&
+                answer.status < 400
+              ) {
+                problems.push(`answered ${answer.status} without a caller`);
+              }
+              for (const token of Object.values(tokens)) {
+                if (answer.text.includes(token)) {
+                  problems.push('a token appears in the answer');
+                }
+              }
+              if (problems.length > 0) {
+                const summary = `${which}: ${request.method} ${path.slice(0, 200)} → ${answer.status} ${answer.text.slice(0, 300)}: ${problems.join('; ')}`;
+                failures.push(summary);
+                throw new Error(summary);
+              }
+            },
+          ),
+          { seed: seed + index, numRuns: byScale(60, 1_000) },
+        );
+      } finally {
+        recordReliability({
+          driver: 'fuzz',
+          item: `${operation} (oidc)`,
+          count: cases,
+          failures: failures.length,
+          seed: seed + index,
+        });
+      }
+    },
+    byScale(120_000, 1_800_000),
+  );
+
+  it('never writes a token or the image-API key in a log line', () => {
+    const lines = logger.lines.join('\n');
+    for (const token of Object.values(tokens)) {
+      expect(lines).not.toContain(token);
+    }
+    expect(lines).not.toContain(SECRET);
+  });
+});
