@@ -10,7 +10,7 @@
 export type RequestPlan =
   /** The references: one fixed request, the cheapest for the generator. */
   | { kind: 'fixed-get'; path: string }
-  | { kind: 'get-by-id'; idsFile: string }
+  | { kind: 'get-by-id'; idsFile: string; authorization?: string }
   | { kind: 'patch'; idsFile: string }
   /**
    * keys: none, a new Idempotency-Key per request, or one key and body

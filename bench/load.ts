@@ -66,6 +66,9 @@ function requestFor(plan: RequestPlan): autocannon.Request {
       const ids = idsOf(plan.idsFile);
       return {
         method: 'GET',
+        ...(plan.authorization
+          ? { headers: { authorization: plan.authorization } }
+          : {}),
         setupRequest: (req) => ({ ...req, path: `/api/projects/${pick(ids)}` }),
       };
     }

@@ -213,6 +213,17 @@ function checkTargets(
     },
     s['get-by-id'].perSecond,
   );
+  const oidcRatio = s['get-by-id-oidc'].perSecond / s['get-by-id'].perSecond;
+  add(
+    'get-by-id-oidc',
+    {
+      name: 'get by id with AUTH_MODE=oidc ≥ 0.9 × without',
+      measured: `${num(oidcRatio, 3)} × get by id`,
+      target: '≥ 0.9 × get by id',
+      pass: oidcRatio >= 0.9 && s['get-by-id-oidc'].errors === 0,
+    },
+    s['get-by-id-oidc'].perSecond,
+  );
   const createRatio = s.create.perSecond / refs.sqliteInserts.perSecond;
   add(
     'create',

@@ -42,7 +42,8 @@ import {
   RESULTS_DIR,
   SERVER_CORE,
 } from './settings';
-import { prepareStage, type Stage } from './stage';
+import { DevAuthProvider } from '../src/dev-auth-provider/dev-auth-provider';
+import { prepareStage, type BenchAuth, type Stage } from './stage';
 
 /**
  * `npm run bench`: the performance benchmark of issue 6. Sets everything up
@@ -133,9 +134,30 @@ async function main(): Promise<void> {
   backends.push(await sqliteBackend(workDir));
   if (settings.postgresUrl)
     backends.push(postgresBackend(settings.postgresUrl, workDir));
+  const wanted = (name: string) => !settings.only || settings.only.has(name);
+  // The OpenID Provider runs in this process: it signs one token, then
+  // only serves its key set once to each oidc server.
+  let authProvider: DevAuthProvider | undefined;
+  let auth: BenchAuth | undefined;
+  if (wanted('get-by-id-oidc')) {
+    authProvider = await DevAuthProvider.start();
+    const adminRole = 'bench-admin';
+    auth = {
+      issuer: authProvider.issuer,
+      audience: authProvider.audience,
+      adminRole,
+      token: await authProvider.token({
+        user: 'bench',
+        roles: [adminRole],
+        expiresIn: 24 * 3600,
+      }),
+    };
+  }
   const stages: Stage[] = [];
   for (const backend of backends) {
-    stages.push(await prepareStage(backend, settings, workDir, upstreams));
+    stages.push(
+      await prepareStage(backend, settings, workDir, upstreams, auth),
+    );
   }
 
   // Reference 1 answers the exact bytes of a real get-by-id answer.
@@ -178,7 +200,6 @@ async function main(): Promise<void> {
     },
   }));
 
-  const wanted = (name: string) => !settings.only || settings.only.has(name);
   for (let round = 1; round <= settings.rounds; round += 1) {
     const tag = `[round ${round}/${settings.rounds}]`;
 
@@ -222,9 +243,11 @@ async function main(): Promise<void> {
     for (const scenario of SCENARIOS.filter((s) => wanted(s.name))) {
       for (const [i, stage] of stages.entries()) {
         const server = stage[scenario.server];
+        if (!server) continue;
         const plan = scenario.plan({
           idsFile: stage.idsFile,
           users: MAIN_DATA.users,
+          token: auth?.token ?? '',
         });
         const sample = await measureTimed(
           load,
@@ -279,6 +302,7 @@ async function main(): Promise<void> {
   }
 
   await load.stop();
+  await authProvider?.close();
   const finishedAt = new Date();
   const report = await writeReport(
     {

@@ -8,6 +8,7 @@ import type { RequestPlan } from './load-protocol';
 
 export type ScenarioName =
   | 'get-by-id'
+  | 'get-by-id-oidc'
   | 'list-by-user'
   | 'list-all'
   | 'create'
@@ -19,8 +20,14 @@ export type ScenarioName =
 export interface Scenario {
   name: ScenarioName;
   label: string;
-  server: 'main' | 'small';
-  plan(context: { idsFile: string; users: number }): RequestPlan;
+  /** `oidc`: the main data set, served with AUTH_MODE=oidc. */
+  server: 'main' | 'small' | 'oidc';
+  plan(context: {
+    idsFile: string;
+    users: number;
+    /** A valid bearer token for the `oidc` server. */
+    token: string;
+  }): RequestPlan;
 }
 
 export const SCENARIOS: Scenario[] = [
@@ -29,6 +36,16 @@ export const SCENARIOS: Scenario[] = [
     label: 'get by id (random ids)',
     server: 'main',
     plan: ({ idsFile }) => ({ kind: 'get-by-id', idsFile }),
+  },
+  {
+    name: 'get-by-id-oidc',
+    label: 'get by id, AUTH_MODE=oidc (bearer token)',
+    server: 'oidc',
+    plan: ({ idsFile, token }) => ({
+      kind: 'get-by-id',
+      idsFile,
+      authorization: `Bearer ${token}`,
+    }),
   },
   {
     name: 'list-by-user',

@@ -26,6 +26,8 @@ export interface ServiceOptions {
   workDir: string;
   env?: Record<string, string>;
   nodeArgs?: string[];
+  /** Polled until it answers 200 (default: an empty list, the cold start). */
+  readyPath?: string;
 }
 
 export interface Service {
@@ -102,7 +104,7 @@ export async function startService(options: ServiceOptions): Promise<Service> {
       .join('\n');
 
   // Polled often: cold start is reported in milliseconds.
-  const readyUrl = `${baseUrl}/api/projects?userId=nobody`;
+  const readyUrl = `${baseUrl}${options.readyPath ?? '/api/projects?userId=nobody'}`;
   for (;;) {
     if (hasExited(child)) {
       throw new Error(

@@ -36,6 +36,7 @@ export interface Settings {
 
 export const ALL_SCENARIO_NAMES = [
   'get-by-id',
+  'get-by-id-oidc',
   'list-by-user',
   'list-all',
   'list-all-large',

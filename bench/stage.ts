@@ -37,6 +37,8 @@ export interface Stage {
   kind: BackendKind;
   main: Service;
   small: Service;
+  /** The main data set with AUTH_MODE=oidc, when that scenario runs. */
+  oidc?: Service;
   idsFile: string;
   /** A seeded project id, for the reference body. */
   sampleId: string;
@@ -53,11 +55,20 @@ function sample<T>(items: T[], size: number): T[] {
   return copy.slice(0, size);
 }
 
+/** The OpenID Provider of the `oidc` server and an admin's token. */
+export interface BenchAuth {
+  issuer: string;
+  audience: string;
+  adminRole: string;
+  token: string;
+}
+
 export async function prepareStage(
   backend: Backend,
   settings: Settings,
   workDir: string,
   upstreams: Upstreams,
+  auth?: BenchAuth,
 ): Promise<Stage> {
   const log = (text: string) => console.log(`[${backend.kind}] ${text}`);
   let started = Date.now();
@@ -89,6 +100,24 @@ export async function prepareStage(
     env: mainEnv,
     nodeArgs: settings.serverNodeArgs,
   });
+  // The same data with AUTH_MODE=oidc; an admin's token reads every id.
+  const oidc = auth
+    ? await startService({
+        name: `${backend.kind}-oidc`,
+        databaseUrl: mainDb.url,
+        workDir,
+        env: {
+          ...mainEnv,
+          AUTH_MODE: 'oidc',
+          AUTH_ISSUER: auth.issuer,
+          AUTH_AUDIENCE: auth.audience,
+          AUTH_ADMIN_ROLE: auth.adminRole,
+        },
+        nodeArgs: settings.serverNodeArgs,
+        // Its /api routes need a token.
+        readyPath: '/health/ready',
+      })
+    : undefined;
   const small = await startService({
     name: `${backend.kind}-small`,
     databaseUrl: smallDb.url,
@@ -110,6 +139,7 @@ export async function prepareStage(
     kind: backend.kind,
     main,
     small,
+    oidc,
     idsFile,
     sampleId: mainDb.ids[0],
     async coldStart() {
