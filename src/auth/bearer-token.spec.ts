@@ -1,0 +1,50 @@
+import type { Request } from 'express';
+import { AuthFailure } from '../common/errors/auth-failure.error';
+import { bearerTokenOf } from './bearer-token';
+
+const requestWith = (...values: string[]) =>
+  ({
+    headers: values.length ? { authorization: values[0] } : {},
+    rawHeaders: values.flatMap((value) => ['Authorization', value]),
+  }) as unknown as Request;
+
+const refusal = (request: Request) => {
+  try {
+    bearerTokenOf(request);
+  } catch (error) {
+    return error as AuthFailure;
+  }
+  throw new Error('accepted');
+};
+
+describe('the bearer token of a request', () => {
+  it('is the b64token after the Bearer scheme, whatever the scheme’s case', () => {
+    expect(bearerTokenOf(requestWith('Bearer abc.def-_~+/='))).toBe(
+      'abc.def-_~+/=',
+    );
+    expect(bearerTokenOf(requestWith('bEaReR xyz'))).toBe('xyz');
+  });
+
+  it('without a header: 401 with a bare challenge', () => {
+    const failure = refusal(requestWith());
+    expect(failure.status).toBe(401);
+    expect(failure.headers['WWW-Authenticate']).toBe(
+      'Bearer realm="workspace-api"',
+    );
+  });
+
+  it.each(['Basic YWxpY2U6c2VjcmV0', 'Bearer', 'Bearer a b', 'Bearer é'])(
+    '%j: 401 invalid_request',
+    (header) => {
+      expect(refusal(requestWith(header)).headers['WWW-Authenticate']).toBe(
+        'Bearer realm="workspace-api", error="invalid_request"',
+      );
+    },
+  );
+
+  it('sent twice: 401 invalid_request, even when the first is well formed', () => {
+    expect(
+      refusal(requestWith('Bearer a', 'Bearer b')).headers['WWW-Authenticate'],
+    ).toContain('invalid_request');
+  });
+});
