@@ -428,6 +428,29 @@ describe('AUTH_MODE=oidc', () => {
         .expect(200);
     });
 
+    it('a verified token is remembered only until its exp: then it is refused', async () => {
+      const strict = await createTestApp({
+        ...oidcEnv(provider.issuer),
+        AUTH_CLOCK_TOLERANCE_S: '0',
+      });
+      try {
+        const shortLived = await forged({
+          exp: Math.floor(Date.now() / 1000) + 2,
+        });
+        await request(strict.server)
+          .get('/api/projects')
+          .set(as(shortLived))
+          .expect(200);
+        await new Promise((resolve) => setTimeout(resolve, 3000));
+        await request(strict.server)
+          .get('/api/projects')
+          .set(as(shortLived))
+          .expect(401);
+      } finally {
+        await strict.close();
+      }
+    });
+
     it('never writes a token in a log line', () => {
       const lines = logger.lines.join('\n');
       for (const token of [alice, bob]) expect(lines).not.toContain(token);
