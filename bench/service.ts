@@ -1,6 +1,6 @@
 import { ChildProcess } from 'node:child_process';
 import { closeSync, openSync, readFileSync } from 'node:fs';
-import { request } from 'node:http';
+import { createServer as createHttpServer, request } from 'node:http';
 import { createServer, type AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -17,7 +17,7 @@ import { SERVER_CORE, SERVER_ENTRY } from './settings';
  * None leaks in from the caller's shell; each process gets exactly its own.
  */
 const SERVICE_VARIABLES =
-  /^(NODE_ENV|NODE_OPTIONS|PORT|HOST|MIGRATIONS_RUN|BODY_LIMIT|LOG_LEVEL|TRUST_PROXY|(DATABASE|IMAGE|LOGO|REDIS)_.*)$/;
+  /^(NODE_ENV|NODE_OPTIONS|PORT|HOST|MIGRATIONS_RUN|BODY_LIMIT|LOG_LEVEL|TRUST_PROXY|(DATABASE|IMAGE|LOGO|REDIS|OTEL)_.*)$/;
 
 export interface ServiceOptions {
   name: string;
@@ -65,6 +65,29 @@ export function probe(url: string): Promise<number> {
 
 const READY_TIMEOUT_MS = 60_000;
 
+let traceSink: Promise<string> | undefined;
+
+/**
+ * BENCH_TRACING=1: an OTLP/HTTP endpoint in this (orchestrator) process
+ * that reads and drops every export, so the service pays for tracing at
+ * 100% sampling (span creation, batching, encoding, sending) and nothing
+ * else. Started once, on first use; it ends with the orchestrator.
+ */
+function traceSinkEndpoint(): Promise<string> {
+  traceSink ??= new Promise((resolvePromise) => {
+    const server = createHttpServer((req, res) => {
+      req.resume();
+      req.on('end', () => res.end('{}'));
+    });
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as AddressInfo;
+      server.unref();
+      resolvePromise(`http://127.0.0.1:${port}`);
+    });
+  });
+  return traceSink;
+}
+
 export async function startService(options: ServiceOptions): Promise<Service> {
   const port = await freePort();
   const env: NodeJS.ProcessEnv = { ...process.env };
@@ -76,6 +99,12 @@ export async function startService(options: ServiceOptions): Promise<Service> {
     HOST: '127.0.0.1',
     PORT: String(port),
     DATABASE_URL: options.databaseUrl,
+    ...(process.env.BENCH_TRACING === '1'
+      ? {
+          OTEL_EXPORTER_OTLP_ENDPOINT: await traceSinkEndpoint(),
+          OTEL_TRACES_SAMPLER: 'always_on',
+        }
+      : {}),
     ...options.env,
   });
   const logBase = join(options.workDir, `${options.name}-${port}`);

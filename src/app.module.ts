@@ -18,6 +18,7 @@ import { MetricsModule } from './metrics/metrics.module';
 import { HttpHardeningModule } from './common/http/http-hardening.module';
 import { LogoModule } from './logo/logo.module';
 import { ProjectsModule } from './projects/projects.module';
+import { TracingModule } from './tracing/tracing.module';
 
 /**
  * Everything that shapes a response is registered here, not in main.ts, so
@@ -46,6 +47,7 @@ import { ProjectsModule } from './projects/projects.module';
     LogoModule,
     HealthModule,
     ApiDocsModule,
+    TracingModule,
   ],
   providers: [
     { provide: APP_PIPE, useClass: AppValidationPipe },

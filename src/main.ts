@@ -1,3 +1,5 @@
+// First: tracing patches modules as they load (see start-tracing.ts).
+import './tracing/start-tracing';
 import { NestFactory } from '@nestjs/core';
 import { Logger } from 'nestjs-pino';
 import { loadConfiguration, type AppConfig } from '../config/environment';

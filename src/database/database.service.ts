@@ -1,6 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
+import { ownSpansEnabled } from '../tracing/spans';
+import { traceSqliteStatements } from './statement-spans';
 
 type Work<T> = (manager: EntityManager) => Promise<T>;
 
@@ -37,6 +39,8 @@ export class Database {
 
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {
     this.serialized = dataSource.options.type === 'better-sqlite3';
+    // PostgreSQL's statements are traced by the pg instrumentation.
+    if (this.serialized && ownSpansEnabled()) traceSqliteStatements(dataSource);
   }
 
   /** Runs queries that change nothing. */

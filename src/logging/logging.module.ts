@@ -11,6 +11,7 @@ import {
   requestLogFields,
   scrubSecret,
 } from './request-log';
+import { ownSpansEnabled } from '../tracing/spans';
 
 /** Field paths that could carry a credential, should any ever be logged. */
 const REDACTED_PATHS = [
@@ -27,6 +28,7 @@ export function pinoHttpOptions(config: AppConfig): Options {
   const imageApiKey = config.imageApi.key;
   return {
     level: config.logLevel,
+    mixin: traceFieldsMixin(),
     timestamp: stdTimeFunctions.isoTime,
     redact: { paths: REDACTED_PATHS, censor: '[redacted]' },
     hooks: {
@@ -59,6 +61,18 @@ export function pinoHttpOptions(config: AppConfig): Options {
     customLogLevel: (_request, response, error) =>
       error || response.statusCode >= 500 ? 'error' : 'info',
   };
+}
+
+/**
+ * While tracing is on, every line carries the active span's `trace_id` and
+ * `span_id`; with it off, no mixin runs at all.
+ */
+function traceFieldsMixin(): (() => Record<string, string>) | undefined {
+  if (!ownSpansEnabled()) return undefined;
+  type Fields = typeof import('../tracing/trace-log-fields');
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const fields = require('../tracing/trace-log-fields') as Fields;
+  return fields.traceLogFields;
 }
 
 /**

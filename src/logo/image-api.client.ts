@@ -15,6 +15,7 @@ import {
   UNREACHABLE_MESSAGE,
 } from './logo.constants';
 import { isRetryableStatus, parseRetryAfter } from './retry-policy';
+import { annotate, inSpan } from '../tracing/spans';
 
 /**
  * The OpenAI-compatible image generation endpoint (IMAGE_API_URL), one call
@@ -47,32 +48,46 @@ export class ImageApiClient {
   async generateImageUrl(
     prompt: string,
     signal?: AbortSignal,
+    attempt = 1,
   ): Promise<string> {
-    const started = process.hrtime.bigint();
-    const record = (outcome: ImageApiCallOutcome) =>
-      this.metrics.recordCall(
-        outcome,
-        Number(process.hrtime.bigint() - started) / 1e9,
-      );
-    try {
-      const imageUrl = await this.callOnce(prompt, signal);
-      record('success');
-      return imageUrl;
-    } catch (error) {
-      record(
-        signal?.aborted
-          ? 'cancelled'
-          : error instanceof ImageApiCallError
-            ? error.outcome
-            : 'unreachable',
-      );
-      throw error;
-    }
+    // The attempt's span holds the HTTP client span of its request (the
+    // http instrumentation's), with the attempt number and how it ended.
+    return inSpan(
+      'image_api.call',
+      { attributes: { 'image_api.attempt': attempt } },
+      async (span) => {
+        const started = process.hrtime.bigint();
+        const record = (outcome: ImageApiCallOutcome) => {
+          annotate(span, { 'image_api.outcome': outcome });
+          this.metrics.recordCall(
+            outcome,
+            Number(process.hrtime.bigint() - started) / 1e9,
+          );
+        };
+        try {
+          const imageUrl = await this.callOnce(prompt, signal, (status) =>
+            annotate(span, { 'http.response.status_code': status }),
+          );
+          record('success');
+          return imageUrl;
+        } catch (error) {
+          record(
+            signal?.aborted
+              ? 'cancelled'
+              : error instanceof ImageApiCallError
+                ? error.outcome
+                : 'unreachable',
+          );
+          throw error;
+        }
+      },
+    );
   }
 
   private async callOnce(
     prompt: string,
     signal: AbortSignal | undefined,
+    onStatus: (status: number) => void,
   ): Promise<string> {
     const { key, url, model, timeoutMs } = this.settings;
     if (key === undefined) throw new Error('The image API key is not set');
@@ -113,6 +128,7 @@ export class ImageApiClient {
         ),
       );
       status = response.status;
+      onStatus(status);
       body = response.data;
       const header: unknown = response.headers['retry-after'];
       retryAfter = typeof header === 'string' ? header : undefined;

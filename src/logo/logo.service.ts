@@ -18,6 +18,7 @@ import { buildLogoPrompt } from './logo-prompt';
 import { LogoQueue } from './logo-queue';
 import { LogoRateLimit } from './logo-rate-limit';
 import { RetryingImageApi } from './retrying-image-api';
+import { annotate, inSpan } from '../tracing/spans';
 
 /** Who asked: the rate limit counts per client; the signal says it left. */
 export interface LogoCaller {
@@ -93,8 +94,16 @@ export class LogoService {
     const deadline = startDeadline(this.deadlineMs);
     const signal = AbortSignal.any([caller.signal, deadline.signal]);
     try {
-      await this.rateLimit.consume(caller.client);
-      await ticket.acquired(signal);
+      await inSpan('logo.rate_limit', {}, async (span) => {
+        annotate(span, { 'logo.rate_limit.enabled': this.rateLimit.enabled });
+        await this.rateLimit.consume(caller.client);
+      });
+      // The wait for a call slot: zero when one was free at once.
+      await inSpan(
+        'logo.queue.wait',
+        { attributes: { 'logo.queue.waiting': this.queue.waiting } },
+        () => ticket.acquired(signal),
+      );
       return await this.upstream.generateImageUrl(prompt, signal, deadline.at);
     } finally {
       ticket.release();

@@ -4,6 +4,7 @@ import type { AppConfig } from '../../config/environment';
 import { ImageApiCallError } from './image-api-call.error';
 import { ImageApiClient } from './image-api.client';
 import { delayBeforeRetry, type RetrySettings } from './retry-policy';
+import { inSpan } from '../tracing/spans';
 
 /**
  * The image API with retries: a call that failed with 429, 5xx, a timeout or
@@ -40,7 +41,11 @@ export class RetryingImageApi {
   ): Promise<string> {
     for (let retryIndex = 0; ; retryIndex++) {
       try {
-        return await this.client.generateImageUrl(prompt, signal);
+        return await this.client.generateImageUrl(
+          prompt,
+          signal,
+          retryIndex + 1,
+        );
       } catch (error) {
         if (signal.aborted) throw signal.reason;
         if (
@@ -58,7 +63,19 @@ export class RetryingImageApi {
         // A retry that could not start before the deadline could not finish
         // either: the upstream's own answer says more than a timeout would.
         if (Date.now() + wait >= deadlineAt) throw error;
-        await sleep(wait, signal);
+        await inSpan(
+          'image_api.backoff',
+          {
+            attributes: {
+              'image_api.retry': retryIndex + 1,
+              'image_api.backoff_ms': wait,
+              ...(error.retryAfterMs !== undefined
+                ? { 'image_api.retry_after_ms': error.retryAfterMs }
+                : {}),
+            },
+          },
+          () => sleep(wait, signal),
+        );
       }
     }
   }

@@ -6,8 +6,26 @@ import { JsonBodyMiddleware } from './json-body.middleware';
 /** The names Nest gives its body parsers (ExpressAdapter.isMiddlewareApplied). */
 const NEST_BODY_PARSERS = new Set(['jsonParser', 'urlencodedParser']);
 
+interface LayerHandle {
+  name?: string;
+  /** The function a wrapper replaced (shimmer, as OpenTelemetry wraps layers). */
+  __original?: LayerHandle;
+}
+
 interface RouterLayer {
-  handle?: { name?: string };
+  handle?: LayerHandle;
+}
+
+/**
+ * The layer's function name, under any wrappers: with tracing on, the
+ * express instrumentation wraps every layer's handle, and a parser missed
+ * here would read the body before JsonBodyMiddleware (which then waited
+ * forever for a body already read).
+ */
+function handlerName(handle: LayerHandle | undefined): string {
+  let current = handle;
+  while (current?.__original) current = current.__original;
+  return current?.name ?? '';
 }
 
 /**
@@ -28,7 +46,7 @@ export class JsonBodyModule implements NestModule {
     const app = this.adapterHost.httpAdapter.getInstance<Application>();
     const stack = (app.router as unknown as { stack: RouterLayer[] }).stack;
     for (let i = stack.length - 1; i >= 0; i--) {
-      if (NEST_BODY_PARSERS.has(stack[i].handle?.name ?? '')) {
+      if (NEST_BODY_PARSERS.has(handlerName(stack[i].handle))) {
         stack.splice(i, 1);
       }
     }
