@@ -28,6 +28,8 @@ export interface ServiceOptions {
   nodeArgs?: string[];
   /** Polled until it answers 200 (default: an empty list, the cold start). */
   readyPath?: string;
+  /** Unpinned instead of on the server core (the replicas). */
+  unpinned?: boolean;
 }
 
 export interface Service {
@@ -87,7 +89,7 @@ export async function startService(options: ServiceOptions): Promise<Service> {
     // The working directory is the run's temp folder, so a developer's .env
     // (read by the service outside NODE_ENV=test) cannot change the run.
     child = spawnPinned(
-      SERVER_CORE,
+      options.unpinned ? undefined : SERVER_CORE,
       process.execPath,
       [...(options.nodeArgs ?? []), SERVER_ENTRY],
       { env, cwd: options.workDir, stdio: ['ignore', out, err] },
