@@ -13,7 +13,7 @@ import { SERVER_CORE, SERVER_ENTRY } from './settings';
  */
 
 /**
- * Variables the service reads (or will: the families grow with each issue).
+ * Variables the service reads (whole families, so new ones are covered too).
  * None leaks in from the caller's shell; each process gets exactly its own.
  */
 const SERVICE_VARIABLES =

@@ -90,7 +90,7 @@ export async function prepareStage(
   const common = {
     IMAGE_API_KEY: 'bench-key',
     // Every request of the bench comes from 127.0.0.1: the per-client logo
-    // limit (issue 4) would turn the logo scenarios into a 429 benchmark.
+    // limit would turn the logo scenarios into a 429 benchmark.
     LOGO_RATE_LIMIT: '0',
     ...(settings.logLevel ? { LOG_LEVEL: settings.logLevel } : {}),
   };
