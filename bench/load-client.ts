@@ -34,6 +34,11 @@ export class LoadGenerator {
     child.on('message', (message: FromLoad) => this.waiting?.(message));
   }
 
+  /** For its CPU time. */
+  get pid(): number {
+    return this.child.pid ?? -1;
+  }
+
   static async start(): Promise<LoadGenerator> {
     const child = spawnPinned(
       LOAD_CORE,

@@ -19,7 +19,12 @@ export type RequestPlan =
   | { kind: 'create'; users: number; keys?: 'unique' | 'replay' }
   | { kind: 'list-user'; users: number }
   | { kind: 'list-all' }
-  | { kind: 'logo' };
+  | { kind: 'logo' }
+  /**
+   * The replicas' workload: per request, 80% GET by id, 15% list by
+   * userId, 5% create.
+   */
+  | { kind: 'mixed'; idsFile: string; users: number };
 
 export interface TimedJob {
   type: 'timed';
@@ -28,6 +33,17 @@ export interface TimedJob {
   connections: number;
   warmupS: number;
   durationS: number;
+  /**
+   * Requests per second over all connections (autocannon's overallRate):
+   * latency at a fixed rate instead of under saturation. Unset: as fast as
+   * the server answers.
+   */
+  rate?: number;
+  /**
+   * More servers sharing the load (replicas): the connections and the rate
+   * are split evenly between baseUrl and these.
+   */
+  moreBaseUrls?: string[];
 }
 
 export interface BurstJob {

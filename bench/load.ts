@@ -138,17 +138,97 @@ function requestFor(plan: RequestPlan): autocannon.Request {
         headers: JSON_HEADERS,
         body: LOGO_BODY,
       };
+    case 'mixed': {
+      const get = requestFor({ kind: 'get-by-id', idsFile: plan.idsFile });
+      const list = requestFor({ kind: 'list-user', users: plan.users });
+      const create = requestFor({ kind: 'create', users: plan.users });
+      return {
+        setupRequest: (req, context) => {
+          const draw = Math.random();
+          const [chosen, method] =
+            draw < 0.8
+              ? [get, 'GET']
+              : draw < 0.95
+                ? [list, 'GET']
+                : [create, 'POST'];
+          const base = {
+            ...req,
+            method,
+            path: chosen.path ?? req.path,
+            headers: chosen.headers ?? {},
+            body: undefined,
+          } as autocannon.Request;
+          const setup = chosen.setupRequest as
+            | ((
+                request: autocannon.Request,
+                context: object,
+              ) => autocannon.Request)
+            | undefined;
+          return setup ? setup(base, context) : base;
+        },
+      };
+    }
   }
 }
 
-/** One autocannon run; latencies are kept raw (autocannon rounds to 1 ms). */
-function cannon(job: TimedJob, seconds: number): Promise<TimedResult> {
+/**
+ * One autocannon run; latencies are kept raw (autocannon rounds to 1 ms).
+ * With more than one server, one autocannon per server, each with its share
+ * of the connections and the rate, run together and summed.
+ */
+async function cannon(job: TimedJob, seconds: number): Promise<TimedResult> {
+  const urls = [job.baseUrl, ...(job.moreBaseUrls ?? [])];
   const latencies: number[] = [];
+  const parts = await Promise.all(
+    urls.map((url) =>
+      job.rate === undefined
+        ? cannonOne(
+            url,
+            job,
+            seconds,
+            Math.max(1, Math.round(job.connections / urls.length)),
+            latencies,
+          )
+        : paced(url, job.plan, job.rate / urls.length, seconds, latencies),
+    ),
+  );
+  const sum = (pick: (part: (typeof parts)[number]) => number) =>
+    parts.reduce((total, part) => total + pick(part), 0);
+  const statusCodes: Record<string, number> = {};
+  for (const part of parts) {
+    for (const [code, count] of Object.entries(part.statusCodes)) {
+      statusCodes[code] = (statusCodes[code] ?? 0) + count;
+    }
+  }
+  const secondsRun = Math.max(...parts.map((part) => part.seconds));
+  const ok = sum((part) => part.ok);
+  return {
+    completed: sum((part) => part.completed),
+    ok,
+    non2xx: sum((part) => part.non2xx),
+    socketErrors: sum((part) => part.socketErrors),
+    timeouts: sum((part) => part.timeouts),
+    seconds: secondsRun,
+    perSecond: ok / secondsRun,
+    statusCodes,
+    ...summarize(latencies),
+  };
+}
+
+type CannonPart = Omit<TimedResult, keyof ReturnType<typeof summarize>>;
+
+function cannonOne(
+  url: string,
+  job: TimedJob,
+  seconds: number,
+  connections: number,
+  latencies: number[],
+): Promise<CannonPart> {
   return new Promise((resolvePromise, reject) => {
     const instance = autocannon(
       {
-        url: job.baseUrl,
-        connections: job.connections,
+        url,
+        connections,
         pipelining: 1,
         duration: seconds,
         timeout: 30,
@@ -179,13 +259,118 @@ function cannon(job: TimedJob, seconds: number): Promise<TimedResult> {
           seconds: result.duration,
           perSecond: ok / result.duration,
           statusCodes,
-          ...summarize(latencies),
         });
       },
     );
     instance.on('response', (_client, statusCode, _bytes, responseTime) => {
       if (statusCode >= 200 && statusCode < 300) latencies.push(responseTime);
     });
+  });
+}
+
+/**
+ * An open-loop run at a fixed rate: request n is sent at start + n / rate,
+ * whether or not earlier ones were answered, over as many keep-alive
+ * connections as that needs. autocannon's overallRate is not that: it sends
+ * each second's quota as fast as it can, then waits for the next second, so
+ * half of every second is saturation. Latency is taken from the moment a
+ * request is sent.
+ */
+function paced(
+  url: string,
+  plan: RequestPlan,
+  rate: number,
+  seconds: number,
+  latencies: number[],
+): Promise<CannonPart> {
+  const agent = new Agent({ keepAlive: true, maxSockets: 256 });
+  const template = requestFor(plan);
+  const setup = template.setupRequest as
+    | ((request: autocannon.Request, context: object) => autocannon.Request)
+    | undefined;
+  const statusCodes: Record<string, number> = {};
+  let ok = 0;
+  let non2xx = 0;
+  let socketErrors = 0;
+  let timeouts = 0;
+  let pending = 0;
+  const interval = 1000 / rate;
+  const started = performance.now();
+  const ends = started + seconds * 1000;
+  let sent = 0;
+  return new Promise((resolvePromise) => {
+    const finish = () =>
+      resolvePromise({
+        completed: ok + non2xx,
+        ok,
+        non2xx,
+        socketErrors,
+        timeouts,
+        seconds,
+        perSecond: ok / seconds,
+        statusCodes,
+      });
+    const answered = () => {
+      pending -= 1;
+      if (pending === 0 && sent * interval >= ends - started) {
+        agent.destroy();
+        finish();
+      }
+    };
+    const fireOne = () => {
+      const base: autocannon.Request = {
+        method: template.method ?? 'GET',
+        path: template.path ?? '/',
+        headers: template.headers ?? {},
+        body: template.body,
+      };
+      const one = setup ? setup(base, {}) : base;
+      const body = one.body === undefined ? undefined : String(one.body);
+      pending += 1;
+      const sentAt = performance.now();
+      const req = request(
+        new URL(one.path ?? '/', url),
+        {
+          method: one.method,
+          agent,
+          headers: one.headers,
+          timeout: 30_000,
+        },
+        (res) => {
+          res.resume();
+          res.once('end', () => {
+            const status = res.statusCode ?? 0;
+            statusCodes[status] = (statusCodes[status] ?? 0) + 1;
+            if (status >= 200 && status < 300) {
+              ok += 1;
+              latencies.push(performance.now() - sentAt);
+            } else {
+              non2xx += 1;
+            }
+            answered();
+          });
+        },
+      );
+      req.once('timeout', () => {
+        timeouts += 1;
+        req.destroy(new Error('timeout'));
+      });
+      req.once('error', () => {
+        socketErrors += 1;
+        answered();
+      });
+      req.end(body);
+    };
+    const tick = () => {
+      const now = Math.min(performance.now(), ends);
+      while (started + sent * interval <= now) {
+        sent += 1;
+        fireOne();
+      }
+      if (performance.now() < ends) setTimeout(tick, 1);
+      else if (pending === 0) finish();
+    };
+    tick();
   });
 }
 

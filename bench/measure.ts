@@ -6,6 +6,8 @@ import type {
   TimedResult,
 } from './load-protocol';
 import {
+  cpuSpent,
+  cpuTimesByName,
   cpuTimeUs,
   listenOverflows,
   rssBytes,
@@ -35,33 +37,56 @@ export interface TimedSample {
   serverCoreBusy: number;
   rssBytes: number;
   peakRssBytes: number;
+  /** The rate asked for (fixed-rate runs only). */
+  targetRate?: number;
+  /**
+   * On PostgreSQL: the database's CPU time over the window per request
+   * (every postgres process), beside the service's.
+   */
+  postgresCpuUsPerRequest?: number;
   load: TimedResult;
+}
+
+export interface TimedOptions {
+  /** Also read PostgreSQL's CPU time around the window. */
+  postgres?: boolean;
 }
 
 export async function measureTimed(
   load: LoadGenerator,
   serverPid: number,
   job: TimedJob,
+  options: TimedOptions = {},
 ): Promise<TimedSample> {
   let cpuBefore = 0;
+  let postgresBefore = new Map<number, number>();
   let watch: ReturnType<typeof watchRss> | undefined;
   const result = await load.run(job, async () => {
     await waitForIdle(serverPid);
     cpuBefore = cpuTimeUs(serverPid);
+    if (options.postgres) postgresBefore = cpuTimesByName('postgres');
     watch = watchRss(serverPid, 100);
   });
   const cpuUs = cpuTimeUs(serverPid) - cpuBefore;
+  const postgresUs = options.postgres
+    ? cpuSpent(postgresBefore, cpuTimesByName('postgres'))
+    : undefined;
   const memory = watch!.stop();
   await waitForIdle(serverPid);
+  const requests = Math.max(1, result.completed);
   return {
     perSecond: result.perSecond,
     p50Ms: result.p50Ms,
     p99Ms: result.p99Ms,
     errors: result.non2xx + result.socketErrors,
-    cpuUsPerRequest: cpuUs / Math.max(1, result.completed),
+    cpuUsPerRequest: cpuUs / requests,
     serverCoreBusy: cpuUs / (result.seconds * 1e6),
     rssBytes: memory.last,
     peakRssBytes: memory.peak,
+    ...(job.rate === undefined ? {} : { targetRate: job.rate }),
+    ...(postgresUs === undefined
+      ? {}
+      : { postgresCpuUsPerRequest: postgresUs / requests }),
     load: result,
   };
 }

@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 
 /**
  * What the kernel knows about a process: CPU time and memory, read from
@@ -116,4 +116,34 @@ export async function waitForIdle(
     // Under 10% of a core (at most two 10 ms clock ticks) counts as idle.
     if (cpuTimeUs(pid) - before <= sliceMs * 1000 * 0.1) return;
   }
+}
+
+/**
+ * CPU time of every process named `name` (e.g. PostgreSQL's server and its
+ * backends), per pid. The difference of two readings (cpuSpent) counts a
+ * backend born in between from zero; one that exited in between is lost,
+ * which the service's pooled, long-lived connections make rare.
+ */
+export function cpuTimesByName(name: string): Map<number, number> {
+  const times = new Map<number, number>();
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      if (readFileSync(`/proc/${entry}/comm`, 'utf8').trim() !== name) continue;
+      times.set(Number(entry), cpuTimeUs(Number(entry)));
+    } catch {
+      // Gone between the listing and the read.
+    }
+  }
+  return times;
+}
+
+/** CPU µs spent between two cpuTimesByName readings. */
+export function cpuSpent(
+  before: Map<number, number>,
+  after: Map<number, number>,
+): number {
+  let total = 0;
+  for (const [pid, time] of after) total += time - (before.get(pid) ?? 0);
+  return total;
 }

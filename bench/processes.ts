@@ -49,14 +49,16 @@ export interface PinnedOptions {
  * the child's pid is the pid of the command itself (what /proc is read for).
  */
 export function spawnPinned(
-  core: number,
+  /** undefined: unpinned, the kernel places it (the replicas). */
+  core: number | undefined,
   command: string,
   args: string[],
   options: PinnedOptions = {},
 ): ChildProcess {
-  const [file, argv] = hasTaskset()
-    ? ['taskset', ['-c', String(core), command, ...args]]
-    : [command, args];
+  const [file, argv] =
+    core !== undefined && hasTaskset()
+      ? ['taskset', ['-c', String(core), command, ...args]]
+      : [command, args];
   const child = spawn(file, argv, {
     cwd: options.cwd,
     env: options.env ?? process.env,

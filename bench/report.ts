@@ -4,8 +4,9 @@ import { format } from 'prettier';
 import type { BackendKind } from './databases';
 import type { BurstSample, TimedSample } from './measure';
 import { MB } from './proc-stats';
+import type { ReplicaSample } from './replicas';
 import type { ScenarioName } from './scenarios';
-import { SCENARIOS } from './scenarios';
+import { PACED_SHARE, SCENARIOS } from './scenarios';
 import type { ColdStart } from './stage';
 import {
   BURST,
@@ -18,7 +19,7 @@ import { median } from './stats';
 
 /**
  * Turns the samples of every round into medians, checks them against the
- * targets of issue 6, prints one table per database and writes the same as
+ * targets, prints one table per database and writes the same as
  * JSON to bench/results/.
  */
 
@@ -40,6 +41,8 @@ export interface BackendRun {
   scenarios: Record<ScenarioName, TimedSample[]>;
   bursts: BurstSample[];
   coldStarts: ColdStart[];
+  /** The mixed workload on one service process and on two (PostgreSQL). */
+  replicas: { one: ReplicaSample[]; two: ReplicaSample[] };
   /** RSS of the list-all server before its first window and after each. */
   listAllRss: { beforeFirstBytes: number; afterEachBytes: number[] };
 }
@@ -52,6 +55,13 @@ export interface RunInfo {
   machine: Record<string, unknown>;
 }
 
+/** p99 limits of the fixed-rate runs. */
+const PACED_P99_LIMITS_MS: Array<[ScenarioName, number]> = [
+  ['get-by-id-paced', 5],
+  ['list-by-user-paced', 15],
+  ['create-paced', 20],
+];
+
 /** Allowed RSS growth of the list-all server after its first window. */
 const LIST_ALL_STEADY_GROWTH_MB = 25;
 
@@ -61,7 +71,12 @@ const sumOf = <T>(samples: T[], pick: (sample: T) => number) =>
   samples.reduce((total, sample) => total + pick(sample), 0);
 
 function timedMedian(samples: TimedSample[]) {
+  const postgres = samples
+    .map((s) => s.postgresCpuUsPerRequest)
+    .filter((value): value is number => value !== undefined);
   return {
+    targetRate: medianOf(samples, (s) => s.targetRate ?? NaN),
+    postgresCpuUsPerRequest: median(postgres),
     perSecond: medianOf(samples, (s) => s.perSecond),
     p50Ms: medianOf(samples, (s) => s.p50Ms),
     p99Ms: medianOf(samples, (s) => s.p99Ms),
@@ -88,6 +103,35 @@ function burstMedian(samples: BurstSample[]) {
   };
 }
 
+function replicaMedian(samples: ReplicaSample[]) {
+  const total = (sample: ReplicaSample) =>
+    sample.serviceCpuUs.reduce((sum, us) => sum + us, 0);
+  const processes = samples[0]?.processes ?? 0;
+  return {
+    processes,
+    perSecond: medianOf(samples, (s) => s.perSecond),
+    p50Ms: medianOf(samples, (s) => s.p50Ms),
+    p99Ms: medianOf(samples, (s) => s.p99Ms),
+    errors: sumOf(samples, (s) => s.errors),
+    serviceCpuUsPerRequest: medianOf(samples, (s) => total(s) / s.requests),
+    postgresCpuUsPerRequest: medianOf(
+      samples,
+      (s) => s.postgresCpuUs / s.requests,
+    ),
+    loadCpuUsPerRequest: medianOf(samples, (s) => s.loadCpuUs / s.requests),
+    /** Cores kept busy over the window, per service process. */
+    serviceCores: Array.from({ length: processes }, (_, i) =>
+      medianOf(samples, (s) => s.serviceCpuUs[i] / (s.seconds * 1e6)),
+    ),
+    postgresCores: medianOf(
+      samples,
+      (s) => s.postgresCpuUs / (s.seconds * 1e6),
+    ),
+    loadCores: medianOf(samples, (s) => s.loadCpuUs / (s.seconds * 1e6)),
+  };
+}
+type ReplicaMedian = ReturnType<typeof replicaMedian>;
+
 function referenceMedians(refs: References) {
   return {
     http: timedMedian(refs.http),
@@ -107,6 +151,10 @@ function backendMedians(run: BackendRun) {
   return {
     scenarios,
     burst: burstMedian(run.bursts),
+    replicas: {
+      one: replicaMedian(run.replicas.one),
+      two: replicaMedian(run.replicas.two),
+    },
     coldStartMs: medianOf(run.coldStarts, (c) => c.coldStartMs),
     idleRssMb: medianOf(run.coldStarts, (c) => c.idleRssBytes) / MB,
     listAllMemory: {
@@ -206,10 +254,10 @@ function checkTargets(
   add(
     'get-by-id',
     {
-      name: 'get by id ≥ 0.085 × bare node:http',
+      name: 'get by id ≥ 0.11 × bare node:http',
       measured: `${num(getRatio, 3)} × node:http (CPU/req: ${num(getCpuRatio, 3)} ×)`,
-      target: '≥ 0.085 × node:http',
-      pass: getRatio >= 0.085,
+      target: '≥ 0.11 × node:http',
+      pass: getRatio >= 0.11,
     },
     s['get-by-id'].perSecond,
   );
@@ -228,10 +276,10 @@ function checkTargets(
   add(
     'create',
     {
-      name: 'create ≥ 0.6 × raw 12-row transactions, zero errors',
+      name: 'create ≥ 0.25 × raw 12-row transactions, zero errors',
       measured: `${num(createRatio, 3)} × raw tx`,
-      target: '≥ 0.6 × raw tx, 0 errors',
-      pass: createRatio >= 0.6 && s.create.errors === 0,
+      target: '≥ 0.25 × raw tx, 0 errors',
+      pass: createRatio >= 0.25 && s.create.errors === 0,
     },
     s.create.perSecond,
   );
@@ -257,16 +305,21 @@ function checkTargets(
     },
     s['create-replay'].perSecond,
   );
-  add(
-    'list-by-user',
-    {
-      name: 'list by userId p99 ≤ 15 ms',
-      measured: `p99 ${ms(s['list-by-user'].p99Ms)} ms`,
-      target: 'p99 ≤ 15 ms',
-      pass: s['list-by-user'].p99Ms <= 15,
-    },
-    s['list-by-user'].perSecond,
-  );
+  // Latency at a fixed rate (half the saturated maximum); the saturated
+  // runs above are throughput.
+  for (const [key, limitMs] of PACED_P99_LIMITS_MS) {
+    const paced = s[key];
+    add(
+      key,
+      {
+        name: `${key}: p99 ≤ ${limitMs} ms at ${PACED_SHARE * 100}% of the maximum rate`,
+        measured: `p99 ${ms(paced.p99Ms)} ms at ${num(paced.targetRate)} req/s asked`,
+        target: `p99 ≤ ${limitMs} ms`,
+        pass: paced.p99Ms <= limitMs && paced.errors === 0,
+      },
+      paced.perSecond,
+    );
+  }
   add(
     'list-all',
     {
@@ -291,10 +344,10 @@ function checkTargets(
   add(
     'logo',
     {
-      name: 'logo (0 ms upstream) p50 ≤ 2 × get-by-id p50',
+      name: 'logo (0 ms upstream) p50 ≤ 1.5 × get-by-id p50',
       measured: `p50 ${num(logoRatio, 2)} × get`,
-      target: 'p50 ≤ 2 × get p50',
-      pass: logoRatio <= 2,
+      target: 'p50 ≤ 1.5 × get p50',
+      pass: logoRatio <= 1.5,
     },
     logoRatio,
   );
@@ -314,10 +367,10 @@ function checkTargets(
   add(
     'cold-start',
     {
-      name: 'cold start ≤ 1.5 s',
+      name: 'cold start ≤ 600 ms',
       measured: `${num(m.coldStartMs)} ms`,
-      target: '≤ 1,500 ms',
-      pass: m.coldStartMs <= 1500,
+      target: '≤ 600 ms',
+      pass: m.coldStartMs <= 600,
     },
     m.coldStartMs,
   );
@@ -340,21 +393,35 @@ const READ_SCENARIOS: ScenarioName[] = [
   'list-all',
 ];
 
-/** "PostgreSQL within 2x of SQLite on every read scenario": req/s and p99. */
+/** Allowed CPU per read request on PostgreSQL, as a multiple of SQLite's. */
+const POSTGRES_CPU_LIMIT = 1.5;
+
+/**
+ * "PostgreSQL reads within 1.5 × SQLite per-request CPU": the service
+ * process's CPU per request on each read scenario. SQLite's work is inside
+ * that process; PostgreSQL's own CPU is shown beside it (service +
+ * database), and req/s and p99 as before.
+ */
 function compareWithSqlite(pg: BackendMedians, sqlite: BackendMedians) {
   const ran = (name: ScenarioName) =>
     Number.isFinite(pg.scenarios[name].perSecond);
   return READ_SCENARIOS.filter(ran).map((name) => {
-    const throughput =
-      pg.scenarios[name].perSecond / sqlite.scenarios[name].perSecond;
-    const p99 = pg.scenarios[name].p99Ms / sqlite.scenarios[name].p99Ms;
+    const p = pg.scenarios[name];
+    const q = sqlite.scenarios[name];
+    const cpu = p.cpuUsPerRequest / q.cpuUsPerRequest;
+    const withDatabase =
+      (p.cpuUsPerRequest + p.postgresCpuUsPerRequest) / q.cpuUsPerRequest;
+    const throughput = p.perSecond / q.perSecond;
+    const p99 = p.p99Ms / q.p99Ms;
     return {
       scenario: name,
+      cpuRatio: cpu,
+      cpuWithDatabaseRatio: withDatabase,
       throughputRatio: throughput,
       p99Ratio: p99,
-      measured: `req/s ×${num(throughput, 2)}, p99 ×${num(p99, 2)}`,
-      target: 'within 2× SQLite',
-      pass: throughput >= 0.5 && p99 <= 2,
+      measured: `CPU/req ×${num(cpu, 2)} (with PostgreSQL's ×${num(withDatabase, 2)}); req/s ×${num(throughput, 2)}, p99 ×${num(p99, 2)}`,
+      target: `CPU/req ≤ ${POSTGRES_CPU_LIMIT}× SQLite`,
+      pass: cpu <= POSTGRES_CPU_LIMIT,
     };
   });
 }
@@ -451,6 +518,24 @@ function tableFor(
       ...judged('burst'),
     });
   }
+  const r = m.replicas;
+  if (Number.isFinite(r.two.perSecond)) {
+    const scaling = r.two.perSecond / r.one.perSecond;
+    rows.push({
+      label: 'replicas: mixed load, 2 processes vs 1',
+      cells: [
+        `${num(r.one.perSecond)} → ${num(r.two.perSecond)}`,
+        `${ms(r.one.p50Ms)} → ${ms(r.two.p50Ms)}`,
+        `${ms(r.one.p99Ms)} → ${ms(r.two.p99Ms)}`,
+        num(r.one.errors + r.two.errors),
+        `${num(r.one.serviceCpuUsPerRequest)} → ${num(r.two.serviceCpuUsPerRequest)}`,
+        '—',
+      ],
+      measured: `×${num(scaling, 2)} req/s; one PostgreSQL core feeds ${num(replicasPerPostgresCore(r.two), 1)} replicas`,
+      target: 'reported (2 cores bound it)',
+      result: '—',
+    });
+  }
   rows.push({
     label: 'cold start (spawn → first 200)',
     cells: ['—', '—', '—', '—', '—', '—'],
@@ -464,6 +549,44 @@ function tableFor(
   return markdownTable(
     HEADER,
     rows.map((r) => [r.label, ...r.cells, r.measured, r.target, r.result]),
+  );
+}
+
+/**
+ * Replicas one PostgreSQL core could feed on the mixed workload: a replica
+ * at one full core serves 1e6 / (its CPU per request) requests per second,
+ * each costing PostgreSQL its CPU per request.
+ */
+function replicasPerPostgresCore(m: ReplicaMedian): number {
+  return m.serviceCpuUsPerRequest / m.postgresCpuUsPerRequest;
+}
+
+/** Where the CPU went on the mixed workload, one process and two. */
+function replicaTable(r: BackendMedians['replicas']): string {
+  const row = (m: ReplicaMedian) => [
+    String(m.processes),
+    num(m.perSecond),
+    ms(m.p99Ms),
+    num(m.serviceCpuUsPerRequest),
+    num(m.postgresCpuUsPerRequest),
+    num(m.loadCpuUsPerRequest),
+    m.serviceCores.map((cores) => num(cores, 2)).join(' + '),
+    num(m.postgresCores, 2),
+    num(m.loadCores, 2),
+  ];
+  return markdownTable(
+    [
+      'service processes',
+      'req/s',
+      'p99 ms',
+      'service CPU µs/req',
+      'PostgreSQL CPU µs/req',
+      'load generator CPU µs/req',
+      'service cores busy',
+      'PostgreSQL cores busy',
+      'load generator cores busy',
+    ],
+    [row(r.one), row(r.two)],
   );
 }
 
@@ -525,7 +648,10 @@ export async function writeReport(
         : undefined;
     const table = tableFor(run.kind, m, refs, checks, comparison);
     const title = `${run.kind === 'sqlite' ? 'SQLite' : 'PostgreSQL'} — ${info.startedAt.toISOString()}, code ${code}, total run ${num(totalS)} s`;
-    sections.push(`### ${title}\n\n${table}`);
+    const replicas = Number.isFinite(m.replicas.two.perSecond)
+      ? `\n\nReplicas (80% GET by id, 15% list by userId, 5% create; service processes unpinned; the machine's 2 cores are shared by the services, PostgreSQL and the load generator):\n\n${replicaTable(m.replicas)}`
+      : '';
+    sections.push(`### ${title}\n\n${table}${replicas}`);
     const judged =
       run.kind === 'sqlite'
         ? [...checks.values()].map((c) => c.pass)

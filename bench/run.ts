@@ -16,7 +16,9 @@ import {
   type LargeListRun,
 } from './large-lists';
 import { LoadGenerator } from './load-client';
+import type { TimedJob } from './load-protocol';
 import { measureBurst, measureTimed } from './measure';
+import { measureReplicas } from './replicas';
 import { rssBytes } from './proc-stats';
 import {
   hasTaskset,
@@ -32,7 +34,7 @@ import {
   type SqliteRefSample,
   writeReport,
 } from './report';
-import { SCENARIOS } from './scenarios';
+import { PACED_SHARE, SCENARIOS } from './scenarios';
 import {
   BURST,
   LOAD_CORE,
@@ -46,7 +48,7 @@ import { DevAuthProvider } from '../src/dev-auth-provider/dev-auth-provider';
 import { prepareStage, type BenchAuth, type Stage } from './stage';
 
 /**
- * `npm run bench`: the performance benchmark of issue 6. Sets everything up
+ * `npm run bench`: the performance benchmark. Sets everything up
  * on a fresh temp folder (and fresh PostgreSQL databases when
  * BENCH_POSTGRES_URL is set), runs the interleaved rounds, prints the table
  * and writes bench/results/<timestamp>-<db>.json. Everything it started is
@@ -194,6 +196,7 @@ async function main(): Promise<void> {
     ) as unknown as BackendRun['scenarios'],
     bursts: [],
     coldStarts: [],
+    replicas: { one: [], two: [] },
     listAllRss: {
       beforeFirstBytes: rssBytes(stage.small.pid),
       afterEachBytes: [],
@@ -240,28 +243,47 @@ async function main(): Promise<void> {
       );
     }
 
-    for (const scenario of SCENARIOS.filter((s) => wanted(s.name))) {
+    for (const scenario of SCENARIOS.filter(
+      (s) => !s.pacedOf && wanted(s.name),
+    )) {
       for (const [i, stage] of stages.entries()) {
         const server = stage[scenario.server];
         if (!server) continue;
-        const plan = scenario.plan({
+        const context = {
           idsFile: stage.idsFile,
           users: MAIN_DATA.users,
           token: auth?.token ?? '',
-        });
-        const sample = await measureTimed(
-          load,
-          server.pid,
-          timed(server.baseUrl, plan),
+        };
+        const measure = async (
+          name: (typeof scenario)['name'],
+          job: TimedJob,
+        ) => {
+          const sample = await measureTimed(load, server.pid, job, {
+            postgres: stage.kind === 'postgres',
+          });
+          runs[i].scenarios[name].push(sample);
+          log(
+            `${tag} ${stage.kind} ${name}: ${fmt(sample.perSecond)} req/s${job.rate ? ` (asked ${fmt(job.rate)})` : ''}, p50 ${fmt(sample.p50Ms, 2)} ms, ` +
+              `p99 ${fmt(sample.p99Ms, 2)} ms, ${sample.errors} errors, ${fmt(sample.cpuUsPerRequest)} µs/req ` +
+              `(core 0 ${fmt(sample.serverCoreBusy * 100)}% busy), RSS ${fmt(sample.rssBytes / 2 ** 20, 1)} MB`,
+          );
+          return sample;
+        };
+        const sample = await measure(
+          scenario.name,
+          timed(server.baseUrl, scenario.plan(context)),
         );
-        runs[i].scenarios[scenario.name].push(sample);
         if (scenario.name === 'list-all')
           runs[i].listAllRss.afterEachBytes.push(sample.rssBytes);
-        log(
-          `${tag} ${stage.kind} ${scenario.name}: ${fmt(sample.perSecond)} req/s, p50 ${fmt(sample.p50Ms, 2)} ms, ` +
-            `p99 ${fmt(sample.p99Ms, 2)} ms, ${sample.errors} errors, ${fmt(sample.cpuUsPerRequest)} µs/req ` +
-            `(core 0 ${fmt(sample.serverCoreBusy * 100)}% busy), RSS ${fmt(sample.rssBytes / 2 ** 20, 1)} MB`,
-        );
+        // Latency at a fixed rate: half of what this round just reached.
+        for (const paced of SCENARIOS.filter(
+          (s) => s.pacedOf === scenario.name,
+        )) {
+          await measure(paced.name, {
+            ...timed(server.baseUrl, paced.plan(context)),
+            rate: sample.perSecond * PACED_SHARE,
+          });
+        }
       }
     }
 
@@ -283,6 +305,37 @@ async function main(): Promise<void> {
         );
       } finally {
         await server.stop();
+      }
+    }
+    for (const [i, stage] of stages.entries()) {
+      if (!wanted('replicas') || stage.kind !== 'postgres') continue;
+      const replicas = await stage.startReplicas(2);
+      try {
+        const job = {
+          type: 'timed' as const,
+          plan: {
+            kind: 'mixed' as const,
+            idsFile: stage.idsFile,
+            users: MAIN_DATA.users,
+          },
+          connections: settings.connections,
+          warmupS: settings.warmupS,
+          durationS: settings.durationS,
+        };
+        for (const [key, servers] of [
+          ['one', replicas.slice(0, 1)],
+          ['two', replicas],
+        ] as const) {
+          const sample = await measureReplicas(load, [...servers], job);
+          runs[i].replicas[key].push(sample);
+          log(
+            `${tag} ${stage.kind} replicas ×${sample.processes}: ${fmt(sample.perSecond)} req/s, p99 ${fmt(sample.p99Ms, 2)} ms, ` +
+              `${sample.errors} errors; CPU µs/req service ${fmt(sample.serviceCpuUs.reduce((a, b) => a + b, 0) / sample.requests)}, ` +
+              `PostgreSQL ${fmt(sample.postgresCpuUs / sample.requests)}, load ${fmt(sample.loadCpuUs / sample.requests)}`,
+          );
+        }
+      } finally {
+        await Promise.all(replicas.map((replica) => replica.stop()));
       }
     }
   }

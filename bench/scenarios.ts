@@ -1,7 +1,8 @@
 import type { RequestPlan } from './load-protocol';
 
 /**
- * The timed scenarios of issue 6, in the order each round runs them.
+ * The timed scenarios, in the order each round runs them (a paced one right
+ * after the scenario it paces).
  * `server` says which process serves it: `main` holds 100,000 projects over
  * 5,000 users; `small` holds 1,000 projects (for "list all").
  */
@@ -15,13 +16,21 @@ export type ScenarioName =
   | 'create-keyed'
   | 'create-replay'
   | 'patch'
-  | 'logo';
+  | 'logo'
+  | 'get-by-id-paced'
+  | 'list-by-user-paced'
+  | 'create-paced';
 
 export interface Scenario {
   name: ScenarioName;
   label: string;
   /** `oidc`: the main data set, served with AUTH_MODE=oidc. */
   server: 'main' | 'small' | 'oidc';
+  /**
+   * A fixed-rate run of another scenario: measured right after it in the
+   * same round, at PACED_SHARE of the req/s it just reached.
+   */
+  pacedOf?: ScenarioName;
   plan(context: {
     idsFile: string;
     users: number;
@@ -29,6 +38,9 @@ export interface Scenario {
     token: string;
   }): RequestPlan;
 }
+
+/** Latency at a fixed rate is measured at this share of the maximum. */
+export const PACED_SHARE = 0.5;
 
 export const SCENARIOS: Scenario[] = [
   {
@@ -88,5 +100,26 @@ export const SCENARIOS: Scenario[] = [
     label: 'logo, 0 ms upstream',
     server: 'main',
     plan: () => ({ kind: 'logo' }),
+  },
+  {
+    name: 'get-by-id-paced',
+    label: 'get by id at 50% of its max rate',
+    server: 'main',
+    pacedOf: 'get-by-id',
+    plan: ({ idsFile }) => ({ kind: 'get-by-id', idsFile }),
+  },
+  {
+    name: 'list-by-user-paced',
+    label: 'list by userId at 50% of its max rate',
+    server: 'main',
+    pacedOf: 'list-by-user',
+    plan: ({ users }) => ({ kind: 'list-user', users }),
+  },
+  {
+    name: 'create-paced',
+    label: 'create at 50% of its max rate',
+    server: 'main',
+    pacedOf: 'create',
+    plan: ({ users }) => ({ kind: 'create', users }),
   },
 ];

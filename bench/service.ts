@@ -13,7 +13,7 @@ import { SERVER_CORE, SERVER_ENTRY } from './settings';
  */
 
 /**
- * Variables the service reads (or will: the families grow with each issue).
+ * Variables the service reads (whole families, so new ones are covered too).
  * None leaks in from the caller's shell; each process gets exactly its own.
  */
 const SERVICE_VARIABLES =
@@ -28,6 +28,8 @@ export interface ServiceOptions {
   nodeArgs?: string[];
   /** Polled until it answers 200 (default: an empty list, the cold start). */
   readyPath?: string;
+  /** Unpinned instead of on the server core (the replicas). */
+  unpinned?: boolean;
 }
 
 export interface Service {
@@ -116,7 +118,7 @@ export async function startService(options: ServiceOptions): Promise<Service> {
     // The working directory is the run's temp folder, so a developer's .env
     // (read by the service outside NODE_ENV=test) cannot change the run.
     child = spawnPinned(
-      SERVER_CORE,
+      options.unpinned ? undefined : SERVER_CORE,
       process.execPath,
       [...(options.nodeArgs ?? []), SERVER_ENTRY],
       { env, cwd: options.workDir, stdio: ['ignore', out, err] },

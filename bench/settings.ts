@@ -2,7 +2,7 @@ import { resolve } from 'node:path';
 
 /**
  * Everything a run can be tuned with, read once from BENCH_* variables.
- * The defaults are the ones issue 6 states the targets for.
+ * The defaults are the ones the targets are stated for.
  */
 
 function positive(name: string, fallback: number): number {
@@ -46,9 +46,13 @@ export const ALL_SCENARIO_NAMES = [
   'patch',
   'logo',
   'burst',
+  'replicas',
 ];
 
-/** BENCH_SCENARIOS=get-by-id,logo: a quicker run, e.g. to profile one. */
+/**
+ * BENCH_SCENARIOS=get-by-id,logo: a quicker run, e.g. to profile one. A
+ * scenario's fixed-rate run (…-paced) comes with it.
+ */
 function onlyScenarios(): Set<string> | undefined {
   const raw = process.env.BENCH_SCENARIOS?.trim();
   if (!raw) return undefined;
@@ -78,7 +82,7 @@ export function readSettings(): Settings {
   };
 }
 
-/** The data set of issue 6: 100,000 projects, 20 per user. */
+/** The main data set: 100,000 projects, 20 per user. */
 export const MAIN_DATA = { projects: 100_000, users: 5_000 };
 /** "List all with 1,000 projects in the database": same 20 per user. */
 export const SMALL_DATA = { projects: 1_000, users: 50 };

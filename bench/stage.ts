@@ -44,6 +44,8 @@ export interface Stage {
   sampleId: string;
   coldStart(): Promise<ColdStart>;
   startBurstServer(): Promise<Service>;
+  /** `count` unpinned service processes on the main data set. */
+  startReplicas(count: number): Promise<Service[]>;
 }
 
 function sample<T>(items: T[], size: number): T[] {
@@ -88,7 +90,7 @@ export async function prepareStage(
   const common = {
     IMAGE_API_KEY: 'bench-key',
     // Every request of the bench comes from 127.0.0.1: the per-client logo
-    // limit (issue 4) would turn the logo scenarios into a 429 benchmark.
+    // limit would turn the logo scenarios into a 429 benchmark.
     LOGO_RATE_LIMIT: '0',
     ...(settings.logLevel ? { LOG_LEVEL: settings.logLevel } : {}),
   };
@@ -159,6 +161,18 @@ export async function prepareStage(
         await service.stop();
       }
     },
+    startReplicas: (count) =>
+      Promise.all(
+        Array.from({ length: count }, (_, i) =>
+          startService({
+            name: `${backend.kind}-replica-${i + 1}`,
+            databaseUrl: mainDb.url,
+            workDir,
+            env: mainEnv,
+            unpinned: true,
+          }),
+        ),
+      ),
     // A fresh process per round: its RSS growth is that of a first burst.
     startBurstServer: () =>
       startService({

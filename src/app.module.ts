@@ -5,6 +5,7 @@ import { appConfig } from '../config/app.config';
 import { JsonBodyModule } from './common/body/json-body.module';
 import { AllExceptionsFilter } from './common/http/all-exceptions.filter';
 import { ExpressSettingsModule } from './common/http/express-settings.module';
+import { OperationsModule } from './common/http/operations.module';
 import { ProtocolErrorsModule } from './common/http/protocol-errors.module';
 import { RouteContextGuard } from './common/http/route-context.guard';
 import { TrustProxyModule } from './common/http/trust-proxy.module';
@@ -13,7 +14,6 @@ import { AuthGuard } from './auth/auth.guard';
 import { DatabaseModule } from './database/database.module';
 import { ApiDocsModule } from './docs/api-docs.module';
 import { HealthModule } from './health/health.module';
-import { LoggingModule } from './logging/logging.module';
 import { MetricsModule } from './metrics/metrics.module';
 import { HttpHardeningModule } from './common/http/http-hardening.module';
 import { LogoModule } from './logo/logo.module';
@@ -33,10 +33,10 @@ import { TracingModule } from './tracing/tracing.module';
       // Tests configure the app through process.env only.
       ignoreEnvFile: process.env.NODE_ENV === 'test',
     }),
-    // First: every request, refused ones included, gets its id, its log
-    // line and its metric.
-    LoggingModule,
+    // First: every request, refused ones included, gets its id, its
+    // security headers, its log line and its metric.
     MetricsModule,
+    OperationsModule,
     HttpHardeningModule,
     JsonBodyModule,
     ExpressSettingsModule,

@@ -1,7 +1,6 @@
 // First: tracing patches modules as they load (see start-tracing.ts).
 import './tracing/start-tracing';
 import { NestFactory } from '@nestjs/core';
-import { Logger } from 'nestjs-pino';
 import { loadConfiguration, type AppConfig } from '../config/environment';
 import { AppModule } from './app.module';
 import { StartupLogger } from './logging/startup-logger';
@@ -19,12 +18,11 @@ const SHUTDOWN_MARGIN_MS = 3000;
 /** Process concerns only; everything a client can observe is in AppModule. */
 async function bootstrap(config: AppConfig, logger: StartupLogger) {
   const app = await NestFactory.create(AppModule, {
-    // JSON from the first line; the app's own logger takes over below.
+    // JSON lines from the first to the last.
     logger,
     // Throw start-up errors to the caller instead of aborting.
     abortOnError: false,
   });
-  app.useLogger(app.get(Logger));
   // On SIGTERM/SIGINT Nest closes the app: readiness turns 503, the server
   // stops accepting connections and waits for requests in flight (at most
   // SHUTDOWN_TIMEOUT_MS, see ShutdownState), then the database closes.
@@ -42,7 +40,7 @@ async function bootstrap(config: AppConfig, logger: StartupLogger) {
     backlog: number,
   ) => Promise<unknown>;
   await listen(config.port, config.host, LISTEN_BACKLOG);
-  app.get(Logger).log(`Listening on ${await app.getUrl()}`, 'Bootstrap');
+  logger.log(`Listening on ${await app.getUrl()}`, 'Bootstrap');
 }
 
 /**

@@ -190,3 +190,38 @@ describe('LOG_FORMAT=pretty', () => {
     expect(() => JSON.parse(line ?? '')).toThrow();
   }, 60_000);
 });
+
+describe('Request lines and SIGTERM', () => {
+  it('writes the line of every answered request before the process exits, although lines are written asynchronously', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'logging-sigterm-'));
+    const server = await startServer(
+      { DATABASE_URL: `file:${join(dir, 'db.sqlite')}`, LOG_LEVEL: 'info' },
+      { cwd: dir },
+    );
+    const count = 400;
+    let exitCode: number | null;
+    try {
+      const client = request(server.baseUrl);
+      await Promise.all(
+        Array.from({ length: count }, (_, i) =>
+          client
+            .get('/api/projects/unknown')
+            .set('X-Request-Id', `sigterm-${i}`)
+            .expect(404),
+        ),
+      );
+    } finally {
+      // At once: the last lines are still queued when the signal comes.
+      exitCode = await server.stop();
+      rmSync(dir, { recursive: true, force: true });
+    }
+    expect(exitCode).toBe(0);
+    const ids = new Set(
+      server.stdout
+        .split('\n')
+        .filter((line) => line.includes('"sigterm-'))
+        .map((line) => (JSON.parse(line) as LogLine).requestId),
+    );
+    expect(ids.size).toBe(count);
+  }, 60_000);
+});

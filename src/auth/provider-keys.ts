@@ -1,4 +1,4 @@
-import { createRemoteJWKSet, type JWTVerifyGetKey } from 'jose';
+import type { JWTVerifyGetKey } from 'jose';
 import type { OidcConfig } from '../../config/environment';
 import { ServiceBusyError } from '../common/errors/retry-later.error';
 
@@ -42,6 +42,9 @@ export class ProviderKeys {
 
   private async discover(): Promise<JWTVerifyGetKey> {
     const url = this.config.jwksUrl ?? (await this.jwksUriOfIssuer());
+    // Loaded here, not at start-up: only AUTH_MODE=oidc needs it.
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    const { createRemoteJWKSet } = require('jose') as typeof import('jose');
     return createRemoteJWKSet(new URL(url), {
       cacheMaxAge: Infinity,
       cooldownDuration: this.config.jwksCooldownSeconds * 1000,

@@ -1,9 +1,4 @@
-import {
-  decodeProtectedHeader,
-  errors,
-  jwtVerify,
-  type JWTPayload,
-} from 'jose';
+import type { JWTPayload } from 'jose';
 import type { OidcConfig } from '../../config/environment';
 import { AuthFailure } from '../common/errors/auth-failure.error';
 import type { Caller } from '../common/http/request-context';
@@ -12,8 +7,16 @@ import { KeysUnavailableError, ProviderKeys } from './provider-keys';
 /** Verified tokens remembered at once; the oldest is forgotten first. */
 const CACHE_LIMIT = 10_000;
 
+/**
+ * jose, loaded on the first token: without AUTH_MODE=oidc it is start-up
+ * time (some 80 modules) for nothing.
+ */
+const loadJose = (): typeof import('jose') =>
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  require('jose') as typeof import('jose');
+
 /** Failures that say the token is bad, as opposed to the provider being down. */
-const TOKEN_ERRORS = [
+const tokenErrors = ({ errors }: typeof import('jose')) => [
   errors.JWTExpired,
   errors.JWTClaimValidationFailed,
   errors.JWTInvalid,
@@ -66,11 +69,12 @@ export class TokenVerifier {
   }
 
   private async verifiedPayload(token: string): Promise<JWTPayload> {
+    const jose = loadJose();
     // What can be refused without the provider's keys is refused first, so
     // garbage gets its 401 even while the keys cannot be fetched.
     let alg: unknown;
     try {
-      ({ alg } = decodeProtectedHeader(token));
+      ({ alg } = jose.decodeProtectedHeader(token));
     } catch {
       throw AuthFailure.unauthorized('not a JWS', 'invalid_token');
     }
@@ -82,7 +86,7 @@ export class TokenVerifier {
     }
     const keySet = await this.keys.get();
     try {
-      const { payload } = await jwtVerify(token, keySet, {
+      const { payload } = await jose.jwtVerify(token, keySet, {
         issuer: this.config.issuer,
         audience: this.config.audience,
         algorithms: this.config.algorithms,
@@ -99,7 +103,7 @@ export class TokenVerifier {
       return payload;
     } catch (error) {
       if (error instanceof AuthFailure) throw error;
-      if (TOKEN_ERRORS.some((type) => error instanceof type)) {
+      if (tokenErrors(jose).some((type) => error instanceof type)) {
         const code = (error as { code?: string }).code ?? 'invalid';
         throw AuthFailure.unauthorized(code, 'invalid_token');
       }

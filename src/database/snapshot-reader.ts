@@ -1,6 +1,11 @@
-import { Inject, Injectable, OnApplicationShutdown } from '@nestjs/common';
+import {
+  Inject,
+  Injectable,
+  OnApplicationShutdown,
+  OnModuleInit,
+} from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { Pool } from 'pg';
+import type { Pool, PoolConfig } from 'pg';
 import { DataSource } from 'typeorm';
 import { appConfig } from '../../config/app.config';
 import type { AppConfig } from '../../config/environment';
@@ -18,11 +23,12 @@ import { SqliteJsonCursor } from './sqlite-json-cursor';
  * connections that writes wait for.
  */
 @Injectable()
-export class SnapshotReader implements OnApplicationShutdown {
+export class SnapshotReader implements OnModuleInit, OnApplicationShutdown {
   /** The JSON expressions of the statements this reader runs. */
   readonly json: JsonSql;
   private readonly sqliteFile: string | undefined;
-  private readonly pool: Pool | undefined;
+  private readonly poolConfig: PoolConfig | undefined;
+  private pool: Pool | undefined;
   private readonly open = new Set<JsonCursor>();
 
   constructor(
@@ -32,7 +38,7 @@ export class SnapshotReader implements OnApplicationShutdown {
     this.json = jsonSqlFor(dataSource.options.type);
     const database = config.database;
     if (database.type === 'postgres') {
-      this.pool = new Pool({
+      this.poolConfig = {
         connectionString: database.url,
         max: database.listPoolSize,
         connectionTimeoutMillis: database.connectTimeoutMs,
@@ -42,13 +48,21 @@ export class SnapshotReader implements OnApplicationShutdown {
         statement_timeout: database.statementTimeoutMs,
         query_timeout: database.statementTimeoutMs + 1000,
         keepAlive: true,
-      });
-      // An idle pooled connection that the server closes must not crash the
-      // process; the next checkout opens a new one.
-      this.pool.on('error', () => undefined);
+      };
     } else {
       this.sqliteFile = String(dataSource.options.database);
     }
+  }
+
+  /** pg is loaded only on PostgreSQL: on SQLite it is start-up time for nothing. */
+  onModuleInit(): void {
+    if (!this.poolConfig) return;
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    const { Pool } = require('pg') as typeof import('pg');
+    this.pool = new Pool(this.poolConfig);
+    // An idle pooled connection that the server closes must not crash the
+    // process; the next checkout opens a new one.
+    this.pool.on('error', () => undefined);
   }
 
   /**

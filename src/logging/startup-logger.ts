@@ -1,7 +1,18 @@
 import type { LoggerService } from '@nestjs/common';
-import pino, { stdTimeFunctions, type Logger as Pino } from 'pino';
+import type { Logger as Pino } from 'pino';
 import type { AppConfig } from '../../config/environment';
-import { scrubSecret } from './request-log';
+import { jsonLogger } from './json-logger';
+
+/** Field paths that could carry a credential, should any ever be logged. */
+const REDACTED_PATHS = [
+  'req.headers.authorization',
+  'req.headers.cookie',
+  'headers.authorization',
+  'headers.Authorization',
+  'config.headers.Authorization',
+  '*.headers.authorization',
+  '*.headers.Authorization',
+];
 
 /**
  * Errors Nest and @nestjs/typeorm log on their own while the app is being
@@ -12,24 +23,17 @@ import { scrubSecret } from './request-log';
 const REPORTED_BY_BOOTSTRAP = new Set(['ExceptionHandler', 'TypeOrmModule']);
 
 /**
- * Nest's logger from the first line of start-up until the app's own
- * (nestjs-pino) takes over: the same JSON lines — level, time, context, msg
- * — with the same level, format and key scrubbing, so nothing before
- * "Listening" is coloured text.
+ * Nest's logger for the life of the process, from the first line of
+ * start-up: JSON lines (level, time, context, msg) at LOG_LEVEL, with key
+ * scrubbing and credential paths redacted, so nothing is coloured text.
+ * Request lines come from the operations middleware, on the same stdout.
  */
 export class StartupLogger implements LoggerService {
   private readonly pino: Pino;
 
   constructor(config: AppConfig) {
-    const key = config.imageApi.key;
-    this.pino = pino({
-      level: config.logLevel,
-      timestamp: stdTimeFunctions.isoTime,
-      hooks: { streamWrite: (line: string) => scrubSecret(line, key) },
-      transport:
-        config.logFormat === 'pretty'
-          ? { target: 'pino-pretty', options: { singleLine: true } }
-          : undefined,
+    this.pino = jsonLogger(config, {
+      redact: { paths: REDACTED_PATHS, censor: '[redacted]' },
     });
   }
 

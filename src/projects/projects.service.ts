@@ -18,6 +18,7 @@ import { Project } from './entities';
 import { decodeCursor, encodeCursor } from './project-cursor';
 import { ProjectCreateRateLimit } from './project-create-rate-limit';
 import { buildNewProject } from './project-defaults';
+import { insertNewProject } from './project-insert';
 import { ProjectListBody } from './project-list-body';
 import {
   allProjectsStatement,
@@ -81,9 +82,7 @@ export class ProjectsService {
         ) {
           return false;
         }
-        // One save: the cascade inserts the sections and agents in the same
-        // transaction as the project.
-        await manager.save(project, { reload: false });
+        await insertNewProject(manager, project);
         return true;
       });
       if (created) return answer;

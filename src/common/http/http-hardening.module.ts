@@ -1,18 +1,14 @@
 import { Inject, MiddlewareConsumer, Module, NestModule } from '@nestjs/common';
 import cors from 'cors';
-import helmet from 'helmet';
 import { appConfig } from '../../../config/app.config';
 import type { AppConfig } from '../../../config/environment';
 
 /**
- * Headers for a service without authentication, as middleware of a module so
- * an app built from AppModule alone sends them too:
- * - helmet's defaults, except `upgrade-insecure-requests`: the service is
- *   served over plain HTTP inside the cluster (TLS ends at the ingress), and
- *   that directive would make a browser fetch Swagger UI's files over HTTPS;
- * - CORS only for the origins in CORS_ORIGINS (off when unset), allowing
- *   the request headers the API reads and exposing the response headers a
- *   frontend needs.
+ * CORS only for the origins in CORS_ORIGINS (off when unset), allowing the
+ * request headers the API reads and exposing the response headers a
+ * frontend needs; as middleware of a module so an app built from AppModule
+ * alone sends them too. helmet's headers are set by the operations
+ * middleware (security-headers.ts).
  */
 
 /** Request headers a browser may send cross-origin. */
@@ -36,16 +32,6 @@ export class HttpHardeningModule implements NestModule {
   constructor(@Inject(appConfig.KEY) private readonly config: AppConfig) {}
 
   configure(consumer: MiddlewareConsumer): void {
-    consumer
-      .apply(
-        helmet({
-          contentSecurityPolicy: {
-            directives: { upgradeInsecureRequests: null },
-          },
-        }),
-      )
-      .forRoutes('{*path}');
-
     const origins = this.config.corsOrigins;
     if (origins !== undefined) {
       consumer

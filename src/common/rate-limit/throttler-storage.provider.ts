@@ -1,4 +1,3 @@
-import { ThrottlerStorageRedisService } from '@nest-lab/throttler-storage-redis';
 import { FactoryProvider, Logger } from '@nestjs/common';
 import { ThrottlerStorage, ThrottlerStorageService } from '@nestjs/throttler';
 import { appConfig } from '../../../config/app.config';
@@ -9,6 +8,7 @@ import type { AppConfig } from '../../../config/environment';
  * Redis when REDIS_URL is set, so every replica counts against one budget;
  * otherwise in this process's memory. Both are closed with the app (their
  * own shutdown hooks: the Redis one disconnects the client it created).
+ * The Redis client (ioredis) is loaded only when REDIS_URL is set.
  */
 export const throttlerStorageProvider: FactoryProvider<ThrottlerStorage> = {
   provide: ThrottlerStorage,
@@ -20,6 +20,9 @@ export const throttlerStorageProvider: FactoryProvider<ThrottlerStorage> = {
 };
 
 function redisStorage(url: string): ThrottlerStorage {
+  const { ThrottlerStorageRedisService } =
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    require('@nest-lab/throttler-storage-redis') as typeof import('@nest-lab/throttler-storage-redis');
   const storage = new ThrottlerStorageRedisService(url, {
     // A call fails after one reconnection attempt instead of waiting for
     // Redis forever; the caller decides what a failure means.

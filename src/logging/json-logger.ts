@@ -1,0 +1,44 @@
+import pino, { stdTimeFunctions, type LoggerOptions } from 'pino';
+import type { AppConfig } from '../../config/environment';
+import { ownSpansEnabled } from '../tracing/spans';
+import { logDestination } from './log-destination';
+import { scrubSecret } from './request-log';
+
+/**
+ * A pino logger writing the process's JSON lines (level, time, pid,
+ * hostname, fields, msg) at LOG_LEVEL, every line checked for the image-API
+ * key before it is written; LOG_FORMAT=pretty writes through pino-pretty
+ * instead.
+ */
+export function jsonLogger(
+  config: AppConfig,
+  options: Pick<LoggerOptions, 'redact'> = {},
+): pino.Logger {
+  const key = config.imageApi.key;
+  const shared: LoggerOptions = {
+    ...options,
+    level: config.logLevel,
+    mixin: traceFieldsMixin(),
+    timestamp: stdTimeFunctions.isoTime,
+    hooks: { streamWrite: (line: string) => scrubSecret(line, key) },
+  };
+  if (config.logFormat === 'pretty') {
+    return pino({
+      ...shared,
+      transport: { target: 'pino-pretty', options: { singleLine: true } },
+    });
+  }
+  return pino(shared, logDestination());
+}
+
+/**
+ * While tracing is on, every line carries the active span's `trace_id` and
+ * `span_id`; with it off, no mixin runs at all.
+ */
+function traceFieldsMixin(): (() => Record<string, string>) | undefined {
+  if (!ownSpansEnabled()) return undefined;
+  type Fields = typeof import('../tracing/trace-log-fields');
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const fields = require('../tracing/trace-log-fields') as Fields;
+  return fields.traceLogFields;
+}
