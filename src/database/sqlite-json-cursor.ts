@@ -44,7 +44,10 @@ export class SqliteJsonCursor implements JsonCursor {
     const chunk: string[] = [];
     let size = 0;
     const started = performance.now();
-    while (size < CHUNK_CHARS && performance.now() - started < TURN_MS) {
+    // At least one row per call: an empty chunk means the end of the list,
+    // and a process the machine left waiting for longer than TURN_MS must
+    // not look like one (it once ended a list early, as if complete).
+    do {
       const step = this.rows.next();
       if (step.done) {
         this.release();
@@ -53,7 +56,7 @@ export class SqliteJsonCursor implements JsonCursor {
       const document = String(step.value);
       chunk.push(document);
       size += document.length;
-    }
+    } while (size < CHUNK_CHARS && performance.now() - started < TURN_MS);
     return chunk.length > 0 ? chunk : undefined;
   }
 
