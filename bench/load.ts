@@ -326,6 +326,17 @@ function paced(
       };
       const one = setup ? setup(base, {}) : base;
       const body = one.body === undefined ? undefined : String(one.body);
+      // autocannon writes a Content-Length into the headers object it is
+      // given (the plan's shared one): drop it and count this body's bytes.
+      const headers: Record<string, string> = {};
+      for (const [name, value] of Object.entries(one.headers ?? {})) {
+        if (name.toLowerCase() !== 'content-length') {
+          headers[name] = String(value);
+        }
+      }
+      if (body !== undefined) {
+        headers['content-length'] = String(Buffer.byteLength(body));
+      }
       pending += 1;
       const sentAt = performance.now();
       const req = request(
@@ -333,7 +344,7 @@ function paced(
         {
           method: one.method,
           agent,
-          headers: one.headers,
+          headers,
           timeout: 30_000,
         },
         (res) => {
