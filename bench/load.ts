@@ -29,7 +29,12 @@ let goSignal: (() => void) | undefined;
 const waitForGo = () =>
   new Promise<void>((resolvePromise) => (goSignal = resolvePromise));
 
-const JSON_HEADERS = { 'content-type': 'application/json' };
+/**
+ * Copied into every request plan: autocannon writes a Content-Length into
+ * the headers object it is given, which would then go out with the burst's
+ * own requests (a body of another length: 400s).
+ */
+const JSON_HEADERS = Object.freeze({ 'content-type': 'application/json' });
 
 const LOGO_BODY = JSON.stringify({
   projectId: '019aa8f2-5f1c-7c3e-9a51-3c1f5d0b8e21',
@@ -76,7 +81,7 @@ function requestFor(plan: RequestPlan): autocannon.Request {
       const ids = idsOf(plan.idsFile);
       return {
         method: 'PATCH',
-        headers: JSON_HEADERS,
+        headers: { ...JSON_HEADERS },
         setupRequest: (req) => ({
           ...req,
           path: `/api/projects/${pick(ids)}`,
@@ -100,7 +105,7 @@ function requestFor(plan: RequestPlan): autocannon.Request {
       return {
         method: 'POST',
         path: '/api/projects',
-        headers: JSON_HEADERS,
+        headers: { ...JSON_HEADERS },
         setupRequest: (req) => {
           n += 1;
           return {
@@ -135,7 +140,7 @@ function requestFor(plan: RequestPlan): autocannon.Request {
       return {
         method: 'POST',
         path: '/api/ai/generate-logo',
-        headers: JSON_HEADERS,
+        headers: { ...JSON_HEADERS },
         body: LOGO_BODY,
       };
     case 'mixed': {
@@ -326,6 +331,17 @@ function paced(
       };
       const one = setup ? setup(base, {}) : base;
       const body = one.body === undefined ? undefined : String(one.body);
+      // autocannon writes a Content-Length into the headers object it is
+      // given (the plan's shared one): drop it and count this body's bytes.
+      const headers: Record<string, string> = {};
+      for (const [name, value] of Object.entries(one.headers ?? {})) {
+        if (name.toLowerCase() !== 'content-length') {
+          headers[name] = String(value);
+        }
+      }
+      if (body !== undefined) {
+        headers['content-length'] = String(Buffer.byteLength(body));
+      }
       pending += 1;
       const sentAt = performance.now();
       const req = request(
@@ -333,7 +349,7 @@ function paced(
         {
           method: one.method,
           agent,
-          headers: one.headers,
+          headers,
           timeout: 30_000,
         },
         (res) => {
@@ -395,7 +411,15 @@ async function fire(baseUrl: string, count: number) {
       const sent = performance.now();
       const req = request(
         url,
-        { method: 'POST', agent, headers: JSON_HEADERS, timeout: 30_000 },
+        {
+          method: 'POST',
+          agent,
+          headers: {
+            ...JSON_HEADERS,
+            'content-length': String(Buffer.byteLength(LOGO_BODY)),
+          },
+          timeout: 30_000,
+        },
         (res) => {
           res.resume();
           res.once('end', () =>
