@@ -7,8 +7,8 @@ import type { AddressInfo } from 'node:net';
  * every POST after `delayMs` with `{created, data:[{url}]}`, like
  * /v1/images/generations, and prints `{"port":N}` once it listens.
  *
- * (Issue 4 adds a dev image API to the service itself; this one stays
- * separate so the upstream's CPU never lands on the server core.)
+ * (The service has a dev image API of its own; this one stays separate
+ * so the upstream's CPU never lands on the server core.)
  */
 
 const delayMs = Number(process.argv[2] ?? '0');

@@ -5,7 +5,7 @@ import {
 } from './environment';
 
 /**
- * The settings of logo generation in production (issue 4) and of the dev
+ * The settings of logo generation in production and of the dev
  * image API. The other variables have their own spec.
  */
 

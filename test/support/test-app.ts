@@ -28,7 +28,7 @@ const TABLES_CHILDREN_FIRST = [
 ];
 
 /**
- * The production settings of logo generation (issue 4), unset so that a
+ * The production settings of logo generation, unset so that a
  * developer's shell never leaks into a test: every test app starts from the
  * documented defaults, except for TEST_DEFAULTS.
  */
