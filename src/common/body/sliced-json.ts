@@ -8,7 +8,7 @@
  *
  * It only decides whether the text is JSON and builds the value; when it is
  * not JSON, it says where, and the caller takes the error message from
- * JSON.parse itself (see json-body.middleware.ts), so clients read exactly
+ * JSON.parse itself (see json-body.guard.ts), so clients read exactly
  * the message they always have.
  */
 
