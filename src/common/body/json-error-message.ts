@@ -11,6 +11,9 @@ export const NATIVE_PARSE_MAX_CHARS = 64 * 1024;
  * Decodes the bytes it is handed (moved, not copied) and runs JSON.parse on
  * them; answers `[id, message]` ('' if JSON.parse accepted the text).
  */
+/** How long the parse-error worker waits for more work before it stops. */
+const WORKER_IDLE_MS = 200;
+
 const WORKER_SOURCE = `
 const { parentPort } = require('node:worker_threads');
 const decoder = new TextDecoder('utf-8', { ignoreBOM: true });
@@ -28,13 +31,14 @@ parentPort.on('message', ([id, bytes]) => {
 /**
  * The one worker thread of the process that finds parse error messages of
  * large texts, one text at a time. It starts on first use, does not keep
- * the process alive, and is started again if it dies. Callers are few at
+ * the process alive, stops when idle, and is started again when needed. Callers are few at
  * once: only holders of a LargeBodyGate permit send it work.
  */
 class ParseErrorWorker {
   private worker: Worker | undefined;
   private nextId = 0;
   private readonly pending = new Map<number, (message: string) => void>();
+  private idleTimer: NodeJS.Timeout | undefined;
 
   message(bytes: Uint8Array): Promise<string> {
     const worker = this.started();
@@ -54,7 +58,20 @@ class ParseErrorWorker {
     });
   }
 
+  /** An idle worker is stopped soon, so it holds no memory between floods. */
+  private stopWhenIdle(worker: Worker): void {
+    clearTimeout(this.idleTimer);
+    this.idleTimer = setTimeout(() => {
+      if (this.worker === worker && this.pending.size === 0) {
+        this.worker = undefined;
+        void worker.terminate();
+      }
+    }, WORKER_IDLE_MS);
+    this.idleTimer.unref();
+  }
+
   private started(): Worker {
+    clearTimeout(this.idleTimer);
     if (this.worker) return this.worker;
     const worker = new Worker(WORKER_SOURCE, { eval: true });
     worker.unref();
@@ -62,6 +79,7 @@ class ParseErrorWorker {
       const resolve = this.pending.get(id);
       this.pending.delete(id);
       resolve?.(message);
+      if (this.pending.size === 0) this.stopWhenIdle(worker);
     });
     // A worker that dies (no memory, say) answers '' for what it held: the
     // caller then finds the message itself, if slowly.
