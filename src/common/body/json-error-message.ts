@@ -11,6 +11,11 @@ export const NATIVE_PARSE_MAX_CHARS = 64 * 1024;
  * Decodes the bytes it is handed (moved, not copied) and runs JSON.parse on
  * them; answers `[id, message]` ('' if JSON.parse accepted the text).
  */
+const WORKER_HEAP_LIMITS = {
+  maxOldGenerationSizeMb: 48,
+  maxYoungGenerationSizeMb: 4,
+};
+
 /** How long the parse-error worker waits for more work before it stops. */
 const WORKER_IDLE_MS = 200;
 
@@ -73,7 +78,13 @@ class ParseErrorWorker {
   private started(): Worker {
     clearTimeout(this.idleTimer);
     if (this.worker) return this.worker;
-    const worker = new Worker(WORKER_SOURCE, { eval: true });
+    const worker = new Worker(WORKER_SOURCE, {
+      eval: true,
+      // Enough for JSON.parse of any body under a few megabytes; a small
+      // young generation is swept often, so the worker's memory stays near
+      // what one text needs instead of growing with the flood.
+      resourceLimits: WORKER_HEAP_LIMITS,
+    });
     worker.unref();
     worker.on('message', ([id, message]: [number, string]) => {
       const resolve = this.pending.get(id);

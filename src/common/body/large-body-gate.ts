@@ -8,7 +8,7 @@ import { ServiceBusyError } from '../errors/retry-later.error';
 export const SMALL_BODY_MAX_BYTES = 64 * 1024;
 
 /** Large bodies read, parsed and explained at once in this process. */
-export const LARGE_BODY_PERMITS = 2;
+export const LARGE_BODY_PERMITS = 1;
 
 /** Requests waiting for a permit; one more is refused with 503. */
 export const LARGE_BODY_QUEUE_LIMIT = 64;
