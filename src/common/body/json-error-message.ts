@@ -56,10 +56,7 @@ class ParseErrorWorker {
         bytes.byteOffset === 0 &&
         bytes.byteLength === bytes.buffer.byteLength &&
         bytes.buffer instanceof ArrayBuffer;
-      worker.postMessage(
-        [id, bytes],
-        movable ? [bytes.buffer as ArrayBuffer] : [],
-      );
+      worker.postMessage([id, bytes], movable ? [bytes.buffer] : []);
     });
   }
 
