@@ -78,6 +78,8 @@ export interface AppConfig {
     /** Requests waiting for a call slot; one more is refused with 503. */
     queueLimit: number;
     busyRetryAfterSeconds: number;
+    /** One client's requests in flight or waiting; one more is refused with 429. */
+    clientLimit: number;
   };
   logoRateLimit: {
     /** Upstream-bound requests per client and window; 0 = no limit. */
@@ -85,7 +87,7 @@ export interface AppConfig {
     windowSeconds: number;
   };
   projectCreateRateLimit: {
-    /** Creates per client and window; 0 = no limit (the default). */
+    /** Creates per client and window; 0 = no limit (the default without auth). */
     limit: number;
     windowSeconds: number;
   };
@@ -351,6 +353,13 @@ function corsOrigins(env: Env): string[] | '*' | undefined {
   return origins.length > 0 ? origins : undefined;
 }
 
+/**
+ * Creates per user and PROJECT_CREATE_RATE_WINDOW_S when AUTH_MODE=oidc and
+ * PROJECT_CREATE_RATE_LIMIT is unset: two a second on average, far above
+ * what a person does and far below what a loop does.
+ */
+export const OIDC_PROJECT_CREATE_RATE_LIMIT = 120;
+
 export function loadConfiguration(env: Env = process.env): AppConfig {
   return {
     port: integer(env, 'PORT', 3000, 0, 65535),
@@ -398,13 +407,24 @@ export function loadConfiguration(env: Env = process.env): AppConfig {
         1,
         3600,
       ),
+      clientLimit: integer(env, 'IMAGE_API_CLIENT_LIMIT', 4, 1, 100_000),
     },
     logoRateLimit: {
       limit: integer(env, 'LOGO_RATE_LIMIT', 60, 0, 1_000_000),
       windowSeconds: integer(env, 'LOGO_RATE_WINDOW_S', 60, 1, 86_400),
     },
     projectCreateRateLimit: {
-      limit: integer(env, 'PROJECT_CREATE_RATE_LIMIT', 0, 0, 1_000_000),
+      // Off as the contract has it when anyone may call; per proven user
+      // with AUTH_MODE=oidc, where a caller is someone who can be limited.
+      limit: integer(
+        env,
+        'PROJECT_CREATE_RATE_LIMIT',
+        read(env, 'AUTH_MODE')?.toLowerCase() === 'oidc'
+          ? OIDC_PROJECT_CREATE_RATE_LIMIT
+          : 0,
+        0,
+        1_000_000,
+      ),
       windowSeconds: integer(
         env,
         'PROJECT_CREATE_RATE_WINDOW_S',

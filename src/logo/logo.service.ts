@@ -90,7 +90,7 @@ export class LogoService {
       throw new LogoGenerationError(KEY_MISSING_MESSAGE);
     }
     const prompt = buildLogoPrompt(request);
-    const ticket = this.queue.admit();
+    const ticket = this.queue.admit(caller.client);
     const deadline = startDeadline(this.deadlineMs);
     const signal = AbortSignal.any([caller.signal, deadline.signal]);
     try {

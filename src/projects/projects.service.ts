@@ -49,7 +49,8 @@ export class ProjectsService {
    * With an Idempotency-Key, the key's record commits in the same
    * transaction, so no crash can leave a project without its key or a key
    * without its project; a key already used gets its first answer again.
-   * `client` is counted against PROJECT_CREATE_RATE_LIMIT first.
+   * `client` is counted against PROJECT_CREATE_RATE_LIMIT first, unless
+   * the request replays a create already made.
    */
   async create(
     input: CreateProjectDto,
@@ -59,6 +60,12 @@ export class ProjectsService {
   ): Promise<Answer> {
     if (caller && input.userId !== caller.userId) {
       throw AuthFailure.forbidden('create for another user');
+    }
+    // A retry of a keyed create that already succeeded is answered without
+    // counting it: the docs call such a retry safe, and it creates nothing.
+    if (key && this.createRateLimit.enabled) {
+      const replayed = await this.idempotency.replay(key);
+      if (replayed) return replayed;
     }
     await this.createRateLimit.consume(client);
     // A record that expires between the two steps is a fresh start.
