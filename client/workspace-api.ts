@@ -577,6 +577,22 @@ export interface operations {
           'application/json': components['schemas']['ErrorResponseDto'];
         };
       };
+      /** @description Without `limit`: the client already runs LIST_CLIENT_LIMIT full lists */
+      429: {
+        headers: {
+          /** @description Seconds to wait before sending the request again */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": "Too many lists in progress for this client, retry later"
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponseDto'];
+        };
+      };
       /** @description The request headers, the URL included, are over 16 KB */
       431: {
         headers: {
@@ -605,7 +621,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorResponseDto'];
         };
       };
-      /** @description With AUTH_MODE=oidc: the OpenID Provider's keys cannot be fetched and none are cached */
+      /** @description Without `limit`: every list connection of this instance is in use (PostgreSQL); or with AUTH_MODE=oidc: the OpenID Provider's keys cannot be fetched and none are cached */
       503: {
         headers: {
           /** @description Seconds to wait before sending the request again */
@@ -615,7 +631,7 @@ export interface operations {
         content: {
           /**
            * @example {
-           *       "error": "Authentication is temporarily unavailable"
+           *       "error": "Too many lists in progress, retry later"
            *     }
            */
           'application/json': components['schemas']['ErrorResponseDto'];

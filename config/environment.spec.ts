@@ -25,6 +25,8 @@ describe('loadConfiguration', () => {
       corsOrigins: undefined,
       shutdownTimeoutMs: 25000,
       listIdleTimeoutMs: 30000,
+      listMaxDurationMs: 120000,
+      listClientLimit: 2,
       imageApi: {
         key: undefined,
         url: 'https://api.openai.com/v1/images/generations',
@@ -137,6 +139,8 @@ describe('loadConfiguration', () => {
       corsOrigins: undefined,
       shutdownTimeoutMs: 25000,
       listIdleTimeoutMs: 30000,
+      listMaxDurationMs: 120000,
+      listClientLimit: 2,
       imageApi: {
         key: 'sk-test',
         url: 'http://127.0.0.1:9999/v1/images/generations',
@@ -255,6 +259,8 @@ describe('loadConfiguration', () => {
     ['LOG_FORMAT', 'xml'],
     ['SHUTDOWN_TIMEOUT_MS', 'soon'],
     ['LIST_IDLE_TIMEOUT_MS', '0'],
+    ['LIST_MAX_DURATION_MS', '0'],
+    ['LIST_CLIENT_LIMIT', '0'],
     ['CORS_ORIGINS', 'app.example.com'],
     ['CORS_ORIGINS', 'https://app.example.com/path'],
     ['CORS_ORIGINS', 'ftp://files.example.com'],
@@ -283,6 +289,16 @@ describe('loadConfiguration', () => {
     });
     expect(config.logFormat).toBe('pretty');
     expect(config.shutdownTimeoutMs).toBe(5000);
+  });
+
+  it('reads LIST_MAX_DURATION_MS and LIST_CLIENT_LIMIT', () => {
+    const config = loadConfiguration({
+      ...PRODUCTION,
+      LIST_MAX_DURATION_MS: '60000',
+      LIST_CLIENT_LIMIT: '5',
+    });
+    expect(config.listMaxDurationMs).toBe(60000);
+    expect(config.listClientLimit).toBe(5);
   });
 
   it('reads LIST_IDLE_TIMEOUT_MS', () => {

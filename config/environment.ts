@@ -58,6 +58,13 @@ export interface AppConfig {
    * a stalled client cannot hold a snapshot (and its connection) forever.
    */
   listIdleTimeoutMs: number;
+  /**
+   * A streamed list still running after this long is cut off, however fast
+   * its client reads, so no list holds a snapshot (and its connection) longer.
+   */
+  listMaxDurationMs: number;
+  /** Streamed lists one client (a user, or an address without auth) may run at once. */
+  listClientLimit: number;
   imageApi: {
     /** Unset or blank means "not configured" (logo generation answers 500). */
     key: string | undefined;
@@ -378,6 +385,14 @@ export function loadConfiguration(env: Env = process.env): AppConfig {
       1,
       3_600_000,
     ),
+    listMaxDurationMs: integer(
+      env,
+      'LIST_MAX_DURATION_MS',
+      120_000,
+      1,
+      3_600_000,
+    ),
+    listClientLimit: integer(env, 'LIST_CLIENT_LIMIT', 2, 1, 1000),
     imageApi: {
       key: read(env, 'IMAGE_API_KEY'),
       url: httpUrl(

@@ -20,6 +20,8 @@ import { ProjectCreateRateLimit } from './project-create-rate-limit';
 import { buildNewProject } from './project-defaults';
 import { insertNewProject } from './project-insert';
 import { ProjectListBody } from './project-list-body';
+import { ListSlots } from './list-slots';
+import type { JsonCursor } from '../database/json-cursor';
 import {
   allProjectsStatement,
   findProjectDetail,
@@ -42,6 +44,7 @@ export class ProjectsService {
     private readonly snapshots: SnapshotReader,
     private readonly idempotency: IdempotencyService,
     private readonly createRateLimit: ProjectCreateRateLimit,
+    private readonly listSlots: ListSlots,
   ) {}
 
   /**
@@ -102,16 +105,35 @@ export class ProjectsService {
    * SPEC 4.2 as it is written (no page): every project, or one user's, as
    * the pieces of the JSON body, read from one snapshot as they are sent.
    * A project changed meanwhile is listed as it was when the list started.
+   * `client` (a user, or an address without auth) runs at most
+   * LIST_CLIENT_LIMIT such lists at once.
    */
   async listAll(
     userId: string | undefined,
     caller?: Caller,
+    client = 'anyone',
   ): Promise<ProjectListBody> {
     const { text, params } = allProjectsStatement(
       this.snapshots.json,
       listedUser(userId, caller),
     );
-    return ProjectListBody.start(await this.snapshots.openJson(text, params));
+    // One of the client's LIST_CLIENT_LIMIT slots, until the cursor closes
+    // (the list ended, was cut off, or its client left).
+    const release = this.listSlots.take(client);
+    let cursor: JsonCursor;
+    try {
+      cursor = await this.snapshots.openJson(text, params);
+    } catch (error) {
+      release();
+      throw error;
+    }
+    return ProjectListBody.start({
+      next: () => cursor.next(),
+      close: () => {
+        release();
+        return cursor.close();
+      },
+    });
   }
 
   /**
