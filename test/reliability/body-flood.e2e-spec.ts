@@ -1,7 +1,9 @@
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
 import { readFileSync } from 'node:fs';
 import { Agent, request } from 'node:http';
 import { megabytes, residentBytes } from '../support/process-memory';
-import { byScale, recordReliability } from '../support/reliability';
+import { byScale, isLongRun, recordReliability } from '../support/reliability';
 import { startServer, type ServerProcess } from '../support/server-process';
 import {
   createTestDatabase,
@@ -15,7 +17,12 @@ import {
 const FLOOD_BODY = Buffer.from(`[${'1,'.repeat(490_000)}x]`);
 const DURATION_MS = byScale(5_000, 20_000);
 const MAX_RSS_GROWTH = 128 * 1024 * 1024;
-const MAX_PROBE_MS = 500;
+/**
+ * The liveness bound: 500 ms in the long run (`npm run test:reliability`,
+ * one driver at a time); `npm test` shares 2 cores with everything else, so
+ * there it only catches a process that stops answering.
+ */
+const MAX_PROBE_MS = isLongRun ? 500 : 10_000;
 const PROBE_EVERY_MS = 200;
 
 interface FloodFigures {
@@ -58,6 +65,48 @@ function send(
   });
 }
 
+/** Asks /health/live every PROBE_EVERY_MS; prints the slowest answer (ms). */
+const PROBER_SOURCE = `
+const http = require('node:http');
+const [url, duration, every] = process.argv.slice(1);
+const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+const deadline = Date.now() + Number(duration);
+let slowest = 0;
+const probe = () => new Promise((resolve) => {
+  const started = performance.now();
+  http.get(url + '/health/live', { agent }, (response) => {
+    response.resume();
+    response.on('end', () => resolve(response.statusCode === 200 ? performance.now() - started : Infinity));
+  }).on('error', () => resolve(Infinity));
+});
+(async () => {
+  while (Date.now() < deadline) {
+    slowest = Math.max(slowest, await probe());
+    await new Promise((resolve) => setTimeout(resolve, Number(every)));
+  }
+  process.stdout.write(JSON.stringify(slowest === Infinity ? -1 : slowest));
+  agent.destroy();
+})();
+`;
+
+/** The slowest liveness answer over `durationMs`, from another process. */
+async function probeLiveness(
+  baseUrl: string,
+  durationMs: number,
+): Promise<number> {
+  const child = spawn(
+    process.execPath,
+    ['-e', PROBER_SOURCE, baseUrl, String(durationMs), String(PROBE_EVERY_MS)],
+    { stdio: ['ignore', 'pipe', 'inherit'] },
+  );
+  let output = '';
+  child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  await once(child, 'exit');
+  const slowest = Number(output);
+  // A failed or missing probe answer counts as never answered.
+  return slowest >= 0 && output !== '' ? slowest : Infinity;
+}
+
 /**
  * `connections` clients sending FLOOD_BODY to `path` back to back for
  * DURATION_MS, while the liveness probe is asked every PROBE_EVERY_MS on a
@@ -70,7 +119,6 @@ async function flood(
   headers: Record<string, string> = {},
 ): Promise<FloodFigures> {
   const agent = new Agent({ keepAlive: true, maxSockets: connections });
-  const probeAgent = new Agent({ keepAlive: true, maxSockets: 1 });
   const baselineRss = residentBytes(server.pid);
   const cpuBefore = cpuSeconds(server.pid);
   const deadline = Date.now() + DURATION_MS;
@@ -81,15 +129,11 @@ async function flood(
   const sampler = setInterval(() => {
     peakRss = Math.max(peakRss, residentBytes(server.pid));
   }, 50);
-  const prober = (async () => {
-    while (Date.now() < deadline) {
-      const started = performance.now();
-      const status = await send(probeAgent, server.baseUrl, '/health/live', {});
-      const ms = performance.now() - started;
-      slowestProbeMs = Math.max(slowestProbeMs, status === 200 ? ms : Infinity);
-      await new Promise((resolve) => setTimeout(resolve, PROBE_EVERY_MS));
-    }
-  })();
+  // In a process of its own, as the kubelet is: the flood's own sockets in
+  // this process would otherwise delay the probe's answer here.
+  const prober = probeLiveness(server.baseUrl, DURATION_MS).then((ms) => {
+    slowestProbeMs = ms;
+  });
   const senders = Array.from({ length: connections }, async () => {
     while (Date.now() < deadline) {
       const status = await send(
@@ -106,7 +150,6 @@ async function flood(
   await Promise.all([...senders, prober]);
   clearInterval(sampler);
   agent.destroy();
-  probeAgent.destroy();
   return {
     baselineRss,
     peakRss,
@@ -121,8 +164,8 @@ async function flood(
  * Anonymous clients sending ~1 MB bodies that stop being JSON at their end:
  * to a route that does not exist, to a route that reads them, and (with
  * AUTH_MODE=oidc) to a route without a token. The process's memory grows
- * by at most 128 MB and its liveness probe answers within 500 ms, at 10
- * and at 50 connections.
+ * by at most 128 MB and its liveness probe (asked from another process)
+ * answers within 500 ms in the long run, at 10 and at 50 connections.
  */
 describe('Anonymous flood of large bodies (reliability)', () => {
   let database: TestDatabase;
@@ -156,6 +199,12 @@ describe('Anonymous flood of large bodies (reliability)', () => {
   const cases: Array<[string, () => ServerProcess, string]> = [
     ['an unknown route', () => open, '/api/no-such-route'],
     ['POST /api/projects (AUTH_MODE=none)', () => open, '/api/projects'],
+    // The route that answers the parse error's message.
+    [
+      'POST /api/ai/generate-logo (AUTH_MODE=none)',
+      () => open,
+      '/api/ai/generate-logo',
+    ],
     [
       'POST /api/projects without a token (AUTH_MODE=oidc)',
       () => guarded,
@@ -165,7 +214,7 @@ describe('Anonymous flood of large bodies (reliability)', () => {
 
   for (const connections of [10, 50]) {
     it.each(cases)(
-      `keeps RSS growth within 128 MB and liveness within 500 ms: %s, ${connections} connections`,
+      `keeps RSS growth within 128 MB and liveness within ${MAX_PROBE_MS} ms: %s, ${connections} connections`,
       async (label, server, path) => {
         const figures = await flood(server(), path, connections);
         const growth = figures.peakRss - figures.baselineRss;

@@ -13,7 +13,11 @@ import type { Request, Response } from 'express';
 import { appConfig } from '../../../config/app.config';
 import type { AppConfig } from '../../../config/environment';
 import { USER_ID_FROM_CALLER } from '../../auth/authenticated.decorator';
-import { getCaller, setBodyDigest } from '../http/request-context';
+import {
+  getCaller,
+  getFailurePolicy,
+  setBodyDigest,
+} from '../http/request-context';
 import { jsonErrorMessage, NATIVE_PARSE_MAX_CHARS } from './json-error-message';
 import { LargeBodyGate, SMALL_BODY_MAX_BYTES } from './large-body-gate';
 import { NotJsonError, parseJsonInSlices } from './sliced-json';
@@ -55,14 +59,19 @@ function declaredLength(request: Request): number | undefined {
  * body is parsed at once; a longer one in slices (sliced-json.ts), so that
  * no body under BODY_LIMIT holds the event loop while it is parsed.
  */
-async function readJson(bytes: Buffer): Promise<unknown> {
+async function readJson(bytes: Buffer, explained: boolean): Promise<unknown> {
   const text = bytes.toString('utf8');
   if (text.length <= NATIVE_PARSE_MAX_CHARS) return JSON.parse(text);
   try {
     return await parseJsonInSlices(text);
   } catch (error) {
     if (!(error instanceof NotJsonError)) throw error;
-    throw new Error(await jsonErrorMessage(text, error.position, bytes));
+    // Only a route that shows the message pays for finding it.
+    throw new Error(
+      explained
+        ? await jsonErrorMessage(text, error.position, bytes)
+        : 'Invalid JSON body',
+    );
   }
 }
 
@@ -209,7 +218,10 @@ export class JsonBodyGuard implements CanActivate {
       setBodyDigest(request, createHash('sha256').update(bytes).digest('hex'));
     }
     try {
-      return await readJson(bytes);
+      return await readJson(
+        bytes,
+        getFailurePolicy(request)?.exposePublicErrors === true,
+      );
     } catch (error) {
       throw new UnreadableBodyError(
         error instanceof Error ? error.message : 'Invalid JSON body',

@@ -12,8 +12,8 @@ export const NATIVE_PARSE_MAX_CHARS = 64 * 1024;
  * them; answers `[id, message]` ('' if JSON.parse accepted the text).
  */
 const WORKER_HEAP_LIMITS = {
-  maxOldGenerationSizeMb: 48,
-  maxYoungGenerationSizeMb: 4,
+  maxOldGenerationSizeMb: 24,
+  maxYoungGenerationSizeMb: 2,
 };
 
 /** How long the parse-error worker waits for more work before it stops. */
