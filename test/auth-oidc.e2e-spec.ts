@@ -7,12 +7,11 @@ import {
 } from 'jose';
 import { createHmac } from 'node:crypto';
 import { request as httpRequest, type IncomingMessage } from 'node:http';
-import { connect } from 'node:net';
 import request from 'supertest';
 import { DevImageApi, Replies } from '../src/dev-image-api';
 import { CapturingLogger } from './support/capturing-logger';
 import { DevAuthProviderProcess } from './support/dev-auth-provider-process';
-import { listen } from './support/pending-request';
+import { answerBeforeBody, listen } from './support/pending-request';
 import { createTestApp, TestApp } from './support/test-app';
 
 /**
@@ -24,43 +23,6 @@ import { createTestApp, TestApp } from './support/test-app';
 
 const AUDIENCE = 'workspace-api';
 
-/**
- * Sends the head of a POST announcing a 1 MB body and only its first bytes,
- * and resolves with the first bytes of the answer: a server that waited for
- * the body would never answer (the socket is closed after 10 s).
- */
-export function answerBeforeBody(
-  baseUrl: string,
-  path: string,
-  headers: Record<string, string> = {},
-): Promise<string> {
-  const { hostname, port } = new URL(baseUrl);
-  return new Promise((resolve, reject) => {
-    const socket = connect(Number(port), hostname, () => {
-      const lines = Object.entries({
-        Host: 'localhost',
-        'Content-Type': 'application/json',
-        'Content-Length': String(1024 * 1024),
-        ...headers,
-      }).map(([name, value]) => `${name}: ${value}`);
-      socket.write(`POST ${path} HTTP/1.1\r\n${lines.join('\r\n')}\r\n\r\n[1,`);
-    });
-    let answer = '';
-    const timer = setTimeout(() => {
-      socket.destroy();
-      resolve(answer || 'no answer');
-    }, 10_000);
-    socket.on('data', (chunk: Buffer) => {
-      answer += chunk.toString('latin1');
-      if (answer.includes('\r\n\r\n')) {
-        clearTimeout(timer);
-        socket.destroy();
-        resolve(answer);
-      }
-    });
-    socket.on('error', reject);
-  });
-}
 const ADMIN_ROLE = 'workspace-admin';
 const UNAUTHORIZED = { error: 'Unauthorized' };
 const FORBIDDEN = { error: 'Forbidden' };
