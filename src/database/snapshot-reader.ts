@@ -3,8 +3,8 @@ import {
   Injectable,
   OnApplicationShutdown,
   OnModuleInit,
-  Optional,
 } from '@nestjs/common';
+import Sqlite from 'better-sqlite3';
 import { statSync } from 'node:fs';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { Pool, PoolConfig } from 'pg';
@@ -12,7 +12,6 @@ import { DataSource } from 'typeorm';
 import { appConfig } from '../../config/app.config';
 import type { AppConfig } from '../../config/environment';
 import { ServiceBusyError } from '../common/errors/retry-later.error';
-import { Database } from './database.service';
 import type { JsonCursor } from './json-cursor';
 import { jsonSqlFor, type JsonSql } from './sql';
 import { PostgresJsonCursor } from './postgres-json-cursor';
@@ -46,7 +45,6 @@ export class SnapshotReader implements OnModuleInit, OnApplicationShutdown {
   constructor(
     @InjectDataSource() dataSource: DataSource,
     @Inject(appConfig.KEY) config: AppConfig,
-    @Optional() private readonly db?: Database,
   ) {
     this.json = jsonSqlFor(dataSource.options.type);
     const database = config.database;
@@ -98,24 +96,33 @@ export class SnapshotReader implements OnModuleInit, OnApplicationShutdown {
 
   /**
    * SQLite: once no list holds a snapshot, a WAL grown behind one is
-   * checkpointed and truncated (through the write queue, so it never meets
-   * a transaction of ours). A small WAL is left to SQLite's own checkpoints.
+   * checkpointed and truncated, on a connection of its own that never waits
+   * (timeout 0): if a reader or a writer is busy, SQLite says so at once and
+   * the next list to close tries again. A small WAL is left to SQLite's own
+   * checkpoints.
    */
   private afterClose(): void {
-    if (this.pool || this.open.size > 0 || !this.sqliteFile || !this.db) {
-      return;
-    }
+    const file = this.sqliteFile;
+    if (this.pool || this.open.size > 0 || !file) return;
     let walBytes = 0;
     try {
-      walBytes = statSync(`${this.sqliteFile}-wal`).size;
+      walBytes = statSync(`${file}-wal`).size;
     } catch {
       return;
     }
     if (walBytes < WAL_TRUNCATE_ABOVE_BYTES) return;
-    const db = this.db;
-    void db
-      .write((manager) => manager.query('PRAGMA wal_checkpoint(TRUNCATE)'))
-      .catch(() => undefined);
+    setImmediate(() => {
+      if (this.open.size > 0) return;
+      let connection: Sqlite.Database | undefined;
+      try {
+        connection = new Sqlite(file, { timeout: 0 });
+        connection.pragma('wal_checkpoint(TRUNCATE)');
+      } catch {
+        // Busy or gone: the next list to close tries again.
+      } finally {
+        connection?.close();
+      }
+    });
   }
 
   /** Cursors still open at shutdown (cut-off lists) are released first. */
