@@ -22,8 +22,9 @@ import { createTestApp, type TestApp } from './support/test-app';
  * Clients generated from the committed client/openapi.json, as frontend
  * teams generate them, against a running service with AUTH_MODE=oidc and
  * tokens of the dev OpenID Provider: openapi-typescript's types with
- * openapi-fetch, and an SDK of @hey-api/openapi-ts (which sends a token
- * only on operations whose `security` names the bearer scheme).
+ * openapi-fetch, an SDK of @hey-api/openapi-ts (which sends a token only
+ * on operations whose `security` names the bearer scheme), and orval's
+ * fetch client.
  */
 
 const OPENAPI_FILE = join(REPO_ROOT, 'client', 'openapi.json');
@@ -86,6 +87,64 @@ function generateHeyApiSdk(document: object, dir: string): HeySdk {
       .client,
   };
   /* eslint-enable @typescript-eslint/no-require-imports */
+}
+
+interface OrvalAnswer {
+  data: unknown;
+  status: number;
+  headers: Headers;
+}
+interface OrvalApi {
+  listProjects(params?: object, init?: RequestInit): Promise<OrvalAnswer>;
+  createProject(body: object, init?: RequestInit): Promise<OrvalAnswer>;
+  getProject(id: string, init?: RequestInit): Promise<OrvalAnswer>;
+  updateProject(
+    id: string,
+    body: object,
+    init?: RequestInit,
+  ): Promise<OrvalAnswer>;
+  deleteProject(id: string, init?: RequestInit): Promise<OrvalAnswer>;
+}
+
+const ORVAL_CLI = join(
+  REPO_ROOT,
+  'node_modules',
+  'orval',
+  'dist',
+  'bin',
+  'orval.js',
+);
+
+/** Generates orval's fetch client for `baseUrl`, compiled to CommonJS. */
+function generateOrvalClient(
+  document: object,
+  dir: string,
+  baseUrl: string,
+): OrvalApi {
+  mkdirSync(dir, { recursive: true });
+  const input = join(dir, 'openapi.json');
+  const output = join(dir, 'api.ts');
+  const config = join(dir, 'orval.config.js');
+  writeFileSync(input, JSON.stringify(document));
+  writeFileSync(
+    config,
+    `module.exports = ${JSON.stringify({
+      api: {
+        input: { target: input },
+        output: { target: output, client: 'fetch', baseUrl },
+      },
+    })};\n`,
+  );
+  const run = spawnSync(process.execPath, [ORVAL_CLI, '--config', config], {
+    cwd: dir,
+    encoding: 'utf8',
+  });
+  if (run.status !== 0) {
+    throw new Error(`orval failed: ${run.stderr}${run.stdout}`);
+  }
+  compileToCommonJs(dir);
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  return require(join(dir, 'api.js')) as OrvalApi;
 }
 
 function compileToCommonJs(dir: string): void {
@@ -204,6 +263,52 @@ describe('clients generated from client/openapi.json, against AUTH_MODE=oidc', (
       const answer = await dropping.listProjects();
       expect(answer.response.status).toBe(401);
     }, 90_000);
+  });
+
+  describe('orval (fetch client)', () => {
+    let api: OrvalApi;
+    const as = (headers: Record<string, string> = {}): RequestInit => ({
+      headers: { Authorization: `Bearer ${token}`, ...headers },
+    });
+
+    beforeAll(() => {
+      api = generateOrvalClient(document, join(dir, 'orval'), base);
+    }, 90_000);
+
+    it('sends the token given with each call: list, create without userId, 304 with If-None-Match, PATCH with If-Match, delete', async () => {
+      expect((await api.listProjects(undefined, as())).status).toBe(200);
+
+      const created = await api.createProject({ name: 'From orval' }, as());
+      expect(created.status).toBe(201);
+      const project = (
+        created.data as { project: { id: string; userId: string } }
+      ).project;
+      expect(project.userId).toBe('dana');
+
+      const unchanged = await api.getProject(
+        project.id,
+        as({ 'If-None-Match': '"1"' }),
+      );
+      // orval reads no body for a 304 and hands back an empty object.
+      expect(unchanged.status).toBe(304);
+      expect(unchanged.data).toEqual({});
+
+      const patched = await api.updateProject(
+        project.id,
+        { name: 'Renamed by orval' },
+        as({ 'If-Match': '"1"' }),
+      );
+      expect(patched.status).toBe(200);
+      expect(patched.headers.get('ETag')).toBe('"2"');
+
+      expect((await api.deleteProject(project.id, as())).status).toBe(200);
+    });
+
+    it('is refused (401) without the token, so the 200s above were the token', async () => {
+      const answer = await api.listProjects();
+      expect(answer.status).toBe(401);
+      expect(answer.data).toEqual({ error: 'Unauthorized' });
+    });
   });
 
   describe('openapi-typescript types with openapi-fetch', () => {
