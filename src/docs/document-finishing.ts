@@ -111,10 +111,12 @@ function addAuthAnswers(
 
 /**
  * What the decorators cannot say, applied to the generated document:
- * authentication (none by default, stated so that linters and generators
- * need not guess; with AUTH_MODE=oidc a bearer token on every /api
- * operation), closed request schemas, an example for every `{id}`, the 431
- * every route can answer, and a stable order.
+ * authentication (by default a bearer token or none on every /api
+ * operation, stated so that linters and generators need not guess; with
+ * AUTH_MODE=oidc a bearer token, and `userId` optional on create),
+ * closed request schemas, an example for every `{id}`, the 431 every route
+ * can answer, `X-Request-Id` on every response, optional parameters
+ * without an example Swagger UI would send, and a stable order.
  */
 export function finishDocument(
   document: OpenAPIObject,
