@@ -170,12 +170,27 @@ describe('clients generated from client/openapi.json, against AUTH_MODE=oidc', (
   let base: string;
   let token: string;
   let document: { paths: Record<string, Record<string, unknown>> };
+  let sdk: HeySdk;
+  let dropping: HeySdk;
+  let orval: OrvalApi;
 
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'generated-clients-'));
     document = JSON.parse(
       readFileSync(OPENAPI_FILE, 'utf8'),
     ) as typeof document;
+    // Every client is generated before the first request: a pause of
+    // seconds between requests (generating takes that long on a busy
+    // machine) let fetch reuse a keep-alive connection the server was
+    // closing at that moment, and the call failed with a TypeError.
+    sdk = generateHeyApiSdk(document, join(dir, 'hey'));
+    const emptied = structuredClone(document);
+    for (const item of Object.values(emptied.paths)) {
+      for (const operation of Object.values(item)) {
+        (operation as { security?: unknown }).security = [];
+      }
+    }
+    dropping = generateHeyApiSdk(emptied, join(dir, 'hey-empty'));
     const { privateKey } = await generateKeyPair('RS256', {
       extractable: true,
     });
@@ -191,8 +206,9 @@ describe('clients generated from client/openapi.json, against AUTH_MODE=oidc', (
       AUTH_AUDIENCE: 'workspace-api',
     });
     base = await listen(t);
+    orval = generateOrvalClient(document, join(dir, 'orval'), base);
     token = await provider.token('dana');
-  }, 90_000);
+  }, 180_000);
 
   afterAll(async () => {
     await t?.close();
@@ -201,12 +217,9 @@ describe('clients generated from client/openapi.json, against AUTH_MODE=oidc', (
   });
 
   describe('@hey-api/openapi-ts (fetch client)', () => {
-    let sdk: HeySdk;
-
     beforeAll(() => {
-      sdk = generateHeyApiSdk(document, join(dir, 'hey'));
       sdk.client.setConfig({ baseUrl: base, auth: () => token });
-    }, 90_000);
+    });
 
     it('sends the configured token: list, create without userId, 304 with If-None-Match, PATCH with If-Match, delete', async () => {
       const list = await sdk.listProjects();
@@ -252,40 +265,31 @@ describe('clients generated from client/openapi.json, against AUTH_MODE=oidc', (
     });
 
     it('drops the token when optional authentication is written `security: []`, the form this document must not use', async () => {
-      const emptied = structuredClone(document);
-      for (const item of Object.values(emptied.paths)) {
-        for (const operation of Object.values(item)) {
-          (operation as { security?: unknown }).security = [];
-        }
-      }
-      const dropping = generateHeyApiSdk(emptied, join(dir, 'hey-empty'));
       dropping.client.setConfig({ baseUrl: base, auth: () => token });
       const answer = await dropping.listProjects();
-      expect(answer.response.status).toBe(401);
-    }, 90_000);
+      expect([answer.response?.status, answer.error]).toEqual([
+        401,
+        { error: 'Unauthorized' },
+      ]);
+    });
   });
 
   describe('orval (fetch client)', () => {
-    let api: OrvalApi;
     const as = (headers: Record<string, string> = {}): RequestInit => ({
       headers: { Authorization: `Bearer ${token}`, ...headers },
     });
 
-    beforeAll(() => {
-      api = generateOrvalClient(document, join(dir, 'orval'), base);
-    }, 90_000);
-
     it('sends the token given with each call: list, create without userId, 304 with If-None-Match, PATCH with If-Match, delete', async () => {
-      expect((await api.listProjects(undefined, as())).status).toBe(200);
+      expect((await orval.listProjects(undefined, as())).status).toBe(200);
 
-      const created = await api.createProject({ name: 'From orval' }, as());
+      const created = await orval.createProject({ name: 'From orval' }, as());
       expect(created.status).toBe(201);
       const project = (
         created.data as { project: { id: string; userId: string } }
       ).project;
       expect(project.userId).toBe('dana');
 
-      const unchanged = await api.getProject(
+      const unchanged = await orval.getProject(
         project.id,
         as({ 'If-None-Match': '"1"' }),
       );
@@ -293,7 +297,7 @@ describe('clients generated from client/openapi.json, against AUTH_MODE=oidc', (
       expect(unchanged.status).toBe(304);
       expect(unchanged.data).toEqual({});
 
-      const patched = await api.updateProject(
+      const patched = await orval.updateProject(
         project.id,
         { name: 'Renamed by orval' },
         as({ 'If-Match': '"1"' }),
@@ -301,11 +305,11 @@ describe('clients generated from client/openapi.json, against AUTH_MODE=oidc', (
       expect(patched.status).toBe(200);
       expect(patched.headers.get('ETag')).toBe('"2"');
 
-      expect((await api.deleteProject(project.id, as())).status).toBe(200);
+      expect((await orval.deleteProject(project.id, as())).status).toBe(200);
     });
 
     it('is refused (401) without the token, so the 200s above were the token', async () => {
-      const answer = await api.listProjects();
+      const answer = await orval.listProjects();
       expect(answer.status).toBe(401);
       expect(answer.data).toEqual({ error: 'Unauthorized' });
     });
