@@ -16,10 +16,17 @@ import { createTestDatabase, type TestDatabase } from './support/test-database';
  */
 const PROJECTS = 40;
 const USER = 'long-names';
-/** Far below the 38 MB a list built whole would take. */
+/** Far below the 38 MB a list built whole would take (and its copies). */
 const RSS_GROWTH_LIMIT = 64 * MB;
-/** Generous: a shared 2-core machine; a held event loop takes seconds here. */
-const PROBE_CEILING_MS = 1000;
+/**
+ * Generous, for a 2-core machine shared with other suites: alone, the
+ * median probe took 40-50 ms and the slowest 130-290 ms; with two other
+ * engineers' suites beside it (load average 7) one took 1.15 s.
+ */
+const PROBE_MEDIAN_MS = 200;
+const PROBE_CEILING_MS = 3000;
+/** The heap of the Deployment's pod (see projects-list-large). */
+const POD_HEAP = '--max-old-space-size=128';
 
 /** Non-ASCII too: 950 KB of UTF-8 in all, distinct per project. */
 const longName = (i: number) =>
@@ -53,7 +60,7 @@ describe('lists of projects whose names PATCH made nearly BODY_LIMIT long (a rea
     database = await createTestDatabase();
     server = await startServer(
       { DATABASE_URL: database.url },
-      { cwd: workDir },
+      { cwd: workDir, nodeArgs: [POD_HEAP] },
     );
     for (let i = 0; i < PROJECTS; i++) {
       const created = await fetch(`${server.baseUrl}/api/projects`, {
@@ -84,7 +91,7 @@ describe('lists of projects whose names PATCH made nearly BODY_LIMIT long (a rea
     if (workDir) rmSync(workDir, { recursive: true, force: true });
   });
 
-  it('streams the full list with every name exact, within 64 MB of RSS growth, answering probes meanwhile', async () => {
+  it('streams the full list with every name exact, within 64 MB of RSS growth, answering probes meanwhile (median within 200 ms)', async () => {
     const baseline = rssBytes(server.pid);
     let peak = baseline;
     const sampler = setInterval(() => {
@@ -112,6 +119,10 @@ describe('lists of projects whose names PATCH made nearly BODY_LIMIT long (a rea
     expect(exact).toEqual(new Array<boolean>(PROJECTS).fill(true));
     expect(peak - baseline).toBeLessThanOrEqual(RSS_GROWTH_LIMIT);
     expect(probes.filter((p) => p.status !== 200)).toEqual([]);
+    const times = probes.map((p) => p.ms).sort((a, b) => a - b);
+    expect(times[Math.floor(times.length / 2)]).toBeLessThanOrEqual(
+      PROBE_MEDIAN_MS,
+    );
     expect(probes.filter((p) => p.ms > PROBE_CEILING_MS)).toEqual([]);
   }, 120_000);
 
