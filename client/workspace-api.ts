@@ -39,7 +39,7 @@ export interface paths {
     head?: never;
     /**
      * Change name, description or userId
-     * @description Applied as given, within create's text rules (name 1-100 characters, description at most 500, userId at most 255; no NUL, no lone surrogate). Anything that cannot be applied (unknown id or field, wrong type, text outside those rules, a body that is not a JSON object) is a 500 and changes nothing.
+     * @description Applied as given, field by field: `name` (a string of any length, empty too), `description` (a string of any length, or null), `userId` (a string of at most 255 characters); `id`, `createdAt` and `updatedAt` are ignored, and `updatedAt` is set to now. No NUL and no lone surrogate in any text. Anything else cannot be applied (an unknown id, any other field such as the relations of a fetched project, a wrong JSON type, null for name or userId, a body that is not a JSON object): 500, and nothing changes. The body limit (BODY_LIMIT) bounds the lengths; with PATCH_LENGTH_LIMITS=true name must be 1 to 100 characters and description at most 500, as on create.
      */
     patch: operations['updateProject'];
     trace?: never;
@@ -334,11 +334,20 @@ export interface components {
       project: components['schemas']['ProjectDetailDto'];
     };
     UpdateProjectBodyDto: {
-      /** @example Summer launch */
+      /**
+       * @description Stored as sent: any length the body limit (BODY_LIMIT) lets through, the empty string too; no NUL, no lone surrogate. With PATCH_LENGTH_LIMITS=true, 1 to 100 characters as on create.
+       * @example Summer launch
+       */
       name?: string;
-      /** @example Brand kit v2 */
+      /**
+       * @description Stored as sent, or null to clear it: any length the body limit lets through; no NUL, no lone surrogate. With PATCH_LENGTH_LIMITS=true, at most 500 characters as on create.
+       * @example Brand kit v2
+       */
       description?: string | null;
-      /** @example user-2 */
+      /**
+       * @description At most 255 characters on every database (it is indexed), no NUL, no lone surrogate; not null. With a bearer token, only your own user id (otherwise 403).
+       * @example user-2
+       */
       userId?: string;
       /**
        * @description Ignored
@@ -481,11 +490,11 @@ export interface operations {
   listProjects: {
     parameters: {
       query?: {
-        /** @description Only the projects of this user (exact match) */
+        /** @description Only the projects of this user (exact match). Example: `user-1` */
         userId?: string;
-        /** @description Page size; the response then carries `nextCursor`. */
+        /** @description Page size; the response then carries `nextCursor`. Example: `20` */
         limit?: number;
-        /** @description The `nextCursor` of the previous page (opaque). Needs `limit`. */
+        /** @description The `nextCursor` of the previous page (opaque). Needs `limit`. Example: `WyIyMDI2LTExLTIyVDAzOjM5OjA5LjMyMVoiLCIwMTlhYThmMi01ZjFjLTdjM2UtOWE1MS0zYzFmNWQwYjhlMjAiXQ` */
         cursor?: string;
       };
       header?: never;
@@ -497,6 +506,8 @@ export interface operations {
       /** @description The projects, with sections, agents, tasks and `_count` */
       200: {
         headers: {
+          /** @description The request's id: the caller's own X-Request-Id when plausible (1 to 128 letters, digits or `._:/+=-`), otherwise a new UUID; also in the request's log line */
+          'X-Request-Id'?: string;
           [name: string]: unknown;
         };
         content: {
@@ -527,6 +538,8 @@ export interface operations {
       /** @description A validation rule failed (one issue per failed rule) */
       400: {
         headers: {
+          /** @description The request's id: the caller's own X-Request-Id when plausible (1 to 128 letters, digits or `._:/+=-`), otherwise a new UUID; also in the request's log line */
+          'X-Request-Id'?: string;
           [name: string]: unknown;
         };
         content: {
@@ -552,6 +565,8 @@ export interface operations {
         headers: {
           /** @description Bearer realm="workspace-api"[, error="invalid_token"] */
           'WWW-Authenticate'?: string;
+          /** @description The request's id: the caller's own X-Request-Id when plausible (1 to 128 letters, digits or `._:/+=-`), otherwise a new UUID; also in the request's log line */
+          'X-Request-Id'?: string;
           [name: string]: unknown;
         };
         content: {
@@ -566,6 +581,8 @@ export interface operations {
       /** @description With AUTH_MODE=oidc: the request names another user (userId), or a PATCH would hand the project to one */
       403: {
         headers: {
+          /** @description The request's id: the caller's own X-Request-Id when plausible (1 to 128 letters, digits or `._:/+=-`), otherwise a new UUID; also in the request's log line */
+          'X-Request-Id'?: string;
           [name: string]: unknown;
         };
         content: {
@@ -580,6 +597,8 @@ export interface operations {
       /** @description The request headers, the URL included, are over 16 KB */
       431: {
         headers: {
+          /** @description The request's id: the caller's own X-Request-Id when plausible (1 to 128 letters, digits or `._:/+=-`), otherwise a new UUID; also in the request's log line */
+          'X-Request-Id'?: string;
           [name: string]: unknown;
         };
         content: {
@@ -594,6 +613,8 @@ export interface operations {
       /** @description The list could not be read */
       500: {
         headers: {
+          /** @description The request's id: the caller's own X-Request-Id when plausible (1 to 128 letters, digits or `._:/+=-`), otherwise a new UUID; also in the request's log line */
+          'X-Request-Id'?: string;
           [name: string]: unknown;
         };
         content: {
@@ -610,6 +631,8 @@ export interface operations {
         headers: {
           /** @description Seconds to wait before sending the request again */
           'Retry-After'?: number;
+          /** @description The request's id: the caller's own X-Request-Id when plausible (1 to 128 letters, digits or `._:/+=-`), otherwise a new UUID; also in the request's log line */
+          'X-Request-Id'?: string;
           [name: string]: unknown;
         };
         content: {
@@ -627,7 +650,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Makes a retry safe: the first request with a key is processed, and a later one with the same key and body (within IDEMPOTENCY_TTL_S) gets the same answer without the work being done again. 1 to 255 printable ASCII characters, unique per operation; a malformed or repeated key is a 400. */
+        /** @description Makes a retry safe: the first request with a key is processed, and a later one with the same key and body (within IDEMPOTENCY_TTL_S) gets the same answer without the work being done again. 1 to 255 printable ASCII characters, unique per operation; a malformed or repeated key is a 400. Example: `3f1c2a9e-5b7d-4e8f-9a61-0c2d4b6e8f10` */
         'Idempotency-Key'?: string;
       };
       path?: never;
@@ -644,8 +667,12 @@ export interface operations {
         headers: {
           /** @description The project's version as a strong entity tag; send it back in If-Match or If-None-Match */
           ETag?: string;
+          /** @description The path of the new project: `/api/projects/{id}` */
+          Location?: string;
           /** @description `true` when this is the stored answer of an earlier request with the same Idempotency-Key */
           'Idempotent-Replayed'?: 'true';
+          /** @description The request's id: the caller's own X-Request-Id when plausible (1 to 128 letters, digits or `._:/+=-`), otherwise a new UUID; also in the request's log line */
+          'X-Request-Id'?: string;
           [name: string]: unknown;
         };
         content: {
@@ -669,6 +696,8 @@ export interface operations {
       /** @description A validation rule failed (one issue per failed rule) */
       400: {
         headers: {
+          /** @description The request's id: the caller's own X-Request-Id when plausible (1 to 128 letters, digits or `._:/+=-`), otherwise a new UUID; also in the request's log line */
+          'X-Request-Id'?: string;
           [name: string]: unknown;
         };
         content: {
@@ -694,6 +723,8 @@ export interface operations {
         headers: {
           /** @description Bearer realm="workspace-api"[, error="invalid_token"] */
           'WWW-Authenticate'?: string;
+          /** @description The request's id: the caller's own X-Request-Id when plausible (1 to 128 letters, digits or `._:/+=-`), otherwise a new UUID; also in the request's log line */
+          'X-Request-Id'?: string;
           [name: string]: unknown;
         };
         content: {
@@ -708,6 +739,8 @@ export interface operations {
       /** @description With AUTH_MODE=oidc: the request names another user (userId), or a PATCH would hand the project to one */
       403: {
         headers: {
+          /** @description The request's id: the caller's own X-Request-Id when plausible (1 to 128 letters, digits or `._:/+=-`), otherwise a new UUID; also in the request's log line */
+          'X-Request-Id'?: string;
           [name: string]: unknown;
         };
         content: {
@@ -724,6 +757,8 @@ export interface operations {
         headers: {
           /** @description Seconds to wait before sending the request again */
           'Retry-After'?: number;
+          /** @description The request's id: the caller's own X-Request-Id when plausible (1 to 128 letters, digits or `._:/+=-`), otherwise a new UUID; also in the request's log line */
+          'X-Request-Id'?: string;
           [name: string]: unknown;
         };
         content: {
@@ -738,6 +773,8 @@ export interface operations {
       /** @description The body is larger than BODY_LIMIT (default 1 MB) */
       413: {
         headers: {
+          /** @description The request's id: the caller's own X-Request-Id when plausible (1 to 128 letters, digits or `._:/+=-`), otherwise a new UUID; also in the request's log line */
+          'X-Request-Id'?: string;
           [name: string]: unknown;
         };
         content: {
@@ -752,6 +789,8 @@ export interface operations {
       /** @description CORS_ORIGINS is set and the Content-Type is one a browser sends without a CORS preflight (text/plain, application/x-www-form-urlencoded, multipart/form-data) or none */
       415: {
         headers: {
+          /** @description The request's id: the caller's own X-Request-Id when plausible (1 to 128 letters, digits or `._:/+=-`), otherwise a new UUID; also in the request's log line */
+          'X-Request-Id'?: string;
           [name: string]: unknown;
         };
         content: {
@@ -766,6 +805,8 @@ export interface operations {
       /** @description This Idempotency-Key was first used with a different request body */
       422: {
         headers: {
+          /** @description The request's id: the caller's own X-Request-Id when plausible (1 to 128 letters, digits or `._:/+=-`), otherwise a new UUID; also in the request's log line */
+          'X-Request-Id'?: string;
           [name: string]: unknown;
         };
         content: {
@@ -782,6 +823,8 @@ export interface operations {
         headers: {
           /** @description Seconds to wait before sending the request again */
           'Retry-After'?: number;
+          /** @description The request's id: the caller's own X-Request-Id when plausible (1 to 128 letters, digits or `._:/+=-`), otherwise a new UUID; also in the request's log line */
+          'X-Request-Id'?: string;
           [name: string]: unknown;
         };
         content: {
@@ -796,6 +839,8 @@ export interface operations {
       /** @description The request headers, the URL included, are over 16 KB */
       431: {
         headers: {
+          /** @description The request's id: the caller's own X-Request-Id when plausible (1 to 128 letters, digits or `._:/+=-`), otherwise a new UUID; also in the request's log line */
+          'X-Request-Id'?: string;
           [name: string]: unknown;
         };
         content: {
@@ -810,6 +855,8 @@ export interface operations {
       /** @description Any other failure, including a body that is empty or not JSON */
       500: {
         headers: {
+          /** @description The request's id: the caller's own X-Request-Id when plausible (1 to 128 letters, digits or `._:/+=-`), otherwise a new UUID; also in the request's log line */
+          'X-Request-Id'?: string;
           [name: string]: unknown;
         };
         content: {
@@ -826,6 +873,8 @@ export interface operations {
         headers: {
           /** @description Seconds to wait before sending the request again */
           'Retry-After'?: number;
+          /** @description The request's id: the caller's own X-Request-Id when plausible (1 to 128 letters, digits or `._:/+=-`), otherwise a new UUID; also in the request's log line */
+          'X-Request-Id'?: string;
           [name: string]: unknown;
         };
         content: {
@@ -843,7 +892,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description An ETag from an earlier answer (or `*`): 304 without a body while the project is unchanged */
+        /** @description An ETag from an earlier answer (or `*`): 304 without a body while the project is unchanged. Example: `"3"` */
         'If-None-Match'?: string;
       };
       path: {
@@ -862,6 +911,8 @@ export interface operations {
         headers: {
           /** @description The project's version as a strong entity tag; send it back in If-Match or If-None-Match */
           ETag?: string;
+          /** @description The request's id: the caller's own X-Request-Id when plausible (1 to 128 letters, digits or `._:/+=-`), otherwise a new UUID; also in the request's log line */
+          'X-Request-Id'?: string;
           [name: string]: unknown;
         };
         content: {
@@ -889,6 +940,8 @@ export interface operations {
         headers: {
           /** @description The project's version as a strong entity tag; send it back in If-Match or If-None-Match */
           ETag?: string;
+          /** @description The request's id: the caller's own X-Request-Id when plausible (1 to 128 letters, digits or `._:/+=-`), otherwise a new UUID; also in the request's log line */
+          'X-Request-Id'?: string;
           [name: string]: unknown;
         };
         content?: never;
@@ -898,6 +951,8 @@ export interface operations {
         headers: {
           /** @description Bearer realm="workspace-api"[, error="invalid_token"] */
           'WWW-Authenticate'?: string;
+          /** @description The request's id: the caller's own X-Request-Id when plausible (1 to 128 letters, digits or `._:/+=-`), otherwise a new UUID; also in the request's log line */
+          'X-Request-Id'?: string;
           [name: string]: unknown;
         };
         content: {
@@ -912,6 +967,8 @@ export interface operations {
       /** @description No project has this id */
       404: {
         headers: {
+          /** @description The request's id: the caller's own X-Request-Id when plausible (1 to 128 letters, digits or `._:/+=-`), otherwise a new UUID; also in the request's log line */
+          'X-Request-Id'?: string;
           [name: string]: unknown;
         };
         content: {
@@ -926,6 +983,8 @@ export interface operations {
       /** @description The request headers, the URL included, are over 16 KB */
       431: {
         headers: {
+          /** @description The request's id: the caller's own X-Request-Id when plausible (1 to 128 letters, digits or `._:/+=-`), otherwise a new UUID; also in the request's log line */
+          'X-Request-Id'?: string;
           [name: string]: unknown;
         };
         content: {
@@ -940,6 +999,8 @@ export interface operations {
       /** @description The project could not be read */
       500: {
         headers: {
+          /** @description The request's id: the caller's own X-Request-Id when plausible (1 to 128 letters, digits or `._:/+=-`), otherwise a new UUID; also in the request's log line */
+          'X-Request-Id'?: string;
           [name: string]: unknown;
         };
         content: {
@@ -956,6 +1017,8 @@ export interface operations {
         headers: {
           /** @description Seconds to wait before sending the request again */
           'Retry-After'?: number;
+          /** @description The request's id: the caller's own X-Request-Id when plausible (1 to 128 letters, digits or `._:/+=-`), otherwise a new UUID; also in the request's log line */
+          'X-Request-Id'?: string;
           [name: string]: unknown;
         };
         content: {
@@ -973,7 +1036,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Only delete while the project is at this ETag (`*`: while it exists). Otherwise 412 and nothing changes; without the header, SPEC's behaviour. */
+        /** @description Only delete while the project is at this ETag (`*`: while it exists). Otherwise 412 and nothing changes; without the header, SPEC's behaviour. Example: `"3"` */
         'If-Match'?: string;
       };
       path: {
@@ -990,6 +1053,8 @@ export interface operations {
       /** @description Deleted */
       200: {
         headers: {
+          /** @description The request's id: the caller's own X-Request-Id when plausible (1 to 128 letters, digits or `._:/+=-`), otherwise a new UUID; also in the request's log line */
+          'X-Request-Id'?: string;
           [name: string]: unknown;
         };
         content: {
@@ -1006,6 +1071,8 @@ export interface operations {
         headers: {
           /** @description Bearer realm="workspace-api"[, error="invalid_token"] */
           'WWW-Authenticate'?: string;
+          /** @description The request's id: the caller's own X-Request-Id when plausible (1 to 128 letters, digits or `._:/+=-`), otherwise a new UUID; also in the request's log line */
+          'X-Request-Id'?: string;
           [name: string]: unknown;
         };
         content: {
@@ -1020,6 +1087,8 @@ export interface operations {
       /** @description If-Match did not name the current version (or the project does not exist): nothing changed */
       412: {
         headers: {
+          /** @description The request's id: the caller's own X-Request-Id when plausible (1 to 128 letters, digits or `._:/+=-`), otherwise a new UUID; also in the request's log line */
+          'X-Request-Id'?: string;
           [name: string]: unknown;
         };
         content: {
@@ -1034,6 +1103,8 @@ export interface operations {
       /** @description The request headers, the URL included, are over 16 KB */
       431: {
         headers: {
+          /** @description The request's id: the caller's own X-Request-Id when plausible (1 to 128 letters, digits or `._:/+=-`), otherwise a new UUID; also in the request's log line */
+          'X-Request-Id'?: string;
           [name: string]: unknown;
         };
         content: {
@@ -1048,6 +1119,8 @@ export interface operations {
       /** @description The delete failed, for any reason (an unknown id included) */
       500: {
         headers: {
+          /** @description The request's id: the caller's own X-Request-Id when plausible (1 to 128 letters, digits or `._:/+=-`), otherwise a new UUID; also in the request's log line */
+          'X-Request-Id'?: string;
           [name: string]: unknown;
         };
         content: {
@@ -1064,6 +1137,8 @@ export interface operations {
         headers: {
           /** @description Seconds to wait before sending the request again */
           'Retry-After'?: number;
+          /** @description The request's id: the caller's own X-Request-Id when plausible (1 to 128 letters, digits or `._:/+=-`), otherwise a new UUID; also in the request's log line */
+          'X-Request-Id'?: string;
           [name: string]: unknown;
         };
         content: {
@@ -1081,7 +1156,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Only update while the project is at this ETag (`*`: while it exists). Otherwise 412 and nothing changes; without the header, SPEC's behaviour. */
+        /** @description Only update while the project is at this ETag (`*`: while it exists). Otherwise 412 and nothing changes; without the header, SPEC's behaviour. Example: `"3"` */
         'If-Match'?: string;
       };
       path: {
@@ -1104,6 +1179,8 @@ export interface operations {
         headers: {
           /** @description The project's version as a strong entity tag; send it back in If-Match or If-None-Match */
           ETag?: string;
+          /** @description The request's id: the caller's own X-Request-Id when plausible (1 to 128 letters, digits or `._:/+=-`), otherwise a new UUID; also in the request's log line */
+          'X-Request-Id'?: string;
           [name: string]: unknown;
         };
         content: {
@@ -1129,6 +1206,8 @@ export interface operations {
         headers: {
           /** @description Bearer realm="workspace-api"[, error="invalid_token"] */
           'WWW-Authenticate'?: string;
+          /** @description The request's id: the caller's own X-Request-Id when plausible (1 to 128 letters, digits or `._:/+=-`), otherwise a new UUID; also in the request's log line */
+          'X-Request-Id'?: string;
           [name: string]: unknown;
         };
         content: {
@@ -1143,6 +1222,8 @@ export interface operations {
       /** @description With AUTH_MODE=oidc: the request names another user (userId), or a PATCH would hand the project to one */
       403: {
         headers: {
+          /** @description The request's id: the caller's own X-Request-Id when plausible (1 to 128 letters, digits or `._:/+=-`), otherwise a new UUID; also in the request's log line */
+          'X-Request-Id'?: string;
           [name: string]: unknown;
         };
         content: {
@@ -1157,6 +1238,8 @@ export interface operations {
       /** @description If-Match did not name the current version (or the project does not exist): nothing changed */
       412: {
         headers: {
+          /** @description The request's id: the caller's own X-Request-Id when plausible (1 to 128 letters, digits or `._:/+=-`), otherwise a new UUID; also in the request's log line */
+          'X-Request-Id'?: string;
           [name: string]: unknown;
         };
         content: {
@@ -1171,6 +1254,8 @@ export interface operations {
       /** @description The body is larger than BODY_LIMIT (default 1 MB) */
       413: {
         headers: {
+          /** @description The request's id: the caller's own X-Request-Id when plausible (1 to 128 letters, digits or `._:/+=-`), otherwise a new UUID; also in the request's log line */
+          'X-Request-Id'?: string;
           [name: string]: unknown;
         };
         content: {
@@ -1185,6 +1270,8 @@ export interface operations {
       /** @description CORS_ORIGINS is set and the Content-Type is one a browser sends without a CORS preflight (text/plain, application/x-www-form-urlencoded, multipart/form-data) or none */
       415: {
         headers: {
+          /** @description The request's id: the caller's own X-Request-Id when plausible (1 to 128 letters, digits or `._:/+=-`), otherwise a new UUID; also in the request's log line */
+          'X-Request-Id'?: string;
           [name: string]: unknown;
         };
         content: {
@@ -1199,6 +1286,8 @@ export interface operations {
       /** @description The request headers, the URL included, are over 16 KB */
       431: {
         headers: {
+          /** @description The request's id: the caller's own X-Request-Id when plausible (1 to 128 letters, digits or `._:/+=-`), otherwise a new UUID; also in the request's log line */
+          'X-Request-Id'?: string;
           [name: string]: unknown;
         };
         content: {
@@ -1213,6 +1302,8 @@ export interface operations {
       /** @description The update failed, for any reason (an unknown id included) */
       500: {
         headers: {
+          /** @description The request's id: the caller's own X-Request-Id when plausible (1 to 128 letters, digits or `._:/+=-`), otherwise a new UUID; also in the request's log line */
+          'X-Request-Id'?: string;
           [name: string]: unknown;
         };
         content: {
@@ -1229,6 +1320,8 @@ export interface operations {
         headers: {
           /** @description Seconds to wait before sending the request again */
           'Retry-After'?: number;
+          /** @description The request's id: the caller's own X-Request-Id when plausible (1 to 128 letters, digits or `._:/+=-`), otherwise a new UUID; also in the request's log line */
+          'X-Request-Id'?: string;
           [name: string]: unknown;
         };
         content: {
@@ -1254,6 +1347,8 @@ export interface operations {
       /** @description Whether the image API key is configured, and the request vocabulary */
       200: {
         headers: {
+          /** @description The request's id: the caller's own X-Request-Id when plausible (1 to 128 letters, digits or `._:/+=-`), otherwise a new UUID; also in the request's log line */
+          'X-Request-Id'?: string;
           [name: string]: unknown;
         };
         content: {
@@ -1283,6 +1378,8 @@ export interface operations {
         headers: {
           /** @description Bearer realm="workspace-api"[, error="invalid_token"] */
           'WWW-Authenticate'?: string;
+          /** @description The request's id: the caller's own X-Request-Id when plausible (1 to 128 letters, digits or `._:/+=-`), otherwise a new UUID; also in the request's log line */
+          'X-Request-Id'?: string;
           [name: string]: unknown;
         };
         content: {
@@ -1298,6 +1395,8 @@ export interface operations {
       /** @description The request headers, the URL included, are over 16 KB */
       431: {
         headers: {
+          /** @description The request's id: the caller's own X-Request-Id when plausible (1 to 128 letters, digits or `._:/+=-`), otherwise a new UUID; also in the request's log line */
+          'X-Request-Id'?: string;
           [name: string]: unknown;
         };
         content: {
@@ -1314,6 +1413,8 @@ export interface operations {
         headers: {
           /** @description Seconds to wait before sending the request again */
           'Retry-After'?: number;
+          /** @description The request's id: the caller's own X-Request-Id when plausible (1 to 128 letters, digits or `._:/+=-`), otherwise a new UUID; also in the request's log line */
+          'X-Request-Id'?: string;
           [name: string]: unknown;
         };
         content: {
@@ -1332,7 +1433,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Makes a retry safe: the first request with a key is processed, and a later one with the same key and body (within IDEMPOTENCY_TTL_S) gets the same answer without the work being done again. 1 to 255 printable ASCII characters, unique per operation; a malformed or repeated key is a 400. */
+        /** @description Makes a retry safe: the first request with a key is processed, and a later one with the same key and body (within IDEMPOTENCY_TTL_S) gets the same answer without the work being done again. 1 to 255 printable ASCII characters, unique per operation; a malformed or repeated key is a 400. Example: `3f1c2a9e-5b7d-4e8f-9a61-0c2d4b6e8f10` */
         'Idempotency-Key'?: string;
       };
       path?: never;
@@ -1349,6 +1450,8 @@ export interface operations {
         headers: {
           /** @description `true` when this is the stored answer of an earlier request with the same Idempotency-Key */
           'Idempotent-Replayed'?: 'true';
+          /** @description The request's id: the caller's own X-Request-Id when plausible (1 to 128 letters, digits or `._:/+=-`), otherwise a new UUID; also in the request's log line */
+          'X-Request-Id'?: string;
           [name: string]: unknown;
         };
         content: {
@@ -1365,6 +1468,8 @@ export interface operations {
       /** @description A validation rule failed; checked before anything else */
       400: {
         headers: {
+          /** @description The request's id: the caller's own X-Request-Id when plausible (1 to 128 letters, digits or `._:/+=-`), otherwise a new UUID; also in the request's log line */
+          'X-Request-Id'?: string;
           [name: string]: unknown;
         };
         content: {
@@ -1391,6 +1496,8 @@ export interface operations {
         headers: {
           /** @description Bearer realm="workspace-api"[, error="invalid_token"] */
           'WWW-Authenticate'?: string;
+          /** @description The request's id: the caller's own X-Request-Id when plausible (1 to 128 letters, digits or `._:/+=-`), otherwise a new UUID; also in the request's log line */
+          'X-Request-Id'?: string;
           [name: string]: unknown;
         };
         content: {
@@ -1408,6 +1515,8 @@ export interface operations {
         headers: {
           /** @description Seconds to wait before sending the request again */
           'Retry-After'?: number;
+          /** @description The request's id: the caller's own X-Request-Id when plausible (1 to 128 letters, digits or `._:/+=-`), otherwise a new UUID; also in the request's log line */
+          'X-Request-Id'?: string;
           [name: string]: unknown;
         };
         content: {
@@ -1423,6 +1532,8 @@ export interface operations {
       /** @description The body is larger than BODY_LIMIT (default 1 MB) */
       413: {
         headers: {
+          /** @description The request's id: the caller's own X-Request-Id when plausible (1 to 128 letters, digits or `._:/+=-`), otherwise a new UUID; also in the request's log line */
+          'X-Request-Id'?: string;
           [name: string]: unknown;
         };
         content: {
@@ -1438,6 +1549,8 @@ export interface operations {
       /** @description CORS_ORIGINS is set and the Content-Type is one a browser sends without a CORS preflight (text/plain, application/x-www-form-urlencoded, multipart/form-data) or none */
       415: {
         headers: {
+          /** @description The request's id: the caller's own X-Request-Id when plausible (1 to 128 letters, digits or `._:/+=-`), otherwise a new UUID; also in the request's log line */
+          'X-Request-Id'?: string;
           [name: string]: unknown;
         };
         content: {
@@ -1453,6 +1566,8 @@ export interface operations {
       /** @description This Idempotency-Key was first used with a different request body */
       422: {
         headers: {
+          /** @description The request's id: the caller's own X-Request-Id when plausible (1 to 128 letters, digits or `._:/+=-`), otherwise a new UUID; also in the request's log line */
+          'X-Request-Id'?: string;
           [name: string]: unknown;
         };
         content: {
@@ -1470,6 +1585,8 @@ export interface operations {
         headers: {
           /** @description Seconds to wait before sending the request again */
           'Retry-After'?: number;
+          /** @description The request's id: the caller's own X-Request-Id when plausible (1 to 128 letters, digits or `._:/+=-`), otherwise a new UUID; also in the request's log line */
+          'X-Request-Id'?: string;
           [name: string]: unknown;
         };
         content: {
@@ -1485,6 +1602,8 @@ export interface operations {
       /** @description The request headers, the URL included, are over 16 KB */
       431: {
         headers: {
+          /** @description The request's id: the caller's own X-Request-Id when plausible (1 to 128 letters, digits or `._:/+=-`), otherwise a new UUID; also in the request's log line */
+          'X-Request-Id'?: string;
           [name: string]: unknown;
         };
         content: {
@@ -1499,6 +1618,8 @@ export interface operations {
       /** @description Generation failed: the key is missing, the upstream error message (or "Failed to generate logo"), an invalid upstream response, a timeout or the deadline, an unreachable upstream, or the JSON parse error of an unreadable body */
       500: {
         headers: {
+          /** @description The request's id: the caller's own X-Request-Id when plausible (1 to 128 letters, digits or `._:/+=-`), otherwise a new UUID; also in the request's log line */
+          'X-Request-Id'?: string;
           [name: string]: unknown;
         };
         content: {
@@ -1516,6 +1637,8 @@ export interface operations {
         headers: {
           /** @description Seconds to wait before sending the request again */
           'Retry-After'?: number;
+          /** @description The request's id: the caller's own X-Request-Id when plausible (1 to 128 letters, digits or `._:/+=-`), otherwise a new UUID; also in the request's log line */
+          'X-Request-Id'?: string;
           [name: string]: unknown;
         };
         content: {

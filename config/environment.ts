@@ -49,6 +49,11 @@ export interface AppConfig {
   logLevel: LogLevelName;
   /** 'json': one JSON object per line; 'pretty': for a human at a terminal. */
   logFormat: LogFormat;
+  /**
+   * PATCH refuses a name outside 1-100 characters and a description over
+   * 500, as create does (off: SPEC 4.4 applies the body without validation).
+   */
+  patchLengthLimits: boolean;
   /** Origins allowed by CORS: undefined = CORS off, '*' = any origin. */
   corsOrigins: string[] | '*' | undefined;
   /** Longest wait for in-flight requests after SIGTERM. */
@@ -360,6 +365,7 @@ export function loadConfiguration(env: Env = process.env): AppConfig {
     bodyLimitBytes: byteSize(env, 'BODY_LIMIT', 1024 * 1024),
     logLevel: logLevel(env),
     logFormat: logFormat(env),
+    patchLengthLimits: boolean(env, 'PATCH_LENGTH_LIMITS', false),
     corsOrigins: corsOrigins(env),
     shutdownTimeoutMs: integer(env, 'SHUTDOWN_TIMEOUT_MS', 25000, 0, 3_600_000),
     listIdleTimeoutMs: integer(
