@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import request from 'supertest';
 import { PNG_SIGNATURE } from '../src/dev-image-api/png-encoder';
 import { ImageBlobStore } from '../src/image-store/image-blob-store';
@@ -328,6 +329,21 @@ describe('Hosted logo lifetime and settings', () => {
         untrusted.close(),
         trusted.close(),
       ]);
+    }
+  });
+
+  it('a logo larger than one read chunk streams back whole, in order', async () => {
+    const t = await createTestApp();
+    try {
+      const big = Buffer.concat([TINY_PNG, randomBytes(1024 * 1024 + 7)]);
+      const logoUrl = await t.app
+        .get(HostedLogos)
+        .host(big, { mediaType: 'image/png', extension: 'png' }, 'http://x');
+      const served = await getBytes(t, pathOf(logoUrl)).expect(200);
+      expect(Number(served.headers['content-length'])).toBe(big.length);
+      expect((served.body as Buffer).equals(big)).toBe(true);
+    } finally {
+      await t.close();
     }
   });
 
