@@ -133,6 +133,9 @@ export class ImageApiClient {
           signal: callSignal,
           // Every status is read here; axios must not throw on 4xx/5xx.
           validateStatus: () => true,
+          // A base64 answer is megabytes: it arrives as bytes and is parsed
+          // below, each step on its own turn of the event loop.
+          ...(base64 ? { responseType: 'arraybuffer' as const } : {}),
           maxRedirects: 0,
           // axios stops reading and fails once this much has arrived:
           // room for the largest image kept when the answer is base64.
@@ -143,7 +146,7 @@ export class ImageApiClient {
       );
       status = response.status;
       onStatus(status);
-      body = response.data;
+      body = base64 ? await parseLargeJson(response.data) : response.data;
       const header: unknown = response.headers['retry-after'];
       retryAfter = typeof header === 'string' ? header : undefined;
     } catch (error) {
@@ -181,7 +184,7 @@ export class ImageApiClient {
     const usage = usageOf(body);
     if (usage) this.metrics.recordUsage(usage);
     if (base64) {
-      const image = decodeImage(
+      const image = await decodeImage(
         firstImageField(body, 'b64_json'),
         maxImageBytes,
       );
@@ -191,6 +194,27 @@ export class ImageApiClient {
     // A 2xx without a URL is a broken answer, not a passing hiccup.
     if (!imageUrl) throw invalidResponse(INVALID_RESPONSE_MESSAGE);
     return { kind: 'url', url: imageUrl, ...(usage ? { usage } : {}) };
+  }
+}
+
+/**
+ * Lets timers and other requests run between the steps of reading a large
+ * answer (text, JSON, base64, store), so no one step adds to another's hold
+ * of the event loop.
+ */
+const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+/** A body read as bytes: its JSON, or its text when it is not JSON. */
+async function parseLargeJson(data: unknown): Promise<unknown> {
+  if (!Buffer.isBuffer(data) && !(data instanceof ArrayBuffer)) return data;
+  await nextTurn();
+  const bytes = Buffer.isBuffer(data) ? data : Buffer.from(data as ArrayBuffer);
+  const text = bytes.toString('utf8');
+  await nextTurn();
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return text;
   }
 }
 
@@ -209,8 +233,15 @@ const base64Length = (bytes: number) => Math.ceil(bytes / 3) * 4;
 function decodeImage(
   text: string | undefined,
   maxBytes: number,
-): { bytes: Buffer; type: ImageType } {
+): Promise<{ bytes: Buffer; type: ImageType }> {
   if (!text) throw invalidResponse(NO_IMAGE_DATA_MESSAGE);
+  return nextTurn().then(() => decodeNow(text, maxBytes));
+}
+
+function decodeNow(
+  text: string,
+  maxBytes: number,
+): { bytes: Buffer; type: ImageType } {
   // Line breaks some encoders add are not counted against the limit.
   if (text.length > base64Length(maxBytes) + Math.ceil(text.length / 64) * 2) {
     throw invalidResponse(IMAGE_TOO_LARGE_MESSAGE);
