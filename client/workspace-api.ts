@@ -65,6 +65,26 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/api/ai/logos/{file}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * A generated logo hosted by this service
+     * @description The URL a logo request answered when the image API sent the image itself (GPT image models). Needs no credentials even with AUTH_MODE=oidc: the URL, with its 128-bit random id, is the capability. Valid for LOGO_URL_TTL_S after generation, then 404.
+     */
+    get: operations['getHostedLogo'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -1344,7 +1364,7 @@ export interface operations {
       };
     };
     responses: {
-      /** @description The temporary URL of the generated image (or, with `Idempotent-Replayed: true`, the answer first given for this Idempotency-Key) */
+      /** @description The temporary URL of the generated image: the image API's own, or, when it answered the image itself (GPT image models), one of this service's under /api/ai/logos valid for LOGO_URL_TTL_S (or, with `Idempotent-Replayed: true`, the answer first given for this Idempotency-Key) */
       200: {
         headers: {
           /** @description `true` when this is the stored answer of an earlier request with the same Idempotency-Key */
@@ -1523,6 +1543,169 @@ export interface operations {
            * @example {
            *       "success": false,
            *       "error": "Logo generator is busy, retry later"
+           *     }
+           */
+          'application/json': components['schemas']['LogoErrorResponseDto'];
+        };
+      };
+    };
+  };
+  getHostedLogo: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description The ETag of an earlier answer: 304 without a body */
+        'If-None-Match'?: string;
+      };
+      path: {
+        /** @description The id and extension, as the logoUrl gave them */
+        file: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The image, byte for byte as the image API sent it */
+      200: {
+        headers: {
+          /** @description `private, max-age=<seconds left>`: no cache keeps the image past its expiry */
+          'Cache-Control'?: string;
+          /** @description The image never changes: its id as a strong entity tag */
+          ETag?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'image/png': string;
+          'image/jpeg': string;
+          'image/webp': string;
+        };
+      };
+      /** @description Not modified: the ETag sent is this image (no body) */
+      304: {
+        headers: {
+          /** @description `private, max-age=<seconds left>`: no cache keeps the image past its expiry */
+          'Cache-Control'?: string;
+          /** @description The image never changes: its id as a strong entity tag */
+          ETag?: string;
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description With AUTH_MODE=oidc: no bearer token, or one that is malformed, expired, wrongly signed or for another audience */
+      401: {
+        headers: {
+          /** @description Bearer realm="workspace-api"[, error="invalid_token"] */
+          'WWW-Authenticate'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "success": false,
+           *       "error": "Unauthorized"
+           *     }
+           */
+          'application/json': components['schemas']['LogoErrorResponseDto'];
+        };
+      };
+      /** @description No such logo: the id is unknown, malformed or its LOGO_URL_TTL_S has passed */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "success": false,
+           *       "error": "Logo not found"
+           *     }
+           */
+          'image/png': components['schemas']['LogoErrorResponseDto'];
+          /**
+           * @example {
+           *       "success": false,
+           *       "error": "Logo not found"
+           *     }
+           */
+          'image/jpeg': components['schemas']['LogoErrorResponseDto'];
+          /**
+           * @example {
+           *       "success": false,
+           *       "error": "Logo not found"
+           *     }
+           */
+          'image/webp': components['schemas']['LogoErrorResponseDto'];
+          /**
+           * @example {
+           *       "success": false,
+           *       "error": "Logo not found"
+           *     }
+           */
+          'application/json': components['schemas']['LogoErrorResponseDto'];
+        };
+      };
+      /** @description The request headers, the URL included, are over 16 KB */
+      431: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": "Request headers are too large"
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponseDto'];
+        };
+      };
+      /** @description The logo could not be read */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "success": false,
+           *       "error": "Failed to read logo"
+           *     }
+           */
+          'image/png': components['schemas']['LogoErrorResponseDto'];
+          /**
+           * @example {
+           *       "success": false,
+           *       "error": "Failed to read logo"
+           *     }
+           */
+          'image/jpeg': components['schemas']['LogoErrorResponseDto'];
+          /**
+           * @example {
+           *       "success": false,
+           *       "error": "Failed to read logo"
+           *     }
+           */
+          'image/webp': components['schemas']['LogoErrorResponseDto'];
+          /**
+           * @example {
+           *       "success": false,
+           *       "error": "Failed to read logo"
+           *     }
+           */
+          'application/json': components['schemas']['LogoErrorResponseDto'];
+        };
+      };
+      /** @description With AUTH_MODE=oidc: the OpenID Provider's keys cannot be fetched and none are cached */
+      503: {
+        headers: {
+          /** @description Seconds to wait before sending the request again */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "success": false,
+           *       "error": "Authentication is temporarily unavailable"
            *     }
            */
           'application/json': components['schemas']['LogoErrorResponseDto'];

@@ -208,7 +208,7 @@ const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 async function parseLargeJson(data: unknown): Promise<unknown> {
   if (!Buffer.isBuffer(data) && !(data instanceof ArrayBuffer)) return data;
   await nextTurn();
-  const bytes = Buffer.isBuffer(data) ? data : Buffer.from(data as ArrayBuffer);
+  const bytes = Buffer.isBuffer(data) ? data : Buffer.from(data);
   const text = bytes.toString('utf8');
   await nextTurn();
   try {
