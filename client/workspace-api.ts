@@ -1591,23 +1591,6 @@ export interface operations {
         };
         content?: never;
       };
-      /** @description With AUTH_MODE=oidc: no bearer token, or one that is malformed, expired, wrongly signed or for another audience */
-      401: {
-        headers: {
-          /** @description Bearer realm="workspace-api"[, error="invalid_token"] */
-          'WWW-Authenticate'?: string;
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "success": false,
-           *       "error": "Unauthorized"
-           *     }
-           */
-          'application/json': components['schemas']['LogoErrorResponseDto'];
-        };
-      };
       /** @description No such logo: the id is unknown, malformed or its LOGO_URL_TTL_S has passed */
       404: {
         headers: {
@@ -1689,23 +1672,6 @@ export interface operations {
            * @example {
            *       "success": false,
            *       "error": "Failed to read logo"
-           *     }
-           */
-          'application/json': components['schemas']['LogoErrorResponseDto'];
-        };
-      };
-      /** @description With AUTH_MODE=oidc: the OpenID Provider's keys cannot be fetched and none are cached */
-      503: {
-        headers: {
-          /** @description Seconds to wait before sending the request again */
-          'Retry-After'?: number;
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "success": false,
-           *       "error": "Authentication is temporarily unavailable"
            *     }
            */
           'application/json': components['schemas']['LogoErrorResponseDto'];
