@@ -19,6 +19,7 @@ const OPENAPI_FILE = join(REPO_ROOT, 'client', 'openapi.json');
 
 interface Operation {
   operationId?: string;
+  security?: unknown[];
   parameters?: { name: string; in: string }[];
   requestBody?: { content: Record<string, MediaType> };
   responses: Record<

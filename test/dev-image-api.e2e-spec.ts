@@ -390,13 +390,14 @@ describe('npm run image-api:dev (the built program)', () => {
       await tab.goto(
         `http://127.0.0.1:${(page.address() as AddressInfo).port}/`,
       );
-      const size = await tab.evaluate(async (src) => {
+      // Runs in the page (a string: this project compiles without DOM types).
+      const size = await tab.evaluate(`(async () => {
         const img = document.createElement('img');
-        img.src = src;
+        img.src = ${JSON.stringify(logoUrl)};
         document.body.append(img);
         await img.decode();
         return [img.naturalWidth, img.naturalHeight];
-      }, logoUrl);
+      })()`);
       expect(size).toEqual([1024, 1024]);
     } finally {
       await browser.close().catch(() => undefined);
