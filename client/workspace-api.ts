@@ -1382,7 +1382,7 @@ export interface operations {
           'application/json': components['schemas']['GenerateLogoResponseDto'];
         };
       };
-      /** @description A validation rule failed; checked before anything else */
+      /** @description A validation rule failed (checked before anything else), or, when the image is to be hosted here without PUBLIC_BASE_URL, the Host header is not a host */
       400: {
         headers: {
           [name: string]: unknown;

@@ -183,6 +183,26 @@ describe('Logos answered as base64 are hosted by the service', () => {
     await request(t.server).get(pathOf(replay.body.logoUrl)).expect(200);
   });
 
+  it('a Host header that is not a host is invalid input (400), before any upstream call', async () => {
+    const response = await request(t.server)
+      .post(PATH)
+      .set('Host', 'evil.example/path')
+      .send(body)
+      .expect(400);
+    expect(response.body).toEqual({
+      success: false,
+      error: 'Invalid input',
+      details: [
+        {
+          path: ['Host'],
+          message: 'The Host header must be a host name or address',
+          code: 'invalid_string',
+        },
+      ],
+    });
+    expect(api.requests).toHaveLength(0);
+  });
+
   it('counts the upstream usage tokens on /metrics by kind', async () => {
     const read = async (kind: string) => {
       const { text } = await request(t.server).get('/metrics').expect(200);

@@ -108,7 +108,8 @@ export class LogoController {
   })
   @ApiResponse({
     status: 400,
-    description: 'A validation rule failed; checked before anything else',
+    description:
+      'A validation rule failed (checked before anything else), or, when the image is to be hosted here without PUBLIC_BASE_URL, the Host header is not a host',
     type: LogoValidationErrorResponseDto,
     example: {
       success: false,

@@ -1,5 +1,5 @@
-import { BadRequestException } from '@nestjs/common';
 import type { Request } from 'express';
+import { InputValidationException } from '../errors/input-validation.exception';
 
 /** A host name, IPv4 or bracketed IPv6 address, with an optional port. */
 const HOST =
@@ -17,9 +17,16 @@ export function publicBaseUrl(
 ): string {
   if (configured !== undefined) return configured;
   const host = request.host;
-  // The Host header is the client's text: nothing but a host goes into a URL.
+  // The Host header is the client's text: nothing but a host goes into a
+  // URL. Otherwise it is invalid input, as a malformed header is elsewhere.
   if (typeof host !== 'string' || !HOST.test(host)) {
-    throw new BadRequestException('Invalid Host header');
+    throw new InputValidationException([
+      {
+        path: ['Host'],
+        message: 'The Host header must be a host name or address',
+        code: 'invalid_string',
+      },
+    ]);
   }
   return `${request.protocol}://${host}`;
 }
