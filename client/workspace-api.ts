@@ -65,6 +65,26 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/api/ai/logos/{file}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * A generated logo hosted by this service
+     * @description The URL a logo request answered when the image API sent the image itself (GPT image models). Needs no credentials even with AUTH_MODE=oidc: the URL, with its 128-bit random id, is the capability. Valid for LOGO_URL_TTL_S after generation, then 404.
+     */
+    get: operations['getHostedLogo'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -1445,7 +1465,7 @@ export interface operations {
       };
     };
     responses: {
-      /** @description The temporary URL of the generated image (or, with `Idempotent-Replayed: true`, the answer first given for this Idempotency-Key) */
+      /** @description The temporary URL of the generated image: the image API's own, or, when it answered the image itself (GPT image models), one of this service's under /api/ai/logos valid for LOGO_URL_TTL_S (or, with `Idempotent-Replayed: true`, the answer first given for this Idempotency-Key) */
       200: {
         headers: {
           /** @description `true` when this is the stored answer of an earlier request with the same Idempotency-Key */
@@ -1465,7 +1485,7 @@ export interface operations {
           'application/json': components['schemas']['GenerateLogoResponseDto'];
         };
       };
-      /** @description A validation rule failed; checked before anything else */
+      /** @description A validation rule failed (checked before anything else), or, when the image is to be hosted here without PUBLIC_BASE_URL, the Host header is not a host */
       400: {
         headers: {
           /** @description The request's id: the caller's own X-Request-Id when plausible (1 to 128 letters, digits or `._:/+=-`), otherwise a new UUID; also in the request's log line */
@@ -1646,6 +1666,145 @@ export interface operations {
            * @example {
            *       "success": false,
            *       "error": "Logo generator is busy, retry later"
+           *     }
+           */
+          'application/json': components['schemas']['LogoErrorResponseDto'];
+        };
+      };
+    };
+  };
+  getHostedLogo: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description The ETag of an earlier answer: 304 without a body. Example: `"5f0c6e1d2b3a49e8a7c6d5e4f3a2b1c0"` */
+        'If-None-Match'?: string;
+      };
+      path: {
+        /** @description The id and extension, as the logoUrl gave them */
+        file: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The image, byte for byte as the image API sent it */
+      200: {
+        headers: {
+          /** @description `private, max-age=<seconds left>`: no cache keeps the image past its expiry */
+          'Cache-Control'?: string;
+          /** @description The image never changes: its id as a strong entity tag */
+          ETag?: string;
+          /** @description The request's id: the caller's own X-Request-Id when plausible (1 to 128 letters, digits or `._:/+=-`), otherwise a new UUID; also in the request's log line */
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'image/png': string;
+          'image/jpeg': string;
+          'image/webp': string;
+        };
+      };
+      /** @description Not modified: the ETag sent is this image (no body) */
+      304: {
+        headers: {
+          /** @description `private, max-age=<seconds left>`: no cache keeps the image past its expiry */
+          'Cache-Control'?: string;
+          /** @description The image never changes: its id as a strong entity tag */
+          ETag?: string;
+          /** @description The request's id: the caller's own X-Request-Id when plausible (1 to 128 letters, digits or `._:/+=-`), otherwise a new UUID; also in the request's log line */
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description No such logo: the id is unknown, malformed or its LOGO_URL_TTL_S has passed */
+      404: {
+        headers: {
+          /** @description The request's id: the caller's own X-Request-Id when plausible (1 to 128 letters, digits or `._:/+=-`), otherwise a new UUID; also in the request's log line */
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "success": false,
+           *       "error": "Logo not found"
+           *     }
+           */
+          'image/png': components['schemas']['LogoErrorResponseDto'];
+          /**
+           * @example {
+           *       "success": false,
+           *       "error": "Logo not found"
+           *     }
+           */
+          'image/jpeg': components['schemas']['LogoErrorResponseDto'];
+          /**
+           * @example {
+           *       "success": false,
+           *       "error": "Logo not found"
+           *     }
+           */
+          'image/webp': components['schemas']['LogoErrorResponseDto'];
+          /**
+           * @example {
+           *       "success": false,
+           *       "error": "Logo not found"
+           *     }
+           */
+          'application/json': components['schemas']['LogoErrorResponseDto'];
+        };
+      };
+      /** @description The request headers, the URL included, are over 16 KB */
+      431: {
+        headers: {
+          /** @description The request's id: the caller's own X-Request-Id when plausible (1 to 128 letters, digits or `._:/+=-`), otherwise a new UUID; also in the request's log line */
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": "Request headers are too large"
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponseDto'];
+        };
+      };
+      /** @description The logo could not be read */
+      500: {
+        headers: {
+          /** @description The request's id: the caller's own X-Request-Id when plausible (1 to 128 letters, digits or `._:/+=-`), otherwise a new UUID; also in the request's log line */
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "success": false,
+           *       "error": "Failed to read logo"
+           *     }
+           */
+          'image/png': components['schemas']['LogoErrorResponseDto'];
+          /**
+           * @example {
+           *       "success": false,
+           *       "error": "Failed to read logo"
+           *     }
+           */
+          'image/jpeg': components['schemas']['LogoErrorResponseDto'];
+          /**
+           * @example {
+           *       "success": false,
+           *       "error": "Failed to read logo"
+           *     }
+           */
+          'image/webp': components['schemas']['LogoErrorResponseDto'];
+          /**
+           * @example {
+           *       "success": false,
+           *       "error": "Failed to read logo"
            *     }
            */
           'application/json': components['schemas']['LogoErrorResponseDto'];

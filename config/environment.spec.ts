@@ -30,6 +30,9 @@ describe('loadConfiguration', () => {
         key: undefined,
         url: 'https://api.openai.com/v1/images/generations',
         model: 'dall-e-3',
+        quality: 'auto',
+        responseFormat: 'url',
+        maxImageBytes: 20 * 1024 * 1024,
         timeoutMs: 60000,
         maxRetries: 2,
         deadlineMs: 120000,
@@ -45,6 +48,8 @@ describe('loadConfiguration', () => {
       redis: { url: undefined, keyPrefix: 'workspace-api:' },
       trustProxy: false,
       idempotencyTtlSeconds: 86400,
+      logoUrlTtlSeconds: 3600,
+      publicBaseUrl: undefined,
       auth: { mode: 'none' },
     });
   });
@@ -126,6 +131,11 @@ describe('loadConfiguration', () => {
         IMAGE_MODEL: 'other-model',
         IMAGE_API_TIMEOUT_MS: '1500',
         IDEMPOTENCY_TTL_S: '3600',
+        IMAGE_QUALITY: 'HIGH',
+        IMAGE_RESPONSE_FORMAT: 'b64_json',
+        IMAGE_MAX_BYTES: '5mb',
+        LOGO_URL_TTL_S: '600',
+        PUBLIC_BASE_URL: 'https://api.example.com/workspace/',
       }),
     ).toEqual({
       port: 8080,
@@ -143,6 +153,9 @@ describe('loadConfiguration', () => {
         key: 'sk-test',
         url: 'http://127.0.0.1:9999/v1/images/generations',
         model: 'other-model',
+        quality: 'high',
+        responseFormat: 'b64_json',
+        maxImageBytes: 5 * 1024 * 1024,
         timeoutMs: 1500,
         maxRetries: 2,
         deadlineMs: 120000,
@@ -158,6 +171,8 @@ describe('loadConfiguration', () => {
       redis: { url: undefined, keyPrefix: 'workspace-api:' },
       trustProxy: false,
       idempotencyTtlSeconds: 3600,
+      logoUrlTtlSeconds: 600,
+      publicBaseUrl: 'https://api.example.com/workspace',
       auth: { mode: 'none' },
     });
   });

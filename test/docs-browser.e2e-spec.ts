@@ -19,6 +19,7 @@ const OPERATIONS = [
   'DELETE /api/projects/{id}',
   'POST /api/ai/generate-logo',
   'GET /api/ai/generate-logo',
+  'GET /api/ai/logos/{file}',
 ];
 
 describe('Swagger UI at /docs in headless Chromium', () => {

@@ -58,6 +58,12 @@ const NAMES_A_USER = new Set([
 ]);
 
 /**
+ * /api operations that need no credentials in any mode (an `<img>` sends
+ * none): a hosted logo's unguessable URL is its own capability.
+ */
+const PUBLIC_OPERATIONS = new Set(['get /api/ai/logos/{file}']);
+
+/**
  * The answers of authentication (AUTH_MODE=oidc) on an /api operation:
  * documented in every mode, so that a client generated from either
  * server's document knows them.
@@ -145,6 +151,10 @@ export function finishDocument(
     for (const method of METHODS) {
       const operation = path[method];
       if (!operation || !route.startsWith('/api/')) continue;
+      if (PUBLIC_OPERATIONS.has(`${method} ${route}`)) {
+        operation.security = [];
+        continue;
+      }
       addAuthAnswers(route, method, operation);
       operation.security = securityOf(bearerRequired);
     }
