@@ -57,7 +57,8 @@ export interface AppConfig {
   logFormat: LogFormat;
   /**
    * PATCH refuses a name outside 1-100 characters and a description over
-   * 500, as create does (off: SPEC 4.4 applies the body without validation).
+   * 500, as create does (off: the contract applies a PATCH body without
+   * validation; see docs/api.md).
    */
   patchLengthLimits: boolean;
   /** Origins allowed by CORS: undefined = CORS off, '*' = any origin. */

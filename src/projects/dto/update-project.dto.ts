@@ -28,7 +28,8 @@ interface FieldRules {
  * store as sent. `userId` is indexed, and PostgreSQL cannot index a value
  * over about 2.7 kB, so it keeps create's 255 characters (at most 1,020
  * bytes of UTF-8) on both databases; name and description are unbounded
- * text, limited only by BODY_LIMIT (SPEC 4.4: no validation is applied).
+ * text, limited only by BODY_LIMIT (the contract applies a PATCH body
+ * without validation; see docs/api.md).
  */
 const STORABLE: Record<ChangeableField, FieldRules> = {
   name: { min: 0, max: Infinity, nullable: false },
