@@ -39,7 +39,7 @@ export interface paths {
     head?: never;
     /**
      * Change name, description or userId
-     * @description Applied as given, within create's text rules (name 1-100 characters, description at most 500, userId at most 255; no NUL, no lone surrogate). Anything that cannot be applied (unknown id or field, wrong type, text outside those rules, a body that is not a JSON object) is a 500 and changes nothing.
+     * @description Applied as given, field by field: `name` (a string of any length, empty too), `description` (a string of any length, or null), `userId` (a string of at most 255 characters); `id`, `createdAt` and `updatedAt` are ignored, and `updatedAt` is set to now. No NUL and no lone surrogate in any text. Anything else cannot be applied (an unknown id, any other field such as the relations of a fetched project, a wrong JSON type, null for name or userId, a body that is not a JSON object): 500, and nothing changes. The body limit (BODY_LIMIT) bounds the lengths; with PATCH_LENGTH_LIMITS=true name must be 1 to 100 characters and description at most 500, as on create.
      */
     patch: operations['updateProject'];
     trace?: never;
@@ -59,6 +59,26 @@ export interface paths {
      * @description Validation first, then the key, a place in line (503 when full), the client rate limit (429), and the upstream call with retries, within IMAGE_API_DEADLINE_MS.
      */
     post: operations['generateLogo'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/ai/logos/{file}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * A generated logo hosted by this service
+     * @description The URL a logo request answered when the image API sent the image itself (GPT image models). Needs no credentials even with AUTH_MODE=oidc: the URL, with its 128-bit random id, is the capability. Valid for LOGO_URL_TTL_S after generation, then 404.
+     */
+    get: operations['getHostedLogo'];
+    put?: never;
+    post?: never;
     delete?: never;
     options?: never;
     head?: never;
@@ -334,11 +354,20 @@ export interface components {
       project: components['schemas']['ProjectDetailDto'];
     };
     UpdateProjectBodyDto: {
-      /** @example Summer launch */
+      /**
+       * @description Stored as sent: any length the body limit (BODY_LIMIT) lets through, the empty string too; no NUL, no lone surrogate. With PATCH_LENGTH_LIMITS=true, 1 to 100 characters as on create.
+       * @example Summer launch
+       */
       name?: string;
-      /** @example Brand kit v2 */
+      /**
+       * @description Stored as sent, or null to clear it: any length the body limit lets through; no NUL, no lone surrogate. With PATCH_LENGTH_LIMITS=true, at most 500 characters as on create.
+       * @example Brand kit v2
+       */
       description?: string | null;
-      /** @example user-2 */
+      /**
+       * @description At most 255 characters on every database (it is indexed), no NUL, no lone surrogate; not null. With a bearer token, only your own user id (otherwise 403).
+       * @example user-2
+       */
       userId?: string;
       /**
        * @description Ignored
@@ -481,11 +510,11 @@ export interface operations {
   listProjects: {
     parameters: {
       query?: {
-        /** @description Only the projects of this user (exact match) */
+        /** @description Only the projects of this user (exact match). Example: `user-1` */
         userId?: string;
-        /** @description Page size; the response then carries `nextCursor`. */
+        /** @description Page size; the response then carries `nextCursor`. Example: `20` */
         limit?: number;
-        /** @description The `nextCursor` of the previous page (opaque). Needs `limit`. */
+        /** @description The `nextCursor` of the previous page (opaque). Needs `limit`. Example: `WyIyMDI2LTExLTIyVDAzOjM5OjA5LjMyMVoiLCIwMTlhYThmMi01ZjFjLTdjM2UtOWE1MS0zYzFmNWQwYjhlMjAiXQ` */
         cursor?: string;
       };
       header?: never;
@@ -497,6 +526,8 @@ export interface operations {
       /** @description The projects, with sections, agents, tasks and `_count` */
       200: {
         headers: {
+          /** @description The request's id: the caller's own X-Request-Id when plausible (1 to 128 letters, digits or `._:/+=-`), otherwise a new UUID; also in the request's log line */
+          'X-Request-Id'?: string;
           [name: string]: unknown;
         };
         content: {
@@ -527,6 +558,8 @@ export interface operations {
       /** @description A validation rule failed (one issue per failed rule) */
       400: {
         headers: {
+          /** @description The request's id: the caller's own X-Request-Id when plausible (1 to 128 letters, digits or `._:/+=-`), otherwise a new UUID; also in the request's log line */
+          'X-Request-Id'?: string;
           [name: string]: unknown;
         };
         content: {
@@ -552,6 +585,8 @@ export interface operations {
         headers: {
           /** @description Bearer realm="workspace-api"[, error="invalid_token"] */
           'WWW-Authenticate'?: string;
+          /** @description The request's id: the caller's own X-Request-Id when plausible (1 to 128 letters, digits or `._:/+=-`), otherwise a new UUID; also in the request's log line */
+          'X-Request-Id'?: string;
           [name: string]: unknown;
         };
         content: {
@@ -566,6 +601,8 @@ export interface operations {
       /** @description With AUTH_MODE=oidc: the request names another user (userId), or a PATCH would hand the project to one */
       403: {
         headers: {
+          /** @description The request's id: the caller's own X-Request-Id when plausible (1 to 128 letters, digits or `._:/+=-`), otherwise a new UUID; also in the request's log line */
+          'X-Request-Id'?: string;
           [name: string]: unknown;
         };
         content: {
@@ -582,6 +619,8 @@ export interface operations {
         headers: {
           /** @description Seconds to wait before sending the request again */
           'Retry-After'?: number;
+          /** @description The request's id: the caller's own X-Request-Id when plausible (1 to 128 letters, digits or `._:/+=-`), otherwise a new UUID; also in the request's log line */
+          'X-Request-Id'?: string;
           [name: string]: unknown;
         };
         content: {
@@ -596,6 +635,8 @@ export interface operations {
       /** @description The request headers, the URL included, are over 16 KB */
       431: {
         headers: {
+          /** @description The request's id: the caller's own X-Request-Id when plausible (1 to 128 letters, digits or `._:/+=-`), otherwise a new UUID; also in the request's log line */
+          'X-Request-Id'?: string;
           [name: string]: unknown;
         };
         content: {
@@ -610,6 +651,8 @@ export interface operations {
       /** @description The list could not be read */
       500: {
         headers: {
+          /** @description The request's id: the caller's own X-Request-Id when plausible (1 to 128 letters, digits or `._:/+=-`), otherwise a new UUID; also in the request's log line */
+          'X-Request-Id'?: string;
           [name: string]: unknown;
         };
         content: {
@@ -626,6 +669,8 @@ export interface operations {
         headers: {
           /** @description Seconds to wait before sending the request again */
           'Retry-After'?: number;
+          /** @description The request's id: the caller's own X-Request-Id when plausible (1 to 128 letters, digits or `._:/+=-`), otherwise a new UUID; also in the request's log line */
+          'X-Request-Id'?: string;
           [name: string]: unknown;
         };
         content: {
@@ -643,7 +688,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Makes a retry safe: the first request with a key is processed, and a later one with the same key and body (within IDEMPOTENCY_TTL_S) gets the same answer without the work being done again. 1 to 255 printable ASCII characters, unique per operation; a malformed or repeated key is a 400. */
+        /** @description Makes a retry safe: the first request with a key is processed, and a later one with the same key and body (within IDEMPOTENCY_TTL_S) gets the same answer without the work being done again. 1 to 255 printable ASCII characters, unique per operation; a malformed or repeated key is a 400. Example: `3f1c2a9e-5b7d-4e8f-9a61-0c2d4b6e8f10` */
         'Idempotency-Key'?: string;
       };
       path?: never;
@@ -660,8 +705,12 @@ export interface operations {
         headers: {
           /** @description The project's version as a strong entity tag; send it back in If-Match or If-None-Match */
           ETag?: string;
+          /** @description The path of the new project: `/api/projects/{id}` */
+          Location?: string;
           /** @description `true` when this is the stored answer of an earlier request with the same Idempotency-Key */
           'Idempotent-Replayed'?: 'true';
+          /** @description The request's id: the caller's own X-Request-Id when plausible (1 to 128 letters, digits or `._:/+=-`), otherwise a new UUID; also in the request's log line */
+          'X-Request-Id'?: string;
           [name: string]: unknown;
         };
         content: {
@@ -685,6 +734,8 @@ export interface operations {
       /** @description A validation rule failed (one issue per failed rule) */
       400: {
         headers: {
+          /** @description The request's id: the caller's own X-Request-Id when plausible (1 to 128 letters, digits or `._:/+=-`), otherwise a new UUID; also in the request's log line */
+          'X-Request-Id'?: string;
           [name: string]: unknown;
         };
         content: {
@@ -710,6 +761,8 @@ export interface operations {
         headers: {
           /** @description Bearer realm="workspace-api"[, error="invalid_token"] */
           'WWW-Authenticate'?: string;
+          /** @description The request's id: the caller's own X-Request-Id when plausible (1 to 128 letters, digits or `._:/+=-`), otherwise a new UUID; also in the request's log line */
+          'X-Request-Id'?: string;
           [name: string]: unknown;
         };
         content: {
@@ -724,6 +777,8 @@ export interface operations {
       /** @description With AUTH_MODE=oidc: the request names another user (userId), or a PATCH would hand the project to one */
       403: {
         headers: {
+          /** @description The request's id: the caller's own X-Request-Id when plausible (1 to 128 letters, digits or `._:/+=-`), otherwise a new UUID; also in the request's log line */
+          'X-Request-Id'?: string;
           [name: string]: unknown;
         };
         content: {
@@ -740,6 +795,8 @@ export interface operations {
         headers: {
           /** @description Seconds to wait before sending the request again */
           'Retry-After'?: number;
+          /** @description The request's id: the caller's own X-Request-Id when plausible (1 to 128 letters, digits or `._:/+=-`), otherwise a new UUID; also in the request's log line */
+          'X-Request-Id'?: string;
           [name: string]: unknown;
         };
         content: {
@@ -754,6 +811,8 @@ export interface operations {
       /** @description The body is larger than BODY_LIMIT (default 1 MB) */
       413: {
         headers: {
+          /** @description The request's id: the caller's own X-Request-Id when plausible (1 to 128 letters, digits or `._:/+=-`), otherwise a new UUID; also in the request's log line */
+          'X-Request-Id'?: string;
           [name: string]: unknown;
         };
         content: {
@@ -768,6 +827,8 @@ export interface operations {
       /** @description CORS_ORIGINS is set and the Content-Type is one a browser sends without a CORS preflight (text/plain, application/x-www-form-urlencoded, multipart/form-data) or none */
       415: {
         headers: {
+          /** @description The request's id: the caller's own X-Request-Id when plausible (1 to 128 letters, digits or `._:/+=-`), otherwise a new UUID; also in the request's log line */
+          'X-Request-Id'?: string;
           [name: string]: unknown;
         };
         content: {
@@ -782,6 +843,8 @@ export interface operations {
       /** @description This Idempotency-Key was first used with a different request body */
       422: {
         headers: {
+          /** @description The request's id: the caller's own X-Request-Id when plausible (1 to 128 letters, digits or `._:/+=-`), otherwise a new UUID; also in the request's log line */
+          'X-Request-Id'?: string;
           [name: string]: unknown;
         };
         content: {
@@ -798,6 +861,8 @@ export interface operations {
         headers: {
           /** @description Seconds to wait before sending the request again */
           'Retry-After'?: number;
+          /** @description The request's id: the caller's own X-Request-Id when plausible (1 to 128 letters, digits or `._:/+=-`), otherwise a new UUID; also in the request's log line */
+          'X-Request-Id'?: string;
           [name: string]: unknown;
         };
         content: {
@@ -812,6 +877,8 @@ export interface operations {
       /** @description The request headers, the URL included, are over 16 KB */
       431: {
         headers: {
+          /** @description The request's id: the caller's own X-Request-Id when plausible (1 to 128 letters, digits or `._:/+=-`), otherwise a new UUID; also in the request's log line */
+          'X-Request-Id'?: string;
           [name: string]: unknown;
         };
         content: {
@@ -826,6 +893,8 @@ export interface operations {
       /** @description Any other failure, including a body that is empty or not JSON */
       500: {
         headers: {
+          /** @description The request's id: the caller's own X-Request-Id when plausible (1 to 128 letters, digits or `._:/+=-`), otherwise a new UUID; also in the request's log line */
+          'X-Request-Id'?: string;
           [name: string]: unknown;
         };
         content: {
@@ -842,6 +911,8 @@ export interface operations {
         headers: {
           /** @description Seconds to wait before sending the request again */
           'Retry-After'?: number;
+          /** @description The request's id: the caller's own X-Request-Id when plausible (1 to 128 letters, digits or `._:/+=-`), otherwise a new UUID; also in the request's log line */
+          'X-Request-Id'?: string;
           [name: string]: unknown;
         };
         content: {
@@ -859,7 +930,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description An ETag from an earlier answer (or `*`): 304 without a body while the project is unchanged */
+        /** @description An ETag from an earlier answer (or `*`): 304 without a body while the project is unchanged. Example: `"3"` */
         'If-None-Match'?: string;
       };
       path: {
@@ -878,6 +949,8 @@ export interface operations {
         headers: {
           /** @description The project's version as a strong entity tag; send it back in If-Match or If-None-Match */
           ETag?: string;
+          /** @description The request's id: the caller's own X-Request-Id when plausible (1 to 128 letters, digits or `._:/+=-`), otherwise a new UUID; also in the request's log line */
+          'X-Request-Id'?: string;
           [name: string]: unknown;
         };
         content: {
@@ -905,6 +978,8 @@ export interface operations {
         headers: {
           /** @description The project's version as a strong entity tag; send it back in If-Match or If-None-Match */
           ETag?: string;
+          /** @description The request's id: the caller's own X-Request-Id when plausible (1 to 128 letters, digits or `._:/+=-`), otherwise a new UUID; also in the request's log line */
+          'X-Request-Id'?: string;
           [name: string]: unknown;
         };
         content?: never;
@@ -914,6 +989,8 @@ export interface operations {
         headers: {
           /** @description Bearer realm="workspace-api"[, error="invalid_token"] */
           'WWW-Authenticate'?: string;
+          /** @description The request's id: the caller's own X-Request-Id when plausible (1 to 128 letters, digits or `._:/+=-`), otherwise a new UUID; also in the request's log line */
+          'X-Request-Id'?: string;
           [name: string]: unknown;
         };
         content: {
@@ -928,6 +1005,8 @@ export interface operations {
       /** @description No project has this id */
       404: {
         headers: {
+          /** @description The request's id: the caller's own X-Request-Id when plausible (1 to 128 letters, digits or `._:/+=-`), otherwise a new UUID; also in the request's log line */
+          'X-Request-Id'?: string;
           [name: string]: unknown;
         };
         content: {
@@ -942,6 +1021,8 @@ export interface operations {
       /** @description The request headers, the URL included, are over 16 KB */
       431: {
         headers: {
+          /** @description The request's id: the caller's own X-Request-Id when plausible (1 to 128 letters, digits or `._:/+=-`), otherwise a new UUID; also in the request's log line */
+          'X-Request-Id'?: string;
           [name: string]: unknown;
         };
         content: {
@@ -956,6 +1037,8 @@ export interface operations {
       /** @description The project could not be read */
       500: {
         headers: {
+          /** @description The request's id: the caller's own X-Request-Id when plausible (1 to 128 letters, digits or `._:/+=-`), otherwise a new UUID; also in the request's log line */
+          'X-Request-Id'?: string;
           [name: string]: unknown;
         };
         content: {
@@ -972,6 +1055,8 @@ export interface operations {
         headers: {
           /** @description Seconds to wait before sending the request again */
           'Retry-After'?: number;
+          /** @description The request's id: the caller's own X-Request-Id when plausible (1 to 128 letters, digits or `._:/+=-`), otherwise a new UUID; also in the request's log line */
+          'X-Request-Id'?: string;
           [name: string]: unknown;
         };
         content: {
@@ -989,7 +1074,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Only delete while the project is at this ETag (`*`: while it exists). Otherwise 412 and nothing changes; without the header, SPEC's behaviour. */
+        /** @description Only delete while the project is at this ETag (`*`: while it exists). Otherwise 412 and nothing changes; without the header, SPEC's behaviour. Example: `"3"` */
         'If-Match'?: string;
       };
       path: {
@@ -1006,6 +1091,8 @@ export interface operations {
       /** @description Deleted */
       200: {
         headers: {
+          /** @description The request's id: the caller's own X-Request-Id when plausible (1 to 128 letters, digits or `._:/+=-`), otherwise a new UUID; also in the request's log line */
+          'X-Request-Id'?: string;
           [name: string]: unknown;
         };
         content: {
@@ -1022,6 +1109,8 @@ export interface operations {
         headers: {
           /** @description Bearer realm="workspace-api"[, error="invalid_token"] */
           'WWW-Authenticate'?: string;
+          /** @description The request's id: the caller's own X-Request-Id when plausible (1 to 128 letters, digits or `._:/+=-`), otherwise a new UUID; also in the request's log line */
+          'X-Request-Id'?: string;
           [name: string]: unknown;
         };
         content: {
@@ -1036,6 +1125,8 @@ export interface operations {
       /** @description If-Match did not name the current version (or the project does not exist): nothing changed */
       412: {
         headers: {
+          /** @description The request's id: the caller's own X-Request-Id when plausible (1 to 128 letters, digits or `._:/+=-`), otherwise a new UUID; also in the request's log line */
+          'X-Request-Id'?: string;
           [name: string]: unknown;
         };
         content: {
@@ -1050,6 +1141,8 @@ export interface operations {
       /** @description The request headers, the URL included, are over 16 KB */
       431: {
         headers: {
+          /** @description The request's id: the caller's own X-Request-Id when plausible (1 to 128 letters, digits or `._:/+=-`), otherwise a new UUID; also in the request's log line */
+          'X-Request-Id'?: string;
           [name: string]: unknown;
         };
         content: {
@@ -1064,6 +1157,8 @@ export interface operations {
       /** @description The delete failed, for any reason (an unknown id included) */
       500: {
         headers: {
+          /** @description The request's id: the caller's own X-Request-Id when plausible (1 to 128 letters, digits or `._:/+=-`), otherwise a new UUID; also in the request's log line */
+          'X-Request-Id'?: string;
           [name: string]: unknown;
         };
         content: {
@@ -1080,6 +1175,8 @@ export interface operations {
         headers: {
           /** @description Seconds to wait before sending the request again */
           'Retry-After'?: number;
+          /** @description The request's id: the caller's own X-Request-Id when plausible (1 to 128 letters, digits or `._:/+=-`), otherwise a new UUID; also in the request's log line */
+          'X-Request-Id'?: string;
           [name: string]: unknown;
         };
         content: {
@@ -1097,7 +1194,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Only update while the project is at this ETag (`*`: while it exists). Otherwise 412 and nothing changes; without the header, SPEC's behaviour. */
+        /** @description Only update while the project is at this ETag (`*`: while it exists). Otherwise 412 and nothing changes; without the header, SPEC's behaviour. Example: `"3"` */
         'If-Match'?: string;
       };
       path: {
@@ -1120,6 +1217,8 @@ export interface operations {
         headers: {
           /** @description The project's version as a strong entity tag; send it back in If-Match or If-None-Match */
           ETag?: string;
+          /** @description The request's id: the caller's own X-Request-Id when plausible (1 to 128 letters, digits or `._:/+=-`), otherwise a new UUID; also in the request's log line */
+          'X-Request-Id'?: string;
           [name: string]: unknown;
         };
         content: {
@@ -1145,6 +1244,8 @@ export interface operations {
         headers: {
           /** @description Bearer realm="workspace-api"[, error="invalid_token"] */
           'WWW-Authenticate'?: string;
+          /** @description The request's id: the caller's own X-Request-Id when plausible (1 to 128 letters, digits or `._:/+=-`), otherwise a new UUID; also in the request's log line */
+          'X-Request-Id'?: string;
           [name: string]: unknown;
         };
         content: {
@@ -1159,6 +1260,8 @@ export interface operations {
       /** @description With AUTH_MODE=oidc: the request names another user (userId), or a PATCH would hand the project to one */
       403: {
         headers: {
+          /** @description The request's id: the caller's own X-Request-Id when plausible (1 to 128 letters, digits or `._:/+=-`), otherwise a new UUID; also in the request's log line */
+          'X-Request-Id'?: string;
           [name: string]: unknown;
         };
         content: {
@@ -1173,6 +1276,8 @@ export interface operations {
       /** @description If-Match did not name the current version (or the project does not exist): nothing changed */
       412: {
         headers: {
+          /** @description The request's id: the caller's own X-Request-Id when plausible (1 to 128 letters, digits or `._:/+=-`), otherwise a new UUID; also in the request's log line */
+          'X-Request-Id'?: string;
           [name: string]: unknown;
         };
         content: {
@@ -1187,6 +1292,8 @@ export interface operations {
       /** @description The body is larger than BODY_LIMIT (default 1 MB) */
       413: {
         headers: {
+          /** @description The request's id: the caller's own X-Request-Id when plausible (1 to 128 letters, digits or `._:/+=-`), otherwise a new UUID; also in the request's log line */
+          'X-Request-Id'?: string;
           [name: string]: unknown;
         };
         content: {
@@ -1201,6 +1308,8 @@ export interface operations {
       /** @description CORS_ORIGINS is set and the Content-Type is one a browser sends without a CORS preflight (text/plain, application/x-www-form-urlencoded, multipart/form-data) or none */
       415: {
         headers: {
+          /** @description The request's id: the caller's own X-Request-Id when plausible (1 to 128 letters, digits or `._:/+=-`), otherwise a new UUID; also in the request's log line */
+          'X-Request-Id'?: string;
           [name: string]: unknown;
         };
         content: {
@@ -1215,6 +1324,8 @@ export interface operations {
       /** @description The request headers, the URL included, are over 16 KB */
       431: {
         headers: {
+          /** @description The request's id: the caller's own X-Request-Id when plausible (1 to 128 letters, digits or `._:/+=-`), otherwise a new UUID; also in the request's log line */
+          'X-Request-Id'?: string;
           [name: string]: unknown;
         };
         content: {
@@ -1229,6 +1340,8 @@ export interface operations {
       /** @description The update failed, for any reason (an unknown id included) */
       500: {
         headers: {
+          /** @description The request's id: the caller's own X-Request-Id when plausible (1 to 128 letters, digits or `._:/+=-`), otherwise a new UUID; also in the request's log line */
+          'X-Request-Id'?: string;
           [name: string]: unknown;
         };
         content: {
@@ -1245,6 +1358,8 @@ export interface operations {
         headers: {
           /** @description Seconds to wait before sending the request again */
           'Retry-After'?: number;
+          /** @description The request's id: the caller's own X-Request-Id when plausible (1 to 128 letters, digits or `._:/+=-`), otherwise a new UUID; also in the request's log line */
+          'X-Request-Id'?: string;
           [name: string]: unknown;
         };
         content: {
@@ -1270,6 +1385,8 @@ export interface operations {
       /** @description Whether the image API key is configured, and the request vocabulary */
       200: {
         headers: {
+          /** @description The request's id: the caller's own X-Request-Id when plausible (1 to 128 letters, digits or `._:/+=-`), otherwise a new UUID; also in the request's log line */
+          'X-Request-Id'?: string;
           [name: string]: unknown;
         };
         content: {
@@ -1299,6 +1416,8 @@ export interface operations {
         headers: {
           /** @description Bearer realm="workspace-api"[, error="invalid_token"] */
           'WWW-Authenticate'?: string;
+          /** @description The request's id: the caller's own X-Request-Id when plausible (1 to 128 letters, digits or `._:/+=-`), otherwise a new UUID; also in the request's log line */
+          'X-Request-Id'?: string;
           [name: string]: unknown;
         };
         content: {
@@ -1314,6 +1433,8 @@ export interface operations {
       /** @description The request headers, the URL included, are over 16 KB */
       431: {
         headers: {
+          /** @description The request's id: the caller's own X-Request-Id when plausible (1 to 128 letters, digits or `._:/+=-`), otherwise a new UUID; also in the request's log line */
+          'X-Request-Id'?: string;
           [name: string]: unknown;
         };
         content: {
@@ -1330,6 +1451,8 @@ export interface operations {
         headers: {
           /** @description Seconds to wait before sending the request again */
           'Retry-After'?: number;
+          /** @description The request's id: the caller's own X-Request-Id when plausible (1 to 128 letters, digits or `._:/+=-`), otherwise a new UUID; also in the request's log line */
+          'X-Request-Id'?: string;
           [name: string]: unknown;
         };
         content: {
@@ -1348,7 +1471,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Makes a retry safe: the first request with a key is processed, and a later one with the same key and body (within IDEMPOTENCY_TTL_S) gets the same answer without the work being done again. 1 to 255 printable ASCII characters, unique per operation; a malformed or repeated key is a 400. */
+        /** @description Makes a retry safe: the first request with a key is processed, and a later one with the same key and body (within IDEMPOTENCY_TTL_S) gets the same answer without the work being done again. 1 to 255 printable ASCII characters, unique per operation; a malformed or repeated key is a 400. Example: `3f1c2a9e-5b7d-4e8f-9a61-0c2d4b6e8f10` */
         'Idempotency-Key'?: string;
       };
       path?: never;
@@ -1360,11 +1483,13 @@ export interface operations {
       };
     };
     responses: {
-      /** @description The temporary URL of the generated image (or, with `Idempotent-Replayed: true`, the answer first given for this Idempotency-Key) */
+      /** @description The temporary URL of the generated image: the image API's own, or, when it answered the image itself (GPT image models), one of this service's under /api/ai/logos valid for LOGO_URL_TTL_S (or, with `Idempotent-Replayed: true`, the answer first given for this Idempotency-Key) */
       200: {
         headers: {
           /** @description `true` when this is the stored answer of an earlier request with the same Idempotency-Key */
           'Idempotent-Replayed'?: 'true';
+          /** @description The request's id: the caller's own X-Request-Id when plausible (1 to 128 letters, digits or `._:/+=-`), otherwise a new UUID; also in the request's log line */
+          'X-Request-Id'?: string;
           [name: string]: unknown;
         };
         content: {
@@ -1378,9 +1503,11 @@ export interface operations {
           'application/json': components['schemas']['GenerateLogoResponseDto'];
         };
       };
-      /** @description A validation rule failed; checked before anything else */
+      /** @description A validation rule failed (checked before anything else), or, when the image is to be hosted here without PUBLIC_BASE_URL, the Host header is not a host */
       400: {
         headers: {
+          /** @description The request's id: the caller's own X-Request-Id when plausible (1 to 128 letters, digits or `._:/+=-`), otherwise a new UUID; also in the request's log line */
+          'X-Request-Id'?: string;
           [name: string]: unknown;
         };
         content: {
@@ -1407,6 +1534,8 @@ export interface operations {
         headers: {
           /** @description Bearer realm="workspace-api"[, error="invalid_token"] */
           'WWW-Authenticate'?: string;
+          /** @description The request's id: the caller's own X-Request-Id when plausible (1 to 128 letters, digits or `._:/+=-`), otherwise a new UUID; also in the request's log line */
+          'X-Request-Id'?: string;
           [name: string]: unknown;
         };
         content: {
@@ -1424,6 +1553,8 @@ export interface operations {
         headers: {
           /** @description Seconds to wait before sending the request again */
           'Retry-After'?: number;
+          /** @description The request's id: the caller's own X-Request-Id when plausible (1 to 128 letters, digits or `._:/+=-`), otherwise a new UUID; also in the request's log line */
+          'X-Request-Id'?: string;
           [name: string]: unknown;
         };
         content: {
@@ -1439,6 +1570,8 @@ export interface operations {
       /** @description The body is larger than BODY_LIMIT (default 1 MB) */
       413: {
         headers: {
+          /** @description The request's id: the caller's own X-Request-Id when plausible (1 to 128 letters, digits or `._:/+=-`), otherwise a new UUID; also in the request's log line */
+          'X-Request-Id'?: string;
           [name: string]: unknown;
         };
         content: {
@@ -1454,6 +1587,8 @@ export interface operations {
       /** @description CORS_ORIGINS is set and the Content-Type is one a browser sends without a CORS preflight (text/plain, application/x-www-form-urlencoded, multipart/form-data) or none */
       415: {
         headers: {
+          /** @description The request's id: the caller's own X-Request-Id when plausible (1 to 128 letters, digits or `._:/+=-`), otherwise a new UUID; also in the request's log line */
+          'X-Request-Id'?: string;
           [name: string]: unknown;
         };
         content: {
@@ -1469,6 +1604,8 @@ export interface operations {
       /** @description This Idempotency-Key was first used with a different request body */
       422: {
         headers: {
+          /** @description The request's id: the caller's own X-Request-Id when plausible (1 to 128 letters, digits or `._:/+=-`), otherwise a new UUID; also in the request's log line */
+          'X-Request-Id'?: string;
           [name: string]: unknown;
         };
         content: {
@@ -1486,6 +1623,8 @@ export interface operations {
         headers: {
           /** @description Seconds to wait before sending the request again */
           'Retry-After'?: number;
+          /** @description The request's id: the caller's own X-Request-Id when plausible (1 to 128 letters, digits or `._:/+=-`), otherwise a new UUID; also in the request's log line */
+          'X-Request-Id'?: string;
           [name: string]: unknown;
         };
         content: {
@@ -1501,6 +1640,8 @@ export interface operations {
       /** @description The request headers, the URL included, are over 16 KB */
       431: {
         headers: {
+          /** @description The request's id: the caller's own X-Request-Id when plausible (1 to 128 letters, digits or `._:/+=-`), otherwise a new UUID; also in the request's log line */
+          'X-Request-Id'?: string;
           [name: string]: unknown;
         };
         content: {
@@ -1515,6 +1656,8 @@ export interface operations {
       /** @description Generation failed: the key is missing, the upstream error message (or "Failed to generate logo"), an invalid upstream response, a timeout or the deadline, an unreachable upstream, or the JSON parse error of an unreadable body */
       500: {
         headers: {
+          /** @description The request's id: the caller's own X-Request-Id when plausible (1 to 128 letters, digits or `._:/+=-`), otherwise a new UUID; also in the request's log line */
+          'X-Request-Id'?: string;
           [name: string]: unknown;
         };
         content: {
@@ -1532,6 +1675,8 @@ export interface operations {
         headers: {
           /** @description Seconds to wait before sending the request again */
           'Retry-After'?: number;
+          /** @description The request's id: the caller's own X-Request-Id when plausible (1 to 128 letters, digits or `._:/+=-`), otherwise a new UUID; also in the request's log line */
+          'X-Request-Id'?: string;
           [name: string]: unknown;
         };
         content: {
@@ -1539,6 +1684,145 @@ export interface operations {
            * @example {
            *       "success": false,
            *       "error": "Logo generator is busy, retry later"
+           *     }
+           */
+          'application/json': components['schemas']['LogoErrorResponseDto'];
+        };
+      };
+    };
+  };
+  getHostedLogo: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description The ETag of an earlier answer: 304 without a body. Example: `"5f0c6e1d2b3a49e8a7c6d5e4f3a2b1c0"` */
+        'If-None-Match'?: string;
+      };
+      path: {
+        /** @description The id and extension, as the logoUrl gave them */
+        file: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The image, byte for byte as the image API sent it */
+      200: {
+        headers: {
+          /** @description `private, max-age=<seconds left>`: no cache keeps the image past its expiry */
+          'Cache-Control'?: string;
+          /** @description The image never changes: its id as a strong entity tag */
+          ETag?: string;
+          /** @description The request's id: the caller's own X-Request-Id when plausible (1 to 128 letters, digits or `._:/+=-`), otherwise a new UUID; also in the request's log line */
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'image/png': string;
+          'image/jpeg': string;
+          'image/webp': string;
+        };
+      };
+      /** @description Not modified: the ETag sent is this image (no body) */
+      304: {
+        headers: {
+          /** @description `private, max-age=<seconds left>`: no cache keeps the image past its expiry */
+          'Cache-Control'?: string;
+          /** @description The image never changes: its id as a strong entity tag */
+          ETag?: string;
+          /** @description The request's id: the caller's own X-Request-Id when plausible (1 to 128 letters, digits or `._:/+=-`), otherwise a new UUID; also in the request's log line */
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description No such logo: the id is unknown, malformed or its LOGO_URL_TTL_S has passed */
+      404: {
+        headers: {
+          /** @description The request's id: the caller's own X-Request-Id when plausible (1 to 128 letters, digits or `._:/+=-`), otherwise a new UUID; also in the request's log line */
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "success": false,
+           *       "error": "Logo not found"
+           *     }
+           */
+          'image/png': components['schemas']['LogoErrorResponseDto'];
+          /**
+           * @example {
+           *       "success": false,
+           *       "error": "Logo not found"
+           *     }
+           */
+          'image/jpeg': components['schemas']['LogoErrorResponseDto'];
+          /**
+           * @example {
+           *       "success": false,
+           *       "error": "Logo not found"
+           *     }
+           */
+          'image/webp': components['schemas']['LogoErrorResponseDto'];
+          /**
+           * @example {
+           *       "success": false,
+           *       "error": "Logo not found"
+           *     }
+           */
+          'application/json': components['schemas']['LogoErrorResponseDto'];
+        };
+      };
+      /** @description The request headers, the URL included, are over 16 KB */
+      431: {
+        headers: {
+          /** @description The request's id: the caller's own X-Request-Id when plausible (1 to 128 letters, digits or `._:/+=-`), otherwise a new UUID; also in the request's log line */
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": "Request headers are too large"
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponseDto'];
+        };
+      };
+      /** @description The logo could not be read */
+      500: {
+        headers: {
+          /** @description The request's id: the caller's own X-Request-Id when plausible (1 to 128 letters, digits or `._:/+=-`), otherwise a new UUID; also in the request's log line */
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "success": false,
+           *       "error": "Failed to read logo"
+           *     }
+           */
+          'image/png': components['schemas']['LogoErrorResponseDto'];
+          /**
+           * @example {
+           *       "success": false,
+           *       "error": "Failed to read logo"
+           *     }
+           */
+          'image/jpeg': components['schemas']['LogoErrorResponseDto'];
+          /**
+           * @example {
+           *       "success": false,
+           *       "error": "Failed to read logo"
+           *     }
+           */
+          'image/webp': components['schemas']['LogoErrorResponseDto'];
+          /**
+           * @example {
+           *       "success": false,
+           *       "error": "Failed to read logo"
            *     }
            */
           'application/json': components['schemas']['LogoErrorResponseDto'];

@@ -34,6 +34,9 @@ describe('loadConfiguration: logo generation in production', () => {
       key: undefined,
       url: 'https://api.openai.com/v1/images/generations',
       model: 'dall-e-3',
+      quality: 'auto',
+      responseFormat: 'url',
+      maxImageBytes: 20 * 1024 * 1024,
       timeoutMs: 60000,
       maxRetries: 2,
       deadlineMs: 120000,
@@ -218,5 +221,21 @@ describe('loadDevImageApiConfiguration', () => {
       new RegExp(`^Invalid configuration: ${name} must be`),
     );
     expect(error.message).not.toContain('\n');
+  });
+});
+
+describe('loadConfiguration: hosted logos', () => {
+  it.each([
+    ['IMAGE_QUALITY', 'standard'],
+    ['IMAGE_RESPONSE_FORMAT', 'png'],
+    ['IMAGE_MAX_BYTES', 'huge'],
+    ['LOGO_URL_TTL_S', '0'],
+    ['PUBLIC_BASE_URL', 'ftp://files.example.com'],
+    ['PUBLIC_BASE_URL', 'https://api.example.com/?x=1'],
+    ['PUBLIC_BASE_URL', 'https://user:pw@api.example.com'],
+  ])('refuses %s=%s with one line naming the variable', (name, value) => {
+    expect(() =>
+      loadConfiguration({ NODE_ENV: 'production', [name]: value }),
+    ).toThrow(new RegExp(`^Invalid configuration: ${name} `));
   });
 });

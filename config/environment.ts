@@ -37,6 +37,12 @@ export const LOG_LEVELS = [
 ] as const;
 export type LogLevelName = (typeof LOG_LEVELS)[number];
 
+export const IMAGE_QUALITIES = ['low', 'medium', 'high', 'auto'] as const;
+export type ImageQuality = (typeof IMAGE_QUALITIES)[number];
+
+export const IMAGE_RESPONSE_FORMATS = ['url', 'b64_json'] as const;
+export type ImageResponseFormat = (typeof IMAGE_RESPONSE_FORMATS)[number];
+
 export const LOG_FORMATS = ['json', 'pretty'] as const;
 export type LogFormat = (typeof LOG_FORMATS)[number];
 
@@ -49,6 +55,12 @@ export interface AppConfig {
   logLevel: LogLevelName;
   /** 'json': one JSON object per line; 'pretty': for a human at a terminal. */
   logFormat: LogFormat;
+  /**
+   * PATCH refuses a name outside 1-100 characters and a description over
+   * 500, as create does (off: the contract applies a PATCH body without
+   * validation; see docs/api.md).
+   */
+  patchLengthLimits: boolean;
   /** Origins allowed by CORS: undefined = CORS off, '*' = any origin. */
   corsOrigins: string[] | '*' | undefined;
   /** Longest wait for in-flight requests after SIGTERM. */
@@ -70,6 +82,15 @@ export interface AppConfig {
     key: string | undefined;
     url: string;
     model: string;
+    /** GPT image models' `quality` (low, medium, high or auto). */
+    quality: ImageQuality;
+    /**
+     * The answer format asked of other models: url (the default, the
+     * documented request) or b64_json (the service then hosts the image).
+     */
+    responseFormat: ImageResponseFormat;
+    /** The largest decoded image kept from a base64 answer. */
+    maxImageBytes: number;
     /** One upstream call. */
     timeoutMs: number;
     /** Retries after the first call, for 429, 5xx, timeouts, lost connections. */
@@ -104,6 +125,13 @@ export interface AppConfig {
   trustProxy: TrustProxySetting;
   /** How long an Idempotency-Key's answer is kept and replayed. */
   idempotencyTtlSeconds: number;
+  /** How long a hosted logo (from a base64 answer) can be loaded. */
+  logoUrlTtlSeconds: number;
+  /**
+   * The service's public origin (and path prefix) for the absolute URLs it
+   * hands out; undefined = taken from each request.
+   */
+  publicBaseUrl: string | undefined;
   /** Who may call the API: anyone (SPEC), or OpenID Connect bearer tokens. */
   auth: AuthConfig;
 }
@@ -376,6 +404,7 @@ export function loadConfiguration(env: Env = process.env): AppConfig {
     bodyLimitBytes: byteSize(env, 'BODY_LIMIT', 1024 * 1024),
     logLevel: logLevel(env),
     logFormat: logFormat(env),
+    patchLengthLimits: boolean(env, 'PATCH_LENGTH_LIMITS', false),
     corsOrigins: corsOrigins(env),
     shutdownTimeoutMs: integer(env, 'SHUTDOWN_TIMEOUT_MS', 25000, 0, 3_600_000),
     listIdleTimeoutMs: integer(
@@ -401,6 +430,14 @@ export function loadConfiguration(env: Env = process.env): AppConfig {
         'https://api.openai.com/v1/images/generations',
       ),
       model: read(env, 'IMAGE_MODEL') ?? 'dall-e-3',
+      quality: oneOf(env, 'IMAGE_QUALITY', IMAGE_QUALITIES, 'auto'),
+      responseFormat: oneOf(
+        env,
+        'IMAGE_RESPONSE_FORMAT',
+        IMAGE_RESPONSE_FORMATS,
+        'url',
+      ),
+      maxImageBytes: byteSize(env, 'IMAGE_MAX_BYTES', 20 * 1024 * 1024),
       timeoutMs: integer(env, 'IMAGE_API_TIMEOUT_MS', 60000, 1, 3_600_000),
       maxRetries: integer(env, 'IMAGE_API_MAX_RETRIES', 2, 0, 10),
       deadlineMs: integer(env, 'IMAGE_API_DEADLINE_MS', 120000, 1, 3_600_000),
@@ -460,8 +497,39 @@ export function loadConfiguration(env: Env = process.env): AppConfig {
       1,
       30 * 86_400,
     ),
+    logoUrlTtlSeconds: integer(env, 'LOGO_URL_TTL_S', 3600, 1, 7 * 86_400),
+    publicBaseUrl: publicBaseUrl(env),
     auth: auth(env),
   };
+}
+
+/**
+ * An http(s) origin with an optional path prefix, no query or fragment,
+ * kept without its trailing slash: URLs are appended to it.
+ */
+function publicBaseUrl(env: Env): string | undefined {
+  const raw = read(env, 'PUBLIC_BASE_URL');
+  if (raw === undefined) return undefined;
+  let url: URL | undefined;
+  try {
+    url = new URL(raw);
+  } catch {
+    url = undefined;
+  }
+  if (
+    !url ||
+    (url.protocol !== 'http:' && url.protocol !== 'https:') ||
+    url.search !== '' ||
+    url.hash !== '' ||
+    url.username !== '' ||
+    url.password !== ''
+  ) {
+    throw new ConfigurationError(
+      'PUBLIC_BASE_URL',
+      `must be an http(s) URL such as https://api.example.com, without query or credentials (got "${raw}")`,
+    );
+  }
+  return `${url.origin}${url.pathname}`.replace(/\/+$/, '');
 }
 
 /** Asymmetric JWS algorithms only: never `none`, never an HMAC secret. */

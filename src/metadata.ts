@@ -310,6 +310,10 @@ export default async () => {
           { MetricsController: { scrape: { type: String } } },
         ],
         [
+          Promise.resolve(require('./logo/hosted-logo.controller')),
+          { HostedLogoController: { get: {} } },
+        ],
+        [
           Promise.resolve(require('./logo/logo.controller')),
           { LogoController: { generate: { type: String }, info: {} } },
         ],

@@ -19,6 +19,7 @@ const OPENAPI_FILE = join(REPO_ROOT, 'client', 'openapi.json');
 
 interface Operation {
   operationId?: string;
+  security?: unknown[];
   parameters?: { name: string; in: string }[];
   requestBody?: { content: Record<string, MediaType> };
   responses: Record<
@@ -93,6 +94,11 @@ const EXPECTED_STATUSES: [string, string, string[]][] = [
   ['get', '/api/ai/generate-logo', ['200', '401', '431', '503']],
 ];
 
+/** Operations that answer something other than JSON on success. */
+const BINARY_OPERATIONS: [string, string, string[]][] = [
+  ['get', '/api/ai/logos/{file}', ['200', '304', '404', '431', '500']],
+];
+
 const ENUMS: Record<string, string[]> = {
   SectionType: [
     'LOGO',
@@ -164,13 +170,33 @@ describe('OpenAPI document', () => {
     ).resolves.toBeDefined();
   });
 
-  it('lists exactly the seven operations (health, metrics and docs stay out)', () => {
+  it('lists exactly the eight operations (health, metrics and docs stay out)', () => {
     const listed = Object.entries(document.paths).flatMap(([path, ops]) =>
       Object.keys(ops).map((method) => `${method} ${path}`),
     );
     expect(listed.sort()).toEqual(
-      EXPECTED_STATUSES.map(([method, path]) => `${method} ${path}`).sort(),
+      [...EXPECTED_STATUSES, ...BINARY_OPERATIONS]
+        .map(([method, path]) => `${method} ${path}`)
+        .sort(),
     );
+  });
+
+  it('documents the hosted logo as PNG, JPEG or WebP bytes, its 404 in the logo envelope, and no credentials in any mode', () => {
+    const [[method, path, statuses]] = BINARY_OPERATIONS;
+    const op = operation(document, method, path);
+    expect(Object.keys(op?.responses ?? {}).sort()).toEqual(statuses);
+    expect(Object.keys(op?.responses['200'].content ?? {}).sort()).toEqual([
+      'image/jpeg',
+      'image/png',
+      'image/webp',
+    ]);
+    const notFound = op?.responses['404'].content?.['application/json'];
+    expect(schemaName(notFound)).toBe('LogoErrorResponseDto');
+    expect(notFound?.example).toEqual({
+      success: false,
+      error: 'Logo not found',
+    });
+    expect(op?.security).toEqual([]);
   });
 
   it.each(EXPECTED_STATUSES)(

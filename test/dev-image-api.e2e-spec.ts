@@ -2,8 +2,13 @@ import { XMLValidator } from 'fast-xml-parser';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { chromium } from 'playwright-core';
 import request from 'supertest';
 import { DevImageApi, Replies } from '../src/dev-image-api';
+import { PNG_SIGNATURE } from '../src/dev-image-api/png-encoder';
+import { CHROMIUM_ARGS, findChromium } from './support/chromium';
 import { startDevImageApiProcess } from './support/dev-image-api-process';
 import { startServer } from './support/server-process';
 import { createTestApp, TestApp } from './support/test-app';
@@ -92,6 +97,48 @@ describe('dev image API', () => {
       created: expect.any(Number),
       data: [{ url: expect.any(String), revised_prompt: expect.any(String) }],
     });
+  });
+
+  it("with a GPT image model name, refuses response_format with OpenAI's 400 error shape", async () => {
+    const response = await fetch(api.url, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ ...generation('a logo'), model: 'gpt-image-2' }),
+    });
+    expect(response.status).toBe(400);
+    expect(await response.json()).toEqual({
+      error: {
+        message: "Unknown parameter: 'response_format'.",
+        type: 'invalid_request_error',
+        param: 'response_format',
+        code: 'unknown_parameter',
+      },
+    });
+  });
+
+  it('with a GPT image model name, answers b64_json of a real 1024x1024 PNG of the drawn logo, with usage', async () => {
+    const call: Record<string, unknown> = generation('a logo');
+    delete call.response_format;
+    const response = await fetch(api.url, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ ...call, model: 'chatgpt-image-latest' }),
+    });
+    expect(response.status).toBe(200);
+    const body = (await response.json()) as {
+      data: Array<{ b64_json: string; url?: string }>;
+      usage: { input_tokens: number; output_tokens: number };
+    };
+    expect(body.data[0].url).toBeUndefined();
+    const png = Buffer.from(body.data[0].b64_json, 'base64');
+    expect(png.subarray(0, 8).equals(PNG_SIGNATURE)).toBe(true);
+    expect([png.readUInt32BE(16), png.readUInt32BE(20)]).toEqual([1024, 1024]);
+    expect(body.usage).toEqual(
+      expect.objectContaining({
+        input_tokens: expect.any(Number),
+        output_tokens: expect.any(Number),
+      }),
+    );
   });
 
   it('answers 400 in the OpenAI error shape for a call without a prompt', async () => {
@@ -309,4 +356,55 @@ describe('npm run image-api:dev (the built program)', () => {
       rmSync(cwd, { recursive: true, force: true });
     }
   });
+
+  it("runs the README's GPT image flow: the logoUrl is the service's own, and a browser page on another origin shows the 1024x1024 PNG", async () => {
+    const dev = await startDevImageApiProcess();
+    const cwd = mkdtempSync(join(tmpdir(), 'workspace-dev-flow-gpt-'));
+    const service = await startServer(
+      {
+        IMAGE_API_KEY: 'dev',
+        IMAGE_API_URL: dev.url,
+        IMAGE_MODEL: 'gpt-image-2.5-sunburst',
+        DATABASE_URL: 'file::memory:',
+      },
+      { cwd },
+    );
+    // A frontend's page, served from an origin of its own.
+    const page = createServer((_req, res) => {
+      res.writeHead(200, { 'Content-Type': 'text/html' });
+      res.end('<!doctype html><title>frontend</title>');
+    }).listen(0, '127.0.0.1');
+    const browserChoice = await findChromium();
+    const browser = await chromium.launch({
+      executablePath: browserChoice.executablePath,
+      args: CHROMIUM_ARGS,
+    });
+    try {
+      const response = await request(service.baseUrl)
+        .post(PATH)
+        .send(logoRequest)
+        .expect(200);
+      const logoUrl = response.body.logoUrl as string;
+      expect(logoUrl.startsWith(`${service.baseUrl}/api/ai/logos/`)).toBe(true);
+      const tab = await browser.newPage();
+      await tab.goto(
+        `http://127.0.0.1:${(page.address() as AddressInfo).port}/`,
+      );
+      // Runs in the page (a string: this project compiles without DOM types).
+      const size = await tab.evaluate(`(async () => {
+        const img = document.createElement('img');
+        img.src = ${JSON.stringify(logoUrl)};
+        document.body.append(img);
+        await img.decode();
+        return [img.naturalWidth, img.naturalHeight];
+      })()`);
+      expect(size).toEqual([1024, 1024]);
+    } finally {
+      await browser.close().catch(() => undefined);
+      page.close();
+      await service.stop();
+      await dev.stop();
+      rmSync(cwd, { recursive: true, force: true });
+    }
+  }, 60_000);
 });

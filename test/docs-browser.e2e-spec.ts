@@ -19,6 +19,7 @@ const OPERATIONS = [
   'DELETE /api/projects/{id}',
   'POST /api/ai/generate-logo',
   'GET /api/ai/generate-logo',
+  'GET /api/ai/logos/{file}',
 ];
 
 describe('Swagger UI at /docs in headless Chromium', () => {
@@ -83,5 +84,23 @@ describe('Swagger UI at /docs in headless Chromium', () => {
     expect(listed.sort()).toEqual([...OPERATIONS].sort());
     expect(await page.title()).toBe('Workspace API');
     expect(problems).toEqual([]);
+  }, 60_000);
+
+  it('fills in no optional parameter on "Try it out" (userId, limit, cursor stay empty, so nothing is sent)', async () => {
+    const page = await browser.newPage();
+    await page.goto(`${server.baseUrl}/docs#/projects/listProjects`);
+    const operation = page.locator('#operations-projects-listProjects');
+    await operation.waitFor({ timeout: 20_000 });
+    if ((await operation.locator('.try-out__btn').count()) === 0) {
+      await operation.locator('.opblock-summary').click();
+    }
+    await operation.locator('.try-out__btn').click();
+    const values: Record<string, string> = {};
+    for (const name of ['userId', 'limit', 'cursor']) {
+      values[name] = await operation
+        .locator(`tr[data-param-name="${name}"] input`)
+        .inputValue();
+    }
+    expect(values).toEqual({ userId: '', limit: '', cursor: '' });
   }, 60_000);
 });

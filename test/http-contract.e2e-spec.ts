@@ -153,6 +153,12 @@ describe('HTTP contract shared by all routes', () => {
       ['PUT', '/api/projects'],
       ['POST', '/api/projects/some-id'],
       ['DELETE', '/api/ai/generate-logo'],
+      // A trailing slash is not the route: generated clients read
+      // /api/projects/ as /api/projects/{id} with an empty id.
+      ['GET', '/api/projects/'],
+      ['GET', '/api/projects/?userId=u'],
+      ['POST', '/api/projects/'],
+      ['GET', '/api/ai/generate-logo/'],
     ])('%s %s', async (method, path) => {
       const response = await request(t.server)
         [method.toLowerCase() as 'get'](path)

@@ -224,4 +224,53 @@ describe('Request lines and SIGTERM', () => {
     );
     expect(ids.size).toBe(count);
   }, 60_000);
+
+  it("adds the upstream's usage tokens to a logo request's line, and warns once at start-up about a retired IMAGE_MODEL", async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'logging-usage-'));
+    const upstream = await startDevImageApiProcess();
+    const env = {
+      DATABASE_URL: `file:${join(dir, 'db.sqlite')}`,
+      IMAGE_API_KEY: KEY,
+      IMAGE_API_URL: upstream.url,
+      LOG_LEVEL: 'info',
+    };
+    const gpt = await startServer(
+      { ...env, IMAGE_MODEL: 'gpt-image-2.5-sunburst' },
+      { cwd: dir },
+    );
+    const retired = await startServer(
+      { ...env, IMAGE_MODEL: 'dall-e-2' },
+      { cwd: dir },
+    );
+    try {
+      await request(gpt.baseUrl)
+        .post('/api/ai/generate-logo')
+        .set('X-Request-Id', 'log-usage')
+        .send(LOGO_REQUEST)
+        .expect(200);
+    } finally {
+      await Promise.all([gpt.stop(), retired.stop(), upstream.stop()]);
+      rmSync(dir, { recursive: true, force: true });
+    }
+    const parse = (out: string) =>
+      out
+        .split('\n')
+        .filter((line) => line.trim() !== '')
+        .map((line) => JSON.parse(line) as LogLine & Record<string, unknown>);
+    const line = parse(gpt.stdout).find(
+      (entry) => entry.requestId === 'log-usage',
+    );
+    expect(line).toMatchObject({
+      imageInputTokens: expect.any(Number),
+      imageOutputTokens: 272,
+    });
+    expect(
+      parse(gpt.stdout).filter((entry) => /retired/.test(String(entry.msg))),
+    ).toEqual([]);
+    const warnings = parse(retired.stdout).filter((entry) =>
+      /retired/.test(String(entry.msg)),
+    );
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0].msg).toMatch(/^IMAGE_MODEL=dall-e-2 .*Set IMAGE_MODEL=/);
+  }, 60_000);
 });

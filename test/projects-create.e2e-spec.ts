@@ -32,6 +32,17 @@ describe('POST /api/projects (SPEC 4.1)', () => {
     });
   });
 
+  it('names the new project in Location: /api/projects/{id}, where a GET finds it', async () => {
+    const response = await post({ name: 'Located', userId: 'u' }).expect(201);
+    expect(response.headers.location).toBe(
+      `/api/projects/${response.body.project.id}`,
+    );
+    const found = await request(t.server)
+      .get(response.headers.location)
+      .expect(200);
+    expect(found.body.project.name).toBe('Located');
+  });
+
   it('creates 8 sections LOGO..DEPLOYMENT in order, each PENDING', async () => {
     const { body } = await post({ name: 'P', userId: 'u' }).expect(201);
     expect(body.project.sections.map((s: { type: string }) => s.type)).toEqual([

@@ -78,6 +78,39 @@ describe('PATCH /api/projects/{id} (SPEC 4.4)', () => {
     expect((await fetch(project.id)).updatedAt).toBe(body.project.updatedAt);
   });
 
+  it('applies a 150-character name and a 600-character description as given (no length rule), and a GET returns both exactly', async () => {
+    const project = await createProject(t, { name: 'Short' });
+    const changes = { name: 'N'.repeat(150), description: 'D'.repeat(600) };
+    const { body } = await patch(project.id, changes).expect(200);
+    expect(body.project).toMatchObject(changes);
+    expect(await fetch(project.id)).toMatchObject(changes);
+  });
+
+  it('applies an empty name as given', async () => {
+    const project = await createProject(t, { name: 'Named' });
+    const { body } = await patch(project.id, { name: '' }).expect(200);
+    expect(body.project.name).toBe('');
+    expect((await fetch(project.id)).name).toBe('');
+  });
+
+  it('stores a name of nearly BODY_LIMIT (1 MB) exactly, and the fetch, the streamed list and a page carry it whole', async () => {
+    const project = await createProject(t, { userId: 'long' });
+    // Non-ASCII too (5 bytes of UTF-8 per pair): 950 KB of the 1 MiB limit.
+    const name = 'é€'.repeat(50_000) + 'n'.repeat(700_000);
+    await patch(project.id, { name }).expect(200);
+    expect((await fetch(project.id)).name).toBe(name);
+    const list = await request(t.server)
+      .get('/api/projects?userId=long')
+      .expect(200);
+    expect(list.body.projects.map((p: { name: string }) => p.name)).toEqual([
+      name,
+    ]);
+    const page = await request(t.server)
+      .get('/api/projects?userId=long&limit=1')
+      .expect(200);
+    expect(page.body.projects[0].name).toBe(name);
+  });
+
   it("accepts values at create's limits: a 100-character name, a 500-character description, a 255-character userId", async () => {
     const project = await createProject(t);
     const changes = {
@@ -144,11 +177,7 @@ describe('PATCH /api/projects/{id} (SPEC 4.4)', () => {
       ['null for userId', { userId: null }],
       ['an object for description', { description: { text: 'x' } }],
       ['an array body', [{ name: 'x' }]],
-      // create's length rules, kept on PATCH (docs/decisions.md)
-      ['an empty name', { name: '' }],
-      ['a 101-character name', { name: 'n'.repeat(101) }],
-      ['a 1 MB name', { name: 'n'.repeat(1000 * 1000) }],
-      ['a 501-character description', { description: 'd'.repeat(501) }],
+      // userId is indexed: 255 characters on every database
       ['a 256-character userId', { userId: 'u'.repeat(256) }],
       // text that would not be stored as sent
       ['a name holding a lone surrogate', { name: 'a\ud800b' }],
@@ -175,6 +204,50 @@ describe('PATCH /api/projects/{id} (SPEC 4.4)', () => {
         updatedAt: project.updatedAt,
       });
     });
+  });
+});
+
+describe("PATCH with PATCH_LENGTH_LIMITS=true (create's length rules, for operators who want them)", () => {
+  let t: TestApp;
+
+  beforeAll(async () => {
+    t = await createTestApp({ PATCH_LENGTH_LIMITS: 'true' });
+  });
+  afterEach(() => t.reset());
+  afterAll(() => t.close());
+
+  const patch = (id: string, body: unknown) =>
+    request(t.server)
+      .patch(`/api/projects/${id}`)
+      .set('Content-Type', 'application/json')
+      .send(JSON.stringify(body));
+
+  it.each<[string, Record<string, unknown>]>([
+    ['an empty name', { name: '' }],
+    ['a 101-character name', { name: 'n'.repeat(101) }],
+    ['a 501-character description', { description: 'd'.repeat(501) }],
+  ])('refuses %s with 500 and changes nothing', async (_label, body) => {
+    const project = await createProject(t, {
+      name: 'Same',
+      description: 'Kept',
+    });
+    const response = await patch(project.id, body).expect(500);
+    expect(response.body).toEqual({ error: 'Failed to update project' });
+    const after = await request(t.server)
+      .get(`/api/projects/${project.id}`)
+      .expect(200);
+    expect(after.body.project).toMatchObject({
+      name: 'Same',
+      description: 'Kept',
+      updatedAt: project.updatedAt,
+    });
+  });
+
+  it("still applies values at create's limits", async () => {
+    const project = await createProject(t);
+    const changes = { name: 'n'.repeat(100), description: 'd'.repeat(500) };
+    const { body } = await patch(project.id, changes).expect(200);
+    expect(body.project).toMatchObject(changes);
   });
 });
 

@@ -4,6 +4,7 @@ import { answerProblems } from './support/answer-contract';
 import {
   ResponseContract,
   loadOpenApiDocument,
+  type OpenApiDocument,
 } from './support/openapi-responses';
 import { createTestApp, type TestApp } from './support/test-app';
 
@@ -108,6 +109,115 @@ describe('responses are checked against the OpenAPI document', () => {
         text: JSON.stringify({ error: 'Unsupported media type' }),
       }),
     ).not.toEqual([]);
+  });
+
+  it('fails a response carrying a header the document does not list for its status (X-Request-Id, Location, ...)', () => {
+    const document = loadOpenApiDocument();
+    const created = document.paths['/api/projects']?.post?.responses['201'] as {
+      headers: Record<string, unknown>;
+    };
+    delete created.headers['X-Request-Id'];
+    delete created.headers.Location;
+    const problem = new ResponseContract(document).problem(
+      'POST',
+      '/api/projects',
+      201,
+      undefined,
+      { 'x-request-id': 'r-1', location: '/api/projects/p-1' },
+    );
+    expect(problem).toContain('x-request-id, location');
+  });
+
+  it('fails any answer but 404 at an /api path the document does not have (a trailing slash)', async () => {
+    const server = serverAnswering(200, { projects: [] });
+    await expect(request(server).get('/api/projects/')).rejects.toThrow(
+      'GET /api/projects/ answered 200, but the OpenAPI document has no such path',
+    );
+  });
+
+  describe('the document itself', () => {
+    const document = loadOpenApiDocument();
+    const apiOperations = Object.entries(document.paths).flatMap(
+      ([path, item]) =>
+        (['get', 'post', 'patch', 'delete'] as const)
+          .filter((method) => item?.[method] !== undefined)
+          .map((method) => ({ name: `${method} ${path}`, op: item![method]! })),
+    );
+
+    it('lets every /api operation send a bearer token or none (an empty requirement alone makes SDKs drop the token)', () => {
+      for (const { name, op } of apiOperations) {
+        expect([name, op.security]).toEqual([name, [{ bearer: [] }, {}]]);
+      }
+    });
+
+    it('documents X-Request-Id on every response of every operation', () => {
+      for (const { name, op } of apiOperations) {
+        for (const [status, response] of Object.entries(op.responses)) {
+          expect([
+            name,
+            status,
+            'headers' in response && response.headers,
+          ]).toEqual([
+            name,
+            status,
+            expect.objectContaining({ 'X-Request-Id': expect.any(Object) }),
+          ]);
+        }
+      }
+    });
+
+    it('gives no optional parameter an example, which Swagger UI would fill in and send', () => {
+      for (const { name, op } of apiOperations) {
+        for (const parameter of op.parameters ?? []) {
+          if ('$ref' in parameter || parameter.required) continue;
+          const schema = parameter.schema as { example?: unknown } | undefined;
+          expect([
+            name,
+            parameter.name,
+            parameter.example,
+            schema?.example,
+          ]).toEqual([name, parameter.name, undefined, undefined]);
+        }
+      }
+    });
+  });
+
+  describe('the document of a server with AUTH_MODE=oidc', () => {
+    let app: TestApp;
+    let document: OpenApiDocument;
+    beforeAll(async () => {
+      app = await createTestApp({
+        AUTH_MODE: 'oidc',
+        AUTH_ISSUER: 'http://127.0.0.1:9',
+        AUTH_AUDIENCE: 'workspace-api',
+      });
+      document = (await request(app.server).get('/docs-json').expect(200))
+        .body as OpenApiDocument;
+    });
+    afterAll(async () => app?.close());
+
+    it('requires a bearer token on every /api operation', () => {
+      for (const [path, item] of Object.entries(document.paths)) {
+        for (const method of ['get', 'post', 'patch', 'delete'] as const) {
+          const op = item?.[method];
+          if (op)
+            expect([method, path, op.security]).toEqual([
+              method,
+              path,
+              [{ bearer: [] }],
+            ]);
+        }
+      }
+    });
+
+    it("makes userId optional on create (the token's user fills it in)", () => {
+      const create = document.components?.schemas?.CreateProjectDto as {
+        required: string[];
+        properties: Record<string, { description?: string }>;
+      };
+      expect(create.required).toEqual(['name']);
+      expect(create.properties.userId.description).toContain('Optional');
+    });
   });
 
   describe('against the running service', () => {

@@ -96,6 +96,42 @@ describe('tracing, in process (in-memory exporter)', () => {
     expect(exported).not.toContain('sk-in-process-tracing');
   });
 
+  it('a GPT image answer: spans for the decode (bytes, media type, inside the upstream attempt) and the store', async () => {
+    const gpt = await createTestApp({
+      IMAGE_API_KEY: 'sk-in-process-tracing',
+      IMAGE_API_URL: api.url,
+      IMAGE_MODEL: 'gpt-image-2',
+    });
+    try {
+      const png = Buffer.from(
+        'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg==',
+        'base64',
+      );
+      api.respondNext(Replies.base64(png));
+      await request(gpt.server)
+        .post('/api/ai/generate-logo')
+        .send({
+          projectId: 'p',
+          companyName: 'Acme',
+          style: 'modern',
+          colors: ['red'],
+        })
+        .expect(200);
+      const [decode] = named('logo.image.decode');
+      expect(decode.attributes).toMatchObject({
+        'logo.image.bytes': png.length,
+        'logo.image.media_type': 'image/png',
+      });
+      const [store] = named('logo.image.store');
+      expect(store.attributes['logo.image.bytes']).toBe(png.length);
+      // The decode is part of the upstream attempt that read the answer.
+      const [attempt] = named('image_api.call');
+      expect(decode.spanContext().traceId).toBe(attempt.spanContext().traceId);
+    } finally {
+      await gpt.close();
+    }
+  });
+
   it(
     TEST_DATABASE === 'sqlite'
       ? 'a GET by id is one SQLite statement span, its text without the id'

@@ -33,7 +33,8 @@ const SLICE_MS = 10;
 
 @Injectable()
 export class Database {
-  private readonly serialized: boolean;
+  /** SQLite: one connection, every unit of work in turn, on this thread. */
+  readonly serialized: boolean;
   private tail: Promise<unknown> = Promise.resolve();
   private sliceStartedAt = -Infinity;
 

@@ -3,6 +3,28 @@ import type { JsonCursor } from './json-cursor';
 
 /** About 64 KB of project documents per round trip, like a SQLite chunk: with larger fetches the garbage of each, promoted while the next one arrives, grows the heap faster than the list is sent. */
 const FETCH_ROWS = 25;
+/**
+ * The characters one FETCH aims at: FETCH_ROWS documents of a usual size
+ * (a listed project is about 2.7 K characters, a few tasks add more).
+ */
+const FETCH_TARGET_CHARS = 96 * 1024;
+
+/**
+ * How many rows the next FETCH asks for: as many as make FETCH_TARGET_CHARS
+ * at the size of the rows just read, 1 to FETCH_ROWS (the first FETCH, of
+ * unknown rows, asks for one). A PATCHed name can be nearly as large as a
+ * body (1 MB): 25 such rows per FETCH grew the process by 137 MB for a
+ * 38 MB list; sized by what the rows weigh, a FETCH after one such row
+ * holds one, and usual rows still come 25 at a time.
+ */
+function rowsToFetch(lastRows: number, lastChars: number): number {
+  if (lastRows === 0) return 1;
+  const average = Math.max(1, lastChars / lastRows);
+  return Math.min(
+    FETCH_ROWS,
+    Math.max(1, Math.floor(FETCH_TARGET_CHARS / average)),
+  );
+}
 
 /**
  * A server-side cursor in a REPEATABLE READ, READ ONLY transaction: every
@@ -13,6 +35,8 @@ const FETCH_ROWS = 25;
 export class PostgresJsonCursor implements JsonCursor {
   private finished = false;
   private closing: Promise<void> | undefined;
+  private lastRows = 0;
+  private lastChars = 0;
 
   /**
    * A checked-out client that loses its connection (a server restart, an
@@ -52,8 +76,9 @@ export class PostgresJsonCursor implements JsonCursor {
 
   async next(): Promise<string[] | undefined> {
     if (this.finished || this.closing) return undefined;
+    const count = rowsToFetch(this.lastRows, this.lastChars);
     const { rows } = await this.client.query<[string]>({
-      text: `FETCH ${FETCH_ROWS} FROM json_rows`,
+      text: `FETCH ${count} FROM json_rows`,
       rowMode: 'array',
     });
     if (rows.length === 0) {
@@ -61,7 +86,11 @@ export class PostgresJsonCursor implements JsonCursor {
       void this.close();
       return undefined;
     }
-    return rows.map((row) => row[0]);
+    const documents = rows.map((row) => row[0]);
+    this.lastRows = documents.length;
+    this.lastChars = 0;
+    for (const document of documents) this.lastChars += document.length;
+    return documents;
   }
 
   close(): Promise<void> {

@@ -27,6 +27,11 @@ export interface DevAuthProviderOptions {
   audience?: string;
   /** A private signing key (JWK with `kid`); a new one when absent. */
   signingKey?: JWK;
+  /**
+   * Browser origins that may fetch a token from a page (the service's
+   * CORS_ORIGINS: `*` or a list); none when absent.
+   */
+  corsOrigins?: string[] | '*';
 }
 
 export interface TokenRequest {
@@ -65,6 +70,7 @@ export class DevAuthProvider {
   private constructor(
     private readonly server: Server,
     readonly audience: string,
+    private readonly corsOrigins: string[] | '*' = [],
   ) {}
 
   static async start(
@@ -74,6 +80,7 @@ export class DevAuthProvider {
     const dev = new DevAuthProvider(
       server,
       options.audience ?? 'workspace-api',
+      options.corsOrigins,
     );
     server.listen(options.port ?? 0, '127.0.0.1');
     await once(server, 'listening');
@@ -157,11 +164,35 @@ export class DevAuthProvider {
   }
 
   private handle(req: IncomingMessage, res: ServerResponse): void {
+    if (this.answerCors(req, res)) return;
     if (req.url?.startsWith('/_dev/')) {
       void this.handleDev(req, res);
       return;
     }
     this.provider.callback()(req, res);
+  }
+
+  /**
+   * CORS for the configured origins, so a browser demo on the page's own
+   * origin can POST /_dev/token (and read discovery and the JWKS). Answers
+   * a preflight itself (true); otherwise only adds the headers.
+   */
+  private answerCors(req: IncomingMessage, res: ServerResponse): boolean {
+    const origin = req.headers.origin;
+    const allowed =
+      origin !== undefined &&
+      (this.corsOrigins === '*' || this.corsOrigins.includes(origin));
+    if (!allowed) return false;
+    res.setHeader('Access-Control-Allow-Origin', origin);
+    res.setHeader('Vary', 'Origin');
+    if (req.method !== 'OPTIONS') return false;
+    res.writeHead(204, {
+      'Access-Control-Allow-Methods': 'GET, POST',
+      'Access-Control-Allow-Headers': 'Content-Type, Authorization',
+      'Access-Control-Max-Age': '600',
+    });
+    res.end();
+    return true;
   }
 
   private async handleDev(

@@ -6,6 +6,8 @@ import { DevAuthProvider } from './dev-auth-provider';
  * `npm run auth:dev [-- --user alice]`: a local OpenID Provider on
  * 127.0.0.1:AUTH_DEV_PORT (default 4020). With --user, prints an access
  * token for that user, to paste into Swagger UI's "Authorize" or curl.
+ * With CORS_ORIGINS set (as for the service), pages on those origins may
+ * fetch tokens from it too.
  */
 async function main(): Promise<void> {
   const args = process.argv.slice(2);
@@ -18,6 +20,7 @@ async function main(): Promise<void> {
     port,
     audience: process.env.AUTH_DEV_AUDIENCE ?? 'workspace-api',
     signingKey,
+    corsOrigins: corsOriginsFrom(process.env.CORS_ORIGINS),
   });
   const logger = new Logger('DevAuthProvider');
   logger.log(`Issuer ${provider.issuer} (audience ${provider.audience})`);
@@ -33,6 +36,16 @@ async function main(): Promise<void> {
   const stop = () => void provider.close().then(() => process.exit(0));
   process.once('SIGINT', stop);
   process.once('SIGTERM', stop);
+}
+
+/** The service's CORS_ORIGINS: a page allowed to call it may get a token. */
+function corsOriginsFrom(value: string | undefined): string[] | '*' {
+  const text = value?.trim() ?? '';
+  if (text === '*') return '*';
+  return text
+    .split(',')
+    .map((origin) => origin.trim())
+    .filter((origin) => origin !== '');
 }
 
 function rolesFrom(args: string[]): string[] {

@@ -8,6 +8,8 @@ import {
   ServerResponse,
 } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { isGptImageModel } from '../logo/image-models';
+import { drawLogoPng } from './logo-png';
 import { readLogoPrompt } from './logo-prompt-reader';
 import { drawLogoSvg } from './logo-svg';
 import {
@@ -50,10 +52,15 @@ export interface DevImageApiOptions {
  * A local, OpenAI-compatible image generation API for development and tests
  * (`npm run image-api:dev`, and the e2e suites' stand-in for the paid one).
  *
- * POST /v1/images/generations draws a real SVG logo from the prompt (the
- * company's initials in the requested colors, a shape for the style), keeps
- * it, and answers `{created, data: [{url}]}` with a URL served by this
- * server. No key is needed. Every call to the API is recorded.
+ * POST /v1/images/generations draws a real logo from the prompt (the
+ * company's initials in the requested colors, a shape for the style). For
+ * a GPT image model (`gpt-image…`, `chatgpt-image…`) it behaves as those
+ * do: `response_format` is refused with a 400, and the answer is
+ * `{created, data: [{b64_json}], usage}`, a PNG. For any other model it
+ * keeps an SVG and answers `{created, data: [{url}]}` with a URL served by
+ * this server (retired model names are not refused, so the default
+ * configuration works against it). No key is needed. Every call to the API
+ * is recorded.
  *
  * It can be made slow or failing: in code (`respondWith`, `respondNext`), at
  * start-up (IMAGE_DEV_* variables, see main.ts) and while it runs, through
@@ -204,6 +211,22 @@ export class DevImageApi {
         error: { message: `Unknown endpoint: ${req.method} ${path}` },
       });
     }
+    const model = (body as { model?: unknown } | undefined)?.model;
+    if (
+      typeof model === 'string' &&
+      isGptImageModel(model) &&
+      'response_format' in (body as object)
+    ) {
+      // What the provider answers: GPT image models always answer base64.
+      return sendJson(res, 400, {
+        error: {
+          message: "Unknown parameter: 'response_format'.",
+          type: 'invalid_request_error',
+          param: 'response_format',
+          code: 'unknown_parameter',
+        },
+      });
+    }
     const reply = this.nextReplies.shift() ?? this.defaultReply;
     const answer = () => this.answer(reply, body, res);
     if (reply.latencyMs) timer = setTimeout(answer, reply.latencyMs);
@@ -263,6 +286,33 @@ export class DevImageApi {
           type: 'invalid_request_error',
         },
       });
+    }
+    const model = (body as { model?: unknown }).model;
+    if (typeof model === 'string' && isGptImageModel(model)) {
+      const png = drawLogoPng(readLogoPrompt(prompt));
+      return sendJson(
+        res,
+        200,
+        {
+          created: Math.floor(Date.now() / 1000),
+          background: 'transparent',
+          output_format: 'png',
+          quality: 'low',
+          size: '1024x1024',
+          data: [{ b64_json: png.toString('base64') }],
+          // The shape of the provider's usage; the counts are made up.
+          usage: {
+            input_tokens: prompt.length,
+            output_tokens: 272,
+            total_tokens: prompt.length + 272,
+            input_tokens_details: {
+              text_tokens: prompt.length,
+              image_tokens: 0,
+            },
+          },
+        },
+        headers,
+      );
     }
     const id = randomUUID();
     this.images.set(id, drawLogoSvg(readLogoPrompt(prompt)));

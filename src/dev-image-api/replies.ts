@@ -47,6 +47,21 @@ export const Replies = {
     status,
     json: { error: {} },
   }),
+  /** A GPT-image style success carrying `bytes` as base64, and its usage. */
+  base64: (
+    bytes: Buffer,
+    usage = { input_tokens: 50, output_tokens: 272 },
+  ): DevReply => ({
+    status: 200,
+    json: {
+      created: 1_700_000_000,
+      data: [{ b64_json: bytes.toString('base64') }],
+      usage: {
+        ...usage,
+        total_tokens: usage.input_tokens + usage.output_tokens,
+      },
+    },
+  }),
   /** 200 without an image URL. */
   withoutImage: (): DevReply => ({
     status: 200,

@@ -33,12 +33,35 @@ const envelopeOf = (path: string, error: string) =>
         example: { error },
       };
 
+/** Sent on every answer by the operations middleware, errors included. */
+const REQUEST_ID_HEADER = {
+  description:
+    "The request's id: the caller's own X-Request-Id when plausible (1 to 128 letters, digits or `._:/+=-`), otherwise a new UUID; also in the request's log line",
+  schema: { type: 'string', example: '6f1c2a7e-3d4b-4f0a-9a51-3c1f5d0b8e21' },
+};
+
+/**
+ * Who must prove themselves on an /api operation. Optional authentication
+ * is the alternative "a bearer token, or nothing": a plain `[]` (no
+ * requirement) made generated SDKs (@hey-api/openapi-ts among them) drop
+ * the token their user configured, so a client generated from a server
+ * without authentication never sent it to one with it.
+ */
+const securityOf = (bearerRequired: boolean): Record<string, string[]>[] =>
+  bearerRequired ? [{ bearer: [] }] : [{ bearer: [] }, {}];
+
 /** Operations whose request can name another user (AUTH_MODE=oidc: 403). */
 const NAMES_A_USER = new Set([
   'post /api/projects',
   'get /api/projects',
   'patch /api/projects/{id}',
 ]);
+
+/**
+ * /api operations that need no credentials in any mode (an `<img>` sends
+ * none): a hosted logo's unguessable URL is its own capability.
+ */
+const PUBLIC_OPERATIONS = new Set(['get /api/ai/logos/{file}']);
 
 /**
  * The answers of authentication (AUTH_MODE=oidc) on an /api operation:
@@ -94,10 +117,12 @@ function addAuthAnswers(
 
 /**
  * What the decorators cannot say, applied to the generated document:
- * authentication (none by default, stated so that linters and generators
- * need not guess; with AUTH_MODE=oidc a bearer token on every /api
- * operation), closed request schemas, an example for every `{id}`, the 431
- * every route can answer, and a stable order.
+ * authentication (by default a bearer token or none on every /api
+ * operation, stated so that linters and generators need not guess; with
+ * AUTH_MODE=oidc a bearer token, and `userId` optional on create),
+ * closed request schemas, an example for every `{id}`, the 431 every route
+ * can answer, `X-Request-Id` on every response, optional parameters
+ * without an example Swagger UI would send, and a stable order.
  */
 export function finishDocument(
   document: OpenAPIObject,
@@ -126,11 +151,21 @@ export function finishDocument(
     for (const method of METHODS) {
       const operation = path[method];
       if (!operation || !route.startsWith('/api/')) continue;
+      if (PUBLIC_OPERATIONS.has(`${method} ${route}`)) {
+        operation.security = [];
+        continue;
+      }
       addAuthAnswers(route, method, operation);
-      operation.security = bearerRequired ? [{ bearer: [] }] : [];
+      operation.security = securityOf(bearerRequired);
     }
     for (const operation of operations) {
       operation.responses['431'] ??= HEADERS_TOO_LARGE;
+      addRequestIdHeader(operation);
+      for (const parameter of operation.parameters ?? []) {
+        if ('in' in parameter && !parameter.required) {
+          moveExampleToDescription(parameter);
+        }
+      }
     }
     for (const parameter of operations.flatMap((op) => op.parameters ?? [])) {
       if (
@@ -143,7 +178,60 @@ export function finishDocument(
       }
     }
   }
+  if (bearerRequired) userIdFromToken(document);
   return withSortedRequiredLists(document);
+}
+
+function addRequestIdHeader(operation: OperationObject): void {
+  for (const response of Object.values(operation.responses)) {
+    if (!response || '$ref' in response) continue;
+    response.headers = {
+      ...response.headers,
+      'X-Request-Id': REQUEST_ID_HEADER,
+    };
+  }
+}
+
+type ParameterObject = Exclude<
+  NonNullable<OperationObject['parameters']>[number],
+  { $ref: string }
+>;
+
+/**
+ * Swagger UI's "Try it out" fills every parameter with its example and
+ * sends it: `userId=user-1&limit=20&cursor=…` (a 403 for any other user
+ * with a real token, a page instead of the list), `If-Match: "3"` (a 412).
+ * An optional parameter's example is given in its description instead, so
+ * it is sent only when the user types it.
+ */
+function moveExampleToDescription(parameter: ParameterObject): void {
+  const schema =
+    parameter.schema && !('$ref' in parameter.schema)
+      ? parameter.schema
+      : undefined;
+  const example: unknown = parameter.example ?? schema?.example;
+  delete parameter.example;
+  if (schema) delete schema.example;
+  if (example === undefined) return;
+  const shown = typeof example === 'string' ? example : JSON.stringify(example);
+  const text = parameter.description?.trim() ?? '';
+  const sentence = text === '' || /[.!?]$/.test(text) ? text : `${text}.`;
+  parameter.description = `${sentence} Example: \`${shown}\``.trim();
+}
+
+/**
+ * With AUTH_MODE=oidc a create without `userId` is the caller's own
+ * project (the token says who), so the field is optional there.
+ */
+function userIdFromToken(document: OpenAPIObject): void {
+  const schema = document.components?.schemas?.CreateProjectDto;
+  if (!schema || '$ref' in schema) return;
+  schema.required = schema.required?.filter((field) => field !== 'userId');
+  const userId = schema.properties?.userId;
+  if (userId && !('$ref' in userId)) {
+    userId.description =
+      "Optional with a bearer token: left out, the project is the caller's own; given, it must be the caller's user id (otherwise 403)";
+  }
 }
 
 /**

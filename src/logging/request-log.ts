@@ -38,6 +38,22 @@ export function matchedRoute(request: IncomingMessage): string | undefined {
     : undefined;
 }
 
+const EXTRA_FIELDS = Symbol('logFields');
+
+/**
+ * Adds fields a route learned while working (what an upstream call cost)
+ * to its request's log line.
+ */
+export function addRequestLogFields(
+  response: ServerResponse,
+  fields: Record<string, unknown>,
+): void {
+  const carrier = response as ServerResponse & {
+    [EXTRA_FIELDS]?: Record<string, unknown>;
+  };
+  carrier[EXTRA_FIELDS] = { ...carrier[EXTRA_FIELDS], ...fields };
+}
+
 /** The fields of the one line logged per request. */
 export function requestLogFields(
   request: IncomingMessage,
@@ -45,12 +61,16 @@ export function requestLogFields(
   durationMs: number,
 ): Record<string, unknown> {
   const routed = request as RoutedRequest;
+  const extra = (
+    response as ServerResponse & { [EXTRA_FIELDS]?: Record<string, unknown> }
+  )[EXTRA_FIELDS];
   return {
     method: request.method,
     route: matchedRoute(request) ?? null,
     url: routed.originalUrl ?? request.url,
     status: response.statusCode,
     durationMs,
+    ...extra,
   };
 }
 

@@ -4,18 +4,38 @@ import { isAxiosError } from 'axios';
 import { firstValueFrom } from 'rxjs';
 import { appConfig } from '../../config/app.config';
 import type { AppConfig } from '../../config/environment';
+import { sniffImageType, type ImageType } from '../image-store/image-type';
 import { ImageApiCallError } from './image-api-call.error';
+import { expectsBase64, imageRequestBody } from './image-models';
 import { LogoMetrics, type ImageApiCallOutcome } from './logo-metrics';
 import {
+  IMAGE_TOO_LARGE_MESSAGE,
   INVALID_RESPONSE_MESSAGE,
   LOGO_GENERIC_FAILURE,
   MAX_UPSTREAM_RESPONSE_BYTES,
+  NO_IMAGE_DATA_MESSAGE,
+  NOT_AN_IMAGE_MESSAGE,
   OVERSIZED_RESPONSE_MESSAGE,
   TIMEOUT_MESSAGE,
   UNREACHABLE_MESSAGE,
 } from './logo.constants';
 import { isRetryableStatus, parseRetryAfter } from './retry-policy';
-import { annotate, inSpan } from '../tracing/spans';
+import { annotate, inSpan, inSpanSync } from '../tracing/spans';
+
+/** What the call cost, as the upstream reports it (GPT image models). */
+export interface ImageUsage {
+  inputTokens: number;
+  outputTokens: number;
+}
+
+/**
+ * One generated image: a URL of the upstream's to pass on, or the image
+ * itself (decoded from base64 and checked to be a PNG, JPEG or WebP).
+ */
+export type GeneratedImage = { usage?: ImageUsage } & (
+  | { kind: 'url'; url: string }
+  | { kind: 'bytes'; bytes: Buffer; type: ImageType }
+);
 
 /**
  * The OpenAI-compatible image generation endpoint (IMAGE_API_URL), one call
@@ -41,15 +61,16 @@ export class ImageApiClient {
   }
 
   /**
-   * One 1024x1024 standard image, returned as a URL.
+   * One 1024x1024 image: a URL (the documented request), or the decoded
+   * bytes of a base64 answer (GPT image models, IMAGE_RESPONSE_FORMAT).
    * When `signal` aborts, the call is cut (the upstream sees its connection
    * close) and the signal's reason is thrown.
    */
-  async generateImageUrl(
+  async generateImage(
     prompt: string,
     signal?: AbortSignal,
     attempt = 1,
-  ): Promise<string> {
+  ): Promise<GeneratedImage> {
     // The attempt's span holds the HTTP client span of its request (the
     // http instrumentation's), with the attempt number and how it ended.
     return inSpan(
@@ -65,11 +86,11 @@ export class ImageApiClient {
           );
         };
         try {
-          const imageUrl = await this.callOnce(prompt, signal, (status) =>
+          const image = await this.callOnce(prompt, signal, (status) =>
             annotate(span, { 'http.response.status_code': status }),
           );
           record('success');
-          return imageUrl;
+          return image;
         } catch (error) {
           record(
             signal?.aborted
@@ -88,8 +109,9 @@ export class ImageApiClient {
     prompt: string,
     signal: AbortSignal | undefined,
     onStatus: (status: number) => void,
-  ): Promise<string> {
-    const { key, url, model, timeoutMs } = this.settings;
+  ): Promise<GeneratedImage> {
+    const { key, url, timeoutMs, maxImageBytes } = this.settings;
+    const base64 = expectsBase64(this.settings);
     if (key === undefined) throw new Error('The image API key is not set');
 
     // axios's own timeout only limits silence on the socket; the timeout
@@ -102,34 +124,29 @@ export class ImageApiClient {
     let retryAfter: string | undefined;
     try {
       const response = await firstValueFrom(
-        this.http.post<unknown>(
-          url,
-          {
-            model,
-            prompt,
-            n: 1,
-            size: '1024x1024',
-            quality: 'standard',
-            response_format: 'url',
+        this.http.post<unknown>(url, imageRequestBody(this.settings, prompt), {
+          headers: {
+            Authorization: `Bearer ${key}`,
+            'Content-Type': 'application/json',
           },
-          {
-            headers: {
-              Authorization: `Bearer ${key}`,
-              'Content-Type': 'application/json',
-            },
-            timeout: timeoutMs,
-            signal: callSignal,
-            // Every status is read here; axios must not throw on 4xx/5xx.
-            validateStatus: () => true,
-            maxRedirects: 0,
-            // axios stops reading and fails once this much has arrived.
-            maxContentLength: MAX_UPSTREAM_RESPONSE_BYTES,
-          },
-        ),
+          timeout: timeoutMs,
+          signal: callSignal,
+          // Every status is read here; axios must not throw on 4xx/5xx.
+          validateStatus: () => true,
+          // A base64 answer is megabytes: it arrives as bytes and is parsed
+          // below, each step on its own turn of the event loop.
+          ...(base64 ? { responseType: 'arraybuffer' as const } : {}),
+          maxRedirects: 0,
+          // axios stops reading and fails once this much has arrived:
+          // room for the largest image kept when the answer is base64.
+          maxContentLength: base64
+            ? base64Length(maxImageBytes) + MAX_UPSTREAM_RESPONSE_BYTES
+            : MAX_UPSTREAM_RESPONSE_BYTES,
+        }),
       );
       status = response.status;
       onStatus(status);
-      body = response.data;
+      body = base64 ? await parseLargeJson(response.data) : response.data;
       const header: unknown = response.headers['retry-after'];
       retryAfter = typeof header === 'string' ? header : undefined;
     } catch (error) {
@@ -164,18 +181,96 @@ export class ImageApiClient {
         'error_response',
       );
     }
-    const imageUrl = firstImageUrl(body);
-    // A 2xx without a URL is a broken answer, not a passing hiccup.
-    if (!imageUrl) {
-      throw new ImageApiCallError(
-        INVALID_RESPONSE_MESSAGE,
-        false,
-        undefined,
-        'invalid_response',
+    const usage = usageOf(body);
+    if (usage) this.metrics.recordUsage(usage);
+    if (base64) {
+      const image = await decodeImage(
+        firstImageField(body, 'b64_json'),
+        maxImageBytes,
       );
+      return { kind: 'bytes', ...image, ...(usage ? { usage } : {}) };
     }
-    return imageUrl;
+    const imageUrl = firstImageField(body, 'url');
+    // A 2xx without a URL is a broken answer, not a passing hiccup.
+    if (!imageUrl) throw invalidResponse(INVALID_RESPONSE_MESSAGE);
+    return { kind: 'url', url: imageUrl, ...(usage ? { usage } : {}) };
   }
+}
+
+/**
+ * Lets timers and other requests run between the steps of reading a large
+ * answer (text, JSON, base64, store), so no one step adds to another's hold
+ * of the event loop.
+ */
+const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+/** A body read as bytes: its JSON, or its text when it is not JSON. */
+async function parseLargeJson(data: unknown): Promise<unknown> {
+  if (!Buffer.isBuffer(data) && !(data instanceof ArrayBuffer)) return data;
+  await nextTurn();
+  const bytes = Buffer.isBuffer(data) ? data : Buffer.from(data);
+  const text = bytes.toString('utf8');
+  await nextTurn();
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return text;
+  }
+}
+
+/** A broken answer, not a passing hiccup: never retried. */
+const invalidResponse = (message: string) =>
+  new ImageApiCallError(message, false, undefined, 'invalid_response');
+
+/** The base64 text of `bytes` bytes. */
+const base64Length = (bytes: number) => Math.ceil(bytes / 3) * 4;
+
+/**
+ * The image of a base64 answer. Its length is checked before anything is
+ * decoded, so an oversized answer costs no decoding; then the bytes must be
+ * a PNG, JPEG or WebP.
+ */
+function decodeImage(
+  text: string | undefined,
+  maxBytes: number,
+): Promise<{ bytes: Buffer; type: ImageType }> {
+  if (!text) throw invalidResponse(NO_IMAGE_DATA_MESSAGE);
+  return nextTurn().then(() => decodeNow(text, maxBytes));
+}
+
+function decodeNow(
+  text: string,
+  maxBytes: number,
+): { bytes: Buffer; type: ImageType } {
+  // Line breaks some encoders add are not counted against the limit.
+  if (text.length > base64Length(maxBytes) + Math.ceil(text.length / 64) * 2) {
+    throw invalidResponse(IMAGE_TOO_LARGE_MESSAGE);
+  }
+  return inSpanSync('logo.image.decode', (span) => {
+    const bytes = Buffer.from(text, 'base64');
+    annotate(span, { 'logo.image.bytes': bytes.length });
+    if (bytes.length > maxBytes) throw invalidResponse(IMAGE_TOO_LARGE_MESSAGE);
+    const type = sniffImageType(bytes);
+    if (!type) throw invalidResponse(NOT_AN_IMAGE_MESSAGE);
+    annotate(span, { 'logo.image.media_type': type.mediaType });
+    return { bytes, type };
+  });
+}
+
+/** `usage.input_tokens` and `usage.output_tokens`, when both are counts. */
+function usageOf(body: unknown): ImageUsage | undefined {
+  if (typeof body !== 'object' || body === null) return undefined;
+  const usage = (body as { usage?: unknown }).usage;
+  if (typeof usage !== 'object' || usage === null) return undefined;
+  const { input_tokens: input, output_tokens: output } = usage as Record<
+    string,
+    unknown
+  >;
+  const count = (value: unknown) =>
+    typeof value === 'number' && Number.isSafeInteger(value) && value >= 0;
+  return count(input) && count(output)
+    ? { inputTokens: input as number, outputTokens: output as number }
+    : undefined;
 }
 
 /** `{ error: { message } }`, as OpenAI-compatible APIs report failures. */
@@ -189,15 +284,18 @@ function upstreamErrorMessage(body: unknown): string | undefined {
     : undefined;
 }
 
-/** `{ data: [{ url }] }` */
-function firstImageUrl(body: unknown): string | undefined {
+/** `{ data: [{ url }] }` or `{ data: [{ b64_json }] }` */
+function firstImageField(
+  body: unknown,
+  field: 'url' | 'b64_json',
+): string | undefined {
   if (typeof body !== 'object' || body === null) return undefined;
   const data = (body as { data?: unknown }).data;
   if (!Array.isArray(data) || data.length === 0) return undefined;
   const first: unknown = data[0];
   if (typeof first !== 'object' || first === null) return undefined;
-  const url = (first as { url?: unknown }).url;
-  return typeof url === 'string' && url !== '' ? url : undefined;
+  const value = (first as Record<string, unknown>)[field];
+  return typeof value === 'string' && value !== '' ? value : undefined;
 }
 
 function isOversizedResponse(error: unknown): boolean {

@@ -5,11 +5,11 @@ import { LogoQueue } from './logo-queue';
 
 /** How one upstream image call ended. */
 export type ImageApiCallOutcome =
-  /** A 2xx with an image URL. */
+  /** A 2xx with an image URL, or a valid base64 image. */
   | 'success'
   /** A non-2xx answer (429 and 5xx included). */
   | 'error_response'
-  /** A 2xx without an image URL, or an answer over the size limit. */
+  /** A 2xx without an image (URL or valid base64), or over a size limit. */
   | 'invalid_response'
   | 'timeout'
   | 'unreachable'
@@ -21,6 +21,7 @@ export type ImageApiCallOutcome =
 export class LogoMetrics {
   private readonly calls: Counter<'outcome'>;
   private readonly callDuration: Histogram<'outcome'>;
+  private readonly tokens: Counter<'kind'>;
 
   constructor(metrics: MetricsService, queue: LogoQueue) {
     const registers = [metrics.registry];
@@ -36,6 +37,12 @@ export class LogoMetrics {
       labelNames: ['outcome'] as const,
       // The image API takes 10-20 s and sometimes 45 s or more.
       buckets: [0.1, 0.5, 1, 2, 5, 10, 15, 20, 30, 45, 60, 90, 120],
+      registers,
+    });
+    this.tokens = new Counter({
+      name: 'image_api_tokens_total',
+      help: 'Tokens the image API reported using (its `usage`), by kind: input or output',
+      labelNames: ['kind'] as const,
       registers,
     });
     new Gauge({
@@ -54,6 +61,11 @@ export class LogoMetrics {
         this.set(queue.waiting);
       },
     });
+  }
+
+  recordUsage(usage: { inputTokens: number; outputTokens: number }): void {
+    this.tokens.inc({ kind: 'input' }, usage.inputTokens);
+    this.tokens.inc({ kind: 'output' }, usage.outputTokens);
   }
 
   recordCall(outcome: ImageApiCallOutcome, seconds: number): void {

@@ -21,6 +21,12 @@ export const KEY_MISSING_MESSAGE =
   "IMAGE_API_KEY is not configured. Add IMAGE_API_KEY to the server's environment variables.";
 export const INVALID_RESPONSE_MESSAGE =
   'Invalid response from image service: no image URL';
+export const NO_IMAGE_DATA_MESSAGE =
+  'Invalid response from image service: no image data';
+export const NOT_AN_IMAGE_MESSAGE =
+  'Invalid response from image service: not a PNG, JPEG or WebP image';
+export const IMAGE_TOO_LARGE_MESSAGE =
+  'Invalid response from image service: image larger than IMAGE_MAX_BYTES';
 export const OVERSIZED_RESPONSE_MESSAGE =
   'Invalid response from image service: response too large';
 /**
@@ -31,6 +37,9 @@ export const OVERSIZED_RESPONSE_MESSAGE =
 export const MAX_UPSTREAM_RESPONSE_BYTES = 1024 * 1024;
 export const TIMEOUT_MESSAGE = 'The image service did not respond in time';
 export const UNREACHABLE_MESSAGE = 'The image service could not be reached';
+
+/** The answer of a hosted logo URL that has expired or never existed. */
+export const LOGO_NOT_FOUND_MESSAGE = 'Logo not found';
 
 /** Statuses added for production (docs/api.md, "Logo generation in production"). */
 export const LOGO_BUSY_MESSAGE = 'Logo generator is busy, retry later';

@@ -4,12 +4,18 @@ import {
   Get,
   Header,
   HttpCode,
+  Inject,
   Post,
+  Req,
   Res,
 } from '@nestjs/common';
 import { ApiBody, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
-import type { Response } from 'express';
+import type { Request, Response } from 'express';
+import { appConfig } from '../../config/app.config';
+import type { AppConfig } from '../../config/environment';
 import { sendAnswer } from '../common/http/answer';
+import { publicBaseUrl } from '../common/http/public-base-url';
+import { addRequestLogFields } from '../logging/request-log';
 import {
   LogoErrorResponseDto,
   LogoValidationErrorResponseDto,
@@ -54,7 +60,14 @@ import { LogoService } from './logo.service';
   exposePublicErrors: true,
 })
 export class LogoController {
-  constructor(private readonly logo: LogoService) {}
+  private readonly configuredBaseUrl: string | undefined;
+
+  constructor(
+    private readonly logo: LogoService,
+    @Inject(appConfig.KEY) config: AppConfig,
+  ) {
+    this.configuredBaseUrl = config.publicBaseUrl;
+  }
 
   @Post()
   @HttpCode(200)
@@ -84,7 +97,7 @@ export class LogoController {
   @ApiResponse({
     status: 200,
     description:
-      'The temporary URL of the generated image (or, with `Idempotent-Replayed: true`, the answer first given for this Idempotency-Key)',
+      "The temporary URL of the generated image: the image API's own, or, when it answered the image itself (GPT image models), one of this service's under /api/ai/logos valid for LOGO_URL_TTL_S (or, with `Idempotent-Replayed: true`, the answer first given for this Idempotency-Key)",
     type: GenerateLogoResponseDto,
     headers: REPLAYED_HEADER,
     example: {
@@ -95,7 +108,8 @@ export class LogoController {
   })
   @ApiResponse({
     status: 400,
-    description: 'A validation rule failed; checked before anything else',
+    description:
+      'A validation rule failed (checked before anything else), or, when the image is to be hosted here without PUBLIC_BASE_URL, the Host header is not a host',
     type: LogoValidationErrorResponseDto,
     example: {
       success: false,
@@ -154,14 +168,26 @@ export class LogoController {
     @IdempotencyKey('POST /api/ai/generate-logo')
     key: IdempotentRequest | undefined,
     @CurrentCaller() caller: Caller | undefined,
+    @Req() incoming: Request,
     @Res({ passthrough: true }) response: Response,
   ) {
     // The rate limit counts per proven user, or per address without one.
     const budget = caller ? `user:${caller.userId}` : client;
-    return sendAnswer(
-      response,
-      await this.logo.respond(request, { client: budget, signal }, key),
+    const answer = await this.logo.respond(
+      request,
+      {
+        client: budget,
+        signal,
+        baseUrl: () => publicBaseUrl(this.configuredBaseUrl, incoming),
+        onUsage: (usage) =>
+          addRequestLogFields(response, {
+            imageInputTokens: usage.inputTokens,
+            imageOutputTokens: usage.outputTokens,
+          }),
+      },
+      key,
     );
+    return sendAnswer(response, answer);
   }
 
   @Get()

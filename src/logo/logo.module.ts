@@ -3,8 +3,11 @@ import { Module } from '@nestjs/common';
 import { appConfig } from '../../config/app.config';
 import type { AppConfig } from '../../config/environment';
 import { IdempotencyModule } from '../idempotency/idempotency.module';
+import { ImageStoreModule } from '../image-store/image-store.module';
 import { RateLimitStorageModule } from '../common/rate-limit/rate-limit-storage.module';
 import { ImageApiClient } from './image-api.client';
+import { HostedLogoController } from './hosted-logo.controller';
+import { HostedLogos } from './hosted-logos';
 import { LogoController } from './logo.controller';
 import { LogoMetrics } from './logo-metrics';
 import { LogoQueue } from './logo-queue';
@@ -13,10 +16,16 @@ import { LogoService } from './logo.service';
 import { RetryingImageApi } from './retrying-image-api';
 
 @Module({
-  imports: [HttpModule, IdempotencyModule, RateLimitStorageModule],
-  controllers: [LogoController],
+  imports: [
+    HttpModule,
+    IdempotencyModule,
+    ImageStoreModule,
+    RateLimitStorageModule,
+  ],
+  controllers: [LogoController, HostedLogoController],
   providers: [
     LogoService,
+    HostedLogos,
     ImageApiClient,
     RetryingImageApi,
     LogoRateLimit,

@@ -1,11 +1,19 @@
-import { HttpStatus, Inject, Injectable } from '@nestjs/common';
+import {
+  HttpStatus,
+  Inject,
+  Injectable,
+  Logger,
+  OnApplicationBootstrap,
+} from '@nestjs/common';
 import { appConfig } from '../../config/app.config';
 import type { AppConfig } from '../../config/environment';
 import type { Answer } from '../common/http/answer';
 import type { IdempotentRequest } from '../idempotency/idempotency-key.decorator';
 import { IdempotencyService } from '../idempotency/idempotency.service';
 import type { GenerateLogoDto } from './dto/generate-logo.dto';
-import { ImageApiClient } from './image-api.client';
+import { HostedLogos } from './hosted-logos';
+import { ImageApiClient, type ImageUsage } from './image-api.client';
+import { expectsBase64, retiredModelWarning } from './image-models';
 import {
   KEY_MISSING_MESSAGE,
   LOGO_MAX_COLORS,
@@ -25,14 +33,25 @@ export interface LogoCaller {
   client: string;
   /** Aborts when the caller disconnects. */
   signal: AbortSignal;
+  /**
+   * This service's origin as the caller reaches it, for hosted logos' URLs
+   * (only asked for when the upstream answered the image itself).
+   */
+  baseUrl: () => string;
+  /** Told what the upstream call cost (tokens), when the upstream says. */
+  onUsage?: (usage: ImageUsage) => void;
 }
 
 /** Beyond the deadline, time for the answer to be stored. */
 const LEASE_MARGIN_MS = 10_000;
 
 @Injectable()
-export class LogoService {
+export class LogoService implements OnApplicationBootstrap {
+  private readonly logger = new Logger(LogoService.name);
   private readonly deadlineMs: number;
+  private readonly model: string;
+  /** The configured call answers base64: logos are hosted here. */
+  private readonly hostsImages: boolean;
 
   constructor(
     private readonly imageApi: ImageApiClient,
@@ -40,9 +59,18 @@ export class LogoService {
     private readonly queue: LogoQueue,
     private readonly rateLimit: LogoRateLimit,
     private readonly idempotency: IdempotencyService,
+    private readonly hostedLogos: HostedLogos,
     @Inject(appConfig.KEY) config: AppConfig,
   ) {
     this.deadlineMs = config.imageApi.deadlineMs;
+    this.model = config.imageApi.model;
+    this.hostsImages = expectsBase64(config.imageApi);
+  }
+
+  /** One warning when IMAGE_MODEL names a model the provider retired. */
+  onApplicationBootstrap(): void {
+    const warning = retiredModelWarning({ model: this.model });
+    if (warning) this.logger.warn(warning);
   }
 
   /**
@@ -74,7 +102,9 @@ export class LogoService {
   }
 
   /**
-   * Returns the temporary URL of one generated logo.
+   * Returns the temporary URL of one generated logo: the upstream's own,
+   * or, when the upstream answered the image itself, one of this service
+   * (HostedLogos), valid for LOGO_URL_TTL_S.
    *
    * Validation has already passed (400 first, even without a key). Then, in
    * this order: the key (500, never counted: it costs nothing); a call slot
@@ -90,6 +120,9 @@ export class LogoService {
       throw new LogoGenerationError(KEY_MISSING_MESSAGE);
     }
     const prompt = buildLogoPrompt(request);
+    // Before anything is paid for: a request whose origin cannot be told
+    // (a malformed Host) would get no usable URL.
+    const baseUrl = this.hostsImages ? caller.baseUrl() : undefined;
     const ticket = this.queue.admit(caller.client);
     const deadline = startDeadline(this.deadlineMs);
     const signal = AbortSignal.any([caller.signal, deadline.signal]);
@@ -104,7 +137,18 @@ export class LogoService {
         { attributes: { 'logo.queue.waiting': this.queue.waiting } },
         () => ticket.acquired(signal),
       );
-      return await this.upstream.generateImageUrl(prompt, signal, deadline.at);
+      const image = await this.upstream.generateImage(
+        prompt,
+        signal,
+        deadline.at,
+      );
+      if (image.usage) caller.onUsage?.(image.usage);
+      if (image.kind === 'url') return image.url;
+      return await this.hostedLogos.host(
+        image.bytes,
+        image.type,
+        baseUrl ?? caller.baseUrl(),
+      );
     } finally {
       ticket.release();
       deadline.clear();

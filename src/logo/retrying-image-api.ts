@@ -2,7 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { appConfig } from '../../config/app.config';
 import type { AppConfig } from '../../config/environment';
 import { ImageApiCallError } from './image-api-call.error';
-import { ImageApiClient } from './image-api.client';
+import { ImageApiClient, type GeneratedImage } from './image-api.client';
 import { delayBeforeRetry, type RetrySettings } from './retry-policy';
 import { inSpan } from '../tracing/spans';
 
@@ -34,18 +34,14 @@ export class RetryingImageApi {
    * `signal` aborts when the caller disconnects or the deadline (`deadlineAt`,
    * epoch ms) passes; its reason is then thrown, whatever call was running.
    */
-  async generateImageUrl(
+  async generateImage(
     prompt: string,
     signal: AbortSignal,
     deadlineAt: number,
-  ): Promise<string> {
+  ): Promise<GeneratedImage> {
     for (let retryIndex = 0; ; retryIndex++) {
       try {
-        return await this.client.generateImageUrl(
-          prompt,
-          signal,
-          retryIndex + 1,
-        );
+        return await this.client.generateImage(prompt, signal, retryIndex + 1);
       } catch (error) {
         if (signal.aborted) throw signal.reason;
         if (

@@ -96,6 +96,16 @@ const unsupportedMediaType = failure(
   'CORS_ORIGINS is set and the Content-Type is one a browser sends without a CORS preflight (text/plain, application/x-www-form-urlencoded, multipart/form-data) or none',
 );
 
+const LOCATION_HEADER = {
+  Location: {
+    description: 'The path of the new project: `/api/projects/{id}`',
+    schema: {
+      type: 'string',
+      example: '/api/projects/019aa8f2-5f1c-7c3e-9a51-3c1f5d0b8e21',
+    },
+  },
+};
+
 const PROJECT_EXAMPLE = {
   id: '019aa8f2-5f1c-7c3e-9a51-3c1f5d0b8e21',
   name: 'Spring launch',
@@ -137,7 +147,7 @@ export class ProjectsController {
     description:
       'The project, with its sections and agents (or, with `Idempotent-Replayed: true`, the answer first given for this Idempotency-Key)',
     type: ProjectResponseDto,
-    headers: { ...ETAG_HEADER, ...REPLAYED_HEADER },
+    headers: { ...ETAG_HEADER, ...LOCATION_HEADER, ...REPLAYED_HEADER },
     example: { project: { ...PROJECT_EXAMPLE, sections: [], agents: [] } },
   })
   @ApiIdempotencyKey('error')
@@ -284,7 +294,7 @@ export class ProjectsController {
   @ApiOperation({
     summary: 'Change name, description or userId',
     description:
-      "Applied as given, within create's text rules (name 1-100 characters, description at most 500, userId at most 255; no NUL, no lone surrogate). Anything that cannot be applied (unknown id or field, wrong type, text outside those rules, a body that is not a JSON object) is a 500 and changes nothing.",
+      'Applied as given, field by field: `name` (a string of any length, empty too), `description` (a string of any length, or null), `userId` (a string of at most 255 characters); `id`, `createdAt` and `updatedAt` are ignored, and `updatedAt` is set to now. No NUL and no lone surrogate in any text. Anything else cannot be applied (an unknown id, any other field such as the relations of a fetched project, a wrong JSON type, null for name or userId, a body that is not a JSON object): 500, and nothing changes. The body limit (BODY_LIMIT) bounds the lengths; with PATCH_LENGTH_LIMITS=true name must be 1 to 100 characters and description at most 500, as on create.',
     operationId: 'updateProject',
   })
   @ApiBody({

@@ -1,4 +1,6 @@
-import { HttpException, HttpStatus, Injectable } from '@nestjs/common';
+import { HttpException, HttpStatus, Inject, Injectable } from '@nestjs/common';
+import { appConfig } from '../../config/app.config';
+import type { AppConfig } from '../../config/environment';
 import { AuthFailure } from '../common/errors/auth-failure.error';
 import { InputValidationException } from '../common/errors/input-validation.exception';
 import type { Answer } from '../common/http/answer';
@@ -45,6 +47,7 @@ export class ProjectsService {
     private readonly idempotency: IdempotencyService,
     private readonly createRateLimit: ProjectCreateRateLimit,
     private readonly listSlots: ListSlots,
+    @Inject(appConfig.KEY) private readonly config: AppConfig,
   ) {}
 
   /**
@@ -76,7 +79,10 @@ export class ProjectsService {
       const project = buildNewProject(input);
       const answer: Answer = {
         status: HttpStatus.CREATED,
-        headers: { ETag: projectETag(project.version) },
+        headers: {
+          ETag: projectETag(project.version),
+          Location: `/api/projects/${encodeURIComponent(project.id)}`,
+        },
         body: JSON.stringify({
           project: presentProject({
             project: projectView(project),
@@ -211,7 +217,9 @@ export class ProjectsService {
     ifMatch?: EntityTagCondition,
     caller?: Caller,
   ): Promise<Answer> {
-    const changes = parseProjectUpdate(body);
+    const changes = parseProjectUpdate(body, {
+      createLengths: this.config.patchLengthLimits,
+    });
     if (
       caller &&
       changes.userId !== undefined &&

@@ -54,6 +54,24 @@ export function inSpan<T>(
 }
 
 /** Error status (code 2) and `error.type`, without the error's message. */
+/** inSpan for synchronous work (a decode), ended before it returns. */
+export function inSpanSync<T>(
+  name: string,
+  work: (span: Span | undefined) => T,
+): T {
+  if (tracer === undefined) return work(undefined);
+  return tracer.startActiveSpan(name, (span) => {
+    try {
+      return work(span);
+    } catch (error) {
+      markFailed(span, error);
+      throw error;
+    } finally {
+      span.end();
+    }
+  });
+}
+
 export function markFailed(span: Span, error: unknown): void {
   span.setAttribute(
     'error.type',

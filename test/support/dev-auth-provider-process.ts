@@ -22,15 +22,21 @@ export class DevAuthProviderProcess {
   private constructor(
     private readonly port: number,
     private readonly signingKey: JWK,
+    private readonly env: Record<string, string>,
   ) {}
 
-  static async start(signingKey: JWK): Promise<DevAuthProviderProcess> {
+  /** `env`: more of its environment (CORS_ORIGINS, for a browser page). */
+  static async start(
+    signingKey: JWK,
+    env: Record<string, string> = {},
+  ): Promise<DevAuthProviderProcess> {
     if (!existsSync(ENTRY)) {
       throw new Error(`${ENTRY} does not exist: run npm run build`);
     }
     const provider = new DevAuthProviderProcess(
       await findFreePort(),
       signingKey,
+      env,
     );
     await provider.resume();
     return provider;
@@ -49,6 +55,7 @@ export class DevAuthProviderProcess {
         cwd: REPO_ROOT,
         env: {
           ...process.env,
+          ...this.env,
           AUTH_DEV_PORT: String(this.port),
           AUTH_DEV_SIGNING_KEY: JSON.stringify(this.signingKey),
         },

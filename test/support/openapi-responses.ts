@@ -35,6 +35,33 @@ function routesOf(document: OpenApiDocument): Route[] {
   }));
 }
 
+/**
+ * Response headers a client acts on: each must be documented for the
+ * status that carries it (a generated client exposes only those).
+ */
+const WATCHED_HEADERS = [
+  'x-request-id',
+  'location',
+  'etag',
+  'retry-after',
+  'www-authenticate',
+  'idempotent-replayed',
+];
+
+/**
+ * An /api path no operation of the document has (a trailing slash, say)
+ * must be an unknown route: a generated client cannot call it, so any
+ * other answer is one the document hides.
+ */
+function unknownApiPathProblem(
+  method: string,
+  path: string,
+  status: number,
+): string | undefined {
+  if (!path.startsWith('/api/') || status === 404) return undefined;
+  return `${method.toUpperCase()} ${path} answered ${status}, but the OpenAPI document has no such path (an unknown route answers 404)`;
+}
+
 export class ResponseContract {
   private readonly routes: Route[];
   private readonly validators = new Map<string, OpenAPIResponseValidator>();
@@ -53,15 +80,32 @@ export class ResponseContract {
     path: string,
     status: number,
     body: unknown,
+    headers: Record<string, unknown> = {},
   ): string | undefined {
     const route = this.routes.find((r) => r.pattern.test(path));
     const verb = method.toLowerCase() as OpenAPIV3.HttpMethods;
     const operation = route?.item[verb];
-    if (!route || !operation) return undefined;
+    if (!route) return unknownApiPathProblem(method, path, status);
+    if (!operation) return undefined;
     const name = `${method.toUpperCase()} ${route.template}`;
     if (!(String(status) in operation.responses)) {
       return `${name} answered ${status}, a status the OpenAPI document does not list`;
     }
+    const documented = Object.keys(
+      (operation.responses[String(status)] as OpenAPIV3.ResponseObject)
+        .headers ?? {},
+    ).map((header) => header.toLowerCase());
+    const undocumented = WATCHED_HEADERS.filter(
+      (header) => header in headers && !documented.includes(header),
+    );
+    if (undocumented.length > 0) {
+      return `${name} answered ${status} with the header(s) ${undocumented.join(', ')}, which the OpenAPI document does not list for it`;
+    }
+    // A documented non-JSON body (an image) has no schema to check here.
+    const content = (
+      operation.responses[String(status)] as OpenAPIV3.ResponseObject
+    ).content;
+    if (content && !('application/json' in content)) return undefined;
     const failure = this.validatorFor(name, operation).validateResponse(
       status,
       body,

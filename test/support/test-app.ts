@@ -19,6 +19,7 @@ export interface TestApp {
 }
 
 const TABLES_CHILDREN_FIRST = [
+  'stored_images',
   'idempotency_keys',
   'assets',
   'tasks',

@@ -23,6 +23,7 @@ interface SupertestInternals {
 interface ReceivedResponse {
   status: number;
   body: unknown;
+  headers: Record<string, unknown>;
 }
 
 const prototype = Test.prototype as unknown as SupertestInternals;
@@ -36,6 +37,7 @@ prototype.assert = function (this: SupertestInternals, resError, res, fn) {
         res.status,
         // supertest shows a 304's absent body as {}.
         res.status === 304 ? null : res.body,
+        res.headers,
       )
     : undefined;
   if (!problem || !fn) {

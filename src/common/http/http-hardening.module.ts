@@ -11,21 +11,37 @@ import type { AppConfig } from '../../../config/environment';
  * middleware (security-headers.ts).
  */
 
-/** Request headers a browser may send cross-origin. */
-const ALLOWED_HEADERS = [
+/**
+ * Request headers a browser may send cross-origin: every request header a
+ * documented feature reads. Without `Authorization` no call can carry a
+ * bearer token (AUTH_MODE=oidc); the W3C trace-context headers let a
+ * browser's trace continue in the service. Exported for the tests, which
+ * preflight each one.
+ */
+export const ALLOWED_HEADERS = [
   'Content-Type',
+  'Authorization',
   'X-Request-Id',
   'Idempotency-Key',
   'If-Match',
   'If-None-Match',
+  'traceparent',
+  'tracestate',
+  'baggage',
 ];
 
-/** Response headers a browser lets cross-origin scripts read. */
-const EXPOSED_HEADERS = [
+/**
+ * Response headers a browser lets cross-origin scripts read:
+ * `WWW-Authenticate` tells a 401's expired token (`invalid_token`: refresh)
+ * from a missing one; `Location` names a created project.
+ */
+export const EXPOSED_HEADERS = [
   'Retry-After',
   'X-Request-Id',
   'ETag',
   'Idempotent-Replayed',
+  'WWW-Authenticate',
+  'Location',
 ];
 @Module({})
 export class HttpHardeningModule implements NestModule {

@@ -3,6 +3,7 @@ import { Reflector } from '@nestjs/core';
 import type { Request } from 'express';
 import { FAILURE_POLICY, FailurePolicy } from './failure-message.decorator';
 import { setFailurePolicy } from './request-context';
+import { refuseTrailingSlash } from './trailing-slash';
 
 /**
  * Runs first on every matched route. Exception filters receive no handler
@@ -23,6 +24,7 @@ export class RouteContextGuard implements CanActivate {
 
   canActivate(context: ExecutionContext): boolean {
     const request = context.switchToHttp().getRequest<Request>();
+    refuseTrailingSlash(request);
     setFailurePolicy(
       request,
       this.reflector.getAllAndOverride<FailurePolicy | undefined>(

@@ -198,22 +198,32 @@ export class DeleteProjectResponseDto {
 }
 
 /**
- * PATCH: any of the three fields, without length rules; id, createdAt and
- * updatedAt are accepted and ignored, so a fetched project can be sent
- * back. Any other property fails the update (500), hence a closed schema.
+ * PATCH: any of the three fields, without length rules on name and
+ * description; id, createdAt and updatedAt are accepted and ignored. Any
+ * other property (the relations of a fetched project included) fails the
+ * update (500), hence a closed schema.
  */
 @ClosedSchema()
 export class UpdateProjectBodyDto {
-  @ApiPropertyOptional({ pattern: NO_NUL_PATTERN, example: 'Summer launch' })
+  @ApiPropertyOptional({
+    description:
+      'Stored as sent: any length the body limit (BODY_LIMIT) lets through, the empty string too; no NUL, no lone surrogate. With PATCH_LENGTH_LIMITS=true, 1 to 100 characters as on create.',
+    pattern: NO_NUL_PATTERN,
+    example: 'Summer launch',
+  })
   name?: string;
   @ApiPropertyOptional({
     type: String,
     nullable: true,
+    description:
+      'Stored as sent, or null to clear it: any length the body limit lets through; no NUL, no lone surrogate. With PATCH_LENGTH_LIMITS=true, at most 500 characters as on create.',
     pattern: NO_NUL_PATTERN,
     example: 'Brand kit v2',
   })
   description?: string | null;
   @ApiPropertyOptional({
+    description:
+      'At most 255 characters on every database (it is indexed), no NUL, no lone surrogate; not null. With a bearer token, only your own user id (otherwise 403).',
     maxLength: PROJECT_USER_ID_MAX,
     pattern: NO_NUL_PATTERN,
     example: 'user-2',

@@ -7,7 +7,7 @@ import {
 } from '../project.constants';
 import { ProjectChangeRejectedError } from '../projects.errors';
 
-/** The fields PATCH may change (applied within create's text rules). */
+/** The fields PATCH may change. */
 export interface UpdateProjectDto {
   name?: string;
   description?: string | null;
@@ -16,20 +16,38 @@ export interface UpdateProjectDto {
 
 type ChangeableField = keyof UpdateProjectDto;
 
+interface FieldRules {
+  /** Counted as create counts them (a surrogate pair is one character). */
+  min: number;
+  max: number;
+  nullable: boolean;
+}
+
 /**
- * The rules create applies to each field, kept on PATCH (see
- * docs/decisions.md): without them a single PATCH could store a 1 MB name,
- * which every list then carries. Lengths are counted as create counts them
- * (class-validator's, where a surrogate pair is one character).
+ * What each field can hold whatever the configuration: what both databases
+ * store as sent. `userId` is indexed, and PostgreSQL cannot index a value
+ * over about 2.7 kB, so it keeps create's 255 characters (at most 1,020
+ * bytes of UTF-8) on both databases; name and description are unbounded
+ * text, limited only by BODY_LIMIT (the contract applies a PATCH body
+ * without validation; see docs/api.md).
  */
-const TEXT_RULES: Record<
-  ChangeableField,
-  { min: number; max: number; nullable: boolean }
-> = {
-  name: { min: 1, max: PROJECT_NAME_MAX, nullable: false },
-  description: { min: 0, max: PROJECT_DESCRIPTION_MAX, nullable: true },
+const STORABLE: Record<ChangeableField, FieldRules> = {
+  name: { min: 0, max: Infinity, nullable: false },
+  description: { min: 0, max: Infinity, nullable: true },
   userId: { min: 0, max: PROJECT_USER_ID_MAX, nullable: false },
 };
+
+/** Create's length rules, for operators who turn on PATCH_LENGTH_LIMITS. */
+const CREATE_LENGTHS: Record<ChangeableField, FieldRules> = {
+  name: { min: 1, max: PROJECT_NAME_MAX, nullable: false },
+  description: { min: 0, max: PROJECT_DESCRIPTION_MAX, nullable: true },
+  userId: STORABLE.userId,
+};
+
+export interface ProjectUpdateRules {
+  /** Apply create's length rules to name and description too. */
+  createLengths: boolean;
+}
 
 /** Sent back by a client that PATCHes a project it fetched; never applied. */
 const READ_ONLY_FIELDS = new Set(['id', 'createdAt', 'updatedAt']);
@@ -42,18 +60,22 @@ const isJsonObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
 
 const isChangeable = (key: string): key is ChangeableField =>
-  Object.hasOwn(TEXT_RULES, key);
+  Object.hasOwn(STORABLE, key);
+
+const withinLength = (value: string, rules: FieldRules) =>
+  (rules.min === 0 || minLength(value, rules.min)) &&
+  (rules.max === Infinity || maxLength(value, rules.max));
 
 /** Why `value` cannot be stored in `field`, or undefined when it can. */
-function refusal(field: ChangeableField, value: unknown): string | undefined {
-  const rules = TEXT_RULES[field];
+function refusal(rules: FieldRules, field: ChangeableField, value: unknown) {
   if (value === null && rules.nullable) return undefined;
   if (typeof value !== 'string') {
     return `${field} must be a string${rules.nullable ? ' or null' : ''}`;
   }
-  if (!minLength(value, rules.min) || !maxLength(value, rules.max)) {
+  if (!withinLength(value, rules)) {
     return `${field} must be ${rules.min} to ${rules.max} characters long`;
   }
+  // Both scans are linear and native: a 1 MB string takes about a millisecond.
   if (hasNulCharacter(value)) return `${field} must not contain NUL`;
   if (!isWellFormedText(value)) return `${field} must be well-formed Unicode`;
   return undefined;
@@ -61,15 +83,20 @@ function refusal(field: ChangeableField, value: unknown): string | undefined {
 
 /**
  * Reads a PATCH body "as given": each known field is taken exactly, and
- * anything that cannot be applied as given — an unknown key, a relation, a
- * value of the wrong JSON type, null for a required field, text outside
- * create's rules (length, NUL, a lone surrogate), a body that is not an
- * object — rejects the whole update, so nothing changes.
+ * anything a database cannot store as sent — an unknown key, a relation, a
+ * value of the wrong JSON type, null for a required field, NUL, a lone
+ * surrogate, a userId over 255 characters, a body that is not an object —
+ * rejects the whole update, so nothing changes. Name and description have
+ * no length rule unless the operator turned create's on.
  */
-export function parseProjectUpdate(body: unknown): UpdateProjectDto {
+export function parseProjectUpdate(
+  body: unknown,
+  options: ProjectUpdateRules = { createLengths: false },
+): UpdateProjectDto {
   if (!isJsonObject(body)) {
     throw new ProjectChangeRejectedError('the body is not a JSON object');
   }
+  const rules = options.createLengths ? CREATE_LENGTHS : STORABLE;
   const changes: UpdateProjectDto = {};
   for (const key in body) {
     if (!Object.hasOwn(body, key) || READ_ONLY_FIELDS.has(key)) continue;
@@ -77,7 +104,7 @@ export function parseProjectUpdate(body: unknown): UpdateProjectDto {
       throw new ProjectChangeRejectedError(`field "${key}" cannot be changed`);
     }
     const value = body[key];
-    const reason = refusal(key, value);
+    const reason = refusal(rules[key], key, value);
     if (reason) throw new ProjectChangeRejectedError(reason);
     (changes as Record<string, unknown>)[key] = value;
   }
