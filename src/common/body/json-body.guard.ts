@@ -20,7 +20,11 @@ import {
 } from '../http/request-context';
 import { jsonErrorMessage, NATIVE_PARSE_MAX_CHARS } from './json-error-message';
 import { LargeBodyGate, SMALL_BODY_MAX_BYTES } from './large-body-gate';
-import { NotJsonError, parseJsonInSlices } from './sliced-json';
+import {
+  checkJsonInSlices,
+  NotJsonError,
+  parseJsonInSlices,
+} from './sliced-json';
 import { UnreadableBodyError } from './unreadable-body.error';
 
 const METHODS_WITH_BODY = new Set(['POST', 'PUT', 'PATCH']);
@@ -57,12 +61,15 @@ function declaredLength(request: Request): number | undefined {
 /**
  * The body's value, as JSON.parse gives it, or JSON.parse's error. A short
  * body is parsed at once; a longer one in slices (sliced-json.ts), so that
- * no body under BODY_LIMIT holds the event loop while it is parsed.
+ * no body under BODY_LIMIT holds the event loop while it is parsed. A
+ * longer one is first checked without building anything, so that a large
+ * body that is not JSON never fills the heap with a value to throw away.
  */
 async function readJson(bytes: Buffer, explained: boolean): Promise<unknown> {
   const text = bytes.toString('utf8');
   if (text.length <= NATIVE_PARSE_MAX_CHARS) return JSON.parse(text);
   try {
+    await checkJsonInSlices(text);
     return await parseJsonInSlices(text);
   } catch (error) {
     if (!(error instanceof NotJsonError)) throw error;
