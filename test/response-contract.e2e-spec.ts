@@ -21,6 +21,9 @@ function serverAnswering(status: number, body: unknown): Server {
   });
 }
 
+/** The one /api operation without credentials in any mode. */
+const PUBLIC_OPERATION = 'get /api/ai/logos/{file}';
+
 describe('responses are checked against the OpenAPI document', () => {
   it('fails a supertest request whose body breaks the documented schema', async () => {
     const server = serverAnswering(200, { projects: 5 });
@@ -146,8 +149,16 @@ describe('responses are checked against the OpenAPI document', () => {
 
     it('lets every /api operation send a bearer token or none (an empty requirement alone makes SDKs drop the token)', () => {
       for (const { name, op } of apiOperations) {
+        if (name === PUBLIC_OPERATION) continue;
         expect([name, op.security]).toEqual([name, [{ bearer: [] }, {}]]);
       }
+    });
+
+    it('asks no credentials for a hosted logo (an <img> sends none; its URL is the capability)', () => {
+      const hosted = apiOperations.find(
+        ({ name }) => name === PUBLIC_OPERATION,
+      );
+      expect(hosted?.op.security).toEqual([]);
     });
 
     it('documents X-Request-Id on every response of every operation', () => {
@@ -196,7 +207,7 @@ describe('responses are checked against the OpenAPI document', () => {
     });
     afterAll(async () => app?.close());
 
-    it('requires a bearer token on every /api operation', () => {
+    it('requires a bearer token on every /api operation but a hosted logo', () => {
       for (const [path, item] of Object.entries(document.paths)) {
         for (const method of ['get', 'post', 'patch', 'delete'] as const) {
           const op = item?.[method];
@@ -204,7 +215,7 @@ describe('responses are checked against the OpenAPI document', () => {
             expect([method, path, op.security]).toEqual([
               method,
               path,
-              [{ bearer: [] }],
+              `${method} ${path}` === PUBLIC_OPERATION ? [] : [{ bearer: [] }],
             ]);
         }
       }
