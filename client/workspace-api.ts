@@ -614,6 +614,24 @@ export interface operations {
           'application/json': components['schemas']['ErrorResponseDto'];
         };
       };
+      /** @description Without `limit`: the client already runs LIST_CLIENT_LIMIT full lists */
+      429: {
+        headers: {
+          /** @description Seconds to wait before sending the request again */
+          'Retry-After'?: number;
+          /** @description The request's id: the caller's own X-Request-Id when plausible (1 to 128 letters, digits or `._:/+=-`), otherwise a new UUID; also in the request's log line */
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": "Too many lists in progress for this client, retry later"
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponseDto'];
+        };
+      };
       /** @description The request headers, the URL included, are over 16 KB */
       431: {
         headers: {
@@ -646,7 +664,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorResponseDto'];
         };
       };
-      /** @description With AUTH_MODE=oidc: the OpenID Provider's keys cannot be fetched and none are cached */
+      /** @description Without `limit`: every list connection of this instance is in use (PostgreSQL); or with AUTH_MODE=oidc: the OpenID Provider's keys cannot be fetched and none are cached */
       503: {
         headers: {
           /** @description Seconds to wait before sending the request again */
@@ -658,7 +676,7 @@ export interface operations {
         content: {
           /**
            * @example {
-           *       "error": "Authentication is temporarily unavailable"
+           *       "error": "Too many lists in progress, retry later"
            *     }
            */
           'application/json': components['schemas']['ErrorResponseDto'];

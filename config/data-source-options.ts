@@ -9,6 +9,10 @@ import type { DatabaseConfig } from './environment';
  *
  * `synchronize` is never on: the schema changes only through migrations.
  */
+
+/** The size, in bytes, an emptied SQLite WAL file is cut back to. */
+export const SQLITE_JOURNAL_SIZE_LIMIT = 64 * 1024 * 1024;
+
 export function buildDataSourceOptions(
   database: DatabaseConfig,
 ): DataSourceOptions {
@@ -52,6 +56,9 @@ export function buildDataSourceOptions(
     enableWAL: database.file !== ':memory:',
     prepareDatabase: (db: { pragma(source: string): unknown }) => {
       db.pragma('synchronous = NORMAL');
+      // After a checkpoint that empties it, the WAL file is cut back to this
+      // size; without it a WAL grown behind a long reader keeps its size.
+      db.pragma(`journal_size_limit = ${SQLITE_JOURNAL_SIZE_LIMIT}`);
     },
   };
 }

@@ -46,6 +46,7 @@ describe('loadConfiguration: logo generation in production', () => {
       concurrency: 8,
       queueLimit: 100,
       busyRetryAfterSeconds: 10,
+      clientLimit: 4,
     });
     expect(config.logoRateLimit).toEqual({ limit: 60, windowSeconds: 60 });
     expect(config.redis).toEqual({
@@ -114,6 +115,26 @@ describe('loadConfiguration: logo generation in production', () => {
     );
     expect(error.message).toContain(`(got "${value}")`);
     expect(error.message).not.toContain('\n');
+  });
+
+  it('limits creates per user by default only with AUTH_MODE=oidc (120 per window); without auth it stays off, as the contract has it', () => {
+    const oidc = {
+      AUTH_MODE: 'oidc',
+      AUTH_ISSUER: 'https://auth.example.com',
+      AUTH_AUDIENCE: 'workspace-api',
+    };
+    expect(load({}).projectCreateRateLimit.limit).toBe(0);
+    expect(load(oidc).projectCreateRateLimit.limit).toBe(120);
+    expect(
+      load({ ...oidc, PROJECT_CREATE_RATE_LIMIT: '0' }).projectCreateRateLimit
+        .limit,
+    ).toBe(0);
+  });
+
+  it('refuses an IMAGE_API_CLIENT_LIMIT below 1', () => {
+    expect(refusal({ IMAGE_API_CLIENT_LIMIT: '0' }).message).toContain(
+      'IMAGE_API_CLIENT_LIMIT',
+    );
   });
 
   it('accepts redis:// and rediss:// URLs in REDIS_URL', () => {

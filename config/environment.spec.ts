@@ -26,6 +26,8 @@ describe('loadConfiguration', () => {
       corsOrigins: undefined,
       shutdownTimeoutMs: 25000,
       listIdleTimeoutMs: 30000,
+      listMaxDurationMs: 120000,
+      listClientLimit: 2,
       imageApi: {
         key: undefined,
         url: 'https://api.openai.com/v1/images/generations',
@@ -42,6 +44,7 @@ describe('loadConfiguration', () => {
         concurrency: 8,
         queueLimit: 100,
         busyRetryAfterSeconds: 10,
+        clientLimit: 4,
       },
       logoRateLimit: { limit: 60, windowSeconds: 60 },
       projectCreateRateLimit: { limit: 0, windowSeconds: 60 },
@@ -149,6 +152,8 @@ describe('loadConfiguration', () => {
       corsOrigins: undefined,
       shutdownTimeoutMs: 25000,
       listIdleTimeoutMs: 30000,
+      listMaxDurationMs: 120000,
+      listClientLimit: 2,
       imageApi: {
         key: 'sk-test',
         url: 'http://127.0.0.1:9999/v1/images/generations',
@@ -165,6 +170,7 @@ describe('loadConfiguration', () => {
         concurrency: 8,
         queueLimit: 100,
         busyRetryAfterSeconds: 10,
+        clientLimit: 4,
       },
       logoRateLimit: { limit: 60, windowSeconds: 60 },
       projectCreateRateLimit: { limit: 0, windowSeconds: 60 },
@@ -272,6 +278,8 @@ describe('loadConfiguration', () => {
     ['LOG_FORMAT', 'xml'],
     ['SHUTDOWN_TIMEOUT_MS', 'soon'],
     ['LIST_IDLE_TIMEOUT_MS', '0'],
+    ['LIST_MAX_DURATION_MS', '0'],
+    ['LIST_CLIENT_LIMIT', '0'],
     ['CORS_ORIGINS', 'app.example.com'],
     ['CORS_ORIGINS', 'https://app.example.com/path'],
     ['CORS_ORIGINS', 'ftp://files.example.com'],
@@ -300,6 +308,16 @@ describe('loadConfiguration', () => {
     });
     expect(config.logFormat).toBe('pretty');
     expect(config.shutdownTimeoutMs).toBe(5000);
+  });
+
+  it('reads LIST_MAX_DURATION_MS and LIST_CLIENT_LIMIT', () => {
+    const config = loadConfiguration({
+      ...PRODUCTION,
+      LIST_MAX_DURATION_MS: '60000',
+      LIST_CLIENT_LIMIT: '5',
+    });
+    expect(config.listMaxDurationMs).toBe(60000);
+    expect(config.listClientLimit).toBe(5);
   });
 
   it('reads LIST_IDLE_TIMEOUT_MS', () => {

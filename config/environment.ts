@@ -70,6 +70,13 @@ export interface AppConfig {
    * a stalled client cannot hold a snapshot (and its connection) forever.
    */
   listIdleTimeoutMs: number;
+  /**
+   * A streamed list still running after this long is cut off, however fast
+   * its client reads, so no list holds a snapshot (and its connection) longer.
+   */
+  listMaxDurationMs: number;
+  /** Streamed lists one client (a user, or an address without auth) may run at once. */
+  listClientLimit: number;
   imageApi: {
     /** Unset or blank means "not configured" (logo generation answers 500). */
     key: string | undefined;
@@ -99,6 +106,8 @@ export interface AppConfig {
     /** Requests waiting for a call slot; one more is refused with 503. */
     queueLimit: number;
     busyRetryAfterSeconds: number;
+    /** One client's requests in flight or waiting; one more is refused with 429. */
+    clientLimit: number;
   };
   logoRateLimit: {
     /** Upstream-bound requests per client and window; 0 = no limit. */
@@ -106,7 +115,7 @@ export interface AppConfig {
     windowSeconds: number;
   };
   projectCreateRateLimit: {
-    /** Creates per client and window; 0 = no limit (the default). */
+    /** Creates per client and window; 0 = no limit (the default without auth). */
     limit: number;
     windowSeconds: number;
   };
@@ -379,6 +388,13 @@ function corsOrigins(env: Env): string[] | '*' | undefined {
   return origins.length > 0 ? origins : undefined;
 }
 
+/**
+ * Creates per user and PROJECT_CREATE_RATE_WINDOW_S when AUTH_MODE=oidc and
+ * PROJECT_CREATE_RATE_LIMIT is unset: two a second on average, far above
+ * what a person does and far below what a loop does.
+ */
+export const OIDC_PROJECT_CREATE_RATE_LIMIT = 120;
+
 export function loadConfiguration(env: Env = process.env): AppConfig {
   return {
     port: integer(env, 'PORT', 3000, 0, 65535),
@@ -398,6 +414,14 @@ export function loadConfiguration(env: Env = process.env): AppConfig {
       1,
       3_600_000,
     ),
+    listMaxDurationMs: integer(
+      env,
+      'LIST_MAX_DURATION_MS',
+      120_000,
+      1,
+      3_600_000,
+    ),
+    listClientLimit: integer(env, 'LIST_CLIENT_LIMIT', 2, 1, 1000),
     imageApi: {
       key: read(env, 'IMAGE_API_KEY'),
       url: httpUrl(
@@ -435,13 +459,24 @@ export function loadConfiguration(env: Env = process.env): AppConfig {
         1,
         3600,
       ),
+      clientLimit: integer(env, 'IMAGE_API_CLIENT_LIMIT', 4, 1, 100_000),
     },
     logoRateLimit: {
       limit: integer(env, 'LOGO_RATE_LIMIT', 60, 0, 1_000_000),
       windowSeconds: integer(env, 'LOGO_RATE_WINDOW_S', 60, 1, 86_400),
     },
     projectCreateRateLimit: {
-      limit: integer(env, 'PROJECT_CREATE_RATE_LIMIT', 0, 0, 1_000_000),
+      // Off as the contract has it when anyone may call; per proven user
+      // with AUTH_MODE=oidc, where a caller is someone who can be limited.
+      limit: integer(
+        env,
+        'PROJECT_CREATE_RATE_LIMIT',
+        read(env, 'AUTH_MODE')?.toLowerCase() === 'oidc'
+          ? OIDC_PROJECT_CREATE_RATE_LIMIT
+          : 0,
+        0,
+        1_000_000,
+      ),
       windowSeconds: integer(
         env,
         'PROJECT_CREATE_RATE_WINDOW_S',

@@ -10,6 +10,7 @@ import { ProtocolErrorsModule } from './common/http/protocol-errors.module';
 import { RouteContextGuard } from './common/http/route-context.guard';
 import { TrustProxyModule } from './common/http/trust-proxy.module';
 import { AppValidationPipe } from './common/validation/app-validation.pipe';
+import { JsonBodyGuard } from './common/body/json-body.guard';
 import { AuthGuard } from './auth/auth.guard';
 import { DatabaseModule } from './database/database.module';
 import { ApiDocsModule } from './docs/api-docs.module';
@@ -54,6 +55,8 @@ import { TracingModule } from './tracing/tracing.module';
     // In this order: the route's envelope is known before a caller is refused.
     { provide: APP_GUARD, useClass: RouteContextGuard },
     { provide: APP_GUARD, useClass: AuthGuard },
+    // Last: a body is read only for a known route and an allowed caller.
+    { provide: APP_GUARD, useClass: JsonBodyGuard },
     { provide: APP_FILTER, useClass: AllExceptionsFilter },
   ],
 })

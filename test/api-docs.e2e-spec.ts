@@ -58,7 +58,11 @@ const EXPECTED_STATUSES: [string, string, string[]][] = [
       '503',
     ],
   ],
-  ['get', '/api/projects', ['200', '400', '401', '403', '431', '500', '503']],
+  [
+    'get',
+    '/api/projects',
+    ['200', '400', '401', '403', '429', '431', '500', '503'],
+  ],
   [
     'get',
     '/api/projects/{id}',

@@ -11,7 +11,7 @@ import request from 'supertest';
 import { DevImageApi, Replies } from '../src/dev-image-api';
 import { CapturingLogger } from './support/capturing-logger';
 import { DevAuthProviderProcess } from './support/dev-auth-provider-process';
-import { listen } from './support/pending-request';
+import { answerBeforeBody, listen } from './support/pending-request';
 import { createTestApp, TestApp } from './support/test-app';
 
 /**
@@ -22,6 +22,7 @@ import { createTestApp, TestApp } from './support/test-app';
  */
 
 const AUDIENCE = 'workspace-api';
+
 const ADMIN_ROLE = 'workspace-admin';
 const UNAUTHORIZED = { error: 'Unauthorized' };
 const FORBIDDEN = { error: 'Forbidden' };
@@ -449,6 +450,59 @@ describe('AUTH_MODE=oidc', () => {
       } finally {
         await strict.close();
       }
+    });
+
+    it('another spelling of a valid token (padding, + or / of base64) is 401, so one token is one cache entry', async () => {
+      const spellings = [`${alice}=`, `${alice}==`];
+      const withDash = alice.indexOf('-');
+      const withUnderscore = alice.indexOf('_');
+      if (withDash >= 0) {
+        spellings.push(
+          `${alice.slice(0, withDash)}+${alice.slice(withDash + 1)}`,
+        );
+      }
+      if (withUnderscore >= 0) {
+        spellings.push(
+          `${alice.slice(0, withUnderscore)}/${alice.slice(withUnderscore + 1)}`,
+        );
+      }
+      for (const spelling of spellings) {
+        const res = await request(t.server)
+          .get('/api/projects')
+          .set(as(spelling))
+          .expect(401);
+        expect(res.body).toEqual(UNAUTHORIZED);
+      }
+      await request(t.server).get('/api/projects').set(as(alice)).expect(200);
+    });
+
+    it.each<[string, unknown]>([
+      ['a lone surrogate', 'victim\ud800'],
+      ['a lone low surrogate', '\udc00victim'],
+      ['NUL', 'victim\u0000'],
+      ['over 255 characters', 'v'.repeat(256)],
+      ['empty', ''],
+      ['not a string', 42],
+    ])(
+      'a token whose user id has %s is 401, so it can never name another user’s projects',
+      async (_label, sub) => {
+        const token = await forged({ sub });
+        const res = await request(t.server)
+          .get('/api/projects')
+          .set(as(token))
+          .expect(401);
+        expect(res.body).toEqual(UNAUTHORIZED);
+        await request(t.server)
+          .post('/api/projects')
+          .set(as(token))
+          .send({ name: 'P' })
+          .expect(401);
+      },
+    );
+
+    it('a request without a token is answered 401 before its body arrives', async () => {
+      const answer = await answerBeforeBody(base, '/api/projects');
+      expect(answer).toMatch(/^HTTP\/1\.1 401 /);
     });
 
     it('never writes a token in a log line', () => {

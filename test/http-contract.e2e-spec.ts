@@ -1,6 +1,6 @@
 import request from 'supertest';
 import { parseRawAnswer, sendRaw } from './support/http-client';
-import { listen } from './support/pending-request';
+import { answerBeforeBody, listen } from './support/pending-request';
 import { createProject } from './support/project-fixtures';
 import { createTestApp, TestApp } from './support/test-app';
 
@@ -138,6 +138,14 @@ describe('HTTP contract shared by all routes', () => {
   });
 
   describe('unknown routes give 404 {error:"Not found"}', () => {
+    it('before their body arrives: a body no route takes is never read', async () => {
+      const answer = await answerBeforeBody(
+        await listen(t),
+        '/api/no-such-route',
+      );
+      expect(answer).toMatch(/^HTTP\/1\.1 404 /);
+    });
+
     it.each([
       ['GET', '/'],
       ['GET', '/api'],

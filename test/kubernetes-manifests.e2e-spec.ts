@@ -310,8 +310,9 @@ describe('Kubernetes manifests (deploy/kubernetes)', () => {
       });
       expect(config.host).toBe('0.0.0.0');
       expect(config.shutdownTimeoutMs).toBe(25000);
+      // Per proven user: the manifests run with AUTH_MODE=oidc.
       expect(config.projectCreateRateLimit).toEqual({
-        limit: 0,
+        limit: 120,
         windowSeconds: 60,
       });
     });

@@ -31,6 +31,9 @@ describe('logo generation: bounded concurrency and cancellation', () => {
     const app = await createTestApp({
       IMAGE_API_KEY: KEY,
       IMAGE_API_URL: api.url,
+      // Every request here comes from one address; the per-client cap has
+      // its own test below.
+      IMAGE_API_CLIENT_LIMIT: '1000',
       ...env,
     });
     apps.push(app);
@@ -99,6 +102,41 @@ describe('logo generation: bounded concurrency and cancellation', () => {
     waiting.abort();
   });
 
+  it('one client holds at most IMAGE_API_CLIENT_LIMIT places (in flight or waiting): its next request is 429 with Retry-After, while another client still gets a place', async () => {
+    const { queue, baseUrl } = await appWith({
+      IMAGE_API_CONCURRENCY: '1',
+      IMAGE_API_QUEUE_LIMIT: '10',
+      IMAGE_API_CLIENT_LIMIT: '2',
+      IMAGE_API_BUSY_RETRY_AFTER_S: '7',
+      TRUST_PROXY: 'loopback',
+      LOGO_RATE_LIMIT: '0',
+    });
+    const greedy = { 'X-Forwarded-For': '203.0.113.1' };
+    const other = { 'X-Forwarded-For': '203.0.113.2' };
+    api.respondWith(Replies.slow(Replies.success(), HELD_MS));
+    const inFlight = startPost(baseUrl, PATH, valid, greedy);
+    await api.waitUntil(() => api.openCalls === 1);
+    const waiting = startPost(baseUrl, PATH, valid, greedy);
+    await until(() => queue.waiting === 1, 'the second request to wait');
+
+    const refused = await request(baseUrl)
+      .post(PATH)
+      .set(greedy)
+      .send(valid)
+      .expect(429);
+    expect(refused.body).toEqual({
+      success: false,
+      error: 'Too many logo requests, retry later',
+    });
+    expect(refused.headers['retry-after']).toBe('7');
+
+    const another = startPost(baseUrl, PATH, valid, other);
+    await until(() => queue.waiting === 2, 'the other client to wait');
+    inFlight.abort();
+    waiting.abort();
+    another.abort();
+  });
+
   it('a client that disconnects during its upstream call: the call is aborted (the image service sees the close) and its slot is reused', async () => {
     const { queue, baseUrl } = await appWith({ IMAGE_API_CONCURRENCY: '1' });
     api.respondNext(Replies.slow(Replies.success(), HELD_MS));
@@ -151,7 +189,7 @@ describe('logo generation: bounded concurrency and cancellation', () => {
     });
     // The only slot is taken for longer than the deadline (a request of
     // this app could not hold it that long: its own deadline would end it).
-    const holder = queue.admit();
+    const holder = queue.admit('holder');
     try {
       const response = await request(baseUrl).post(PATH).send(valid);
       expect(response.status).toBe(500);

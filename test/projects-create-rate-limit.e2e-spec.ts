@@ -60,6 +60,21 @@ describe('project creation: per-client rate limit', () => {
     expect(await projectCount(t)).toBe(3);
   });
 
+  it('never counts a replay of an Idempotency-Key that already created its project', async () => {
+    const t = await appWith({ PROJECT_CREATE_RATE_LIMIT: '2' });
+    const key = randomUUID();
+    const first = await post(t).set('Idempotency-Key', key).expect(201);
+    for (let i = 0; i < 5; i++) {
+      const replay = await post(t).set('Idempotency-Key', key).expect(201);
+      expect(replay.headers['idempotent-replayed']).toBe('true');
+      expect(replay.body).toEqual(first.body);
+    }
+    // The one create left in the budget is still there.
+    await post(t).expect(201);
+    await post(t).expect(429);
+    expect(await projectCount(t)).toBe(2);
+  });
+
   it('never counts a request that fails validation', async () => {
     const t = await appWith({ PROJECT_CREATE_RATE_LIMIT: '2' });
     for (let i = 0; i < 5; i++) await post(t, { name: '' }).expect(400);

@@ -80,4 +80,52 @@ describe('GET /api/projects?limit=&cursor= (pagination)', () => {
     });
     expect(body.details[0].path).toEqual(path);
   });
+
+  const cursorOf = (value: unknown) =>
+    Buffer.from(JSON.stringify(value)).toString('base64url');
+
+  it.each([
+    [
+      'a date before any the service writes (the earliest JavaScript date)',
+      () => cursorOf(['-271821-04-20T00:00:00.000Z', ids[0]]),
+    ],
+    [
+      'a date after year 9999',
+      () => cursorOf(['+275760-09-13T00:00:00.000Z', ids[0]]),
+    ],
+    [
+      'a date before 1970',
+      () => cursorOf(['1969-12-31T23:59:59.999Z', ids[0]]),
+    ],
+    ['a date in another form', () => cursorOf(['2026-11-25 10:00:00', ids[0]])],
+    [
+      'an impossible date',
+      () => cursorOf(['2026-02-31T00:00:00.000Z', ids[0]]),
+    ],
+    [
+      'an id the service never makes',
+      () => cursorOf(['2026-11-25T10:00:00.000Z', 'not-an-id']),
+    ],
+    [
+      'another spelling of an issued cursor',
+      () => cursorOf(['2026-11-25T10:00:00.000Z', ids[0]]) + '=',
+    ],
+    ['a third field', () => cursorOf(['2026-11-25T10:00:00.000Z', ids[0], 1])],
+  ])(
+    'refuses a cursor the service did not issue, with %s, with 400 custom',
+    async (_label, cursor) => {
+      const { body } = await get(`?limit=2&cursor=${cursor()}`).expect(400);
+      expect(body).toEqual({
+        error: 'Invalid input',
+        details: [
+          { path: ['cursor'], message: 'Invalid cursor', code: 'custom' },
+        ],
+      });
+    },
+  );
+
+  it('accepts every cursor it issued', async () => {
+    const first = await get('?limit=2&userId=u').expect(200);
+    await get(`?limit=2&userId=u&cursor=${first.body.nextCursor}`).expect(200);
+  });
 });

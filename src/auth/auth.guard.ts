@@ -11,7 +11,7 @@ import { appConfig } from '../../config/app.config';
 import type { AppConfig } from '../../config/environment';
 import { AuthFailure } from '../common/errors/auth-failure.error';
 import { setCaller } from '../common/http/request-context';
-import { AUTHENTICATED, USER_ID_FROM_CALLER } from './authenticated.decorator';
+import { AUTHENTICATED } from './authenticated.decorator';
 import { bearerTokenOf } from './bearer-token';
 import { TokenVerifier } from './token-verifier';
 
@@ -46,16 +46,6 @@ export class AuthGuard implements CanActivate {
     try {
       const caller = await this.verifier.verify(bearerTokenOf(request));
       setCaller(request, caller);
-      if (
-        this.reflector.get<boolean | undefined>(
-          USER_ID_FROM_CALLER,
-          context.getHandler(),
-        ) &&
-        isJsonObject(request.body) &&
-        request.body.userId === undefined
-      ) {
-        request.body.userId = caller.userId;
-      }
       return true;
     } catch (error) {
       // The reason goes to the log, never to the client (nor the token).
@@ -68,6 +58,3 @@ export class AuthGuard implements CanActivate {
     }
   }
 }
-
-const isJsonObject = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);

@@ -18,12 +18,29 @@ const refusal = (request: Request) => {
 };
 
 describe('the bearer token of a request', () => {
-  it('is the b64token after the Bearer scheme, whatever the scheme’s case', () => {
-    expect(bearerTokenOf(requestWith('Bearer abc.def-_~+/='))).toBe(
-      'abc.def-_~+/=',
+  it('is the compact JWS after the Bearer scheme, whatever the scheme’s case', () => {
+    expect(bearerTokenOf(requestWith('Bearer abc.de-_.QQ'))).toBe(
+      'abc.de-_.QQ',
     );
-    expect(bearerTokenOf(requestWith('bEaReR xyz'))).toBe('xyz');
+    expect(bearerTokenOf(requestWith('bEaReR abc.abc.QQ'))).toBe('abc.abc.QQ');
   });
+
+  it.each([
+    ['padding', 'Bearer abc.de-_.QQ=='],
+    ['a + of base64', 'Bearer abc.de+_.QQ'],
+    ['a / of base64', 'Bearer abc.de/_.QQ'],
+    ['unused bits set in a last character', 'Bearer abc.de-_.QR'],
+    ['a segment length no encoder writes', 'Bearer abc.de-_.QQQQQ'],
+    ['two segments', 'Bearer abc.def'],
+    ['a token over 8 KB', `Bearer abc.abc.${'c'.repeat(8 * 1024)}`],
+  ])(
+    'with %s (another spelling of a token, or none): 401 invalid_token',
+    (_label, header) => {
+      expect(refusal(requestWith(header)).headers['WWW-Authenticate']).toBe(
+        'Bearer realm="workspace-api", error="invalid_token"',
+      );
+    },
+  );
 
   it('without a header: 401 with a bare challenge', () => {
     const failure = refusal(requestWith());

@@ -1,11 +1,29 @@
+import { createHash } from 'node:crypto';
 import type { JWTPayload } from 'jose';
 import type { OidcConfig } from '../../config/environment';
 import { AuthFailure } from '../common/errors/auth-failure.error';
 import type { Caller } from '../common/http/request-context';
+import { isWellFormedText } from '../common/validation/storable-text.decorator';
+import { PROJECT_USER_ID_MAX } from '../projects/project.constants';
 import { KeysUnavailableError, ProviderKeys } from './provider-keys';
 
-/** Verified tokens remembered at once; the oldest is forgotten first. */
-const CACHE_LIMIT = 10_000;
+/**
+ * What the verified-token cache may hold, in (estimated) bytes; the oldest
+ * entry is forgotten first. An entry is a 32-byte digest and a caller.
+ */
+export const CACHE_BYTES = 4 * 1024 * 1024;
+
+/** The estimated bytes of an entry besides its user id: key, record, map slot. */
+const ENTRY_OVERHEAD_BYTES = 200;
+
+/** How often expired entries are swept out, whether or not tokens arrive. */
+const SWEEP_EVERY_MS = 60_000;
+
+interface Remembered {
+  caller: Caller;
+  expiresAt: number;
+  bytes: number;
+}
 
 /**
  * jose, loaded on the first token: without AUTH_MODE=oidc it is start-up
@@ -34,38 +52,71 @@ const tokenErrors = ({ errors }: typeof import('jose')) => [
  * signature with the provider's keys and an allowed algorithm, `iss`,
  * `aud`, a required `exp`, `nbf`, all within the clock tolerance).
  *
- * A verified token is remembered until its `exp`, keyed by the token text
- * itself: the same bytes carry the same signature and claims, so verifying
- * them again could only give the same answer until they expire. That keeps
- * the signature check (about a tenth of a millisecond) off every request of
- * a session.
+ * A verified token is remembered until its `exp`, keyed by the SHA-256 of
+ * its text: the same bytes carry the same signature and claims, so
+ * verifying them again could only give the same answer until they expire.
+ * That keeps the signature check (about a tenth of a millisecond) off every
+ * request of a session. The cache holds at most CACHE_BYTES whatever the
+ * tokens' size (bearer-token.ts allows one spelling per token), and expired
+ * entries are swept every minute.
  */
 export class TokenVerifier {
   private readonly keys: ProviderKeys;
-  private readonly verified = new Map<
-    string,
-    { caller: Caller; expiresAt: number }
-  >();
+  private readonly verified = new Map<string, Remembered>();
+  private cachedBytes = 0;
+  private readonly sweeper: NodeJS.Timeout;
 
-  constructor(private readonly config: OidcConfig) {
+  constructor(
+    private readonly config: OidcConfig,
+    private readonly cacheBytes = CACHE_BYTES,
+  ) {
     this.keys = new ProviderKeys(config);
+    this.sweeper = setInterval(() => this.sweep(), SWEEP_EVERY_MS);
+    this.sweeper.unref();
+  }
+
+  /** Entries and estimated bytes the cache holds now. */
+  get cacheSize(): { entries: number; bytes: number } {
+    return { entries: this.verified.size, bytes: this.cachedBytes };
   }
 
   async verify(token: string): Promise<Caller> {
-    const known = this.verified.get(token);
+    const key = createHash('sha256').update(token).digest('base64');
+    const known = this.verified.get(key);
     if (known && Date.now() < known.expiresAt) return known.caller;
-    if (known) this.verified.delete(token);
+    if (known) this.forget(key, known);
 
     const payload = await this.verifiedPayload(token);
     const caller = this.callerOf(payload);
-    if (this.verified.size >= CACHE_LIMIT) {
-      this.verified.delete(this.verified.keys().next().value as string);
-    }
-    this.verified.set(token, {
-      caller,
-      expiresAt: (payload.exp as number) * 1000,
-    });
+    this.remember(key, caller, (payload.exp as number) * 1000);
     return caller;
+  }
+
+  /** Drops every expired entry (also called by the minute timer). */
+  sweep(now = Date.now()): void {
+    for (const [key, entry] of this.verified) {
+      if (entry.expiresAt <= now) this.forget(key, entry);
+    }
+  }
+
+  private remember(key: string, caller: Caller, expiresAt: number): void {
+    const bytes = ENTRY_OVERHEAD_BYTES + caller.userId.length * 2;
+    const previous = this.verified.get(key);
+    if (previous) this.forget(key, previous);
+    while (this.cachedBytes + bytes > this.cacheBytes && this.verified.size) {
+      const [oldestKey, oldest] = this.verified.entries().next().value as [
+        string,
+        Remembered,
+      ];
+      this.forget(oldestKey, oldest);
+    }
+    this.verified.set(key, { caller, expiresAt, bytes });
+    this.cachedBytes += bytes;
+  }
+
+  private forget(key: string, entry: Remembered): void {
+    this.verified.delete(key);
+    this.cachedBytes -= entry.bytes;
   }
 
   private async verifiedPayload(token: string): Promise<JWTPayload> {
@@ -114,11 +165,15 @@ export class TokenVerifier {
 
   private callerOf(payload: JWTPayload): Caller {
     const userId = payload[this.config.userClaim];
+    // The id keys the caller's projects, rate limits and idempotency
+    // records: text a database would change on the way in (a lone
+    // surrogate becomes U+FFFD in PostgreSQL) would name another user's.
     if (
       typeof userId !== 'string' ||
       userId === '' ||
-      userId.length > 255 ||
-      userId.includes('\u0000')
+      userId.length > PROJECT_USER_ID_MAX ||
+      userId.includes('\u0000') ||
+      !isWellFormedText(userId)
     ) {
       throw AuthFailure.unauthorized(
         `no usable ${this.config.userClaim} claim`,

@@ -4,15 +4,24 @@ import {
   OnApplicationShutdown,
   OnModuleInit,
 } from '@nestjs/common';
+import Sqlite from 'better-sqlite3';
+import { statSync } from 'node:fs';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { Pool, PoolConfig } from 'pg';
 import { DataSource } from 'typeorm';
 import { appConfig } from '../../config/app.config';
 import type { AppConfig } from '../../config/environment';
+import { ServiceBusyError } from '../common/errors/retry-later.error';
 import type { JsonCursor } from './json-cursor';
 import { jsonSqlFor, type JsonSql } from './sql';
 import { PostgresJsonCursor } from './postgres-json-cursor';
 import { SqliteJsonCursor } from './sqlite-json-cursor';
+
+export const LISTS_BUSY_MESSAGE = 'Too many lists in progress, retry later';
+const LISTS_BUSY_RETRY_AFTER_S = 2;
+
+/** A WAL file at least this large is truncated once no list reads it. */
+const WAL_TRUNCATE_ABOVE_BYTES = 4 * 1024 * 1024;
 
 /**
  * Opens JsonCursors: one point-in-time view of the database per cursor, on
@@ -31,12 +40,16 @@ export class SnapshotReader implements OnModuleInit, OnApplicationShutdown {
   private pool: Pool | undefined;
   private readonly open = new Set<JsonCursor>();
 
+  private readonly listPoolSize: number;
+
   constructor(
     @InjectDataSource() dataSource: DataSource,
     @Inject(appConfig.KEY) config: AppConfig,
   ) {
     this.json = jsonSqlFor(dataSource.options.type);
     const database = config.database;
+    this.listPoolSize =
+      database.type === 'postgres' ? database.listPoolSize : Infinity;
     if (database.type === 'postgres') {
       this.poolConfig = {
         connectionString: database.url,
@@ -70,10 +83,46 @@ export class SnapshotReader implements OnModuleInit, OnApplicationShutdown {
    * JSON document. The caller must close the cursor.
    */
   async openJson(text: string, params: unknown[]): Promise<JsonCursor> {
+    // Every list connection in use: refused at once, rather than a wait for
+    // one (DATABASE_CONNECT_TIMEOUT_MS) that ends in a 500.
+    if (this.pool && this.open.size >= this.listPoolSize) {
+      throw new ServiceBusyError(LISTS_BUSY_MESSAGE, LISTS_BUSY_RETRY_AFTER_S);
+    }
     const cursor = this.pool
       ? await PostgresJsonCursor.open(this.pool, text, params)
       : new SqliteJsonCursor(this.sqliteFile as string, text, params);
-    return new TrackedCursor(cursor, this.open);
+    return new TrackedCursor(cursor, this.open, () => this.afterClose());
+  }
+
+  /**
+   * SQLite: once no list holds a snapshot, a WAL grown behind one is
+   * checkpointed and truncated, on a connection of its own that never waits
+   * (timeout 0): if a reader or a writer is busy, SQLite says so at once and
+   * the next list to close tries again. A small WAL is left to SQLite's own
+   * checkpoints.
+   */
+  private afterClose(): void {
+    const file = this.sqliteFile;
+    if (this.pool || this.open.size > 0 || !file) return;
+    let walBytes = 0;
+    try {
+      walBytes = statSync(`${file}-wal`).size;
+    } catch {
+      return;
+    }
+    if (walBytes < WAL_TRUNCATE_ABOVE_BYTES) return;
+    setImmediate(() => {
+      if (this.open.size > 0) return;
+      let connection: Sqlite.Database | undefined;
+      try {
+        connection = new Sqlite(file, { timeout: 0 });
+        connection.pragma('wal_checkpoint(TRUNCATE)');
+      } catch {
+        // Busy or gone: the next list to close tries again.
+      } finally {
+        connection?.close();
+      }
+    });
   }
 
   /** Cursors still open at shutdown (cut-off lists) are released first. */
@@ -88,6 +137,7 @@ class TrackedCursor implements JsonCursor {
   constructor(
     private readonly cursor: JsonCursor,
     private readonly open: Set<JsonCursor>,
+    private readonly onClosed: () => void = () => undefined,
   ) {
     open.add(this);
   }
@@ -96,8 +146,9 @@ class TrackedCursor implements JsonCursor {
     return this.cursor.next();
   }
 
-  close(): Promise<void> {
-    this.open.delete(this);
-    return this.cursor.close();
+  async close(): Promise<void> {
+    const wasOpen = this.open.delete(this);
+    await this.cursor.close();
+    if (wasOpen) this.onClosed();
   }
 }

@@ -1,11 +1,27 @@
-import { ServiceBusyError } from '../common/errors/retry-later.error';
+import {
+  ServiceBusyError,
+  TooManyRequestsError,
+} from '../common/errors/retry-later.error';
 import { LogoQueue } from './logo-queue';
 
 const never = new AbortController().signal;
 
-function queue(concurrency: number, queueLimit: number): LogoQueue {
-  return new LogoQueue({ concurrency, queueLimit, busyRetryAfterSeconds: 7 });
+function queue(
+  concurrency: number,
+  queueLimit: number,
+  clientLimit = 1000,
+): LogoQueue {
+  return new LogoQueue({
+    concurrency,
+    queueLimit,
+    busyRetryAfterSeconds: 7,
+    clientLimit,
+  });
 }
+
+/** A client of its own for each request. */
+let clients = 0;
+const anyone = () => `client-${clients++}`;
 
 /** Settles pending promise callbacks. */
 const tick = () => new Promise((resolve) => setImmediate(resolve));
@@ -13,18 +29,18 @@ const tick = () => new Promise((resolve) => setImmediate(resolve));
 describe('LogoQueue', () => {
   it('gives a slot at once while fewer than `concurrency` are in flight', async () => {
     const q = queue(2, 0);
-    await q.admit().acquired(never);
-    await q.admit().acquired(never);
+    await q.admit(anyone()).acquired(never);
+    await q.admit(anyone()).acquired(never);
     expect(q.inFlight).toBe(2);
     expect(q.waiting).toBe(0);
   });
 
   it('hands freed slots to waiting requests first in, first out', async () => {
     const q = queue(1, 3);
-    const first = q.admit();
+    const first = q.admit(anyone());
     const order: string[] = [];
     const waiting = ['a', 'b', 'c'].map((name) => {
-      const ticket = q.admit();
+      const ticket = q.admit(anyone());
       void ticket.acquired(never).then(() => {
         order.push(name);
         ticket.release();
@@ -41,11 +57,11 @@ describe('LogoQueue', () => {
 
   it('refuses at once with ServiceBusyError (and its Retry-After) when the line is full', () => {
     const q = queue(1, 1);
-    q.admit();
-    q.admit();
+    q.admit(anyone());
+    q.admit(anyone());
     let refusal: unknown;
     try {
-      q.admit();
+      q.admit(anyone());
     } catch (error) {
       refusal = error;
     }
@@ -59,31 +75,78 @@ describe('LogoQueue', () => {
 
   it('takes a request out of the line when its signal aborts, with the reason', async () => {
     const q = queue(1, 1);
-    q.admit();
-    const leaving = q.admit();
+    q.admit(anyone());
+    const leaving = q.admit(anyone());
     const controller = new AbortController();
     const reason = new Error('client left');
     const acquired = leaving.acquired(controller.signal);
     controller.abort(reason);
     await expect(acquired).rejects.toBe(reason);
     expect(q.waiting).toBe(0);
-    expect(() => q.admit()).not.toThrow();
+    expect(() => q.admit(anyone())).not.toThrow();
   });
 
   it('frees the slot of a request whose signal aborted before it asked', async () => {
     const q = queue(1, 0);
     const controller = new AbortController();
     controller.abort(new Error('gone'));
-    await expect(q.admit().acquired(controller.signal)).rejects.toThrow('gone');
+    await expect(q.admit(anyone()).acquired(controller.signal)).rejects.toThrow(
+      'gone',
+    );
     expect(q.inFlight).toBe(0);
   });
 
   it('releases a ticket only once', () => {
     const q = queue(2, 0);
-    const ticket = q.admit();
-    q.admit();
+    const ticket = q.admit(anyone());
+    q.admit(anyone());
     ticket.release();
     ticket.release();
     expect(q.inFlight).toBe(1);
+  });
+
+  describe('per client', () => {
+    it('refuses a client its clientLimit + 1st request, in flight or waiting, with 429 and Retry-After', () => {
+      const q = queue(1, 100, 3);
+      for (let i = 0; i < 3; i++) q.admit('greedy');
+      let refusal: unknown;
+      try {
+        q.admit('greedy');
+      } catch (error) {
+        refusal = error;
+      }
+      expect(refusal).toBeInstanceOf(TooManyRequestsError);
+      expect((refusal as TooManyRequestsError).retryAfterSeconds).toBe(7);
+      expect(q.waiting).toBe(2);
+    });
+
+    it('lets another client in while one is at its limit, ahead of the first one’s further requests', async () => {
+      const q = queue(1, 100, 2);
+      const first = q.admit('greedy');
+      q.admit('greedy');
+      expect(() => q.admit('greedy')).toThrow(TooManyRequestsError);
+      const other = q.admit('other');
+      let otherGranted = false;
+      void other.acquired(never).then(() => (otherGranted = true));
+      first.release();
+      // The greedy client's second request was first in line.
+      await tick();
+      expect(otherGranted).toBe(false);
+      expect(q.waiting).toBe(1);
+      expect(q.admit('greedy')).toBeDefined();
+    });
+
+    it('gives the client its place back when a request is released, whether it held a slot or waited', () => {
+      const q = queue(1, 100, 1);
+      const holding = q.admit('c');
+      expect(() => q.admit('c')).toThrow(TooManyRequestsError);
+      holding.release();
+      const waitingElsewhere = q.admit('d');
+      const waiting = q.admit('c');
+      expect(q.waiting).toBe(1);
+      waiting.release();
+      expect(q.admit('c')).toBeDefined();
+      waitingElsewhere.release();
+    });
   });
 });

@@ -1,5 +1,8 @@
-import { ServiceBusyError } from '../common/errors/retry-later.error';
-import { LOGO_BUSY_MESSAGE } from './logo.constants';
+import {
+  ServiceBusyError,
+  TooManyRequestsError,
+} from '../common/errors/retry-later.error';
+import { LOGO_BUSY_MESSAGE, LOGO_RATE_LIMITED_MESSAGE } from './logo.constants';
 
 export interface LogoQueueSettings {
   /** Upstream calls in flight at once. */
@@ -8,6 +11,11 @@ export interface LogoQueueSettings {
   queueLimit: number;
   /** Retry-After of the refusal. */
   busyRetryAfterSeconds: number;
+  /**
+   * Requests of one client (a user, or an address without auth) holding a
+   * slot or a place in line at once; one more of theirs is refused (429).
+   */
+  clientLimit: number;
 }
 
 /** A request's place: a call slot, or a place in the line for one. */
@@ -27,11 +35,15 @@ type TicketState = 'waiting' | 'holding' | 'released';
  * Bounds the paid, slow upstream calls of this process: at most
  * `concurrency` at once, then a first-in-first-out line of at most
  * `queueLimit` requests; past that, requests are refused at once (503), so
- * a burst turns into quick refusals instead of ever longer waits.
+ * a burst turns into quick refusals instead of ever longer waits. No client
+ * holds more than `clientLimit` of the slots and places together, so one
+ * caller cannot fill the line and make everyone else wait or be refused.
  */
 export class LogoQueue {
   private active = 0;
   private readonly line: Ticket[] = [];
+  /** Tickets (holding or waiting) per client; a client with none is absent. */
+  private readonly perClient = new Map<string, number>();
 
   constructor(private readonly settings: LogoQueueSettings) {}
 
@@ -45,21 +57,41 @@ export class LogoQueue {
     return this.line.length;
   }
 
-  /** Takes a slot or a place in line, or throws ServiceBusyError at once. */
-  admit(): QueueTicket {
+  /**
+   * Takes a slot or a place in line for `client`, or throws at once:
+   * TooManyRequestsError when the client already holds `clientLimit`
+   * tickets, ServiceBusyError when the line is full.
+   */
+  admit(client: string): QueueTicket {
+    const held = this.perClient.get(client) ?? 0;
+    if (held >= this.settings.clientLimit) {
+      throw new TooManyRequestsError(
+        LOGO_RATE_LIMITED_MESSAGE,
+        this.settings.busyRetryAfterSeconds,
+      );
+    }
+    let ticket: Ticket;
     if (this.active < this.settings.concurrency) {
       this.active++;
-      return new Ticket(this, 'holding');
-    }
-    if (this.line.length >= this.settings.queueLimit) {
+      ticket = new Ticket(this, 'holding', client);
+    } else if (this.line.length >= this.settings.queueLimit) {
       throw new ServiceBusyError(
         LOGO_BUSY_MESSAGE,
         this.settings.busyRetryAfterSeconds,
       );
+    } else {
+      ticket = new Ticket(this, 'waiting', client);
+      this.line.push(ticket);
     }
-    const ticket = new Ticket(this, 'waiting');
-    this.line.push(ticket);
+    this.perClient.set(client, held + 1);
     return ticket;
+  }
+
+  /** @internal Called once by a ticket when it is released. */
+  forget(client: string): void {
+    const held = (this.perClient.get(client) ?? 1) - 1;
+    if (held > 0) this.perClient.set(client, held);
+    else this.perClient.delete(client);
   }
 
   /** @internal Called by a ticket that gives up its slot. */
@@ -85,6 +117,7 @@ class Ticket implements QueueTicket {
   constructor(
     private readonly queue: LogoQueue,
     private state: TicketState,
+    private readonly client: string,
   ) {
     this.granted = new Promise<void>((resolve) => {
       this.resolveGranted = resolve;
@@ -122,9 +155,11 @@ class Ticket implements QueueTicket {
   release(): void {
     if (this.state === 'holding') {
       this.state = 'released';
+      this.queue.forget(this.client);
       this.queue.freeSlot();
     } else if (this.state === 'waiting') {
       this.state = 'released';
+      this.queue.forget(this.client);
       this.queue.leaveLine(this);
     }
   }

@@ -123,7 +123,7 @@ export class LogoService implements OnApplicationBootstrap {
     // Before anything is paid for: a request whose origin cannot be told
     // (a malformed Host) would get no usable URL.
     const baseUrl = this.hostsImages ? caller.baseUrl() : undefined;
-    const ticket = this.queue.admit();
+    const ticket = this.queue.admit(caller.client);
     const deadline = startDeadline(this.deadlineMs);
     const signal = AbortSignal.any([caller.signal, deadline.signal]);
     try {

@@ -56,6 +56,8 @@ import {
 import { CurrentCaller } from '../auth/current-caller.decorator';
 import type { Caller } from '../common/http/request-context';
 import { ProjectsService } from './projects.service';
+import { TOO_MANY_LISTS_MESSAGE } from './list-slots';
+import { LISTS_BUSY_MESSAGE } from '../database/snapshot-reader';
 
 /** `{error}` with a fixed text: the route's failure (SPEC §7). */
 const failure = (status: number, error: string, description: string) =>
@@ -208,17 +210,35 @@ export class ProjectsController {
     },
   })
   @invalidInput
+  @ApiResponse({
+    status: 429,
+    description:
+      'Without `limit`: the client already runs LIST_CLIENT_LIMIT full lists',
+    type: ErrorResponseDto,
+    headers: RETRY_AFTER_HEADER,
+    example: { error: TOO_MANY_LISTS_MESSAGE },
+  })
+  @ApiResponse({
+    status: 503,
+    description:
+      'Without `limit`: every list connection of this instance is in use (PostgreSQL)',
+    type: ErrorResponseDto,
+    headers: RETRY_AFTER_HEADER,
+    example: { error: LISTS_BUSY_MESSAGE },
+  })
   @failure(500, 'Failed to fetch projects', 'The list could not be read')
   @FailureMessage('Failed to fetch projects')
   @Header('Content-Type', JSON_CONTENT_TYPE)
   async list(
     @Query() query: ListProjectsQuery,
     @CurrentCaller() caller: Caller | undefined,
+    @ClientIp() client: string,
   ): Promise<StreamableFile | string> {
     // SPEC's unpaged list can be any size: it is streamed, never built whole.
     if (query.limit === undefined && query.cursor === undefined) {
+      const budget = caller ? `user:${caller.userId}` : client;
       return this.streams.reply(
-        await this.projects.listAll(query.userId, caller),
+        await this.projects.listAll(query.userId, caller, budget),
       );
     }
     const { projects, nextCursor } = await this.projects.listPage(

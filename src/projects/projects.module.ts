@@ -1,3 +1,4 @@
+import { ListSlots } from './list-slots';
 import { Module } from '@nestjs/common';
 import { JsonStreamResponder } from '../common/http/json-stream.responder';
 import { IdempotencyModule } from '../idempotency/idempotency.module';
@@ -9,6 +10,11 @@ import { ProjectsService } from './projects.service';
 @Module({
   imports: [IdempotencyModule, RateLimitStorageModule],
   controllers: [ProjectsController],
-  providers: [ProjectsService, JsonStreamResponder, ProjectCreateRateLimit],
+  providers: [
+    ProjectsService,
+    JsonStreamResponder,
+    ProjectCreateRateLimit,
+    ListSlots,
+  ],
 })
 export class ProjectsModule {}

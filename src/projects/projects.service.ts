@@ -22,6 +22,8 @@ import { ProjectCreateRateLimit } from './project-create-rate-limit';
 import { buildNewProject } from './project-defaults';
 import { insertNewProject } from './project-insert';
 import { ProjectListBody } from './project-list-body';
+import { ListSlots } from './list-slots';
+import type { JsonCursor } from '../database/json-cursor';
 import {
   allProjectsStatement,
   findProjectDetail,
@@ -44,6 +46,7 @@ export class ProjectsService {
     private readonly snapshots: SnapshotReader,
     private readonly idempotency: IdempotencyService,
     private readonly createRateLimit: ProjectCreateRateLimit,
+    private readonly listSlots: ListSlots,
     @Inject(appConfig.KEY) private readonly config: AppConfig,
   ) {}
 
@@ -52,7 +55,8 @@ export class ProjectsService {
    * With an Idempotency-Key, the key's record commits in the same
    * transaction, so no crash can leave a project without its key or a key
    * without its project; a key already used gets its first answer again.
-   * `client` is counted against PROJECT_CREATE_RATE_LIMIT first.
+   * `client` is counted against PROJECT_CREATE_RATE_LIMIT first, unless
+   * the request replays a create already made.
    */
   async create(
     input: CreateProjectDto,
@@ -62,6 +66,12 @@ export class ProjectsService {
   ): Promise<Answer> {
     if (caller && input.userId !== caller.userId) {
       throw AuthFailure.forbidden('create for another user');
+    }
+    // A retry of a keyed create that already succeeded is answered without
+    // counting it: the docs call such a retry safe, and it creates nothing.
+    if (key && this.createRateLimit.enabled) {
+      const replayed = await this.idempotency.replay(key);
+      if (replayed) return replayed;
     }
     await this.createRateLimit.consume(client);
     // A record that expires between the two steps is a fresh start.
@@ -101,16 +111,35 @@ export class ProjectsService {
    * SPEC 4.2 as it is written (no page): every project, or one user's, as
    * the pieces of the JSON body, read from one snapshot as they are sent.
    * A project changed meanwhile is listed as it was when the list started.
+   * `client` (a user, or an address without auth) runs at most
+   * LIST_CLIENT_LIMIT such lists at once.
    */
   async listAll(
     userId: string | undefined,
     caller?: Caller,
+    client = 'anyone',
   ): Promise<ProjectListBody> {
     const { text, params } = allProjectsStatement(
       this.snapshots.json,
       listedUser(userId, caller),
     );
-    return ProjectListBody.start(await this.snapshots.openJson(text, params));
+    // One of the client's LIST_CLIENT_LIMIT slots, until the cursor closes
+    // (the list ended, was cut off, or its client left).
+    const release = this.listSlots.take(client);
+    let cursor: JsonCursor;
+    try {
+      cursor = await this.snapshots.openJson(text, params);
+    } catch (error) {
+      release();
+      throw error;
+    }
+    return ProjectListBody.start({
+      next: () => cursor.next(),
+      close: () => {
+        release();
+        return cursor.close();
+      },
+    });
   }
 
   /**

@@ -24,7 +24,22 @@ const BODY_LIMIT = 256 * 1024;
 const AUDIENCE = 'workspace-api';
 
 type Credentials =
-  'alice' | 'bob' | 'expired' | 'garbage' | 'none' | 'twice' | 'lower-case';
+  | 'alice'
+  | 'bob'
+  | 'expired'
+  | 'garbage'
+  | 'none'
+  | 'twice'
+  | 'lower-case'
+  | 'padded'
+  | 'plus-slash'
+  | 'ill-formed-id'
+  | 'nul-id'
+  | 'long-id';
+
+/** Signed tokens the fuzz sends, valid or not. */
+type TokenName =
+  'alice' | 'bob' | 'expired' | 'ill-formed-id' | 'nul-id' | 'long-id';
 
 /**
  * Every operation with AUTH_MODE=oidc, against the dev OpenID Provider:
@@ -40,7 +55,7 @@ describe('Fuzzing every operation with AUTH_MODE=oidc (reliability)', () => {
   let t: TestApp;
   let client: HttpClient;
   const logger = new CapturingLogger();
-  const tokens = {} as Record<'alice' | 'bob' | 'expired', string>;
+  const tokens = {} as Record<TokenName, string>;
   const pool: string[] = [];
   const seed = reliabilitySeed('fuzz-oidc');
 
@@ -80,6 +95,20 @@ describe('Fuzzing every operation with AUTH_MODE=oidc (reliability)', () => {
     })
       .setProtectedHeader({ alg: 'RS256', kid: 'fuzz-key' })
       .sign(privateKey);
+    // Signed by the provider's key, with a user id no user may have.
+    const withUserId = (sub: string) =>
+      new SignJWT({
+        sub,
+        iss: provider.issuer,
+        aud: AUDIENCE,
+        iat: now,
+        exp: now + 3600,
+      })
+        .setProtectedHeader({ alg: 'RS256', kid: 'fuzz-key' })
+        .sign(privateKey);
+    tokens['ill-formed-id'] = await withUserId('alice\ud800');
+    tokens['nul-id'] = await withUserId('alice\u0000');
+    tokens['long-id'] = await withUserId('a'.repeat(256));
     for (let i = 0; i < 5; i++) {
       const answer = await client.send({
         method: 'POST',
@@ -113,6 +142,11 @@ describe('Fuzzing every operation with AUTH_MODE=oidc (reliability)', () => {
     'none',
     'twice',
     'lower-case',
+    'padded',
+    'plus-slash',
+    'ill-formed-id',
+    'nul-id',
+    'long-id',
   );
 
   function authorization(
@@ -122,7 +156,17 @@ describe('Fuzzing every operation with AUTH_MODE=oidc (reliability)', () => {
       case 'alice':
       case 'bob':
       case 'expired':
+      case 'ill-formed-id':
+      case 'nul-id':
+      case 'long-id':
         return { authorization: `Bearer ${tokens[which]}` };
+      // Other spellings of a valid token: refused, never one more cache entry.
+      case 'padded':
+        return { authorization: `Bearer ${tokens.alice}==` };
+      case 'plus-slash':
+        return {
+          authorization: `Bearer ${tokens.alice.replace(/-/g, '+').replace(/_/g, '/')}${/[-_]/.test(tokens.alice) ? '' : '='}`,
+        };
       case 'lower-case':
         return { authorization: `bearer ${tokens.alice}` };
       case 'garbage':

@@ -377,6 +377,16 @@ function queryArbitrary(settings: FuzzSettings): fc.Arbitrary<string> {
     '=',
     'limit=1&limit=2',
     'userId=a&userId=b',
+    // Cursors the service never issues: dates out of range, padding.
+    ...[
+      ['-271821-04-20T00:00:00.000Z', '019aa8f2-5f1c-7c3e-9a51-3c1f5d0b8e21'],
+      ['+275760-09-13T00:00:00.000Z', '019aa8f2-5f1c-7c3e-9a51-3c1f5d0b8e21'],
+      ['1969-12-31T23:59:59.999Z', '019aa8f2-5f1c-7c3e-9a51-3c1f5d0b8e21'],
+    ].map(
+      (cursor) =>
+        `limit=2&cursor=${Buffer.from(JSON.stringify(cursor)).toString('base64url')}`,
+    ),
+    `limit=2&cursor=${Buffer.from(JSON.stringify(['2026-11-25T10:00:00.000Z', '019aa8f2-5f1c-7c3e-9a51-3c1f5d0b8e21'])).toString('base64url')}%3D%3D`,
   );
   void settings;
   return fc

@@ -54,6 +54,7 @@ function table(rows: Row[]): string {
           faults: 'faults tried',
           load: 'requests under load',
           cost: 'bodies sent',
+          flood: 'flood requests',
         }[driver] ?? driver
       })`,
       total.count.toLocaleString('en-US'),

@@ -1,5 +1,5 @@
 import { request as httpRequest } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { connect, type AddressInfo } from 'node:net';
 import type { TestApp } from './test-app';
 
 export interface PendingRequest {
@@ -49,7 +49,8 @@ export function startPost(
 
 /** Makes the app listen on a free port of 127.0.0.1; returns its base URL. */
 export async function listen(t: TestApp): Promise<string> {
-  await t.app.listen(0, '127.0.0.1');
+  // Once listening, the same address (a second listen would throw).
+  if (!t.server.listening) await t.app.listen(0, '127.0.0.1');
   const { port } = t.server.address() as AddressInfo;
   return `http://127.0.0.1:${port}`;
 }
@@ -70,4 +71,42 @@ export async function until(
     }
     await new Promise((resolve) => setTimeout(resolve, 5));
   }
+}
+
+/**
+ * Sends the head of a POST announcing a 1 MB body and only its first bytes,
+ * and resolves with the first bytes of the answer: a server that waited for
+ * the body would never answer (the socket is closed after 10 s).
+ */
+export function answerBeforeBody(
+  baseUrl: string,
+  path: string,
+  headers: Record<string, string> = {},
+): Promise<string> {
+  const { hostname, port } = new URL(baseUrl);
+  return new Promise((resolve, reject) => {
+    const socket = connect(Number(port), hostname, () => {
+      const lines = Object.entries({
+        Host: 'localhost',
+        'Content-Type': 'application/json',
+        'Content-Length': String(1024 * 1024),
+        ...headers,
+      }).map(([name, value]) => `${name}: ${value}`);
+      socket.write(`POST ${path} HTTP/1.1\r\n${lines.join('\r\n')}\r\n\r\n[1,`);
+    });
+    let answer = '';
+    const timer = setTimeout(() => {
+      socket.destroy();
+      resolve(answer || 'no answer');
+    }, 10_000);
+    socket.on('data', (chunk: Buffer) => {
+      answer += chunk.toString('latin1');
+      if (answer.includes('\r\n\r\n')) {
+        clearTimeout(timer);
+        socket.destroy();
+        resolve(answer);
+      }
+    });
+    socket.on('error', reject);
+  });
 }

@@ -57,7 +57,7 @@ export interface CostFigures {
 }
 
 export interface ReliabilityRecord {
-  driver: 'fuzz' | 'crash' | 'faults' | 'load' | 'cost';
+  driver: 'fuzz' | 'crash' | 'faults' | 'load' | 'cost' | 'flood';
   /** What was counted: an operation, a fault, "kill points", "requests". */
   item: string;
   count: number;

@@ -1,7 +1,6 @@
-import { MiddlewareConsumer, Module, NestModule } from '@nestjs/common';
+import { Module, NestModule } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
 import type { Application } from 'express';
-import { JsonBodyMiddleware } from './json-body.middleware';
 
 /** The names Nest gives its body parsers (ExpressAdapter.isMiddlewareApplied). */
 const NEST_BODY_PARSERS = new Set(['jsonParser', 'urlencodedParser']);
@@ -19,7 +18,7 @@ interface RouterLayer {
 /**
  * The layer's function name, under any wrappers: with tracing on, the
  * express instrumentation wraps every layer's handle, and a parser missed
- * here would read the body before JsonBodyMiddleware (which then waited
+ * here would read the body before JsonBodyGuard (which then waited
  * forever for a body already read).
  */
 function handlerName(handle: LayerHandle | undefined): string {
@@ -36,13 +35,14 @@ function handlerName(handle: LayerHandle | undefined): string {
  * `bodyParser: false` — which main.ts could do, but an app built from
  * AppModule in a test would not. Nest has added its parser layers to the
  * Express router by the time modules are configured, so they are removed
- * here and JsonBodyMiddleware takes their place.
+ * here; JsonBodyGuard (registered in AppModule, after AuthGuard) takes
+ * their place once the route and the caller are known.
  */
 @Module({})
 export class JsonBodyModule implements NestModule {
   constructor(private readonly adapterHost: HttpAdapterHost) {}
 
-  configure(consumer: MiddlewareConsumer): void {
+  configure(): void {
     const app = this.adapterHost.httpAdapter.getInstance<Application>();
     const stack = (app.router as unknown as { stack: RouterLayer[] }).stack;
     for (let i = stack.length - 1; i >= 0; i--) {
@@ -50,6 +50,5 @@ export class JsonBodyModule implements NestModule {
         stack.splice(i, 1);
       }
     }
-    consumer.apply(JsonBodyMiddleware).forRoutes('{*path}');
   }
 }

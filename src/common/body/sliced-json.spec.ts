@@ -1,6 +1,10 @@
 import * as fc from 'fast-check';
 import { jsonErrorMessage, NATIVE_PARSE_MAX_CHARS } from './json-error-message';
-import { NotJsonError, parseJsonInSlices } from './sliced-json';
+import {
+  checkJsonInSlices,
+  NotJsonError,
+  parseJsonInSlices,
+} from './sliced-json';
 
 /** What JSON.parse makes of `text`: its value, or that it refused it. */
 function native(text: string): { ok: true; value: unknown } | { ok: false } {
@@ -144,5 +148,43 @@ describe('jsonErrorMessage', () => {
       expect(position).toBeGreaterThanOrEqual(0);
       expect(await jsonErrorMessage(text, position)).toBe(messageOf(text));
     }
+  });
+});
+
+/** Where checkJsonInSlices stopped, or 'json' when it accepted the text. */
+async function checkedAt(text: string): Promise<number | 'json'> {
+  try {
+    await checkJsonInSlices(text);
+    return 'json';
+  } catch (error) {
+    if (!(error instanceof NotJsonError)) throw error;
+    return error.position;
+  }
+}
+
+/** Where parseJsonInSlices stopped, or 'json' when it built a value. */
+async function parsedAt(text: string): Promise<number | 'json'> {
+  try {
+    await parseJsonInSlices(text);
+    return 'json';
+  } catch (error) {
+    if (!(error instanceof NotJsonError)) throw error;
+    return error.position;
+  }
+}
+
+describe('checkJsonInSlices (the syntax alone, nothing built)', () => {
+  it('accepts and refuses exactly what parseJsonInSlices does, stopping at the same position', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.oneof(jsonText, nearJson), async (text) => {
+        expect(await checkedAt(text)).toEqual(await parsedAt(text));
+      }),
+      { numRuns: 1000 },
+    );
+  });
+
+  it('refuses a megabyte array that stops being JSON at its end, where it stops', async () => {
+    const text = `[${'1,'.repeat(490_000)}x]`;
+    expect(await checkedAt(text)).toBe(text.length - 2);
   });
 });

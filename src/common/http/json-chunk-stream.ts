@@ -16,6 +16,14 @@ export class StalledClientError extends Error {
   }
 }
 
+/** Raised when a list has run for longer than it may, however fast it is read. */
+export class ListTooLongError extends Error {
+  constructor(maxMs: number) {
+    super(`the list ran for longer than ${maxMs} ms`);
+    this.name = 'ListTooLongError';
+  }
+}
+
 /**
  * A ChunkSource as a byte stream. The source is asked for its next piece
  * only when the consumer wants more (backpressure: a slow client slows the
@@ -24,13 +32,26 @@ export class StalledClientError extends Error {
  */
 export class JsonChunkStream extends Readable {
   private idleTimer: NodeJS.Timeout | undefined;
+  private readonly lifeTimer: NodeJS.Timeout | undefined;
 
+  /**
+   * `idleMs`: the longest the consumer may read nothing; `maxMs`: the
+   * longest the whole body may take (a client reading a little now and
+   * then restarts the idle timer, never this one).
+   */
   constructor(
     private readonly source: ChunkSource,
     private readonly idleMs: number,
+    maxMs?: number,
   ) {
     // Below one piece: each read asks for exactly one more.
     super({ highWaterMark: 16 * 1024 });
+    if (maxMs !== undefined) {
+      this.lifeTimer = setTimeout(
+        () => this.destroy(new ListTooLongError(maxMs)),
+        maxMs,
+      );
+    }
   }
 
   override _read(): void {
@@ -39,6 +60,7 @@ export class JsonChunkStream extends Readable {
       (piece) => {
         if (this.destroyed) return;
         if (piece === undefined) {
+          clearTimeout(this.lifeTimer);
           this.push(null);
           return;
         }
@@ -58,6 +80,7 @@ export class JsonChunkStream extends Readable {
     callback: (error?: Error | null) => void,
   ): void {
     clearTimeout(this.idleTimer);
+    clearTimeout(this.lifeTimer);
     this.source.close().then(
       () => callback(error),
       (closeError: Error) => callback(error ?? closeError),

@@ -7,6 +7,7 @@ import { matchedRoute } from '../../logging/request-log';
 import { MetricsService } from '../../metrics/metrics.service';
 import {
   JsonChunkStream,
+  ListTooLongError,
   StalledClientError,
   type ChunkSource,
 } from './json-chunk-stream';
@@ -31,7 +32,7 @@ export class JsonStreamResponder {
   ) {
     this.cutOff = new Counter({
       name: 'http_response_streams_cut_off_total',
-      help: 'Streamed responses ended by the server after their first byte, by route and reason (error, stalled_client)',
+      help: 'Streamed responses ended by the server after their first byte, by route and reason (error, stalled_client, too_long)',
       labelNames: ['route', 'reason'] as const,
       registers: [metrics.registry],
     });
@@ -39,7 +40,11 @@ export class JsonStreamResponder {
 
   /** The body for a handler to return; the source is closed however it ends. */
   reply(source: ChunkSource): StreamableFile {
-    const stream = new JsonChunkStream(source, this.config.listIdleTimeoutMs);
+    const stream = new JsonChunkStream(
+      source,
+      this.config.listIdleTimeoutMs,
+      this.config.listMaxDurationMs,
+    );
     return (
       new StreamableFile(stream, { type: JSON_CONTENT_TYPE })
         // On Express the response is Node's ServerResponse.
@@ -60,7 +65,11 @@ export class JsonStreamResponder {
     // pino-http gives every request its id (see logging/).
     const request = response.req as IncomingMessage & { id?: string };
     const reason =
-      error instanceof StalledClientError ? 'stalled_client' : 'error';
+      error instanceof StalledClientError
+        ? 'stalled_client'
+        : error instanceof ListTooLongError
+          ? 'too_long'
+          : 'error';
     const route = matchedRoute(request) ?? 'unmatched';
     this.cutOff.inc({ route, reason });
     const message = `${request.method} ${route}: response cut off after the first byte (requestId ${request.id ?? 'none'}): ${error.name}: ${error.message}`;

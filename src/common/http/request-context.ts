@@ -2,12 +2,11 @@ import type { Request } from 'express';
 import type { FailurePolicy } from './failure-message.decorator';
 
 /**
- * What the request carries between the body middleware, the route context
- * interceptor and the exception filter. Symbols keep it off the public shape
+ * What the request carries between the guards, the handlers and the
+ * exception filter. Symbols keep it off the public shape
  * of the request.
  */
 const FAILURE_POLICY = Symbol('failurePolicy');
-const BODY_ERROR = Symbol('bodyError');
 const BODY_DIGEST = Symbol('bodyDigest');
 const CALLER = Symbol('caller');
 
@@ -20,7 +19,6 @@ export interface Caller {
 
 interface RequestContext {
   [FAILURE_POLICY]?: FailurePolicy;
-  [BODY_ERROR]?: Error;
   [BODY_DIGEST]?: string;
   [CALLER]?: Caller;
 }
@@ -36,17 +34,6 @@ export function setFailurePolicy(
 
 export function getFailurePolicy(request: Request): FailurePolicy | undefined {
   return context(request)[FAILURE_POLICY];
-}
-
-/** Defers a body-reading failure until the route (and its envelope) is known. */
-export function setBodyError(request: Request, error: Error): void {
-  context(request)[BODY_ERROR] = error;
-}
-
-export function takeBodyError(request: Request): Error | undefined {
-  const error = context(request)[BODY_ERROR];
-  delete context(request)[BODY_ERROR];
-  return error;
 }
 
 /** SHA-256 of the body's bytes, kept for an Idempotency-Key's fingerprint. */

@@ -2,15 +2,16 @@ import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import type { Request } from 'express';
 import { FAILURE_POLICY, FailurePolicy } from './failure-message.decorator';
-import { setFailurePolicy, takeBodyError } from './request-context';
+import { setFailurePolicy } from './request-context';
 import { refuseTrailingSlash } from './trailing-slash';
 
 /**
  * Runs first on every matched route. Exception filters receive no handler
  * (host.getHandler() is null for HTTP errors), so the route's failure policy
- * is copied onto the request here for the filter to read. A body that could
- * not be read is rethrown here, now that its route is known, and before
- * validation, so an unreadable body is never reported as invalid input.
+ * is copied onto the request here for the filter to read (and for
+ * JsonBodyGuard, which reads the body after this guard and AuthGuard, and
+ * before validation, so an unreadable body is never reported as invalid
+ * input).
  *
  * An interceptor is the usual place for this; a global guard sees the same
  * handler earlier, and with no interceptor registered Nest skips the
@@ -31,8 +32,6 @@ export class RouteContextGuard implements CanActivate {
         [context.getHandler(), context.getClass()],
       ),
     );
-    const bodyError = takeBodyError(request);
-    if (bodyError) throw bodyError;
     return true;
   }
 }

@@ -1,0 +1,260 @@
+import {
+  CanActivate,
+  ExecutionContext,
+  Inject,
+  Injectable,
+  PayloadTooLargeException,
+  RequestTimeoutException,
+  UnsupportedMediaTypeException,
+} from '@nestjs/common';
+import { Reflector } from '@nestjs/core';
+import { createHash } from 'node:crypto';
+import type { Request, Response } from 'express';
+import { appConfig } from '../../../config/app.config';
+import type { AppConfig } from '../../../config/environment';
+import { USER_ID_FROM_CALLER } from '../../auth/authenticated.decorator';
+import {
+  getCaller,
+  getFailurePolicy,
+  setBodyDigest,
+} from '../http/request-context';
+import { jsonErrorMessage, NATIVE_PARSE_MAX_CHARS } from './json-error-message';
+import { LargeBodyGate, SMALL_BODY_MAX_BYTES } from './large-body-gate';
+import {
+  checkJsonInSlices,
+  NotJsonError,
+  parseJsonInSlices,
+} from './sliced-json';
+import { UnreadableBodyError } from './unreadable-body.error';
+
+const METHODS_WITH_BODY = new Set(['POST', 'PUT', 'PATCH']);
+
+/**
+ * A large body must arrive within this time once its permit is taken, so a
+ * client trickling bytes cannot keep the permit (and others waiting).
+ */
+export const LARGE_BODY_READ_TIMEOUT_MS = 10_000;
+
+/**
+ * The content types a browser may send to another origin without a CORS
+ * preflight (the "CORS-safelisted" ones), and no Content-Type at all,
+ * which a browser sends for an untyped Blob or a stream.
+ */
+const PREFLIGHT_FREE_TYPES = new Set([
+  'text/plain',
+  'application/x-www-form-urlencoded',
+  'multipart/form-data',
+]);
+
+function needsNoPreflight(contentType: string | undefined): boolean {
+  if (contentType === undefined) return true;
+  const mediaType = contentType.split(';', 1)[0].trim().toLowerCase();
+  return mediaType === '' || PREFLIGHT_FREE_TYPES.has(mediaType);
+}
+
+/** Content-Length as a number; undefined when absent (a chunked body). */
+function declaredLength(request: Request): number | undefined {
+  const raw = request.headers['content-length'];
+  return raw === undefined || !/^\d+$/.test(raw) ? undefined : Number(raw);
+}
+
+/**
+ * The body's value, as JSON.parse gives it, or JSON.parse's error. A short
+ * body is parsed at once; a longer one in slices (sliced-json.ts), so that
+ * no body under BODY_LIMIT holds the event loop while it is parsed. A
+ * longer one is first checked without building anything, so that a large
+ * body that is not JSON never fills the heap with a value to throw away.
+ */
+async function readJson(bytes: Buffer, explained: boolean): Promise<unknown> {
+  const text = bytes.toString('utf8');
+  if (text.length <= NATIVE_PARSE_MAX_CHARS) return JSON.parse(text);
+  try {
+    await checkJsonInSlices(text);
+    return await parseJsonInSlices(text);
+  } catch (error) {
+    if (!(error instanceof NotJsonError)) throw error;
+    // Only a route that shows the message pays for finding it.
+    throw new Error(
+      explained
+        ? await jsonErrorMessage(text, error.position, bytes)
+        : 'Invalid JSON body',
+    );
+  }
+}
+
+/**
+ * Reads the request's bytes, at most `limit` of them. Past the limit it
+ * answers 413 at once; the rest of the body still flows in and is dropped,
+ * so the client reads its answer instead of a connection reset.
+ */
+function readBytes(
+  request: Request,
+  limit: number,
+  timeoutMs: number | undefined,
+): Promise<Buffer> {
+  return new Promise<Buffer>((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let received = 0;
+    let settled = false;
+    const timer =
+      timeoutMs === undefined
+        ? undefined
+        : setTimeout(
+            () =>
+              settle(
+                new RequestTimeoutException(
+                  'Request body was not received in time',
+                ),
+              ),
+            timeoutMs,
+          );
+    const settle = (error?: Error) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      if (error) {
+        chunks.length = 0;
+        reject(error);
+      } else {
+        resolve(Buffer.concat(chunks));
+      }
+    };
+    request.on('data', (chunk: Buffer) => {
+      received += chunk.length;
+      if (settled) return;
+      if (received > limit) {
+        settle(new PayloadTooLargeException('Request body is too large'));
+        return;
+      }
+      chunks.push(chunk);
+    });
+    request.on('end', () => settle());
+    request.on('error', () =>
+      settle(new UnreadableBodyError('Request body could not be read')),
+    );
+    // A client that leaves mid-body must not keep a gate permit.
+    request.on('close', () =>
+      settle(new UnreadableBodyError('Request body could not be read')),
+    );
+  });
+}
+
+/**
+ * Reads every POST/PUT/PATCH body as JSON, whatever its Content-Type says
+ * (see docs/decisions.md) — as the last global guard, so only once the
+ * route is known and the caller is allowed (AuthGuard runs first). An
+ * unknown route or a refused caller is answered without reading a byte of
+ * the body: Node drops it as it arrives.
+ *
+ * Bodies over SMALL_BODY_MAX_BYTES (or of unknown length) take a permit of
+ * the process's LargeBodyGate first, so their total cost is bounded
+ * however many arrive at once.
+ *
+ * With CORS_ORIGINS set, a body whose Content-Type needs no CORS preflight
+ * is refused (415) instead: any web page can make a browser send one, and
+ * read as JSON it would create or change projects on the visitor's
+ * network. Without CORS_ORIGINS every body is read as before.
+ */
+@Injectable()
+export class JsonBodyGuard implements CanActivate {
+  private readonly limit: number;
+  private readonly refusePreflightFree: boolean;
+  private readonly gate = new LargeBodyGate();
+
+  constructor(
+    private readonly reflector: Reflector,
+    @Inject(appConfig.KEY) config: AppConfig,
+  ) {
+    this.limit = config.bodyLimitBytes;
+    this.refusePreflightFree = config.corsOrigins !== undefined;
+  }
+
+  async canActivate(context: ExecutionContext): Promise<boolean> {
+    const request = context.switchToHttp().getRequest<Request>();
+    if (!METHODS_WITH_BODY.has(request.method)) return true;
+    if (
+      this.refusePreflightFree &&
+      needsNoPreflight(request.headers['content-type'])
+    ) {
+      throw new UnsupportedMediaTypeException('Unsupported media type');
+    }
+    const declared = declaredLength(request);
+    if (declared !== undefined && declared > this.limit) {
+      throw new PayloadTooLargeException('Request body is too large');
+    }
+    const large = declared === undefined || declared > SMALL_BODY_MAX_BYTES;
+    const release = large
+      ? await this.gate.enter((leave) => request.once('close', leave))
+      : undefined;
+    try {
+      request.body = await this.read(
+        request,
+        context.switchToHttp().getResponse<Response>(),
+        large,
+      );
+    } finally {
+      release?.();
+    }
+    this.fillUserIdFromCaller(context, request);
+    return true;
+  }
+
+  private async read(
+    request: Request,
+    response: Response,
+    large: boolean,
+  ): Promise<unknown> {
+    let bytes: Buffer;
+    try {
+      bytes = await readBytes(
+        request,
+        this.limit,
+        large ? LARGE_BODY_READ_TIMEOUT_MS : undefined,
+      );
+    } catch (error) {
+      // A trickling client is answered, then let go of.
+      if (error instanceof RequestTimeoutException) {
+        response.once('finish', () => request.destroy());
+      }
+      throw error;
+    }
+    // An Idempotency-Key's retry must send the same bytes: their digest is
+    // the request's fingerprint (cheap, and never recursive however the
+    // JSON is nested).
+    if (request.headers['idempotency-key'] !== undefined) {
+      setBodyDigest(request, createHash('sha256').update(bytes).digest('hex'));
+    }
+    try {
+      return await readJson(
+        bytes,
+        getFailurePolicy(request)?.exposePublicErrors === true,
+      );
+    } catch (error) {
+      throw new UnreadableBodyError(
+        error instanceof Error ? error.message : 'Invalid JSON body',
+      );
+    }
+  }
+
+  /** With AUTH_MODE=oidc, a create that leaves `userId` out gets the caller's. */
+  private fillUserIdFromCaller(
+    context: ExecutionContext,
+    request: Request,
+  ): void {
+    const caller = getCaller(request);
+    if (
+      caller &&
+      this.reflector.get<boolean | undefined>(
+        USER_ID_FROM_CALLER,
+        context.getHandler(),
+      ) &&
+      isJsonObject(request.body) &&
+      request.body.userId === undefined
+    ) {
+      request.body.userId = caller.userId;
+    }
+  }
+}
+
+const isJsonObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);

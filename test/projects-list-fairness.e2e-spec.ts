@@ -1,0 +1,178 @@
+import { statSync } from 'node:fs';
+import request from 'supertest';
+import { waitForNoListSnapshots } from './support/list-snapshots';
+import { listen } from './support/pending-request';
+import { openList } from './support/project-list-client';
+import { seedProjects } from './support/seed-projects';
+import { createTestApp, type TestApp } from './support/test-app';
+import { TEST_DATABASE } from './support/test-database';
+
+/**
+ * Full (streamed) lists are shared fairly: a cap per client, a longest
+ * duration however the client reads, an immediate 503 when no list
+ * connection is free, and (SQLite) a WAL that shrinks back once no list
+ * reads it. These run on SQLite and on PostgreSQL.
+ */
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+describe('full lists: per-client cap (LIST_CLIENT_LIMIT)', () => {
+  let t: TestApp;
+  let base: string;
+
+  beforeAll(async () => {
+    t = await createTestApp({
+      LIST_CLIENT_LIMIT: '1',
+      TRUST_PROXY: 'loopback',
+      DATABASE_LIST_POOL_SIZE: '5',
+    });
+    base = await listen(t);
+    await seedProjects(t.databaseUrl, 10_000, 10);
+  });
+  afterAll(() => t.close());
+
+  it('a client already running LIST_CLIENT_LIMIT full lists gets 429 with Retry-After at once; pages and other clients are served; the slot comes back when the list ends', async () => {
+    const me = { 'X-Forwarded-For': '203.0.113.1' };
+    // Not read: it holds its slot (and its snapshot) until dropped.
+    const held = await openList(`${base}/api/projects`, me);
+    expect(held.statusCode).toBe(200);
+
+    const refused = await request(t.server)
+      .get('/api/projects')
+      .set(me)
+      .expect(429);
+    expect(refused.body).toEqual({
+      error: 'Too many lists in progress for this client, retry later',
+    });
+    expect(Number(refused.headers['retry-after'])).toBeGreaterThanOrEqual(1);
+
+    await request(t.server).get('/api/projects?limit=5').set(me).expect(200);
+    const other = await openList(`${base}/api/projects`, {
+      'X-Forwarded-For': '203.0.113.2',
+    });
+    expect(other.statusCode).toBe(200);
+    other.destroy();
+
+    held.destroy();
+    expect(await waitForNoListSnapshots(t.databaseUrl, 10_000)).toBe(0);
+    const again = await openList(`${base}/api/projects`, me);
+    expect(again.statusCode).toBe(200);
+    again.destroy();
+    await waitForNoListSnapshots(t.databaseUrl, 10_000);
+  });
+});
+
+describe('full lists: longest duration (LIST_MAX_DURATION_MS)', () => {
+  let t: TestApp;
+  let base: string;
+
+  beforeAll(async () => {
+    t = await createTestApp({
+      LIST_MAX_DURATION_MS: '1500',
+      LIST_IDLE_TIMEOUT_MS: '60000',
+    });
+    base = await listen(t);
+    await seedProjects(t.databaseUrl, 10_000, 10);
+  });
+  afterAll(() => t.close());
+
+  it('cuts off a list whose client keeps reading a little now and then, releases its snapshot and counts it as too_long', async () => {
+    const response = await openList(`${base}/api/projects`);
+    // Reads 64 KB, then waits 400 ms, again and again: never idle for long,
+    // yet the whole list would take minutes.
+    let sincePause = 0;
+    response.on('data', (piece: string) => {
+      sincePause += Buffer.byteLength(piece);
+      if (sincePause >= 64 * 1024) {
+        sincePause = 0;
+        response.pause();
+        setTimeout(() => response.resume(), 400);
+      }
+    });
+    response.on('error', () => undefined);
+    response.resume();
+    // The server lets go of the snapshot at 1.5 s (the client, reading
+    // slowly, reaches the cut later: the socket buffers hold megabytes).
+    expect(await waitForNoListSnapshots(t.databaseUrl, 10_000)).toBe(0);
+    const { text } = await request(t.server).get('/metrics').expect(200);
+    expect(text).toMatch(
+      /http_response_streams_cut_off_total\{route="\/api\/projects",reason="too_long"\} 1/,
+    );
+    response.destroy();
+  });
+});
+
+// Each database has its own way of running out: connections, or the WAL.
+if (TEST_DATABASE === 'postgres') {
+  describe('full lists: no free list connection (PostgreSQL)', () => {
+    let t: TestApp;
+    let base: string;
+
+    beforeAll(async () => {
+      t = await createTestApp({
+        DATABASE_LIST_POOL_SIZE: '1',
+        DATABASE_CONNECT_TIMEOUT_MS: '5000',
+      });
+      base = await listen(t);
+      await seedProjects(t.databaseUrl, 10_000, 10);
+    });
+    afterAll(() => t.close());
+
+    it('answers 503 with Retry-After at once instead of waiting for a connection and failing with 500', async () => {
+      const held = await openList(`${base}/api/projects`, {
+        'X-Forwarded-For': 'ignored',
+      });
+      expect(held.statusCode).toBe(200);
+      const started = Date.now();
+      const refused = await request(t.server).get('/api/projects').expect(503);
+      expect(Date.now() - started).toBeLessThan(2000);
+      expect(refused.body).toEqual({
+        error: 'Too many lists in progress, retry later',
+      });
+      expect(Number(refused.headers['retry-after'])).toBeGreaterThanOrEqual(1);
+      held.destroy();
+      expect(await waitForNoListSnapshots(t.databaseUrl, 10_000)).toBe(0);
+      await request(t.server).get('/api/projects?userId=none').expect(200);
+    });
+  });
+} else {
+  describe('full lists: the SQLite WAL after a long reader', () => {
+    let t: TestApp;
+    let base: string;
+
+    beforeAll(async () => {
+      t = await createTestApp();
+      base = await listen(t);
+      await seedProjects(t.databaseUrl, 10_000, 10);
+    });
+    afterAll(() => t.close());
+
+    const walBytes = () => {
+      try {
+        return statSync(`${t.databaseUrl.slice('file:'.length)}-wal`).size;
+      } catch {
+        return 0;
+      }
+    };
+
+    it('grows while a list holds its snapshot, and is truncated once the list lets go', async () => {
+      const held = await openList(`${base}/api/projects`);
+      for (let i = 0; i < 600; i++) {
+        await request(t.server)
+          .post('/api/projects')
+          .send({ name: `p${i}`, description: 'd'.repeat(500), userId: 'w' })
+          .expect(201);
+      }
+      const grown = walBytes();
+      expect(grown).toBeGreaterThan(4 * 1024 * 1024);
+
+      held.destroy();
+      let now = walBytes();
+      for (let i = 0; i < 100 && now >= grown; i++) {
+        await sleep(50);
+        now = walBytes();
+      }
+      expect(now).toBeLessThan(1024 * 1024);
+    });
+  });
+}
