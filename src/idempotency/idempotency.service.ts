@@ -9,6 +9,7 @@ import type { EntityManager } from 'typeorm';
 import { appConfig } from '../../config/app.config';
 import type { AppConfig } from '../../config/environment';
 import type { Answer } from '../common/http/answer';
+import { BatchedPurge } from '../database/batched-purge';
 import { Database } from '../database/database.service';
 import { sqlFor } from '../database/sql';
 import type { IdempotentRequest } from './idempotency-key.decorator';
@@ -32,7 +33,6 @@ const isStored = (status: number) => status >= 200 && status < 300;
 
 /** Expired records are deleted this many at a time, one statement each. */
 const PURGE_BATCH = 500;
-const PURGE_INTERVAL_MS = 60_000;
 
 /**
  * Idempotency-Key (the IETF HTTPAPI draft, as Stripe practises it): the
@@ -47,7 +47,13 @@ export class IdempotencyService
 {
   private readonly logger = new Logger(IdempotencyService.name);
   private readonly ttlMs: number;
-  private purgeTimer?: NodeJS.Timeout;
+  private readonly purger = new BatchedPurge(
+    'expired idempotency keys',
+    PURGE_BATCH,
+    (now, limit) =>
+      this.db.write((manager) => purgeExpired(sqlFor(manager), now, limit)),
+    this.logger,
+  );
 
   constructor(
     private readonly db: Database,
@@ -121,36 +127,16 @@ export class IdempotencyService
   }
 
   onApplicationBootstrap(): void {
-    this.purgeTimer = setInterval(() => void this.purge(), PURGE_INTERVAL_MS);
-    this.purgeTimer.unref();
+    this.purger.start();
   }
 
   onApplicationShutdown(): void {
-    clearInterval(this.purgeTimer);
+    this.purger.stop();
   }
 
-  /**
-   * Deletes expired records in small batches, each its own short statement
-   * (on SQLite, its own turn of the queue), so no purge is a visible pause.
-   */
-  async purge(now = Date.now()): Promise<number> {
-    let total = 0;
-    try {
-      for (;;) {
-        const deleted = await this.db.write((manager) =>
-          purgeExpired(sqlFor(manager), now, PURGE_BATCH),
-        );
-        total += deleted;
-        if (deleted < PURGE_BATCH) return total;
-      }
-    } catch (error) {
-      // The next run tries again; an unavailable database is reported by
-      // the requests and the readiness probe.
-      this.logger.warn(
-        `Purging expired idempotency keys failed: ${error instanceof Error ? error.message : String(error)}`,
-      );
-      return total;
-    }
+  /** Deletes the expired records now (also every minute); how many went. */
+  purge(now = Date.now()): Promise<number> {
+    return this.purger.run(now);
   }
 
   /** True when this request now holds the key; otherwise the replay. */

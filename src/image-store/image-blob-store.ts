@@ -7,6 +7,7 @@ import {
 import { randomBytes } from 'node:crypto';
 import { Readable } from 'node:stream';
 import type { EntityManager } from 'typeorm';
+import { BatchedPurge } from '../database/batched-purge';
 import { Database } from '../database/database.service';
 import { sqlFor } from '../database/sql';
 import {
@@ -20,9 +21,11 @@ import {
 /** Bytes read per statement while serving: the memory one response holds. */
 export const READ_CHUNK_BYTES = 256 * 1024;
 
-/** Expired images are deleted this many at a time, one statement each. */
+/**
+ * Expired images are deleted this many at a time, one statement each: 20
+ * images of a few MB is still a short write.
+ */
 const PURGE_BATCH = 20;
-const PURGE_INTERVAL_MS = 60_000;
 
 /** 128 random bits, as 32 hex digits. */
 const ID_PATTERN = /^[0-9a-f]{32}$/;
@@ -48,7 +51,15 @@ export class ImageBlobStore
   implements OnApplicationBootstrap, OnApplicationShutdown
 {
   private readonly logger = new Logger(ImageBlobStore.name);
-  private purgeTimer?: NodeJS.Timeout;
+  private readonly purger = new BatchedPurge(
+    'expired images',
+    PURGE_BATCH,
+    (now, limit) =>
+      this.db.write((manager) =>
+        purgeExpiredImages(sqlFor(manager), now, limit),
+      ),
+    this.logger,
+  );
 
   constructor(private readonly db: Database) {}
 
@@ -156,36 +167,16 @@ export class ImageBlobStore
   }
 
   onApplicationBootstrap(): void {
-    this.purgeTimer = setInterval(() => void this.purge(), PURGE_INTERVAL_MS);
-    this.purgeTimer.unref();
+    this.purger.start();
   }
 
   onApplicationShutdown(): void {
-    clearInterval(this.purgeTimer);
+    this.purger.stop();
   }
 
-  /**
-   * Deletes expired images in small batches, each its own short statement
-   * (on SQLite its own turn of the queue): a batch of 20 images of a few MB
-   * is still a short write, and no purge is a visible pause.
-   */
-  async purge(now = Date.now()): Promise<number> {
-    let total = 0;
-    try {
-      for (;;) {
-        const deleted = await this.db.write((manager) =>
-          purgeExpiredImages(sqlFor(manager), now, PURGE_BATCH),
-        );
-        total += deleted;
-        if (deleted < PURGE_BATCH) return total;
-      }
-    } catch (error) {
-      // The next run tries again.
-      this.logger.warn(
-        `Purging expired images failed: ${error instanceof Error ? error.message : String(error)}`,
-      );
-      return total;
-    }
+  /** Deletes the expired images now (also every minute); how many went. */
+  purge(now = Date.now()): Promise<number> {
+    return this.purger.run(now);
   }
 }
 
