@@ -134,6 +134,34 @@ describe('Logos answered as base64 are hosted by the service', () => {
     expect(cached.text ?? '').toBe('');
   });
 
+  it('answers 304 to a list of entity-tags or a weak one that names the image, as for projects', async () => {
+    api.respondNext(Replies.base64(TINY_PNG));
+    const { body: answer } = await request(t.server).post(PATH).send(body);
+    const served = await getBytes(t, pathOf(answer.logoUrl)).expect(200);
+    const etag = served.headers.etag;
+    for (const condition of [`"other", ${etag}`, `W/${etag}`, '*']) {
+      await request(t.server)
+        .get(pathOf(answer.logoUrl))
+        .set('If-None-Match', condition)
+        .expect(304);
+    }
+    await request(t.server)
+      .get(pathOf(answer.logoUrl))
+      .set('If-None-Match', '"other"')
+      .expect(200);
+  });
+
+  it('answers HEAD with the image headers and no body', async () => {
+    api.respondNext(Replies.base64(TINY_PNG));
+    const { body: answer } = await request(t.server).post(PATH).send(body);
+    const head = await request(t.server)
+      .head(pathOf(answer.logoUrl))
+      .expect(200);
+    expect(head.headers['content-type']).toBe('image/png');
+    expect(Number(head.headers['content-length'])).toBe(TINY_PNG.length);
+    expect(head.headers.etag).toMatch(/^"[0-9a-f]{32}"$/);
+  });
+
   it('an unknown, malformed or mis-typed logo name is a 404 in the logo envelope', async () => {
     api.respondNext(Replies.base64(TINY_PNG));
     const { body: answer } = await request(t.server).post(PATH).send(body);

@@ -20,6 +20,7 @@ import { LogoErrorResponseDto } from '../common/http/error-responses.dto';
 import { FailureMessage } from '../common/http/failure-message.decorator';
 import { HostedLogos } from './hosted-logos';
 import { LOGO_NOT_FOUND_MESSAGE } from './logo.constants';
+import { parseEntityTags, weakMatch } from '../common/http/entity-tags';
 
 const IMAGE_HEADERS = {
   'Cache-Control': {
@@ -113,7 +114,8 @@ export class HostedLogoController {
     response.setHeader('X-Content-Type-Options', 'nosniff');
     // A frontend on another origin shows it in an <img>.
     response.setHeader('Cross-Origin-Resource-Policy', 'cross-origin');
-    if (request.headers['if-none-match'] === etag) {
+    const condition = parseEntityTags(request.headers['if-none-match']);
+    if (condition !== undefined && weakMatch(condition, image.id)) {
       image.body.destroy();
       response.status(304).end();
       return;
@@ -121,6 +123,12 @@ export class HostedLogoController {
     response.status(200);
     response.setHeader('Content-Type', image.mediaType);
     response.setHeader('Content-Length', String(image.size));
+    // HEAD gets the headers only: no reason to read the bytes.
+    if (request.method === 'HEAD') {
+      image.body.destroy();
+      response.end();
+      return;
+    }
     // Read a chunk at a time as the client takes them; a client that
     // leaves ends the reading.
     await pipeline(image.body, response).catch(() => {
