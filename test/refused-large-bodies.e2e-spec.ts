@@ -5,6 +5,7 @@ import { createTestApp, type TestApp } from './support/test-app';
 interface Answer {
   status: number;
   connection: string | undefined;
+  body: unknown;
 }
 
 /**
@@ -30,11 +31,13 @@ function postPartly(
     });
     call.once('error', reject);
     call.once('response', (response) => {
-      response.resume();
+      const chunks: Buffer[] = [];
+      response.on('data', (chunk: Buffer) => chunks.push(chunk));
       response.once('end', () =>
         resolve({
           status: response.statusCode ?? 0,
           connection: response.headers.connection,
+          body: JSON.parse(Buffer.concat(chunks).toString('utf8')) as unknown,
         }),
       );
     });
@@ -68,7 +71,11 @@ describe('Refused requests with large bodies', () => {
       1024,
       agent,
     );
-    expect(answer).toEqual({ status: 404, connection: 'close' });
+    expect(answer).toEqual({
+      status: 404,
+      connection: 'close',
+      body: { error: 'Not found' },
+    });
   });
 
   it('keeps the connection after refusing a small body', async () => {
@@ -79,6 +86,25 @@ describe('Refused requests with large bodies', () => {
       100,
       agent,
     );
-    expect(answer).toEqual({ status: 404, connection: 'keep-alive' });
+    expect(answer).toEqual({
+      status: 404,
+      connection: 'keep-alive',
+      body: { error: 'Not found' },
+    });
   });
+
+  it('answers 408 in the route envelope, and closes the connection, when a large body does not arrive within 10 s of its turn', async () => {
+    const answer = await postPartly(
+      baseUrl,
+      '/api/projects',
+      1_000_000,
+      100_000,
+      agent,
+    );
+    expect(answer).toEqual({
+      status: 408,
+      connection: 'close',
+      body: { error: 'Request body was not received in time' },
+    });
+  }, 30_000);
 });
