@@ -790,6 +790,22 @@ export interface operations {
           'application/json': components['schemas']['ErrorResponseDto'];
         };
       };
+      /** @description A body over 64 KB did not arrive within 10 s of its turn to be read (large bodies are read one at a time); the connection is closed */
+      408: {
+        headers: {
+          /** @description The request's id: the caller's own X-Request-Id when plausible (1 to 128 letters, digits or `._:/+=-`), otherwise a new UUID; also in the request's log line */
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": "Request body was not received in time"
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponseDto'];
+        };
+      };
       /** @description The first request with this Idempotency-Key is still being processed */
       409: {
         headers: {
@@ -1273,6 +1289,22 @@ export interface operations {
           'application/json': components['schemas']['ErrorResponseDto'];
         };
       };
+      /** @description A body over 64 KB did not arrive within 10 s of its turn to be read (large bodies are read one at a time); the connection is closed */
+      408: {
+        headers: {
+          /** @description The request's id: the caller's own X-Request-Id when plausible (1 to 128 letters, digits or `._:/+=-`), otherwise a new UUID; also in the request's log line */
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": "Request body was not received in time"
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponseDto'];
+        };
+      };
       /** @description If-Match did not name the current version (or the project does not exist): nothing changed */
       412: {
         headers: {
@@ -1543,6 +1575,23 @@ export interface operations {
            * @example {
            *       "success": false,
            *       "error": "Unauthorized"
+           *     }
+           */
+          'application/json': components['schemas']['LogoErrorResponseDto'];
+        };
+      };
+      /** @description A body over 64 KB did not arrive within 10 s of its turn to be read (large bodies are read one at a time); the connection is closed */
+      408: {
+        headers: {
+          /** @description The request's id: the caller's own X-Request-Id when plausible (1 to 128 letters, digits or `._:/+=-`), otherwise a new UUID; also in the request's log line */
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "success": false,
+           *       "error": "Request body was not received in time"
            *     }
            */
           'application/json': components['schemas']['LogoErrorResponseDto'];

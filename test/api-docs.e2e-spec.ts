@@ -38,7 +38,7 @@ interface OpenApiDocument {
   components: { schemas: Record<string, Record<string, unknown>> };
 }
 
-/** Every status of docs/api.md, 413, 415, 429, 431 and 503 included. */
+/** Every status of docs/api.md, 408, 413, 415, 429, 431 and 503 included. */
 const EXPECTED_STATUSES: [string, string, string[]][] = [
   [
     'post',
@@ -48,6 +48,7 @@ const EXPECTED_STATUSES: [string, string, string[]][] = [
       '400',
       '401',
       '403',
+      '408',
       '409',
       '413',
       '415',
@@ -71,7 +72,7 @@ const EXPECTED_STATUSES: [string, string, string[]][] = [
   [
     'patch',
     '/api/projects/{id}',
-    ['200', '401', '403', '412', '413', '415', '431', '500', '503'],
+    ['200', '401', '403', '408', '412', '413', '415', '431', '500', '503'],
   ],
   ['delete', '/api/projects/{id}', ['200', '401', '412', '431', '500', '503']],
   [
@@ -81,6 +82,7 @@ const EXPECTED_STATUSES: [string, string, string[]][] = [
       '200',
       '400',
       '401',
+      '408',
       '409',
       '413',
       '415',

@@ -130,6 +130,16 @@ export class LogoController {
     example: { success: false, error: 'Request body is too large' },
   })
   @ApiResponse({
+    status: 408,
+    description:
+      'A body over 64 KB did not arrive within 10 s of its turn to be read (large bodies are read one at a time); the connection is closed',
+    type: LogoErrorResponseDto,
+    example: {
+      success: false,
+      error: 'Request body was not received in time',
+    },
+  })
+  @ApiResponse({
     status: 415,
     description:
       'CORS_ORIGINS is set and the Content-Type is one a browser sends without a CORS preflight (text/plain, application/x-www-form-urlencoded, multipart/form-data) or none',

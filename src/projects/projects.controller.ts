@@ -90,6 +90,12 @@ const bodyTooLarge = failure(
   'The body is larger than BODY_LIMIT (default 1 MB)',
 );
 
+const bodyTooSlow = failure(
+  408,
+  'Request body was not received in time',
+  'A body over 64 KB did not arrive within 10 s of its turn to be read (large bodies are read one at a time); the connection is closed',
+);
+
 const unsupportedMediaType = failure(
   415,
   'Unsupported media type',
@@ -153,6 +159,7 @@ export class ProjectsController {
   @ApiIdempotencyKey('error')
   @invalidInput
   @bodyTooLarge
+  @bodyTooSlow
   @unsupportedMediaType
   @ApiResponse({
     status: 429,
@@ -318,6 +325,7 @@ export class ProjectsController {
     },
   })
   @bodyTooLarge
+  @bodyTooSlow
   @unsupportedMediaType
   @failure(
     500,
