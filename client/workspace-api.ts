@@ -614,7 +614,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorResponseDto'];
         };
       };
-      /** @description Without `limit`: the client already runs LIST_CLIENT_LIMIT full lists */
+      /** @description Without `limit`: the client already runs LIST_CLIENT_LIMIT full lists, and none ended within 2 s */
       429: {
         headers: {
           /** @description Seconds to wait before sending the request again */
@@ -664,7 +664,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorResponseDto'];
         };
       };
-      /** @description Without `limit`: every list connection of this instance is in use (PostgreSQL); or with AUTH_MODE=oidc: the OpenID Provider's keys cannot be fetched and none are cached */
+      /** @description Without `limit`: every list connection of this instance stayed in use for 2 s (PostgreSQL); or with AUTH_MODE=oidc: the OpenID Provider's keys cannot be fetched and none are cached */
       503: {
         headers: {
           /** @description Seconds to wait before sending the request again */

@@ -16,9 +16,15 @@ import type { JsonCursor } from './json-cursor';
 import { jsonSqlFor, type JsonSql } from './sql';
 import { PostgresJsonCursor } from './postgres-json-cursor';
 import { SqliteJsonCursor } from './sqlite-json-cursor';
+import { BoundedSlots } from '../common/concurrency/bounded-slots';
 
 export const LISTS_BUSY_MESSAGE = 'Too many lists in progress, retry later';
 const LISTS_BUSY_RETRY_AFTER_S = 2;
+/**
+ * How long a list waits for a list connection when all are in use: lists of
+ * an ordinary size give theirs back within milliseconds.
+ */
+const LIST_CONNECTION_WAIT_MS = 2_000;
 
 /** A WAL file at least this large is truncated once no list reads it. */
 const WAL_TRUNCATE_ABOVE_BYTES = 4 * 1024 * 1024;
@@ -40,7 +46,8 @@ export class SnapshotReader implements OnModuleInit, OnApplicationShutdown {
   private pool: Pool | undefined;
   private readonly open = new Set<JsonCursor>();
 
-  private readonly listPoolSize: number;
+  /** The list pool's connections, taken before a cursor opens. */
+  private readonly connections: BoundedSlots;
 
   constructor(
     @InjectDataSource() dataSource: DataSource,
@@ -48,8 +55,11 @@ export class SnapshotReader implements OnModuleInit, OnApplicationShutdown {
   ) {
     this.json = jsonSqlFor(dataSource.options.type);
     const database = config.database;
-    this.listPoolSize =
-      database.type === 'postgres' ? database.listPoolSize : Infinity;
+    this.connections = new BoundedSlots(
+      database.type === 'postgres' ? database.listPoolSize : Infinity,
+      LIST_CONNECTION_WAIT_MS,
+      Infinity,
+    );
     if (database.type === 'postgres') {
       this.poolConfig = {
         connectionString: database.url,
@@ -83,15 +93,28 @@ export class SnapshotReader implements OnModuleInit, OnApplicationShutdown {
    * JSON document. The caller must close the cursor.
    */
   async openJson(text: string, params: unknown[]): Promise<JsonCursor> {
-    // Every list connection in use: refused at once, rather than a wait for
-    // one (DATABASE_CONNECT_TIMEOUT_MS) that ends in a 500.
-    if (this.pool && this.open.size >= this.listPoolSize) {
-      throw new ServiceBusyError(LISTS_BUSY_MESSAGE, LISTS_BUSY_RETRY_AFTER_S);
+    if (!this.pool) {
+      const cursor = new SqliteJsonCursor(
+        this.sqliteFile as string,
+        text,
+        params,
+      );
+      return new TrackedCursor(cursor, this.open, () => this.afterClose());
     }
-    const cursor = this.pool
-      ? await PostgresJsonCursor.open(this.pool, text, params)
-      : new SqliteJsonCursor(this.sqliteFile as string, text, params);
-    return new TrackedCursor(cursor, this.open, () => this.afterClose());
+    // Every list connection in use: a short wait for one to come back, then
+    // 503 — never the pool's own wait (DATABASE_CONNECT_TIMEOUT_MS) that
+    // ends in a 500.
+    const release = await this.connections.take(
+      'list',
+      () => new ServiceBusyError(LISTS_BUSY_MESSAGE, LISTS_BUSY_RETRY_AFTER_S),
+    );
+    try {
+      const cursor = await PostgresJsonCursor.open(this.pool, text, params);
+      return new TrackedCursor(cursor, this.open, release);
+    } catch (error) {
+      release();
+      throw error;
+    }
   }
 
   /**

@@ -1,6 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { appConfig } from '../../config/app.config';
 import type { AppConfig } from '../../config/environment';
+import { BoundedSlots } from '../common/concurrency/bounded-slots';
 import { TooManyRequestsError } from '../common/errors/retry-later.error';
 
 export const TOO_MANY_LISTS_MESSAGE =
@@ -10,39 +11,36 @@ export const TOO_MANY_LISTS_MESSAGE =
 const RETRY_AFTER_SECONDS = 5;
 
 /**
+ * How long a list beyond its client's share waits for one of that client's
+ * lists to end before it is refused: lists of an ordinary size end within
+ * milliseconds, so lists a page asks for together are all served.
+ */
+export const LIST_SLOT_WAIT_MS = 2_000;
+
+/**
  * The full (streamed) lists each client runs at once in this process, at
  * most LIST_CLIENT_LIMIT: one caller cannot take every list connection
  * (PostgreSQL) or every snapshot by opening lists and reading them slowly.
+ * One more waits up to LIST_SLOT_WAIT_MS for one of its own to end.
  */
 @Injectable()
 export class ListSlots {
-  private readonly running = new Map<string, number>();
-  private readonly limit: number;
+  private readonly slots: BoundedSlots;
 
   constructor(@Inject(appConfig.KEY) config: AppConfig) {
-    this.limit = config.listClientLimit;
+    this.slots = new BoundedSlots(config.listClientLimit, LIST_SLOT_WAIT_MS);
   }
 
   /**
-   * Takes one of `client`'s slots, or throws TooManyRequestsError (429).
-   * The returned function gives it back (once, however often called).
+   * Takes one of `client`'s slots, or rejects with TooManyRequestsError
+   * (429). The returned function gives it back (once, however often
+   * called).
    */
-  take(client: string): () => void {
-    const held = this.running.get(client) ?? 0;
-    if (held >= this.limit) {
-      throw new TooManyRequestsError(
-        TOO_MANY_LISTS_MESSAGE,
-        RETRY_AFTER_SECONDS,
-      );
-    }
-    this.running.set(client, held + 1);
-    let given = false;
-    return () => {
-      if (given) return;
-      given = true;
-      const left = (this.running.get(client) ?? 1) - 1;
-      if (left > 0) this.running.set(client, left);
-      else this.running.delete(client);
-    };
+  take(client: string): Promise<() => void> {
+    return this.slots.take(
+      client,
+      () =>
+        new TooManyRequestsError(TOO_MANY_LISTS_MESSAGE, RETRY_AFTER_SECONDS),
+    );
   }
 }

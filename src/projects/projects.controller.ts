@@ -220,7 +220,7 @@ export class ProjectsController {
   @ApiResponse({
     status: 429,
     description:
-      'Without `limit`: the client already runs LIST_CLIENT_LIMIT full lists',
+      'Without `limit`: the client already runs LIST_CLIENT_LIMIT full lists, and none ended within 2 s',
     type: ErrorResponseDto,
     headers: RETRY_AFTER_HEADER,
     example: { error: TOO_MANY_LISTS_MESSAGE },
@@ -228,7 +228,7 @@ export class ProjectsController {
   @ApiResponse({
     status: 503,
     description:
-      'Without `limit`: every list connection of this instance is in use (PostgreSQL)',
+      'Without `limit`: every list connection of this instance stayed in use for 2 s (PostgreSQL)',
     type: ErrorResponseDto,
     headers: RETRY_AFTER_HEADER,
     example: { error: LISTS_BUSY_MESSAGE },

@@ -112,7 +112,8 @@ export class ProjectsService {
    * the pieces of the JSON body, read from one snapshot as they are sent.
    * A project changed meanwhile is listed as it was when the list started.
    * `client` (a user, or an address without auth) runs at most
-   * LIST_CLIENT_LIMIT such lists at once.
+   * LIST_CLIENT_LIMIT such lists at once; one more waits briefly for one of
+   * them to end (list-slots.ts).
    */
   async listAll(
     userId: string | undefined,
@@ -125,7 +126,7 @@ export class ProjectsService {
     );
     // One of the client's LIST_CLIENT_LIMIT slots, until the cursor closes
     // (the list ended, was cut off, or its client left).
-    const release = this.listSlots.take(client);
+    const release = await this.listSlots.take(client);
     let cursor: JsonCursor;
     try {
       cursor = await this.snapshots.openJson(text, params);
