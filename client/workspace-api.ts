@@ -614,7 +614,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorResponseDto'];
         };
       };
-      /** @description Without `limit`: the client already runs LIST_CLIENT_LIMIT full lists, and none ended within 2 s */
+      /** @description Without `limit`: the client already runs LIST_CLIENT_LIMIT full lists, and none ended within 10 s */
       429: {
         headers: {
           /** @description Seconds to wait before sending the request again */

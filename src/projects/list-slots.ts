@@ -15,7 +15,7 @@ const RETRY_AFTER_SECONDS = 5;
  * lists to end before it is refused: lists of an ordinary size end within
  * milliseconds, so lists a page asks for together are all served.
  */
-export const LIST_SLOT_WAIT_MS = 2_000;
+export const LIST_SLOT_WAIT_MS = 10_000;
 
 /**
  * The full (streamed) lists each client runs at once in this process, at

@@ -220,7 +220,7 @@ export class ProjectsController {
   @ApiResponse({
     status: 429,
     description:
-      'Without `limit`: the client already runs LIST_CLIENT_LIMIT full lists, and none ended within 2 s',
+      'Without `limit`: the client already runs LIST_CLIENT_LIMIT full lists, and none ended within 10 s',
     type: ErrorResponseDto,
     headers: RETRY_AFTER_HEADER,
     example: { error: TOO_MANY_LISTS_MESSAGE },
