@@ -38,12 +38,14 @@ const RSS_GROWTH_LIMIT = 64 * MB;
  * A list built whole (what this guards against) held the event loop, and
  * every probe sent meanwhile, for 1.65 s at this size. On a shared 2-core
  * machine, with other suites or a benchmark beside this one, a probe also
- * waits for a CPU now and then (up to 0.7 s was seen), so the test holds
- * the median to 100 ms and every probe to 1 s; the bench's list-all-large
- * scenario measures the p99 (≤ 50 ms) on a quiet machine.
+ * waits for a CPU now and then (up to 0.7 s was seen beside a benchmark,
+ * and 1.05 s once in a CI run on PostgreSQL, timed from this process, which
+ * also parses the list), so the test holds the median to 100 ms and every
+ * probe to 1.5 s, under the stall it guards against; the bench's
+ * list-all-large scenario measures the p99 (≤ 50 ms) on a quiet machine.
  */
 const PROBE_LIMIT_MS = 100;
-const PROBE_CEILING_MS = 1000;
+const PROBE_CEILING_MS = 1500;
 
 /**
  * The heap Node gives itself in the Deployment's pod (limits.memory 512Mi):
@@ -139,7 +141,7 @@ describe(`GET /api/projects with ${PROJECTS.toLocaleString('en')} projects (a re
     expect(peak - baseline).toBeLessThanOrEqual(RSS_GROWTH_LIMIT);
   }, 300_000);
 
-  it('answers GETs by id and /health/ready while the full list streams: the median within 100 ms, none over 1 s', async () => {
+  it('answers GETs by id and /health/ready while the full list streams: the median within 100 ms, none over 1.5 s', async () => {
     const listing = readList(await openList(`${server.baseUrl}/api/projects`));
     let done = false;
     void listing.finally(() => (done = true));
