@@ -88,13 +88,15 @@ describe('Swagger UI at /docs in headless Chromium', () => {
 
   it('fills in no optional parameter on "Try it out" (userId, limit, cursor stay empty, so nothing is sent)', async () => {
     const page = await browser.newPage();
-    await page.goto(`${server.baseUrl}/docs#/projects/listProjects`);
+    // No deep link: it expands the operation with an animation, and a click
+    // meanwhile could fold it again. Operations start folded; open this one.
+    await page.goto(`${server.baseUrl}/docs`);
     const operation = page.locator('#operations-projects-listProjects');
     await operation.waitFor({ timeout: 20_000 });
-    if ((await operation.locator('.try-out__btn').count()) === 0) {
-      await operation.locator('.opblock-summary').click();
-    }
-    await operation.locator('.try-out__btn').click();
+    await operation.locator('.opblock-summary').click();
+    const tryOut = operation.locator('.try-out__btn');
+    await tryOut.waitFor({ state: 'visible', timeout: 20_000 });
+    await tryOut.click();
     const values: Record<string, string> = {};
     for (const name of ['userId', 'limit', 'cursor']) {
       values[name] = await operation
