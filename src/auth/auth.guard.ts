@@ -9,7 +9,7 @@ import { Reflector } from '@nestjs/core';
 import type { Request } from 'express';
 import { appConfig } from '../../config/app.config';
 import type { AppConfig } from '../../config/environment';
-import { AuthFailure } from '../common/errors/auth-failure.error';
+import { AuthFailure } from '../failures/auth-failure.error';
 import { setCaller } from '../common/http/request-context';
 import { AUTHENTICATED } from './authenticated.decorator';
 import { bearerTokenOf } from './bearer-token';

@@ -11,7 +11,7 @@ import {
 } from '@nestjs/swagger';
 import { appConfig } from '../../config/app.config';
 import type { AppConfig } from '../../config/environment';
-import loadOpenApiMetadata from '../metadata';
+import loadOpenApiMetadata from '../generated/metadata';
 import { finishDocument } from './document-finishing';
 
 export const DOCS_PATH = 'docs';

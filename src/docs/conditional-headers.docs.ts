@@ -4,7 +4,7 @@ import {
   ErrorResponseDto,
   LogoErrorResponseDto,
   RETRY_AFTER_HEADER,
-} from '../common/http/error-responses.dto';
+} from '../failures/error-responses.dto';
 
 /**
  * The OpenAPI side of safe retries (Idempotency-Key) and of conditional

@@ -18,9 +18,9 @@ import {
   ErrorResponseDto,
   RETRY_AFTER_HEADER,
   ValidationErrorResponseDto,
-} from '../common/http/error-responses.dto';
+} from '../failures/error-responses.dto';
 import { ClientIp } from '../common/http/client-ip.decorator';
-import { FailureMessage } from '../common/http/failure-message.decorator';
+import { FailureMessage } from '../failures/failure-message.decorator';
 import { JsonStreamResponder } from '../common/http/json-stream.responder';
 import {
   JSON_CONTENT_TYPE,

@@ -1,8 +1,8 @@
 import { HttpException, HttpStatus, Inject, Injectable } from '@nestjs/common';
 import { appConfig } from '../../config/app.config';
 import type { AppConfig } from '../../config/environment';
-import { AuthFailure } from '../common/errors/auth-failure.error';
-import { InputValidationException } from '../common/errors/input-validation.exception';
+import { AuthFailure } from '../failures/auth-failure.error';
+import { InputValidationException } from '../failures/input-validation.error';
 import type { Answer } from '../common/http/answer';
 import type { EntityTagCondition } from '../common/http/entity-tags';
 import { JSON_CONTENT_TYPE } from '../common/http/json-text';

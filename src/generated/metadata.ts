@@ -1,14 +1,14 @@
 /* eslint-disable */
 export default async () => {
   const t = {
-    ['./common/http/error-responses.dto']: require('./common/http/error-responses.dto'),
-    ['./projects/dto/project-responses.dto']: require('./projects/dto/project-responses.dto'),
+    ['./common/http/error-responses.dto']: require('../failures/error-responses.dto'),
+    ['./projects/dto/project-responses.dto']: require('../projects/dto/project-responses.dto'),
   };
   return {
     '@nestjs/swagger': {
       models: [
         [
-          Promise.resolve(require('./common/http/error-responses.dto')),
+          Promise.resolve(require('../failures/error-responses.dto')),
           {
             ValidationIssueDto: {
               path: { required: true, type: () => [Object] },
@@ -41,7 +41,7 @@ export default async () => {
           },
         ],
         [
-          Promise.resolve(require('./logo/dto/generate-logo.dto')),
+          Promise.resolve(require('../logo/dto/generate-logo.dto')),
           {
             GenerateLogoDto: {
               projectId: {
@@ -72,7 +72,7 @@ export default async () => {
           },
         ],
         [
-          Promise.resolve(require('./logo/dto/logo-responses.dto')),
+          Promise.resolve(require('../logo/dto/logo-responses.dto')),
           {
             GenerateLogoResponseDto: {
               success: { required: true, type: () => Boolean },
@@ -92,7 +92,7 @@ export default async () => {
           },
         ],
         [
-          Promise.resolve(require('./projects/dto/create-project.dto')),
+          Promise.resolve(require('../projects/dto/create-project.dto')),
           {
             CreateProjectDto: {
               name: { required: true, type: () => String, minLength: 1 },
@@ -102,7 +102,7 @@ export default async () => {
           },
         ],
         [
-          Promise.resolve(require('./projects/dto/list-projects.query')),
+          Promise.resolve(require('../projects/dto/list-projects.query')),
           {
             ListProjectsQuery: {
               userId: { required: false, type: () => String },
@@ -123,7 +123,7 @@ export default async () => {
           },
         ],
         [
-          Promise.resolve(require('./projects/dto/project-responses.dto')),
+          Promise.resolve(require('../projects/dto/project-responses.dto')),
           {
             AssetDto: {
               id: { required: true, type: () => String },
@@ -289,7 +289,7 @@ export default async () => {
       ],
       controllers: [
         [
-          Promise.resolve(require('./health/health.controller')),
+          Promise.resolve(require('../health/health.controller')),
           {
             HealthController: {
               live: {
@@ -306,19 +306,19 @@ export default async () => {
           },
         ],
         [
-          Promise.resolve(require('./metrics/metrics.controller')),
+          Promise.resolve(require('../metrics/metrics.controller')),
           { MetricsController: { scrape: { type: String } } },
         ],
         [
-          Promise.resolve(require('./logo/hosted-logo.controller')),
+          Promise.resolve(require('../logo/hosted-logo.controller')),
           { HostedLogoController: { get: {} } },
         ],
         [
-          Promise.resolve(require('./logo/logo.controller')),
+          Promise.resolve(require('../logo/logo.controller')),
           { LogoController: { generate: { type: String }, info: {} } },
         ],
         [
-          Promise.resolve(require('./projects/projects.controller')),
+          Promise.resolve(require('../projects/projects.controller')),
           {
             ProjectsController: {
               create: { type: String },

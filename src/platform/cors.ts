@@ -1,7 +1,7 @@
 import { Inject, MiddlewareConsumer, Module, NestModule } from '@nestjs/common';
 import cors from 'cors';
-import { appConfig } from '../../../config/app.config';
-import type { AppConfig } from '../../../config/environment';
+import { appConfig } from '../../config/app.config';
+import type { AppConfig } from '../../config/environment';
 
 /**
  * CORS only for the origins in CORS_ORIGINS (off when unset), allowing the
