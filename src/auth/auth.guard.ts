@@ -18,7 +18,7 @@ import { TokenVerifier } from './token-verifier';
 /**
  * With AUTH_MODE=oidc, every route of an @Authenticated() controller needs
  * a valid bearer token; the caller it proves is kept on the request for the
- * services. With AUTH_MODE=none (SPEC's behaviour) it lets everything by.
+ * services. With AUTH_MODE=none (the default) it lets everything by.
  * Runs after RouteContextGuard, so a refusal gets the route's envelope.
  */
 @Injectable()
