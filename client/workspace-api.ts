@@ -1090,7 +1090,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Only delete while the project is at this ETag (`*`: while it exists). Otherwise 412 and nothing changes; without the header, SPEC's behaviour. Example: `"3"` */
+        /** @description Only delete while the project is at this ETag (`*`: while it exists). Otherwise 412 and nothing changes; without the header, the delete is unconditional. Example: `"3"` */
         'If-Match'?: string;
       };
       path: {
@@ -1210,7 +1210,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Only update while the project is at this ETag (`*`: while it exists). Otherwise 412 and nothing changes; without the header, SPEC's behaviour. Example: `"3"` */
+        /** @description Only update while the project is at this ETag (`*`: while it exists). Otherwise 412 and nothing changes; without the header, the update is unconditional. Example: `"3"` */
         'If-Match'?: string;
       };
       path: {

@@ -132,7 +132,7 @@ export interface AppConfig {
    * hands out; undefined = taken from each request.
    */
   publicBaseUrl: string | undefined;
-  /** Who may call the API: anyone (SPEC), or OpenID Connect bearer tokens. */
+  /** Who may call the API: anyone (the default), or OpenID Connect bearer tokens. */
   auth: AuthConfig;
 }
 

@@ -2,21 +2,16 @@ import { Module } from '@nestjs/common';
 import { ConfigModule } from '@nestjs/config';
 import { APP_FILTER, APP_GUARD, APP_PIPE } from '@nestjs/core';
 import { appConfig } from '../config/app.config';
-import { JsonBodyModule } from './common/body/json-body.module';
-import { AllExceptionsFilter } from './common/http/all-exceptions.filter';
-import { ExpressSettingsModule } from './common/http/express-settings.module';
-import { OperationsModule } from './common/http/operations.module';
-import { ProtocolErrorsModule } from './common/http/protocol-errors.module';
+import { AllExceptionsFilter } from './failures/all-exceptions.filter';
 import { RouteContextGuard } from './common/http/route-context.guard';
-import { TrustProxyModule } from './common/http/trust-proxy.module';
 import { AppValidationPipe } from './common/validation/app-validation.pipe';
-import { JsonBodyGuard } from './common/body/json-body.guard';
+import { JsonBodyGuard } from './platform/body/json-body.guard';
 import { AuthGuard } from './auth/auth.guard';
 import { DatabaseModule } from './database/database.module';
 import { ApiDocsModule } from './docs/api-docs.module';
 import { HealthModule } from './health/health.module';
 import { MetricsModule } from './metrics/metrics.module';
-import { HttpHardeningModule } from './common/http/http-hardening.module';
+import { PlatformModule } from './platform/platform.module';
 import { LogoModule } from './logo/logo.module';
 import { ProjectsModule } from './projects/projects.module';
 import { TracingModule } from './tracing/tracing.module';
@@ -35,14 +30,10 @@ import { TracingModule } from './tracing/tracing.module';
       ignoreEnvFile: process.env.NODE_ENV === 'test',
     }),
     // First: every request, refused ones included, gets its id, its
-    // security headers, its log line and its metric.
+    // security headers, its log line and its metric (the operations
+    // middleware, in PlatformModule, times requests into MetricsModule).
     MetricsModule,
-    OperationsModule,
-    HttpHardeningModule,
-    JsonBodyModule,
-    ExpressSettingsModule,
-    ProtocolErrorsModule,
-    TrustProxyModule,
+    PlatformModule,
     DatabaseModule,
     ProjectsModule,
     LogoModule,

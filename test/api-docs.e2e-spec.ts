@@ -303,7 +303,7 @@ describe('OpenAPI document', () => {
     }
   });
 
-  it('keeps src/metadata.ts (the plugin metadata for ts-jest builds) up to date: npm run openapi:metadata', () => {
+  it('keeps src/generated/metadata.ts (the plugin metadata for ts-jest builds) up to date: npm run openapi:metadata', () => {
     const run = runScript('openapi-metadata.ts', '--check');
     // The CLI's type checker reports progress on stderr; only a stale file
     // or an error fails.
@@ -371,7 +371,7 @@ describe('The typed client (client/workspace-api.ts)', () => {
 });
 
 describe('The document of the built server', () => {
-  it('is the same as the one of an app built from AppModule (the compiler plugin and src/metadata.ts agree)', async () => {
+  it('is the same as the one of an app built from AppModule (the compiler plugin and src/generated/metadata.ts agree)', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'docs-process-'));
     const server = await startServer(
       { DATABASE_URL: `file:${join(dir, 'db.sqlite')}` },

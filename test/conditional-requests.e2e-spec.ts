@@ -5,7 +5,7 @@ import { createTestApp, TestApp } from './support/test-app';
 
 /**
  * ETag, If-None-Match and If-Match on projects (RFC 9110): a client that
- * sends none of them sees SPEC's behaviour; one that does never loses an
+ * sends none of them sees the unconditional behaviour; one that does never loses an
  * edit to a concurrent one. Runs on SQLite and PostgreSQL.
  */
 
@@ -165,7 +165,7 @@ describe('conditional requests on projects', () => {
       .expect(412);
   });
 
-  it('PATCH with If-Match and a body that cannot be applied keeps SPEC’s 500', async () => {
+  it('PATCH with If-Match and a body that cannot be applied keeps the route’s 500', async () => {
     const { id } = await createProject(t);
     const res = await request(t.server)
       .patch(path(id))
@@ -175,7 +175,7 @@ describe('conditional requests on projects', () => {
     expect(res.body).toEqual({ error: 'Failed to update project' });
   });
 
-  it('without If-Match, PATCH and DELETE of an unknown id keep SPEC’s 500', async () => {
+  it('without If-Match, PATCH and DELETE of an unknown id keep the route’s 500', async () => {
     const unknown = path('019aa8f2-5f1c-7c3e-9a51-3c1f5d0b8e21');
     await request(t.server).patch(unknown).send({ name: 'x' }).expect(500);
     await request(t.server).delete(unknown).expect(500);

@@ -3,7 +3,7 @@ import { SECTION_TYPES } from '../src/projects/project.constants';
 import { countRows } from './support/project-fixtures';
 import { createTestApp, TestApp } from './support/test-app';
 
-describe('POST /api/projects (SPEC 4.1)', () => {
+describe('POST /api/projects', () => {
   let t: TestApp;
 
   beforeAll(async () => {

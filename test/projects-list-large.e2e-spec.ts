@@ -26,7 +26,7 @@ import { startServer, type ServerProcess } from './support/server-process';
 import { createTestDatabase, type TestDatabase } from './support/test-database';
 
 /**
- * SPEC 4.2's full list of a large workspace, from a real server process on
+ * The full list (GET /api/projects) of a large workspace, from a real server process on
  * a database seeded directly (as bench/ does): whole, in bounded memory,
  * with the rest of the service answering meanwhile, and stopped at once
  * when its client goes away. Runs on SQLite and on PostgreSQL.

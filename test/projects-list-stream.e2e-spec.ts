@@ -25,7 +25,7 @@ import { createTestApp, type TestApp } from './support/test-app';
 import { TEST_DATABASE } from './support/test-database';
 
 /**
- * SPEC 4.2 without a page is streamed from one snapshot of the database
+ * GET /api/projects without a page is streamed from one snapshot of the database
  * (see the README, "Large lists"). These run on SQLite and on PostgreSQL.
  */
 
@@ -60,7 +60,7 @@ async function pagedBody(t: TestApp, userQuery = ''): Promise<string> {
 const streamedBody = async (t: TestApp, query = '') =>
   (await request(t.server).get(`/api/projects${query}`).expect(200)).text;
 
-describe('GET /api/projects streams SPEC 4.2 from a snapshot', () => {
+describe('GET /api/projects streams the unpaged list from a snapshot', () => {
   let t: TestApp;
 
   beforeAll(async () => {
@@ -282,7 +282,7 @@ describe('GET /api/projects when reading the list fails', () => {
   });
   afterAll(() => t.close());
 
-  it('answers SPEC 500 {error:"Failed to fetch projects"} when it fails before the first byte', async () => {
+  it('answers 500 {error:"Failed to fetch projects"} when it fails before the first byte', async () => {
     FailingSnapshotReader.failAt = 1;
     const res = await request(t.server).get('/api/projects').expect(500);
     expect(res.body).toEqual({ error: 'Failed to fetch projects' });

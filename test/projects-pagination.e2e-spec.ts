@@ -4,7 +4,7 @@ import { createTestApp, TestApp } from './support/test-app';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-/** Optional pagination of GET /api/projects: an addition to SPEC 4.2. */
+/** Optional pagination of GET /api/projects (`limit`, `cursor`). */
 describe('GET /api/projects?limit=&cursor= (pagination)', () => {
   let t: TestApp;
   let ids: string[];
@@ -23,7 +23,7 @@ describe('GET /api/projects?limit=&cursor= (pagination)', () => {
 
   const get = (query: string) => request(t.server).get(`/api/projects${query}`);
 
-  it('leaves the default response exactly as SPEC has it: no nextCursor', async () => {
+  it('leaves the default response without a nextCursor', async () => {
     const { body } = await get('?userId=u').expect(200);
     expect(Object.keys(body)).toEqual(['projects']);
   });

@@ -8,7 +8,7 @@ import { createTestApp, TestApp } from './support/test-app';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-describe('GET /api/projects (SPEC 4.2)', () => {
+describe('GET /api/projects', () => {
   let t: TestApp;
 
   beforeAll(async () => {
@@ -143,7 +143,7 @@ describe('GET /api/projects (SPEC 4.2)', () => {
   });
 });
 
-describe('GET /api/projects/{id} (SPEC 4.3)', () => {
+describe('GET /api/projects/{id}', () => {
   let t: TestApp;
 
   beforeAll(async () => {

@@ -10,7 +10,7 @@ import { createTestApp, TestApp } from './support/test-app';
 const UNKNOWN_ID = '01a20156-1889-7738-abe7-ae7705cfc71f';
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-describe('PATCH /api/projects/{id} (SPEC 4.4)', () => {
+describe('PATCH /api/projects/{id}', () => {
   let t: TestApp;
 
   beforeAll(async () => {
@@ -251,7 +251,7 @@ describe("PATCH with PATCH_LENGTH_LIMITS=true (create's length rules, for operat
   });
 });
 
-describe('DELETE /api/projects/{id} (SPEC 4.5)', () => {
+describe('DELETE /api/projects/{id}', () => {
   let t: TestApp;
 
   beforeAll(async () => {

@@ -9,7 +9,7 @@ import { Reflector } from '@nestjs/core';
 import type { Request } from 'express';
 import { appConfig } from '../../config/app.config';
 import type { AppConfig } from '../../config/environment';
-import { AuthFailure } from '../common/errors/auth-failure.error';
+import { AuthFailure } from '../failures/auth-failure.error';
 import { setCaller } from '../common/http/request-context';
 import { AUTHENTICATED } from './authenticated.decorator';
 import { bearerTokenOf } from './bearer-token';
@@ -18,7 +18,7 @@ import { TokenVerifier } from './token-verifier';
 /**
  * With AUTH_MODE=oidc, every route of an @Authenticated() controller needs
  * a valid bearer token; the caller it proves is kept on the request for the
- * services. With AUTH_MODE=none (SPEC's behaviour) it lets everything by.
+ * services. With AUTH_MODE=none (the default) it lets everything by.
  * Runs after RouteContextGuard, so a refusal gets the route's envelope.
  */
 @Injectable()

@@ -1,5 +1,5 @@
 import type { Request } from 'express';
-import { AuthFailure } from '../common/errors/auth-failure.error';
+import { AuthFailure } from '../failures/auth-failure.error';
 import { bearerTokenOf } from './bearer-token';
 
 const requestWith = (...values: string[]) =>

@@ -1,5 +1,5 @@
 import type { Request } from 'express';
-import { AuthFailure } from '../common/errors/auth-failure.error';
+import { AuthFailure } from '../failures/auth-failure.error';
 
 /** RFC 6750's b64token, after the scheme (which is case-insensitive). */
 const BEARER = /^Bearer +([A-Za-z0-9\-._~+/]+=*) *$/i;

@@ -1,6 +1,6 @@
 import type { JWTVerifyGetKey } from 'jose';
 import type { OidcConfig } from '../../config/environment';
-import { ServiceBusyError } from '../common/errors/retry-later.error';
+import { ServiceBusyError } from '../failures/retry-later.error';
 
 const DISCOVERY_TIMEOUT_MS = 5000;
 

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { JWTPayload } from 'jose';
 import type { OidcConfig } from '../../config/environment';
-import { AuthFailure } from '../common/errors/auth-failure.error';
+import { AuthFailure } from '../failures/auth-failure.error';
 import type { Caller } from '../common/http/request-context';
 import { isWellFormedText } from '../common/validation/storable-text.decorator';
 import { PROJECT_USER_ID_MAX } from '../projects/project.constants';

@@ -11,7 +11,7 @@ import type { Pool, PoolConfig } from 'pg';
 import { DataSource } from 'typeorm';
 import { appConfig } from '../../config/app.config';
 import type { AppConfig } from '../../config/environment';
-import { ServiceBusyError } from '../common/errors/retry-later.error';
+import { ServiceBusyError } from '../failures/retry-later.error';
 import type { JsonCursor } from './json-cursor';
 import { jsonSqlFor, type JsonSql } from './sql';
 import { PostgresJsonCursor } from './postgres-json-cursor';

@@ -1,9 +1,5 @@
 import { Inject, INestApplication, Module, OnModuleInit } from '@nestjs/common';
-import {
-  ApplicationConfig,
-  HttpAdapterHost,
-  ModulesContainer,
-} from '@nestjs/core';
+import { HttpAdapterHost, ModulesContainer } from '@nestjs/core';
 import {
   DocumentBuilder,
   SwaggerModule,
@@ -11,7 +7,8 @@ import {
 } from '@nestjs/swagger';
 import { appConfig } from '../../config/app.config';
 import type { AppConfig } from '../../config/environment';
-import loadOpenApiMetadata from '../metadata';
+import loadOpenApiMetadata from '../generated/metadata';
+import { swaggerApplication } from '../platform/app-parity';
 import { finishDocument } from './document-finishing';
 
 export const DOCS_PATH = 'docs';
@@ -22,13 +19,10 @@ export const DOCS_JSON_PATH = 'docs-json';
  *
  * `SwaggerModule.setup` wants the application object, which only main.ts
  * has; an app built from AppModule alone (the e2e suites, a user's suite)
- * must serve the same document. So the document is built here, when the
- * modules are initialised, from the objects the scanner reads of an
- * application: the module container, the HTTP adapter and the application
- * config — a fresh one, which is the app's: AppModule sets no global prefix
- * and no versioning (routes carry their full path, docs/decisions.md). The routes are
- * added after the API's routes and before Nest's 404 handler, so they change
- * no /api answer.
+ * must serve the same document. So the document is built and mounted here,
+ * when the modules are initialised, on the stand-in of the application that
+ * platform/app-parity.ts builds. The routes are added after the API's
+ * routes and before Nest's 404 handler, so they change no /api answer.
  */
 @Module({})
 export class ApiDocsModule implements OnModuleInit {
@@ -61,18 +55,10 @@ export class ApiDocsModule implements OnModuleInit {
   async onModuleInit(): Promise<void> {
     // The compiler plugin's metadata, for builds where the plugin did not run.
     await SwaggerModule.loadPluginMetadata(loadOpenApiMetadata);
-    const httpAdapter = this.adapterHost.httpAdapter;
-    this.application = {
-      container: {
-        getModules: () => this.modules,
-        isGlobalModule: () => false,
-      },
-      config: new ApplicationConfig(),
-      getHttpAdapter: () => httpAdapter,
-      useStaticAssets: (path: string, options: object) => {
-        httpAdapter.useStaticAssets(path, options);
-      },
-    } as unknown as INestApplication;
+    this.application = swaggerApplication(
+      this.modules,
+      this.adapterHost.httpAdapter,
+    );
     // A factory: Swagger calls it on the first request for the document.
     SwaggerModule.setup(DOCS_PATH, this.application, () => this.document, {
       jsonDocumentUrl: DOCS_JSON_PATH,

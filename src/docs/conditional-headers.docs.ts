@@ -4,7 +4,7 @@ import {
   ErrorResponseDto,
   LogoErrorResponseDto,
   RETRY_AFTER_HEADER,
-} from '../common/http/error-responses.dto';
+} from '../failures/error-responses.dto';
 
 /**
  * The OpenAPI side of safe retries (Idempotency-Key) and of conditional
@@ -92,7 +92,7 @@ export function ApiIfMatch(operation: 'update' | 'delete') {
     ApiHeader({
       name: 'If-Match',
       required: false,
-      description: `Only ${operation} while the project is at this ETag (\`*\`: while it exists). Otherwise 412 and nothing changes; without the header, SPEC's behaviour.`,
+      description: `Only ${operation} while the project is at this ETag (\`*\`: while it exists). Otherwise 412 and nothing changes; without the header, the ${operation} is unconditional.`,
       schema: { type: 'string', example: '"3"' },
     }),
     ApiResponse({

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { createParamDecorator, ExecutionContext } from '@nestjs/common';
 import type { Request } from 'express';
-import { InputValidationException } from '../common/errors/input-validation.exception';
+import { InputValidationException } from '../failures/input-validation.error';
 import { clientIpOf } from '../common/http/client-ip';
 import { getBodyDigest, getCaller } from '../common/http/request-context';
 

@@ -1,5 +1,5 @@
 import { UnprocessableEntityException } from '@nestjs/common';
-import { RetryLaterError } from '../common/errors/retry-later.error';
+import { RetryLaterError } from '../failures/retry-later.error';
 
 /** 409: the key's first request is still being processed; retry later. */
 export class IdempotencyKeyInUseError extends RetryLaterError {

@@ -16,8 +16,8 @@ import {
 } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import { pipeline } from 'node:stream/promises';
-import { LogoErrorResponseDto } from '../common/http/error-responses.dto';
-import { FailureMessage } from '../common/http/failure-message.decorator';
+import { LogoErrorResponseDto } from '../failures/error-responses.dto';
+import { FailureMessage } from '../failures/failure-message.decorator';
 import { HostedLogos } from './hosted-logos';
 import { LOGO_NOT_FOUND_MESSAGE } from './logo.constants';
 import { parseEntityTags, weakMatch } from '../common/http/entity-tags';

@@ -1,4 +1,4 @@
-import { PublicError } from '../common/errors/public-error';
+import { PublicError } from '../failures/public.error';
 
 /**
  * A logo generation failure whose message the client sees (rules

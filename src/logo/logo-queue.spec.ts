@@ -1,7 +1,7 @@
 import {
   ServiceBusyError,
   TooManyRequestsError,
-} from '../common/errors/retry-later.error';
+} from '../failures/retry-later.error';
 import { LogoQueue } from './logo-queue';
 
 const never = new AbortController().signal;

@@ -1,7 +1,7 @@
 import {
   ServiceBusyError,
   TooManyRequestsError,
-} from '../common/errors/retry-later.error';
+} from '../failures/retry-later.error';
 import { LOGO_BUSY_MESSAGE, LOGO_RATE_LIMITED_MESSAGE } from './logo.constants';
 
 export interface LogoQueueSettings {

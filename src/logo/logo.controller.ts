@@ -20,10 +20,10 @@ import {
   LogoErrorResponseDto,
   LogoValidationErrorResponseDto,
   RETRY_AFTER_HEADER,
-} from '../common/http/error-responses.dto';
+} from '../failures/error-responses.dto';
 import { ClientAbortSignal } from '../common/http/client-abort-signal.decorator';
 import { ClientIp } from '../common/http/client-ip.decorator';
-import { FailureMessage } from '../common/http/failure-message.decorator';
+import { FailureMessage } from '../failures/failure-message.decorator';
 import { JSON_CONTENT_TYPE } from '../common/http/json-text';
 import {
   ApiIdempotencyKey,

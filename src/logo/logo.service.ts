@@ -74,7 +74,7 @@ export class LogoService implements OnApplicationBootstrap {
   }
 
   /**
-   * SPEC 4.6's success answer. With an Idempotency-Key, a retry of a
+   * The success answer (docs/api.md). With an Idempotency-Key, a retry of a
    * request that succeeded gets the same logo URL without a second paid
    * upstream call; the key is held for the request's deadline (plus a
    * margin), after which a crashed holder's key can be used again.

@@ -4,7 +4,7 @@ import { MetricsService } from './metrics.service';
 
 /**
  * GET /metrics; global so feature modules can add their own metrics. Every
- * request is timed by the operations middleware (common/http).
+ * request is timed by the operations middleware (platform/).
  */
 @Global()
 @Module({

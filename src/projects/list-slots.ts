@@ -2,7 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { appConfig } from '../../config/app.config';
 import type { AppConfig } from '../../config/environment';
 import { BoundedSlots } from '../common/concurrency/bounded-slots';
-import { TooManyRequestsError } from '../common/errors/retry-later.error';
+import { TooManyRequestsError } from '../failures/retry-later.error';
 
 export const TOO_MANY_LISTS_MESSAGE =
   'Too many lists in progress for this client, retry later';

@@ -1,5 +1,5 @@
 import { isWellFormedId } from '../common/ids';
-import { InputValidationException } from '../common/errors/input-validation.exception';
+import { InputValidationException } from '../failures/input-validation.error';
 
 /** toISOString's form for the years 0000 to 9999. */
 const ISO_TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;

@@ -8,7 +8,7 @@ import { AgentView, fromRow, SectionView } from './project.views';
  * request, one row per project, its children gathered by correlated
  * subqueries that each seek one index (a test checks the plans) — never a
  * join across sections x agents x tasks x assets (a cartesian product).
- * Children are ordered explicitly, as SPEC §4 and DESIGN.md say.
+ * Children are ordered explicitly, as docs/api.md documents the bodies.
  */
 
 const PROJECT = [
@@ -55,7 +55,7 @@ const ASSET = [
 const columns = (names: string[], alias: string) =>
   names.map((name) => `"${alias}"."${name}"`).join(', ');
 
-/** SPEC 4.1 section order; agents in creation order; SPEC 4.3 tasks newest first. */
+/** Sections in their default order; agents in creation order; tasks newest first. */
 const SECTION_ORDER = '"c"."position"';
 const AGENT_ORDER = '"c"."createdAt", "c"."id"';
 const TASK_ORDER = '"c"."createdAt" DESC, "c"."id" DESC';
@@ -92,7 +92,7 @@ const childArray = (
     order,
   );
 
-/** The JSON of a project as GET /api/projects lists it (SPEC 4.2). */
+/** The JSON of a project as GET /api/projects lists it. */
 function listedProject(json: JsonSql): string {
   const count = (table: string) =>
     `(SELECT COUNT(*) ${childrenOf(table, 'c', '"p"."id"')})`;
@@ -105,7 +105,7 @@ function listedProject(json: JsonSql): string {
   });
 }
 
-/** The JSON of one project as GET /api/projects/{id} shows it (SPEC 4.3). */
+/** The JSON of one project as GET /api/projects/{id} shows it. */
 function projectDetail(json: JsonSql): string {
   const sectionAssets = json.array(
     json.object(members(json, ASSET, 'a')),
@@ -138,7 +138,7 @@ function documentsOf(json: JsonSql) {
 }
 
 /**
- * SPEC 4.3: the project's JSON and its version, or null when no project has
+ * GET /api/projects/{id}: the project's JSON and its version, or null when no project has
  * that id (of that owner, when one is given).
  */
 export async function findProjectDetail(
@@ -183,7 +183,7 @@ export async function findSectionsAndAgents(
   };
 }
 
-/** A page of the list (an addition to SPEC 4.2): its size and start. */
+/** A page of the list (optional `limit`/`cursor`): its size and start. */
 export interface ProjectPage {
   limit: number;
   after?: ProjectCursor;
@@ -203,7 +203,7 @@ export interface Statement {
 }
 
 /**
- * SPEC 4.2: every project, or those of one user, by updatedAt descending.
+ * GET /api/projects: every project, or those of one user, by updatedAt descending.
  * The first column is the project's JSON; id and updatedAt end a page.
  */
 function listStatement(
@@ -237,7 +237,7 @@ function listStatement(
 }
 
 /**
- * The whole of SPEC 4.2's list (every project, or one user's), for a
+ * The whole list of GET /api/projects (every project, or one user's), for a
  * JsonCursor: its first column is each project's JSON, in list order.
  */
 export const allProjectsStatement = (
@@ -245,7 +245,7 @@ export const allProjectsStatement = (
   userId: string | undefined,
 ): Statement => listStatement(json, userId);
 
-/** One page of SPEC 4.2's list and where the next page starts. */
+/** One page of the list and where the next page starts. */
 export async function findProjectPage(
   sql: Sql,
   userId: string | undefined,

@@ -18,9 +18,9 @@ import {
   ErrorResponseDto,
   RETRY_AFTER_HEADER,
   ValidationErrorResponseDto,
-} from '../common/http/error-responses.dto';
+} from '../failures/error-responses.dto';
 import { ClientIp } from '../common/http/client-ip.decorator';
-import { FailureMessage } from '../common/http/failure-message.decorator';
+import { FailureMessage } from '../failures/failure-message.decorator';
 import { JsonStreamResponder } from '../common/http/json-stream.responder';
 import {
   JSON_CONTENT_TYPE,
@@ -59,7 +59,7 @@ import { ProjectsService } from './projects.service';
 import { TOO_MANY_LISTS_MESSAGE } from './list-slots';
 import { LISTS_BUSY_MESSAGE } from '../database/snapshot-reader';
 
-/** `{error}` with a fixed text: the route's failure (SPEC §7). */
+/** `{error}` with a fixed text: the route's failure (docs/api.md). */
 const failure = (status: number, error: string, description: string) =>
   ApiResponse({
     status,
@@ -241,7 +241,7 @@ export class ProjectsController {
     @CurrentCaller() caller: Caller | undefined,
     @ClientIp() client: string,
   ): Promise<StreamableFile | string> {
-    // SPEC's unpaged list can be any size: it is streamed, never built whole.
+    // The unpaged list can be any size: it is streamed, never built whole.
     if (query.limit === undefined && query.cursor === undefined) {
       const budget = caller ? `user:${caller.userId}` : client;
       return this.streams.reply(
@@ -295,7 +295,7 @@ export class ProjectsController {
     );
   }
 
-  // SPEC 4.4 applies the body without validation, so it bypasses the
+  // PATCH applies the body without validation (docs/api.md), so it bypasses the
   // validation pipe; the service decides whether it can be applied.
   @Patch(':id')
   @ApiOperation({

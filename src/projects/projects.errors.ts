@@ -1,5 +1,5 @@
 import { NotFoundException } from '@nestjs/common';
-import { PublicError } from '../common/errors/public-error';
+import { PublicError } from '../failures/public.error';
 
 /** GET of an unknown id: 404 {error:"Project not found"}. */
 export class ProjectNotFoundException extends NotFoundException {

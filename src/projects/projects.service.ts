@@ -1,8 +1,8 @@
 import { HttpException, HttpStatus, Inject, Injectable } from '@nestjs/common';
 import { appConfig } from '../../config/app.config';
 import type { AppConfig } from '../../config/environment';
-import { AuthFailure } from '../common/errors/auth-failure.error';
-import { InputValidationException } from '../common/errors/input-validation.exception';
+import { AuthFailure } from '../failures/auth-failure.error';
+import { InputValidationException } from '../failures/input-validation.error';
 import type { Answer } from '../common/http/answer';
 import type { EntityTagCondition } from '../common/http/entity-tags';
 import { JSON_CONTENT_TYPE } from '../common/http/json-text';
@@ -51,7 +51,7 @@ export class ProjectsService {
   ) {}
 
   /**
-   * SPEC 4.1: the project, its 8 sections and 3 agents, all or nothing.
+   * POST /api/projects: the project, its 8 sections and 3 agents, all or nothing.
    * With an Idempotency-Key, the key's record commits in the same
    * transaction, so no crash can leave a project without its key or a key
    * without its project; a key already used gets its first answer again.
@@ -108,7 +108,7 @@ export class ProjectsService {
   }
 
   /**
-   * SPEC 4.2 as it is written (no page): every project, or one user's, as
+   * GET /api/projects without a page: every project, or one user's, as
    * the pieces of the JSON body, read from one snapshot as they are sent.
    * A project changed meanwhile is listed as it was when the list started.
    * `client` (a user, or an address without auth) runs at most
@@ -144,7 +144,7 @@ export class ProjectsService {
   }
 
   /**
-   * One page of SPEC 4.2's list (`limit`, an addition) and the cursor of
+   * One page of the list (`limit`, optional) and the cursor of
    * the next one (null after the last page).
    */
   async listPage(query: ListProjectsQuery, caller?: Caller) {
@@ -170,7 +170,7 @@ export class ProjectsService {
   }
 
   /**
-   * SPEC 4.3, the project as JSON text with its ETag; a 304 without a body
+   * GET /api/projects/{id}: the project as JSON text with its ETag; a 304 without a body
    * when If-None-Match names the current version.
    */
   async get(
@@ -208,7 +208,7 @@ export class ProjectsService {
   }
 
   /**
-   * SPEC 4.4: the body applied as given; updatedAt always set here, and the
+   * PATCH /api/projects/{id}: the body applied as given; updatedAt always set here, and the
    * version moves on. With If-Match, the check and the change are one
    * statement, so of two PATCHes naming the same version only one applies.
    */
@@ -260,7 +260,7 @@ export class ProjectsService {
   }
 
   /**
-   * SPEC 4.5: children go with it (ON DELETE CASCADE). With If-Match, only
+   * DELETE /api/projects/{id}: children go with it (ON DELETE CASCADE). With If-Match, only
    * while the project is still at a version it names.
    */
   async remove(
@@ -306,8 +306,8 @@ function listedUser(
 }
 
 /**
- * Why a PATCH or DELETE changed nothing. Without If-Match it is SPEC's
- * failure (an unknown id); with it, RFC 9110's 412, which also covers a
+ * Why a PATCH or DELETE changed nothing. Without If-Match it is the route's
+ * 500 (an unknown id, docs/api.md); with it, RFC 9110's 412, which also covers a
  * project that does not exist (If-Match: * means "exists").
  */
 function unchanged(ifMatch: EntityTagCondition | undefined): Error {

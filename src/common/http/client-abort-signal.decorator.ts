@@ -1,6 +1,6 @@
 import { createParamDecorator, ExecutionContext } from '@nestjs/common';
 import type { Request, Response } from 'express';
-import { ClientClosedRequestError } from '../errors/client-closed-request.error';
+import { ClientClosedRequestError } from '../../failures/client-closed-request.error';
 
 /**
  * An AbortSignal that aborts, with a ClientClosedRequestError as its reason,

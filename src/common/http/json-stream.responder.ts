@@ -62,7 +62,8 @@ export class JsonStreamResponder {
    * only after the headers went out.
    */
   private cut(error: Error, response: ServerResponse): void {
-    // pino-http gives every request its id (see logging/).
+    // The operations middleware gives every request its id
+    // (platform/operations.middleware.ts).
     const request = response.req as IncomingMessage & { id?: string };
     const reason =
       error instanceof StalledClientError

@@ -1,5 +1,5 @@
 import type { Request } from 'express';
-import { InputValidationException } from '../errors/input-validation.exception';
+import { InputValidationException } from '../../failures/input-validation.error';
 import { publicBaseUrl } from './public-base-url';
 
 const requestWith = (host: string | undefined, protocol = 'http') =>

@@ -1,5 +1,5 @@
 import type { Request } from 'express';
-import { InputValidationException } from '../errors/input-validation.exception';
+import { InputValidationException } from '../../failures/input-validation.error';
 
 /** A host name, IPv4 or bracketed IPv6 address, with an optional port. */
 const HOST =

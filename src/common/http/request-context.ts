@@ -1,5 +1,5 @@
 import type { Request } from 'express';
-import type { FailurePolicy } from './failure-message.decorator';
+import type { FailurePolicy } from '../../failures/failure-message.decorator';
 
 /**
  * What the request carries between the guards, the handlers and the

@@ -1,9 +1,12 @@
 import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import type { Request } from 'express';
-import { FAILURE_POLICY, FailurePolicy } from './failure-message.decorator';
+import {
+  FAILURE_POLICY,
+  FailurePolicy,
+} from '../../failures/failure-message.decorator';
 import { setFailurePolicy } from './request-context';
-import { refuseTrailingSlash } from './trailing-slash';
+import { refuseTrailingSlash } from '../../platform/trailing-slash';
 
 /**
  * Runs first on every matched route. Exception filters receive no handler

@@ -1,6 +1,6 @@
 import { Logger } from '@nestjs/common';
 import type { ThrottlerStorage } from '@nestjs/throttler';
-import { TooManyRequestsError } from '../errors/retry-later.error';
+import { TooManyRequestsError } from '../../failures/retry-later.error';
 
 /** What a storage answers (the package does not export the type by name). */
 type ThrottlerStorageRecord = Awaited<

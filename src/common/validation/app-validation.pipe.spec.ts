@@ -3,7 +3,7 @@ import type { TransformOperationExecutor as Executor } from 'class-transformer/t
 import { CreateProjectDto } from '../../projects/dto/create-project.dto';
 import { ListProjectsQuery } from '../../projects/dto/list-projects.query';
 import { GenerateLogoDto } from '../../logo/dto/generate-logo.dto';
-import { InputValidationException } from '../errors/input-validation.exception';
+import { InputValidationException } from '../../failures/input-validation.error';
 import { AppValidationPipe } from './app-validation.pipe';
 import type { ValidationIssue } from './validation-issue';
 import { declaresConversions, dtoTransformer } from './dto-transformer';

@@ -4,7 +4,7 @@ import {
   ValidationError,
   ValidationPipe,
 } from '@nestjs/common';
-import { InputValidationException } from '../errors/input-validation.exception';
+import { InputValidationException } from '../../failures/input-validation.error';
 import { keepDeclaredProperties } from './declared-properties';
 import { dtoTransformer } from './dto-transformer';
 import { tooDeepIssue } from './nesting-depth';

@@ -1,4 +1,4 @@
-import { SLICE_MS } from '../body/sliced-json';
+import { SLICE_MS } from '../../platform/body/sliced-json';
 import type { ValidationIssue } from './validation-issue';
 
 /**

@@ -6,11 +6,11 @@ import {
 } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
 import type { Application } from 'express';
-import { appConfig } from '../../../config/app.config';
-import type { AppConfig } from '../../../config/environment';
-import { jsonLogger } from '../../logging/json-logger';
-import { flushLogs } from '../../logging/log-destination';
-import { MetricsService } from '../../metrics/metrics.service';
+import { appConfig } from '../../config/app.config';
+import type { AppConfig } from '../../config/environment';
+import { jsonLogger } from '../logging/json-logger';
+import { flushLogs } from '../logging/log-destination';
+import { MetricsService } from '../metrics/metrics.service';
 import { operationsMiddleware } from './operations.middleware';
 import { securityHeaders } from './security-headers';
 

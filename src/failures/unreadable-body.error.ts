@@ -1,4 +1,4 @@
-import { PublicError } from '../errors/public-error';
+import { PublicError } from './public.error';
 
 /**
  * The body is empty or not JSON. The logo route answers 500 with

@@ -7,7 +7,7 @@ import {
   requestIdFor,
   requestLogFields,
   matchedRoute,
-} from '../../logging/request-log';
+} from '../logging/request-log';
 import type { HeaderList } from './security-headers';
 
 /** Label of requests no route matched: one series, whatever the path. */

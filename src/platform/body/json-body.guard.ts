@@ -17,7 +17,7 @@ import {
   getCaller,
   getFailurePolicy,
   setBodyDigest,
-} from '../http/request-context';
+} from '../../common/http/request-context';
 import { jsonErrorMessage, NATIVE_PARSE_MAX_CHARS } from './json-error-message';
 import { LargeBodyGate, SMALL_BODY_MAX_BYTES } from './large-body-gate';
 import {
@@ -25,7 +25,7 @@ import {
   NotJsonError,
   parseJsonInSlices,
 } from './sliced-json';
-import { UnreadableBodyError } from './unreadable-body.error';
+import { UnreadableBodyError } from '../../failures/unreadable-body.error';
 
 const METHODS_WITH_BODY = new Set(['POST', 'PUT', 'PATCH']);
 

@@ -1,4 +1,4 @@
-import { ServiceBusyError } from '../errors/retry-later.error';
+import { ServiceBusyError } from '../../failures/retry-later.error';
 import { LARGE_BODY_BUSY_MESSAGE, LargeBodyGate } from './large-body-gate';
 
 const stays = () => undefined;

@@ -24,9 +24,9 @@ export class ExpressSettingsModule implements NestModule, OnModuleInit {
 
   onModuleInit(): void {
     const app = this.adapterHost.httpAdapter.getInstance<Application>();
-    // No ETag: hashing every body cost measurable CPU per request, and no
-    // client of this API sends conditional requests (bodies change with
-    // every update anyway).
+    // No automatic ETag: hashing every body cost measurable CPU per request.
+    // The project routes set their own ETag from the project's version
+    // (If-None-Match, If-Match: docs/api.md); other answers need none.
     app.set('etag', false);
     // Says nothing a client needs, and tells an attacker the framework.
     app.disable('x-powered-by');

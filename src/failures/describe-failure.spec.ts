@@ -4,15 +4,12 @@ import {
   NotFoundException,
   PayloadTooLargeException,
 } from '@nestjs/common';
-import { ProjectNotFoundException } from '../../projects/projects.errors';
-import { ClientClosedRequestError } from '../errors/client-closed-request.error';
-import { InputValidationException } from '../errors/input-validation.exception';
-import { PublicError } from '../errors/public-error';
-import {
-  ServiceBusyError,
-  TooManyRequestsError,
-} from '../errors/retry-later.error';
-import type { ValidationIssue } from '../validation/validation-issue';
+import { ProjectNotFoundException } from '../projects/projects.errors';
+import { ClientClosedRequestError } from './client-closed-request.error';
+import { InputValidationException } from './input-validation.error';
+import { PublicError } from './public.error';
+import { ServiceBusyError, TooManyRequestsError } from './retry-later.error';
+import type { ValidationIssue } from '../common/validation/validation-issue';
 import { describeFailure } from './describe-failure';
 import type { FailurePolicy } from './failure-message.decorator';
 

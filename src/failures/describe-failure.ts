@@ -1,9 +1,9 @@
 import { HttpException, HttpStatus } from '@nestjs/common';
-import { AuthFailure } from '../errors/auth-failure.error';
-import { ClientClosedRequestError } from '../errors/client-closed-request.error';
-import { InputValidationException } from '../errors/input-validation.exception';
-import { PublicError } from '../errors/public-error';
-import { RetryLaterError } from '../errors/retry-later.error';
+import { AuthFailure } from './auth-failure.error';
+import { ClientClosedRequestError } from './client-closed-request.error';
+import { InputValidationException } from './input-validation.error';
+import { PublicError } from './public.error';
+import { RetryLaterError } from './retry-later.error';
 import type { FailurePolicy } from './failure-message.decorator';
 
 export interface FailureResponse {

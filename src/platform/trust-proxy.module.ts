@@ -1,8 +1,8 @@
 import { Inject, Module, OnModuleInit } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
 import type { Application } from 'express';
-import { appConfig } from '../../../config/app.config';
-import type { AppConfig } from '../../../config/environment';
+import { appConfig } from '../../config/app.config';
+import type { AppConfig } from '../../config/environment';
 
 /**
  * Sets Express's 'trust proxy' from TRUST_PROXY. Off by default: then

@@ -6,11 +6,11 @@ import {
   Logger,
 } from '@nestjs/common';
 import type { Request, Response } from 'express';
-import { SMALL_BODY_MAX_BYTES } from '../body/large-body-gate';
-import { PublicError } from '../errors/public-error';
-import { RetryLaterError } from '../errors/retry-later.error';
+import { SMALL_BODY_MAX_BYTES } from '../platform/body/large-body-gate';
+import { PublicError } from './public.error';
+import { RetryLaterError } from './retry-later.error';
 import { CLIENT_CLOSED_REQUEST, describeFailure } from './describe-failure';
-import { getFailurePolicy } from './request-context';
+import { getFailurePolicy } from '../common/http/request-context';
 
 /**
  * A request refused before its large body was read (unknown route, no

@@ -1,4 +1,4 @@
-import { ServiceBusyError } from '../errors/retry-later.error';
+import { ServiceBusyError } from '../../failures/retry-later.error';
 
 /**
  * Bodies over this many bytes (or of unknown length) are read one gate

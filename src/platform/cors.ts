@@ -1,14 +1,12 @@
-import { Inject, MiddlewareConsumer, Module, NestModule } from '@nestjs/common';
 import cors from 'cors';
-import { appConfig } from '../../../config/app.config';
-import type { AppConfig } from '../../../config/environment';
+import type { RequestHandler } from 'express';
+import type { AppConfig } from '../../config/environment';
 
 /**
  * CORS only for the origins in CORS_ORIGINS (off when unset), allowing the
  * request headers the API reads and exposing the response headers a
- * frontend needs; as middleware of a module so an app built from AppModule
- * alone sends them too. helmet's headers are set by the operations
- * middleware (security-headers.ts).
+ * frontend needs. helmet's headers are set by the operations middleware
+ * (security-headers.ts).
  */
 
 /**
@@ -43,24 +41,20 @@ export const EXPOSED_HEADERS = [
   'WWW-Authenticate',
   'Location',
 ];
-@Module({})
-export class HttpHardeningModule implements NestModule {
-  constructor(@Inject(appConfig.KEY) private readonly config: AppConfig) {}
 
-  configure(consumer: MiddlewareConsumer): void {
-    const origins = this.config.corsOrigins;
-    if (origins !== undefined) {
-      consumer
-        .apply(
-          cors({
-            origin: origins === '*' ? '*' : origins,
-            methods: ['GET', 'HEAD', 'POST', 'PATCH', 'DELETE'],
-            allowedHeaders: ALLOWED_HEADERS,
-            exposedHeaders: EXPOSED_HEADERS,
-            maxAge: 600,
-          }),
-        )
-        .forRoutes('{*path}');
-    }
-  }
+/**
+ * The CORS middleware for CORS_ORIGINS, or none when it is unset. Mounted by
+ * PlatformModule.
+ */
+export function corsMiddleware(
+  origins: AppConfig['corsOrigins'],
+): RequestHandler | undefined {
+  if (origins === undefined) return undefined;
+  return cors({
+    origin: origins === '*' ? '*' : origins,
+    methods: ['GET', 'HEAD', 'POST', 'PATCH', 'DELETE'],
+    allowedHeaders: ALLOWED_HEADERS,
+    exposedHeaders: EXPOSED_HEADERS,
+    maxAge: 600,
+  });
 }

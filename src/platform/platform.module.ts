@@ -1,0 +1,51 @@
+import { Inject, MiddlewareConsumer, Module, NestModule } from '@nestjs/common';
+import { HttpAdapterHost } from '@nestjs/core';
+import type { Application } from 'express';
+import { appConfig } from '../../config/app.config';
+import type { AppConfig } from '../../config/environment';
+import { removeNestBodyParsers } from './app-parity';
+import { corsMiddleware } from './cors';
+import { ExpressSettingsModule } from './express-settings.module';
+import { OperationsModule } from './operations.module';
+import { ProtocolErrorsModule } from './protocol-errors.module';
+import { TrustProxyModule } from './trust-proxy.module';
+
+/**
+ * The wire level, the same for every route: the operations middleware
+ * (request id, security headers, request log line, request metric), CORS,
+ * JSON body parsing, Express settings and undecodable paths, protocol
+ * errors and trust proxy. Each is set from a module, not from main.ts, so an
+ * app built from AppModule alone answers exactly like the production
+ * process; what needs more than Nest's public API for that is in
+ * app-parity.ts.
+ *
+ * Imported by AppModule before the feature modules: the operations
+ * middleware is the first Express layer, and CORS, mounted here through the
+ * consumer, comes before any feature module's middleware (Nest mounts a
+ * module's consumer middleware in import order among modules equally far
+ * from AppModule).
+ */
+@Module({
+  imports: [
+    OperationsModule,
+    ExpressSettingsModule,
+    ProtocolErrorsModule,
+    TrustProxyModule,
+  ],
+})
+export class PlatformModule implements NestModule {
+  constructor(
+    private readonly adapterHost: HttpAdapterHost,
+    @Inject(appConfig.KEY) private readonly config: AppConfig,
+  ) {}
+
+  configure(consumer: MiddlewareConsumer): void {
+    // JsonBodyGuard (a global guard, after AuthGuard) reads bodies once the
+    // route and the caller are known; Nest's parsers would read them first.
+    removeNestBodyParsers(
+      this.adapterHost.httpAdapter.getInstance<Application>(),
+    );
+    const cors = corsMiddleware(this.config.corsOrigins);
+    if (cors) consumer.apply(cors).forRoutes('{*path}');
+  }
+}
