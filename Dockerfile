@@ -6,13 +6,16 @@
 
 ARG NODE_IMAGE=node:22-bookworm-slim
 
-# 1. Compile TypeScript (dev dependencies; no native module is needed).
+# 1. Compile the service's TypeScript (dev dependencies; no native module is
+#    needed). The development servers (dev-servers/) are not part of the
+#    image: .dockerignore leaves them out and build:service does not compile
+#    them.
 FROM ${NODE_IMAGE} AS build
 WORKDIR /app
 COPY package.json package-lock.json ./
 RUN npm ci --ignore-scripts
 COPY . .
-RUN npm run build
+RUN npm run build:service
 
 # 2. Production dependencies only, with better-sqlite3 compiled for this image.
 FROM ${NODE_IMAGE} AS production-dependencies

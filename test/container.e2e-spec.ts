@@ -26,7 +26,7 @@ const run = promisify(execFile);
 const STEP_TIMEOUT_MS = 8 * 60_000;
 
 /** The RUN lines of the Dockerfile this test performs, in order. */
-const BUILD_STAGE = ['npm ci --ignore-scripts', 'npm run build'];
+const BUILD_STAGE = ['npm ci --ignore-scripts', 'npm run build:service'];
 const DEPENDENCY_STAGE = [
   'npm ci --omit=dev --ignore-scripts && npm rebuild better-sqlite3',
 ];
