@@ -6,22 +6,30 @@
 
 ARG NODE_IMAGE=node:22-bookworm-slim
 
-# 1. Compile TypeScript (dev dependencies; no native module is needed).
+# 1. Compile the service's TypeScript (dev dependencies; no native module is
+#    needed). The development servers (dev-servers/) are not part of the
+#    image: .dockerignore leaves them out and build:service does not compile
+#    them.
 FROM ${NODE_IMAGE} AS build
 WORKDIR /app
 COPY package.json package-lock.json ./
 RUN npm ci --ignore-scripts
 COPY . .
-RUN npm run build
+RUN npm run build:service
 
 # 2. Production dependencies only, with better-sqlite3 compiled for this image.
+#    --omit=optional as well: TypeORM names ts-node as an optional peer, so
+#    npm marks ts-node and TypeScript "devOptional" and --omit=dev alone still
+#    installs them (about 25 MB). The only other optional package of the
+#    production tree is pg-cloudflare, which pg loads on Cloudflare Workers
+#    only.
 FROM ${NODE_IMAGE} AS production-dependencies
 WORKDIR /app
 RUN apt-get update \
  && apt-get install -y --no-install-recommends python3 make g++ \
  && rm -rf /var/lib/apt/lists/*
 COPY package.json package-lock.json ./
-RUN npm ci --omit=dev --ignore-scripts && npm rebuild better-sqlite3
+RUN npm ci --omit=dev --omit=optional --ignore-scripts && npm rebuild better-sqlite3
 
 # 3. Runtime: the build and production dependencies, as the unprivileged
 #    "node" user (uid 1000), no compiler, no npm cache.

@@ -44,7 +44,7 @@ import {
   RESULTS_DIR,
   SERVER_CORE,
 } from './settings';
-import { DevAuthProvider } from '../src/dev-auth-provider/dev-auth-provider';
+import { DevAuthProvider } from '../dev-servers/auth-provider/dev-auth-provider';
 import { prepareStage, type BenchAuth, type Stage } from './stage';
 
 /**

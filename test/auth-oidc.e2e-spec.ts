@@ -8,7 +8,7 @@ import {
 import { createHmac } from 'node:crypto';
 import { request as httpRequest, type IncomingMessage } from 'node:http';
 import request from 'supertest';
-import { DevImageApi, Replies } from '../src/dev-image-api';
+import { DevImageApi, Replies } from '../dev-servers/image-api';
 import { CapturingLogger } from './support/capturing-logger';
 import { DevAuthProviderProcess } from './support/dev-auth-provider-process';
 import { answerBeforeBody, listen } from './support/pending-request';

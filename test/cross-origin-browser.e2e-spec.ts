@@ -3,7 +3,7 @@ import { once } from 'node:events';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { chromium, type Browser, type Page } from 'playwright-core';
-import { DevImageApi, Replies } from '../src/dev-image-api';
+import { DevImageApi, Replies } from '../dev-servers/image-api';
 import { CHROMIUM_ARGS, findChromium } from './support/chromium';
 import { DevAuthProviderProcess } from './support/dev-auth-provider-process';
 import { listen } from './support/pending-request';

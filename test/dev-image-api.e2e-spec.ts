@@ -6,15 +6,15 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { chromium } from 'playwright-core';
 import request from 'supertest';
-import { DevImageApi, Replies } from '../src/dev-image-api';
-import { PNG_SIGNATURE } from '../src/dev-image-api/png-encoder';
+import { DevImageApi, Replies } from '../dev-servers/image-api';
+import { PNG_SIGNATURE } from '../dev-servers/image-api/png-encoder';
 import { CHROMIUM_ARGS, findChromium } from './support/chromium';
 import { startDevImageApiProcess } from './support/dev-image-api-process';
 import { startServer } from './support/server-process';
 import { createTestApp, TestApp } from './support/test-app';
 
 /**
- * The dev image API (`npm run image-api:dev`, src/dev-image-api): an
+ * The dev image API (`npm run image-api:dev`, dev-servers/image-api): an
  * OpenAI-compatible image endpoint on 127.0.0.1 that draws a real SVG logo,
  * serves it and can be made slow or failing. The last tests run the built
  * program and the README's two lines as real processes.

@@ -1,5 +1,5 @@
 import request from 'supertest';
-import { DevImageApi, Replies } from '../src/dev-image-api';
+import { DevImageApi, Replies } from '../dev-servers/image-api';
 import { IdempotencyService } from '../src/idempotency/idempotency.service';
 import { listen, startPost } from './support/pending-request';
 import { createTestApp, TestApp } from './support/test-app';

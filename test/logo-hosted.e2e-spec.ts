@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import request from 'supertest';
-import { PNG_SIGNATURE } from '../src/dev-image-api/png-encoder';
+import { PNG_SIGNATURE } from '../dev-servers/image-api/png-encoder';
 import { ImageBlobStore } from '../src/image-store/image-blob-store';
 import { HostedLogos } from '../src/logo/hosted-logos';
 import { CapturingLogger } from './support/capturing-logger';

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import Redis from 'ioredis';
 import request from 'supertest';
-import { DevImageApi, Replies } from '../src/dev-image-api';
+import { DevImageApi, Replies } from '../dev-servers/image-api';
 import { findFreePort } from './support/server-process';
 import { createTestApp, TestApp } from './support/test-app';
 

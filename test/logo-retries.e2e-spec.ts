@@ -1,5 +1,5 @@
 import request from 'supertest';
-import { DevImageApi, FAKE_IMAGE_URL, Replies } from '../src/dev-image-api';
+import { DevImageApi, FAKE_IMAGE_URL, Replies } from '../dev-servers/image-api';
 import { createTestApp, TestApp } from './support/test-app';
 
 /**

@@ -6,7 +6,7 @@ import {
   TracerProvider,
 } from '@opentelemetry/sdk-trace';
 import request from 'supertest';
-import { DevImageApi, Replies } from '../src/dev-image-api';
+import { DevImageApi, Replies } from '../dev-servers/image-api';
 import { disableOwnSpans, enableOwnSpans } from '../src/tracing/spans';
 import { createProject } from './support/project-fixtures';
 import { createTestApp, type TestApp } from './support/test-app';

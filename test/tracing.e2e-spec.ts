@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import request from 'supertest';
-import { DevImageApi, Replies } from '../src/dev-image-api';
+import { DevImageApi, Replies } from '../dev-servers/image-api';
 import { OtlpReceiver, type ReceivedSpan } from './support/otlp-receiver';
 import { startServer, type ServerProcess } from './support/server-process';
 import {

@@ -1,5 +1,5 @@
 import { inflateSync } from 'node:zlib';
-import { drawLogoPng } from '../dev-image-api/logo-png';
+import { drawLogoPng } from '../../dev-servers/image-api/logo-png';
 import { sniffImageType } from './image-type';
 
 describe('sniffImageType', () => {

@@ -9,7 +9,7 @@ import {
   createTestDatabase,
   type TestDatabase,
 } from '../support/test-database';
-import { PNG_SIGNATURE } from '../../src/dev-image-api/png-encoder';
+import { PNG_SIGNATURE } from '../../dev-servers/image-api/png-encoder';
 
 /** A 4 MB image: about 5.6 MB of base64 in the upstream's answer. */
 const IMAGE_BYTES = 4 * 1024 * 1024;

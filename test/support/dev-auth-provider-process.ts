@@ -5,7 +5,13 @@ import { join } from 'node:path';
 import type { JWK } from 'jose';
 import { findFreePort, REPO_ROOT } from './server-process';
 
-const ENTRY = join(REPO_ROOT, 'dist', 'src', 'dev-auth-provider', 'main.js');
+const ENTRY = join(
+  REPO_ROOT,
+  'dist-dev',
+  'dev-servers',
+  'auth-provider',
+  'main.js',
+);
 const READY_TIMEOUT_MS = 15_000;
 
 /**

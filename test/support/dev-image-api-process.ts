@@ -6,9 +6,9 @@ import { findFreePort, REPO_ROOT } from './server-process';
 
 export const DEV_IMAGE_API_ENTRY = join(
   REPO_ROOT,
-  'dist',
-  'src',
-  'dev-image-api',
+  'dist-dev',
+  'dev-servers',
+  'image-api',
   'main.js',
 );
 
@@ -23,7 +23,7 @@ export interface DevImageApiProcess {
 
 /**
  * Runs the built dev image API as `npm run image-api:dev` does (`node
- * dist/src/dev-image-api/main.js`) on a free port, with `env` added to
+ * dist-dev/dev-servers/image-api/main.js`) on a free port, with `env` added to
  * (IMAGE_DEV_* variables of Jest's own environment are not passed on), and
  * waits for its "listening" line.
  */

@@ -1,8 +1,8 @@
-import { DevImageApi, Replies } from '../../src/dev-image-api';
+import { DevImageApi, Replies } from '../../dev-servers/image-api';
 
 /**
  * The image API stand-in of the contract suites: the dev image API itself
- * (src/dev-image-api), on a free port of 127.0.0.1, answering
+ * (dev-servers/image-api), on a free port of 127.0.0.1, answering
  * `Replies.success()` (logoUrl = FAKE_IMAGE_URL) unless a test says
  * otherwise, so those suites can compare URLs exactly. Suites that want
  * drawn logos start DevImageApi directly.
@@ -19,4 +19,4 @@ export {
   Replies,
   type DevReply as FakeReply,
   type RecordedRequest,
-} from '../../src/dev-image-api';
+} from '../../dev-servers/image-api';

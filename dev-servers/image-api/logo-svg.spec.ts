@@ -1,5 +1,5 @@
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
-import { LOGO_STYLES } from '../logo/logo.constants';
+import { LOGO_STYLES } from '../../src/logo/logo.constants';
 import { drawLogoSvg, initialsOf, isDrawableColor } from './logo-svg';
 
 const sketch = {

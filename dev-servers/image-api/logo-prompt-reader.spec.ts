@@ -1,6 +1,6 @@
-import type { GenerateLogoDto } from '../logo/dto/generate-logo.dto';
-import { LOGO_STYLES } from '../logo/logo.constants';
-import { buildLogoPrompt } from '../logo/logo-prompt';
+import type { GenerateLogoDto } from '../../src/logo/dto/generate-logo.dto';
+import { LOGO_STYLES } from '../../src/logo/logo.constants';
+import { buildLogoPrompt } from '../../src/logo/logo-prompt';
 import { readLogoPrompt } from './logo-prompt-reader';
 
 const request: GenerateLogoDto = {

@@ -1,4 +1,4 @@
-import { LOGO_STYLES, type LogoStyle } from '../logo/logo.constants';
+import { LOGO_STYLES, type LogoStyle } from '../../src/logo/logo.constants';
 
 /** What the dev image API draws: read back from the service's prompt. */
 export interface LogoSketch {

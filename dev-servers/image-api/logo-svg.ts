@@ -1,4 +1,4 @@
-import type { LogoStyle } from '../logo/logo.constants';
+import type { LogoStyle } from '../../src/logo/logo.constants';
 import type { LogoSketch } from './logo-prompt-reader';
 
 /** Used when the request names no color the SVG can use. */
