@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, release, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -81,6 +81,24 @@ interface AbStage {
   services: Record<Build['label'], Service>;
 }
 
+/**
+ * SQLite: each build gets its own byte copy of the seeded file, unless
+ * BENCH_AB_SHARED_SQLITE=1. PostgreSQL: one database for both.
+ */
+function databaseFor(
+  kind: Backend['kind'],
+  url: string,
+  label: Build['label'],
+): string {
+  if (kind !== 'sqlite' || process.env.BENCH_AB_SHARED_SQLITE === '1') {
+    return url;
+  }
+  const file = url.slice('file:'.length);
+  const copy = file.replace(/\.db$/, `-${label}.db`);
+  copyFileSync(file, copy);
+  return `file:${copy}`;
+}
+
 async function prepare(backend: Backend, imageUrl: string): Promise<AbStage> {
   const started = performance.now();
   const db = await backend.seeded('ab', settings.data);
@@ -93,9 +111,10 @@ async function prepare(backend: Backend, imageUrl: string): Promise<AbStage> {
   const env = { ...serviceEnv(), IMAGE_API_URL: imageUrl };
   const services = {} as AbStage['services'];
   for (const build of [settings.a, settings.b]) {
+    const databaseUrl = databaseFor(backend.kind, db.url, build.label);
     const service = await startService({
       name: `${backend.kind}-${build.label}`,
-      databaseUrl: db.url,
+      databaseUrl,
       workDir,
       env,
       entry: build.entry,
@@ -108,7 +127,9 @@ async function prepare(backend: Backend, imageUrl: string): Promise<AbStage> {
       seededUser: seededUserId(0),
       projectsPerUser: settings.data.projects / settings.data.users,
       sqliteFile:
-        backend.kind === 'sqlite' ? db.url.slice('file:'.length) : undefined,
+        backend.kind === 'sqlite'
+          ? databaseUrl.slice('file:'.length)
+          : undefined,
     });
     log(
       `[${backend.kind}] ${build.label} answers (cold start ${fmt(service.coldStartMs)} ms), seeded rows have the API's shape`,
