@@ -40,6 +40,18 @@ export interface AbRow {
   cpuChange: number;
   /** Smallest and largest (B − A) / A of one round's adjacent windows. */
   cpuChangeRange: [number, number];
+  /**
+   * (B − A) / A of each build's least CPU per request over the rounds:
+   * other work on the machine only ever adds to it, so the least is the
+   * round that was disturbed least.
+   */
+  cpuLeastChange: number;
+  /**
+   * Median share of the server's core busy with anything but the server:
+   * other processes, and kernel work (some on the server's behalf).
+   */
+  coreOthersA: number;
+  coreOthersB: number;
   perSecondA: number;
   perSecondB: number;
   perSecondChange: number;
@@ -71,6 +83,10 @@ export function summarize(run: AbBackendRun): AbRow[] {
       median(samples.map((s) => s.cpuUsPerRequest));
     const rate = (samples: TimedSample[]) =>
       median(samples.map((s) => s.perSecond));
+    const least = (samples: TimedSample[]) =>
+      Math.min(...samples.map((s) => s.cpuUsPerRequest));
+    const others = (samples: TimedSample[]) =>
+      median(samples.map((s) => s.coreOthersBusy ?? NaN));
     const perRound = pair.a.map((a, i) =>
       change(a.cpuUsPerRequest, pair.b[i].cpuUsPerRequest),
     );
@@ -80,6 +96,9 @@ export function summarize(run: AbBackendRun): AbRow[] {
       cpuUsB: cpu(pair.b),
       cpuChange: change(cpu(pair.a), cpu(pair.b)),
       cpuChangeRange: [Math.min(...perRound), Math.max(...perRound)],
+      cpuLeastChange: change(least(pair.a), least(pair.b)),
+      coreOthersA: others(pair.a),
+      coreOthersB: others(pair.b),
       perSecondA: rate(pair.a),
       perSecondB: rate(pair.b),
       perSecondChange: change(rate(pair.a), rate(pair.b)),
@@ -122,21 +141,21 @@ function target(row: AbRow): string {
 
 export function tableOf(run: AbBackendRun, rows: AbRow[]): string {
   const lines = [
-    '| Scenario | A µs/req | B µs/req | CPU B vs A | per round | A req/s | B req/s | req/s B vs A | Target |',
-    '| --- | --: | --: | --: | --: | --: | --: | --: | --- |',
+    '| Scenario | A µs/req | B µs/req | CPU B vs A | per round | least of rounds | A req/s | B req/s | req/s B vs A | core 0 busy beside the server, A / B | Target |',
+    '| --- | --: | --: | --: | --: | --: | --: | --: | --: | --: | --- |',
   ];
   for (const row of rows) {
     lines.push(
       `| ${LABELS[row.scenario]} | ${fmt(row.cpuUsA)} | ${fmt(row.cpuUsB)} | ${pct(row.cpuChange)} | ` +
-        `${pct(row.cpuChangeRange[0])} … ${pct(row.cpuChangeRange[1])} | ${fmt(row.perSecondA)} | ` +
-        `${fmt(row.perSecondB)} | ${pct(row.perSecondChange)} | ${target(row)} |`,
+        `${pct(row.cpuChangeRange[0])} … ${pct(row.cpuChangeRange[1])} | ${pct(row.cpuLeastChange)} | ${fmt(row.perSecondA)} | ` +
+        `${fmt(row.perSecondB)} | ${pct(row.perSecondChange)} | ${fmt(row.coreOthersA * 100)}% / ${fmt(row.coreOthersB * 100)}% | ${target(row)} |`,
     );
   }
   if (run.reference.length > 0) {
     const cpu = median(run.reference.map((r) => r.cpuUsPerOp));
     const perSecond = median(run.reference.map((r) => r.perSecond));
     lines.push(
-      `| ref: better-sqlite3, 12 rows per transaction | ${fmt(cpu)} µs/tx | | | | ${fmt(perSecond)} tx/s | | | reference |`,
+      `| ref: better-sqlite3, 12 rows per transaction | ${fmt(cpu)} µs/tx | | | | | ${fmt(perSecond)} tx/s | | | | reference |`,
     );
   }
   return lines.join('\n');
@@ -172,8 +191,12 @@ export async function writeAbReport(
   const about =
     `${describe(settings.a)}; ${describe(settings.b)}. ` +
     `${settings.rounds} rounds, order A B then B A alternately; each window ${settings.warmupS} s warm-up + ${settings.durationS} s measured, ` +
-    `${settings.connections} connections; ${settings.data.projects} projects over ${settings.data.users} users, one database shared by both. ` +
-    `µs/req: the server's user+system CPU time per answered request (median of the rounds); "per round": the smallest and largest change between the two adjacent windows of one round. ` +
+    `${settings.connections} connections; ${settings.data.projects} projects over ${settings.data.users} users, seeded once per database ` +
+    `(SQLite: ${settings.sharedSqlite ? 'one file for both builds' : 'a byte copy of it per build'}). ` +
+    `µs/req: the server's user+system CPU time per answered request, median of the rounds; "per round": the smallest and largest change ` +
+    `between the two adjacent windows of one round; "least of rounds": the change between each build's least µs/req; ` +
+    `"core 0 busy beside the server": the share of the server's core busy with anything but the server during the windows (median): ` +
+    `other processes, and kernel work such as loopback networking and disk flushes, some of it on the server's behalf. ` +
     `Total run time ${fmt(seconds / 60, 1)} min.`;
   const allPassed = summaries.every((s) =>
     s.rows.every((row) => row.pass !== false),

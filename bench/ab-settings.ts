@@ -26,8 +26,10 @@ export interface AbSettings {
   warmupS: number;
   durationS: number;
   connections: number;
-  /** Seeded once, shared by both builds. */
+  /** Seeded once per database kind, for both builds. */
   data: { projects: number; users: number };
+  /** SQLite: both builds on one file instead of a byte copy each. */
+  sharedSqlite: boolean;
   /** Admin URL of a PostgreSQL server; unset = SQLite only. */
   postgresUrl: string | undefined;
   scenarios: AbScenarioName[];
@@ -116,6 +118,7 @@ export function readAbSettings(): AbSettings {
     connections: Math.round(positive('BENCH_CONNECTIONS', 30)),
     // 20 projects per user, as in the main bench.
     data: { projects, users: Math.max(1, Math.round(projects / 20)) },
+    sharedSqlite: process.env.BENCH_AB_SHARED_SQLITE === '1',
     postgresUrl: process.env.BENCH_POSTGRES_URL?.trim() || undefined,
     scenarios: scenarios(),
   };

@@ -90,7 +90,7 @@ function databaseFor(
   url: string,
   label: Build['label'],
 ): string {
-  if (kind !== 'sqlite' || process.env.BENCH_AB_SHARED_SQLITE === '1') {
+  if (kind !== 'sqlite' || settings.sharedSqlite) {
     return url;
   }
   const file = url.slice('file:'.length);
@@ -223,13 +223,13 @@ async function main(): Promise<void> {
             load,
             service.pid,
             timedJob(settings, service.baseUrl, plan),
-            { postgres: kind === 'postgres' },
+            { postgres: kind === 'postgres', serverCore: SERVER_CORE },
           );
           const pair = runs[i].scenarios[name]!;
           (build.label === 'A' ? pair.a : pair.b).push(sample);
           log(
             `${tag} ${kind} ${name} ${build.label}: ${fmt(sample.perSecond)} req/s, ${fmt(sample.cpuUsPerRequest)} µs/req ` +
-              `(core 0 ${fmt(sample.serverCoreBusy * 100)}% busy), p50 ${fmt(sample.p50Ms, 2)} ms, ${sample.errors} errors`,
+              `(core 0 ${fmt(sample.serverCoreBusy * 100)}% busy, others ${fmt((sample.coreOthersBusy ?? NaN) * 100)}%), p50 ${fmt(sample.p50Ms, 2)} ms, ${sample.errors} errors`,
           );
         }
       }
