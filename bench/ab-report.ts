@@ -30,6 +30,8 @@ export interface AbBackendRun {
   scenarios: Partial<Record<AbScenarioName, AbPair>>;
   /** better-sqlite3 alone, 12 rows per transaction (SQLite only). */
   reference: SqliteRefSample[];
+  /** Spawn to the first 200 of each round's fresh process, per build. */
+  coldStartsMs: { a: number[]; b: number[] };
 }
 
 export interface AbRow {
@@ -190,7 +192,7 @@ export async function writeAbReport(
     `${b.label} = ${b.dir} (${b.commit.slice(0, 7)}${b.uncommittedChanges ? ', uncommitted changes' : ''})`;
   const about =
     `${describe(settings.a)}; ${describe(settings.b)}. ` +
-    `${settings.rounds} rounds, order A B then B A alternately; each window ${settings.warmupS} s warm-up + ${settings.durationS} s measured, ` +
+    `${settings.rounds} rounds on fresh processes, started and driven A B then B A alternately; each window ${settings.warmupS} s warm-up + ${settings.durationS} s measured, ` +
     `${settings.connections} connections; ${settings.data.projects} projects over ${settings.data.users} users, seeded once per database ` +
     `(SQLite: ${settings.sharedSqlite ? 'one file for both builds' : 'a byte copy of it per build'}). ` +
     `µs/req: the server's user+system CPU time per answered request, median of the rounds; "per round": the smallest and largest change ` +

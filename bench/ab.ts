@@ -74,11 +74,11 @@ const log = (text: string) => console.log(text);
 const fmt = (value: number, digits = 0) =>
   Number.isFinite(value) ? value.toFixed(digits) : '—';
 
-/** One database kind: its shared seeded database and one process per build. */
+/** One database kind: its seeded database(s) and how to start each build on it. */
 interface AbStage {
   backend: Backend;
   idsFile: string;
-  services: Record<Build['label'], Service>;
+  start(build: Build): Promise<Service>;
 }
 
 /**
@@ -109,33 +109,40 @@ async function prepare(backend: Backend, imageUrl: string): Promise<AbStage> {
   writeFileSync(idsFile, JSON.stringify(db.ids));
   // The environment of the main bench's servers, identical for both builds.
   const env = { ...serviceEnv(), IMAGE_API_URL: imageUrl };
-  const services = {} as AbStage['services'];
-  for (const build of [settings.a, settings.b]) {
-    const databaseUrl = databaseFor(backend.kind, db.url, build.label);
-    const service = await startService({
+  const urls = {
+    A: databaseFor(backend.kind, db.url, 'A'),
+    B: databaseFor(backend.kind, db.url, 'B'),
+  };
+  const start = (build: Build) =>
+    startService({
       name: `${backend.kind}-${build.label}`,
-      databaseUrl,
+      databaseUrl: urls[build.label],
       workDir,
       env,
       entry: build.entry,
     });
-    services[build.label] = service;
-    // Both builds must serve the seeded rows as they serve their own.
-    await checkSeededShape({
-      baseUrl: service.baseUrl,
-      seededId: db.ids[0],
-      seededUser: seededUserId(0),
-      projectsPerUser: settings.data.projects / settings.data.users,
-      sqliteFile:
-        backend.kind === 'sqlite'
-          ? databaseUrl.slice('file:'.length)
-          : undefined,
-    });
+  for (const build of [settings.a, settings.b]) {
+    const service = await start(build);
+    try {
+      // Both builds must serve the seeded rows as they serve their own.
+      await checkSeededShape({
+        baseUrl: service.baseUrl,
+        seededId: db.ids[0],
+        seededUser: seededUserId(0),
+        projectsPerUser: settings.data.projects / settings.data.users,
+        sqliteFile:
+          backend.kind === 'sqlite'
+            ? urls[build.label].slice('file:'.length)
+            : undefined,
+      });
+    } finally {
+      await service.stop();
+    }
     log(
-      `[${backend.kind}] ${build.label} answers (cold start ${fmt(service.coldStartMs)} ms), seeded rows have the API's shape`,
+      `[${backend.kind}] ${build.label} serves the seeded rows with the API's shape`,
     );
   }
-  return { backend, idsFile, services };
+  return { backend, idsFile, start };
 }
 
 function timedJob(
@@ -187,6 +194,7 @@ async function main(): Promise<void> {
       settings.scenarios.map((name) => [name, { a: [], b: [] }]),
     ),
     reference: [],
+    coldStartsMs: { a: [], b: [] },
   }));
 
   for (let round = 1; round <= settings.rounds; round += 1) {
@@ -195,6 +203,20 @@ async function main(): Promise<void> {
       round % 2 === 1 ? [settings.a, settings.b] : [settings.b, settings.a];
     for (const [i, stage] of stages.entries()) {
       const kind = stage.backend.kind;
+      // Fresh processes every round, started in the round's order: a
+      // process started first, or living longer, would otherwise be the
+      // same build in every round.
+      const services = {} as Record<Build['label'], Service>;
+      for (const build of order) {
+        const service = await stage.start(build);
+        services[build.label] = service;
+        runs[i].coldStartsMs[build.label === 'A' ? 'a' : 'b'].push(
+          service.coldStartMs,
+        );
+      }
+      log(
+        `${tag} ${kind} started ${order.map((b) => `${b.label} (${fmt(services[b.label].coldStartMs)} ms)`).join(', then ')}`,
+      );
       if (kind === 'sqlite' && settings.scenarios.includes('create')) {
         const refDb = freshSqliteCopy(workDir, `reference-${round}`);
         const sample = JSON.parse(
@@ -218,7 +240,7 @@ async function main(): Promise<void> {
           token: '',
         });
         for (const build of order) {
-          const service = stage.services[build.label];
+          const service = services[build.label];
           const sample = await measureTimed(
             load,
             service.pid,
@@ -233,6 +255,7 @@ async function main(): Promise<void> {
           );
         }
       }
+      await Promise.all(Object.values(services).map((s) => s.stop()));
     }
   }
 
