@@ -192,7 +192,7 @@ export async function writeAbReport(
     `${b.label} = ${b.dir} (${b.commit.slice(0, 7)}${b.uncommittedChanges ? ', uncommitted changes' : ''})`;
   const about =
     `${describe(settings.a)}; ${describe(settings.b)}. ` +
-    `${settings.rounds} rounds on fresh processes, started and driven A B then B A alternately; each window ${settings.warmupS} s warm-up + ${settings.durationS} s measured, ` +
+    `${settings.rounds} round${settings.rounds === 1 ? '' : 's'} on fresh processes, started and driven A B then B A alternately; each window ${settings.warmupS} s warm-up + ${settings.durationS} s measured, ` +
     `${settings.connections} connections; ${settings.data.projects} projects over ${settings.data.users} users, seeded once per database ` +
     `(SQLite: ${settings.sharedSqlite ? 'one file for both builds' : 'a byte copy of it per build'}). ` +
     `µs/req: the server's user+system CPU time per answered request, median of the rounds; "per round": the smallest and largest change ` +
