@@ -31,19 +31,30 @@ export interface Backend {
   dispose(): Promise<void>;
 }
 
-/** Starts the service once on `url` (MIGRATIONS_RUN defaults to true), stops it. */
-async function migrate(url: string, workDir: string): Promise<void> {
+/**
+ * Starts the service once on `url` (MIGRATIONS_RUN defaults to true), stops
+ * it. `entry`: the build that migrates (default this checkout's).
+ */
+async function migrate(
+  url: string,
+  workDir: string,
+  entry?: string,
+): Promise<void> {
   const service = await startService({
     name: 'migrate',
     databaseUrl: url,
     workDir,
+    entry,
   });
   await service.stop();
 }
 
-export async function sqliteBackend(workDir: string): Promise<Backend> {
+export async function sqliteBackend(
+  workDir: string,
+  entry?: string,
+): Promise<Backend> {
   const template = join(workDir, 'template.db');
-  await migrate(`file:${template}`, workDir);
+  await migrate(`file:${template}`, workDir, entry);
   // One self-contained file (no -wal beside it), safe to copy.
   const db = new Database(template);
   db.pragma('wal_checkpoint(TRUNCATE)');
@@ -78,7 +89,11 @@ async function adminQuery(adminUrl: string, sql: string): Promise<void> {
   }
 }
 
-export function postgresBackend(adminUrl: string, workDir: string): Backend {
+export function postgresBackend(
+  adminUrl: string,
+  workDir: string,
+  entry?: string,
+): Backend {
   const prefix = `workspace_bench_${randomBytes(4).toString('hex')}`;
   const created: string[] = [];
   return {
@@ -89,7 +104,7 @@ export function postgresBackend(adminUrl: string, workDir: string): Backend {
       created.push(database);
       const url = new URL(adminUrl);
       url.pathname = `/${database}`;
-      await migrate(url.toString(), workDir);
+      await migrate(url.toString(), workDir, entry);
       const ids =
         data.projects > 0 ? await seedPostgres(url.toString(), data) : [];
       return { url: url.toString(), ids };

@@ -6,6 +6,7 @@ import type {
   TimedResult,
 } from './load-protocol';
 import {
+  coreBusyUs,
   cpuSpent,
   cpuTimesByName,
   cpuTimeUs,
@@ -44,12 +45,22 @@ export interface TimedSample {
    * (every postgres process), beside the service's.
    */
   postgresCpuUsPerRequest?: number;
+  /**
+   * Share of the server's core busy with anything but the server during the
+   * window (only when `serverCore` is given): other processes, and kernel
+   * work such as loopback networking and disk flushes, some of it on the
+   * server's behalf. A busy machine inflates CPU per request through caches
+   * and context switches.
+   */
+  coreOthersBusy?: number;
   load: TimedResult;
 }
 
 export interface TimedOptions {
   /** Also read PostgreSQL's CPU time around the window. */
   postgres?: boolean;
+  /** The core the server is pinned to, to read what else ran on it. */
+  serverCore?: number;
 }
 
 export async function measureTimed(
@@ -60,14 +71,21 @@ export async function measureTimed(
 ): Promise<TimedSample> {
   let cpuBefore = 0;
   let postgresBefore = new Map<number, number>();
+  let coreBefore = 0;
   let watch: ReturnType<typeof watchRss> | undefined;
   const result = await load.run(job, async () => {
     await waitForIdle(serverPid);
     cpuBefore = cpuTimeUs(serverPid);
+    if (options.serverCore !== undefined)
+      coreBefore = coreBusyUs(options.serverCore);
     if (options.postgres) postgresBefore = cpuTimesByName('postgres');
     watch = watchRss(serverPid, 100);
   });
   const cpuUs = cpuTimeUs(serverPid) - cpuBefore;
+  const coreUs =
+    options.serverCore === undefined
+      ? undefined
+      : coreBusyUs(options.serverCore) - coreBefore;
   const postgresUs = options.postgres
     ? cpuSpent(postgresBefore, cpuTimesByName('postgres'))
     : undefined;
@@ -87,6 +105,11 @@ export async function measureTimed(
     ...(postgresUs === undefined
       ? {}
       : { postgresCpuUsPerRequest: postgresUs / requests }),
+    ...(coreUs === undefined
+      ? {}
+      : {
+          coreOthersBusy: Math.max(0, coreUs - cpuUs) / (result.seconds * 1e6),
+        }),
     load: result,
   };
 }

@@ -31,6 +31,23 @@ export function cpuTimeUs(pid: number): number {
   return ((utime + stime) * 1e6) / clockTicks();
 }
 
+/**
+ * Time one core spent busy (everything but idle and iowait) since boot, in
+ * microseconds, from /proc/stat's `cpu<N>` line.
+ */
+export function coreBusyUs(core: number): number {
+  const line = readFileSync('/proc/stat', 'utf8')
+    .split('\n')
+    .find((row) => row.startsWith(`cpu${core} `));
+  if (!line) return NaN;
+  const ticks = line.trim().split(/\s+/).slice(1).map(Number);
+  // user nice system idle iowait irq softirq steal (guest is inside user).
+  const busy = ticks
+    .slice(0, 8)
+    .reduce((sum, value, i) => (i === 3 || i === 4 ? sum : sum + value), 0);
+  return (busy * 1e6) / clockTicks();
+}
+
 function statusField(pid: number, field: 'VmRSS' | 'VmHWM'): number {
   const status = readFileSync(`/proc/${pid}/status`, 'utf8');
   const match = new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(status);

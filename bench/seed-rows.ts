@@ -4,7 +4,8 @@ import { v7 as uuidv7 } from 'uuid';
  * Rows exactly like the ones POST /api/projects writes (docs/api.md):
  * UUIDv7 ids made in the app's order (project, its 8 sections, its 3
  * agents), every row of a project stamped with the same instant, sections
- * PENDING at positions 0..7 in their default order, agents IDLE in creation order.
+ * PENDING at positions 0..7 in the order below, agents IDLE in creation
+ * order.
  * The run checks the result against a project created through the API.
  */
 

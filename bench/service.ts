@@ -30,6 +30,11 @@ export interface ServiceOptions {
   readyPath?: string;
   /** Unpinned instead of on the server core (the replicas). */
   unpinned?: boolean;
+  /**
+   * The built entry point to run; default this checkout's
+   * `dist/src/main.js` (the A/B runs another checkout's beside it).
+   */
+  entry?: string;
 }
 
 export interface Service {
@@ -120,7 +125,7 @@ export async function startService(options: ServiceOptions): Promise<Service> {
     child = spawnPinned(
       options.unpinned ? undefined : SERVER_CORE,
       process.execPath,
-      [...(options.nodeArgs ?? []), SERVER_ENTRY],
+      [...(options.nodeArgs ?? []), options.entry ?? SERVER_ENTRY],
       { env, cwd: options.workDir, stdio: ['ignore', out, err] },
     );
   } finally {

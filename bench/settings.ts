@@ -5,7 +5,7 @@ import { resolve } from 'node:path';
  * The defaults are the ones the targets are stated for.
  */
 
-function positive(name: string, fallback: number): number {
+export function positive(name: string, fallback: number): number {
   const raw = process.env[name];
   if (raw === undefined || raw.trim() === '') return fallback;
   const value = Number(raw);

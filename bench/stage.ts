@@ -65,6 +65,23 @@ export interface BenchAuth {
   token: string;
 }
 
+/**
+ * The environment every service process of the bench gets (the image API's
+ * URL aside), whichever build it runs.
+ */
+export function serviceEnv(logLevel?: string): Record<string, string> {
+  return {
+    IMAGE_API_KEY: 'bench-key',
+    // Every request of the bench comes from 127.0.0.1: the per-client logo
+    // limit would turn the logo scenarios into a 429 benchmark.
+    LOGO_RATE_LIMIT: '0',
+    // Likewise the cap on one client's logo requests in flight or waiting:
+    // past it they are 429s (the burst sends 1,000 at once).
+    IMAGE_API_CLIENT_LIMIT: '100000',
+    ...(logLevel ? { LOG_LEVEL: logLevel } : {}),
+  };
+}
+
 export async function prepareStage(
   backend: Backend,
   settings: Settings,
@@ -87,13 +104,7 @@ export async function prepareStage(
   const idsFile = join(workDir, `ids-${backend.kind}.json`);
   writeFileSync(idsFile, JSON.stringify(sample(mainDb.ids, ID_SAMPLE_SIZE)));
 
-  const common = {
-    IMAGE_API_KEY: 'bench-key',
-    // Every request of the bench comes from 127.0.0.1: the per-client logo
-    // limit would turn the logo scenarios into a 429 benchmark.
-    LOGO_RATE_LIMIT: '0',
-    ...(settings.logLevel ? { LOG_LEVEL: settings.logLevel } : {}),
-  };
+  const common = serviceEnv(settings.logLevel);
   const mainEnv = { ...common, IMAGE_API_URL: upstreams.instantUrl };
   const main = await startService({
     name: `${backend.kind}-main`,

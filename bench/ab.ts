@@ -1,0 +1,299 @@
+import { copyFileSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { cpus, loadavg, release, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { type AbBackendRun, writeAbReport } from './ab-report';
+import { type AbSettings, type Build, readAbSettings } from './ab-settings';
+import {
+  type Backend,
+  freshSqliteCopy,
+  postgresBackend,
+  sqliteBackend,
+} from './databases';
+import { LoadGenerator } from './load-client';
+import type { TimedJob } from './load-protocol';
+import { measureTimed } from './measure';
+import {
+  hasTaskset,
+  killAllProcessesNow,
+  pinSelf,
+  runScript,
+  startHelperServer,
+  stopAllProcesses,
+} from './processes';
+import type { SqliteRefSample } from './report';
+import { SCENARIOS } from './scenarios';
+import { seededUserId } from './seed-rows';
+import { type Service, startService } from './service';
+import { checkSeededShape } from './shape-check';
+import { serviceEnv } from './stage';
+import { LOAD_CORE, SERVER_CORE } from './settings';
+
+/**
+ * `npm run bench:ab`: an interleaved A/B of two builds of the service
+ * (BENCH_A_DIR, default ../ab-baseline; BENCH_B_DIR, default this checkout).
+ * Both run at once as production runs them (`node <dir>/dist/src/main.js`,
+ * the same environment), pinned to the server core, on one seeded database
+ * per kind. Each round drives every scenario against A and B back to back,
+ * A first in odd rounds and B first in even ones, so a drift of the machine
+ * during the run lands on both alike. See bench/README.md.
+ */
+
+const settings = readAbSettings();
+const workDir = mkdtempSync(join(tmpdir(), 'workspace-bench-ab-'));
+const backends: Backend[] = [];
+let cleaning: Promise<void> | undefined;
+let interrupted = false;
+
+function cleanup(): Promise<void> {
+  cleaning ??= (async () => {
+    await stopAllProcesses();
+    for (const backend of backends) {
+      await backend
+        .dispose()
+        .catch((error: unknown) =>
+          console.error(`could not drop ${backend.kind} databases:`, error),
+        );
+    }
+    rmSync(workDir, { recursive: true, force: true });
+  })();
+  return cleaning;
+}
+
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.once(signal, () => {
+    interrupted = true;
+    console.error(`\n${signal}: stopping every process the bench started…`);
+    void cleanup().finally(() => process.exit(130));
+  });
+}
+// Last resort if the process dies without the cleanup having finished.
+process.on('exit', killAllProcessesNow);
+
+const log = (text: string) => console.log(text);
+const fmt = (value: number, digits = 0) =>
+  Number.isFinite(value) ? value.toFixed(digits) : '—';
+
+/** One database kind: its seeded database(s) and how to start each build on it. */
+interface AbStage {
+  backend: Backend;
+  idsFile: string;
+  start(build: Build): Promise<Service>;
+}
+
+/**
+ * SQLite: each build gets its own byte copy of the seeded file, unless
+ * BENCH_AB_SHARED_SQLITE=1. PostgreSQL: one database for both.
+ */
+function databaseFor(
+  kind: Backend['kind'],
+  url: string,
+  label: Build['label'],
+): string {
+  if (kind !== 'sqlite' || settings.sharedSqlite) {
+    return url;
+  }
+  const file = url.slice('file:'.length);
+  const copy = file.replace(/\.db$/, `-${label}.db`);
+  copyFileSync(file, copy);
+  return `file:${copy}`;
+}
+
+async function prepare(backend: Backend, imageUrl: string): Promise<AbStage> {
+  const started = performance.now();
+  const db = await backend.seeded('ab', settings.data);
+  log(
+    `[${backend.kind}] seeded ${settings.data.projects} projects over ${settings.data.users} users in ${fmt((performance.now() - started) / 1000, 1)} s`,
+  );
+  const idsFile = join(workDir, `ids-${backend.kind}.json`);
+  writeFileSync(idsFile, JSON.stringify(db.ids));
+  // The environment of the main bench's servers, identical for both builds.
+  const env = { ...serviceEnv(), IMAGE_API_URL: imageUrl };
+  const urls = {
+    A: databaseFor(backend.kind, db.url, 'A'),
+    B: databaseFor(backend.kind, db.url, 'B'),
+  };
+  const start = (build: Build) =>
+    startService({
+      name: `${backend.kind}-${build.label}`,
+      databaseUrl: urls[build.label],
+      workDir,
+      env,
+      entry: build.entry,
+    });
+  for (const build of [settings.a, settings.b]) {
+    const service = await start(build);
+    try {
+      // Both builds must serve the seeded rows as they serve their own.
+      await checkSeededShape({
+        baseUrl: service.baseUrl,
+        seededId: db.ids[0],
+        seededUser: seededUserId(0),
+        projectsPerUser: settings.data.projects / settings.data.users,
+        sqliteFile:
+          backend.kind === 'sqlite'
+            ? urls[build.label].slice('file:'.length)
+            : undefined,
+      });
+    } finally {
+      await service.stop();
+    }
+    log(
+      `[${backend.kind}] ${build.label} serves the seeded rows with the API's shape`,
+    );
+  }
+  return { backend, idsFile, start };
+}
+
+function timedJob(
+  s: AbSettings,
+  baseUrl: string,
+  plan: TimedJob['plan'],
+): TimedJob {
+  return {
+    type: 'timed',
+    baseUrl,
+    plan,
+    connections: s.connections,
+    warmupS: s.warmupS,
+    durationS: s.durationS,
+  };
+}
+
+async function main(): Promise<void> {
+  const startedAt = new Date();
+  pinSelf(LOAD_CORE);
+  log(
+    `bench:ab: A = ${settings.a.dir} (${settings.a.commit.slice(0, 7)}), B = ${settings.b.dir} (${settings.b.commit.slice(0, 7)})\n` +
+      `${settings.rounds} round${settings.rounds === 1 ? '' : 's'} × (${settings.warmupS} s warm-up + ${settings.durationS} s), ${settings.connections} connections, ` +
+      `server on core ${SERVER_CORE}, load on core ${LOAD_CORE}${hasTaskset() ? '' : ' (unpinned: no taskset)'}; temp ${workDir}`,
+  );
+
+  const upstream = await startHelperServer(
+    LOAD_CORE,
+    join(__dirname, 'image-upstream.ts'),
+    ['0'],
+  );
+  const imageUrl = `http://127.0.0.1:${upstream.port}/v1/images/generations`;
+
+  // A migrates the shared databases; B then finds nothing left to run
+  // (the same migrations) or runs its new ones on start.
+  backends.push(await sqliteBackend(workDir, settings.a.entry));
+  if (settings.postgresUrl) {
+    backends.push(
+      postgresBackend(settings.postgresUrl, workDir, settings.a.entry),
+    );
+  }
+  const stages: AbStage[] = [];
+  for (const backend of backends) stages.push(await prepare(backend, imageUrl));
+
+  const load = await LoadGenerator.start();
+  const runs: AbBackendRun[] = stages.map((stage) => ({
+    kind: stage.backend.kind,
+    scenarios: Object.fromEntries(
+      settings.scenarios.map((name) => [name, { a: [], b: [] }]),
+    ),
+    reference: [],
+    coldStartsMs: { a: [], b: [] },
+  }));
+
+  for (let round = 1; round <= settings.rounds; round += 1) {
+    const tag = `[round ${round}/${settings.rounds}]`;
+    const order =
+      round % 2 === 1 ? [settings.a, settings.b] : [settings.b, settings.a];
+    for (const [i, stage] of stages.entries()) {
+      const kind = stage.backend.kind;
+      // Fresh processes every round, started in the round's order: a
+      // process started first, or living longer, would otherwise be the
+      // same build in every round.
+      const services = {} as Record<Build['label'], Service>;
+      for (const build of order) {
+        const service = await stage.start(build);
+        services[build.label] = service;
+        runs[i].coldStartsMs[build.label === 'A' ? 'a' : 'b'].push(
+          service.coldStartMs,
+        );
+      }
+      log(
+        `${tag} ${kind} started ${order.map((b) => `${b.label} (${fmt(services[b.label].coldStartMs)} ms)`).join(', then ')}`,
+      );
+      if (kind === 'sqlite' && settings.scenarios.includes('create')) {
+        const refDb = freshSqliteCopy(workDir, `reference-${round}`);
+        const sample = JSON.parse(
+          await runScript(
+            SERVER_CORE,
+            join(__dirname, 'ref-sqlite-inserts.ts'),
+            [refDb, String(settings.warmupS), String(settings.durationS)],
+          ),
+        ) as SqliteRefSample;
+        rmSync(refDb, { force: true });
+        runs[i].reference.push(sample);
+        log(
+          `${tag} ref better-sqlite3: ${fmt(sample.perSecond)} tx/s, ${fmt(sample.cpuUsPerOp)} µs/tx`,
+        );
+      }
+      for (const name of settings.scenarios) {
+        const scenario = SCENARIOS.find((s) => s.name === name)!;
+        const plan = scenario.plan({
+          idsFile: stage.idsFile,
+          users: settings.data.users,
+          token: '',
+        });
+        for (const build of order) {
+          const service = services[build.label];
+          const sample = await measureTimed(
+            load,
+            service.pid,
+            timedJob(settings, service.baseUrl, plan),
+            { postgres: kind === 'postgres', serverCore: SERVER_CORE },
+          );
+          const pair = runs[i].scenarios[name]!;
+          (build.label === 'A' ? pair.a : pair.b).push(sample);
+          log(
+            `${tag} ${kind} ${name} ${build.label}: ${fmt(sample.perSecond)} req/s, ${fmt(sample.cpuUsPerRequest)} µs/req ` +
+              `(core 0 ${fmt(sample.serverCoreBusy * 100)}% busy, others ${fmt((sample.coreOthersBusy ?? NaN) * 100)}%), p50 ${fmt(sample.p50Ms, 2)} ms, ${sample.errors} errors`,
+          );
+        }
+      }
+      await Promise.all(Object.values(services).map((s) => s.stop()));
+    }
+  }
+
+  await load.stop();
+  const finishedAt = new Date();
+  const report = await writeAbReport(
+    settings,
+    { startedAt, finishedAt },
+    {
+      cpus: cpus().length,
+      cpuModel: cpus()[0]?.model,
+      node: process.version,
+      kernel: release(),
+      pinned: hasTaskset(),
+      loadAverageAtStart: startLoad,
+    },
+    runs,
+  );
+  log(`\n${report.text}`);
+  log(`wrote ${report.file}`);
+  log(
+    report.allPassed
+      ? 'every target met'
+      : 'some targets are not met (see **FAIL** above)',
+  );
+}
+
+// The machine's load when the run began: a busy machine means noisier numbers.
+const startLoad = loadavg();
+
+main()
+  .catch((error: unknown) => {
+    // After Ctrl-C the run fails on its killed children: nothing to report.
+    if (interrupted) return;
+    console.error(
+      'bench:ab failed:',
+      error instanceof Error ? error.stack : error,
+    );
+    process.exitCode = 1;
+  })
+  .finally(() => cleanup());
