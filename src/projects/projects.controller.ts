@@ -1,5 +1,4 @@
 import {
-  Body,
   Controller,
   Delete,
   Get,
@@ -28,10 +27,8 @@ import type { IdempotentRequest } from '../idempotency/idempotency-key.decorator
 import { IdempotencyKey } from '../idempotency/idempotency-key.decorator';
 import { CreateProjectDto } from './dto/create-project.dto';
 import { ListProjectsQuery } from './dto/list-projects.query';
-import {
-  Authenticated,
-  UserIdFromCaller,
-} from '../auth/authenticated.decorator';
+import { Authenticated } from '../auth/authenticated.decorator';
+import { CallerBody } from '../auth/caller-body.decorator';
 import { CurrentCaller } from '../auth/current-caller.decorator';
 import type { Caller } from '../common/http/request-context';
 import { ProjectsService } from './projects.service';
@@ -55,9 +52,8 @@ export class ProjectsController {
   @Post()
   @CreateProjectEndpoint()
   @Header('Content-Type', JSON_CONTENT_TYPE)
-  @UserIdFromCaller()
   async create(
-    @Body() input: CreateProjectDto,
+    @CallerBody() input: CreateProjectDto,
     @ClientIp() client: string,
     @IdempotencyKey('POST /api/projects') key: IdempotentRequest | undefined,
     @CurrentCaller() caller: Caller | undefined,

@@ -35,7 +35,7 @@ function handlerName(handle: LayerHandle | undefined): string {
  * `bodyParser: false` — which main.ts could do, but an app built from
  * AppModule in a test would not. Nest has added its parser layers to the
  * Express router by the time modules are configured, so they are removed
- * here; JsonBodyGuard (registered in AppModule, after AuthGuard) takes
+ * here; JsonBodyGuard (run by AppGuard, after AuthGuard) takes
  * their place once the route and the caller are known.
  */
 @Module({})
