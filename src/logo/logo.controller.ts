@@ -2,7 +2,6 @@ import {
   Body,
   Controller,
   Get,
-  Header,
   HttpCode,
   Inject,
   Post,
@@ -13,15 +12,16 @@ import { ApiTags } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import { appConfig } from '../../config/app.config';
 import type { AppConfig } from '../../config/environment';
-import { sendAnswer } from '../common/http/answer';
+import { sendJsonReply } from '../common/http/json-reply';
 import { publicBaseUrl } from '../common/http/public-base-url';
 import { addRequestLogFields } from '../logging/request-log';
 import { ClientAbortSignal } from '../common/http/client-abort-signal.decorator';
 import { ClientIp } from '../common/http/client-ip.decorator';
 import { FailureMessage } from '../common/http/failure-message.decorator';
-import { JSON_CONTENT_TYPE } from '../common/http/json-text';
 import type { IdempotentRequest } from '../idempotency/idempotency-key.decorator';
 import { IdempotencyKey } from '../idempotency/idempotency-key.decorator';
+import { isReplayed, replayedReply } from '../idempotency/replayed';
+import { generatedLogoReply } from './logo-replies';
 import { GenerateLogoDto } from './dto/generate-logo.dto';
 import { LOGO_GENERIC_FAILURE } from './logo.constants';
 import {
@@ -55,7 +55,6 @@ export class LogoController {
   @Post()
   @HttpCode(200)
   @GenerateLogoEndpoint()
-  @Header('Content-Type', JSON_CONTENT_TYPE)
   async generate(
     @Body() request: GenerateLogoDto,
     @ClientIp() client: string,
@@ -68,7 +67,7 @@ export class LogoController {
   ) {
     // The rate limit counts per proven user, or per address without one.
     const budget = caller ? `user:${caller.userId}` : client;
-    const answer = await this.logo.respond(
+    const result = await this.logo.respond(
       request,
       {
         client: budget,
@@ -82,7 +81,10 @@ export class LogoController {
       },
       key,
     );
-    return sendAnswer(response, answer);
+    return sendJsonReply(
+      response,
+      isReplayed(result) ? replayedReply(result) : generatedLogoReply(result),
+    );
   }
 
   @Get()

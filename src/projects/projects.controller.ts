@@ -2,7 +2,7 @@ import {
   Controller,
   Delete,
   Get,
-  Header,
+  HttpStatus,
   Param,
   Patch,
   Post,
@@ -12,19 +12,21 @@ import {
 } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
-import { sendAnswer } from '../common/http/answer';
+import { sendJsonReply } from '../common/http/json-reply';
 import { ClientIp } from '../common/http/client-ip.decorator';
 import { JsonStreamResponder } from '../common/http/json-stream.responder';
-import {
-  JSON_CONTENT_TYPE,
-  jsonArrayText,
-  jsonObjectText,
-} from '../common/http/json-text';
+import { jsonArrayText, jsonObjectText } from '../common/http/json-text';
 import type { Preconditions } from '../common/http/preconditions.decorator';
 import { RequestPreconditions } from '../common/http/preconditions.decorator';
 import { RawBody } from '../common/http/raw-body.decorator';
 import type { IdempotentRequest } from '../idempotency/idempotency-key.decorator';
 import { IdempotencyKey } from '../idempotency/idempotency-key.decorator';
+import { isReplayed, replayedReply } from '../idempotency/replayed';
+import {
+  createdProjectReply,
+  projectReadReply,
+  projectReply,
+} from './project-replies';
 import { CreateProjectDto } from './dto/create-project.dto';
 import { ListProjectsQuery } from './dto/list-projects.query';
 import { Authenticated } from '../auth/authenticated.decorator';
@@ -51,7 +53,6 @@ export class ProjectsController {
 
   @Post()
   @CreateProjectEndpoint()
-  @Header('Content-Type', JSON_CONTENT_TYPE)
   async create(
     @CallerBody() input: CreateProjectDto,
     @ClientIp() client: string,
@@ -61,21 +62,22 @@ export class ProjectsController {
   ) {
     // The rate limit counts per proven user, or per address without one.
     const budget = caller ? `user:${caller.userId}` : client;
-    return sendAnswer(
+    const result = await this.projects.create(input, budget, key, caller);
+    return sendJsonReply(
       response,
-      await this.projects.create(input, budget, key, caller),
+      isReplayed(result) ? replayedReply(result) : createdProjectReply(result),
     );
   }
 
   // GET bodies arrive as JSON text rendered by the database.
   @Get()
   @ListProjectsEndpoint()
-  @Header('Content-Type', JSON_CONTENT_TYPE)
   async list(
     @Query() query: ListProjectsQuery,
     @CurrentCaller() caller: Caller | undefined,
     @ClientIp() client: string,
-  ): Promise<StreamableFile | string> {
+    @Res({ passthrough: true }) response: Response,
+  ): Promise<StreamableFile | string | undefined> {
     // SPEC's unpaged list can be any size: it is streamed, never built whole.
     if (query.limit === undefined && query.cursor === undefined) {
       const budget = caller ? `user:${caller.userId}` : client;
@@ -87,9 +89,13 @@ export class ProjectsController {
       query,
       caller,
     );
-    return jsonObjectText({
-      projects: jsonArrayText(projects),
-      nextCursor: JSON.stringify(nextCursor),
+    return sendJsonReply(response, {
+      status: HttpStatus.OK,
+      headers: {},
+      body: jsonObjectText({
+        projects: jsonArrayText(projects),
+        nextCursor: JSON.stringify(nextCursor),
+      }),
     });
   }
 
@@ -101,9 +107,11 @@ export class ProjectsController {
     @CurrentCaller() caller: Caller | undefined,
     @Res({ passthrough: true }) response: Response,
   ) {
-    return sendAnswer(
+    return sendJsonReply(
       response,
-      await this.projects.get(id, conditions.ifNoneMatch, caller),
+      projectReadReply(
+        await this.projects.get(id, conditions.ifNoneMatch, caller),
+      ),
     );
   }
 
@@ -111,7 +119,6 @@ export class ProjectsController {
   // validation pipe; the service decides whether it can be applied.
   @Patch(':id')
   @UpdateProjectEndpoint()
-  @Header('Content-Type', JSON_CONTENT_TYPE)
   async update(
     @Param('id') id: string,
     @RawBody() body: unknown,
@@ -119,9 +126,11 @@ export class ProjectsController {
     @CurrentCaller() caller: Caller | undefined,
     @Res({ passthrough: true }) response: Response,
   ) {
-    return sendAnswer(
+    return sendJsonReply(
       response,
-      await this.projects.update(id, body, conditions.ifMatch, caller),
+      projectReply(
+        await this.projects.update(id, body, conditions.ifMatch, caller),
+      ),
     );
   }
 
