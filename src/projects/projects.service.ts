@@ -1,4 +1,4 @@
-import { HttpException, HttpStatus, Inject, Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import { appConfig } from '../../config/app.config';
 import type { AppConfig } from '../../config/environment';
 import { AuthFailure } from '../common/errors/auth-failure.error';
@@ -38,6 +38,7 @@ import { presentProject } from './project.presenter';
 import {
   ProjectChangeRejectedError,
   ProjectNotFoundException,
+  ProjectPreconditionFailedException,
 } from './projects.errors';
 
 @Injectable()
@@ -309,5 +310,5 @@ function listedUser(
 function unchanged(ifMatch: EntityTagCondition | undefined): Error {
   return ifMatch === undefined
     ? new ProjectChangeRejectedError('unknown project id')
-    : new HttpException('Precondition failed', HttpStatus.PRECONDITION_FAILED);
+    : new ProjectPreconditionFailedException();
 }
