@@ -36,8 +36,9 @@ import { LogoService } from './logo.service';
 @ApiTags('logo')
 @Controller('api/ai/generate-logo')
 @Authenticated()
-// Failures are {success:false, error}, where error explains the failure when it
-// can (key missing, upstream message, unreadable body), else the fixed text.
+// Failures of every logo route (the generator information's too) are
+// {success:false, error}; GenerateLogoEndpoint declares the same text with
+// the 500 it documents.
 @FailureMessage(LOGO_GENERIC_FAILURE, {
   envelope: 'success-flag',
   exposePublicErrors: true,
