@@ -2,7 +2,7 @@ import {
   Controller,
   Delete,
   Get,
-  HttpStatus,
+  Header,
   Param,
   Patch,
   Post,
@@ -15,7 +15,11 @@ import type { Response } from 'express';
 import { sendJsonReply } from '../common/http/json-reply';
 import { ClientIp } from '../common/http/client-ip.decorator';
 import { JsonStreamResponder } from '../common/http/json-stream.responder';
-import { jsonArrayText, jsonObjectText } from '../common/http/json-text';
+import {
+  JSON_CONTENT_TYPE,
+  jsonArrayText,
+  jsonObjectText,
+} from '../common/http/json-text';
 import type { Preconditions } from '../common/http/preconditions.decorator';
 import { RequestPreconditions } from '../common/http/preconditions.decorator';
 import { RawBody } from '../common/http/raw-body.decorator';
@@ -72,12 +76,14 @@ export class ProjectsController {
   // GET bodies arrive as JSON text rendered by the database.
   @Get()
   @ListProjectsEndpoint()
+  // Both bodies are JSON text: the stream's, and the page's, which Nest
+  // sends as it is.
+  @Header('Content-Type', JSON_CONTENT_TYPE)
   async list(
     @Query() query: ListProjectsQuery,
     @CurrentCaller() caller: Caller | undefined,
     @ClientIp() client: string,
-    @Res({ passthrough: true }) response: Response,
-  ): Promise<StreamableFile | string | undefined> {
+  ): Promise<StreamableFile | string> {
     // SPEC's unpaged list can be any size: it is streamed, never built whole.
     if (query.limit === undefined && query.cursor === undefined) {
       const budget = caller ? `user:${caller.userId}` : client;
@@ -89,13 +95,9 @@ export class ProjectsController {
       query,
       caller,
     );
-    return sendJsonReply(response, {
-      status: HttpStatus.OK,
-      headers: {},
-      body: jsonObjectText({
-        projects: jsonArrayText(projects),
-        nextCursor: JSON.stringify(nextCursor),
-      }),
+    return jsonObjectText({
+      projects: jsonArrayText(projects),
+      nextCursor: JSON.stringify(nextCursor),
     });
   }
 

@@ -2,7 +2,8 @@
  * Response bodies assembled from JSON text the database already rendered
  * (see database/sql.ts), so it is neither parsed nor serialized again. A
  * route sends one with sendJsonReply (json-reply.ts), which sets this
- * Content-Type: Nest sends a returned string as it is.
+ * Content-Type; the project list, streamed or paged, declares it with
+ * `@Header` and returns the text, which Nest sends as it is.
  */
 export const JSON_CONTENT_TYPE = 'application/json; charset=utf-8';
 
