@@ -6,6 +6,7 @@ import { AllExceptionsFilter } from './failures/all-exceptions.filter';
 import { RouteContextGuard } from './common/http/route-context.guard';
 import { AppValidationPipe } from './common/validation/app-validation.pipe';
 import { JsonBodyGuard } from './platform/body/json-body.guard';
+import { AppGuard } from './app.guard';
 import { AuthGuard } from './auth/auth.guard';
 import { DatabaseModule } from './database/database.module';
 import { ApiDocsModule } from './docs/api-docs.module';
@@ -43,11 +44,11 @@ import { TracingModule } from './tracing/tracing.module';
   ],
   providers: [
     { provide: APP_PIPE, useClass: AppValidationPipe },
-    // In this order: the route's envelope is known before a caller is refused.
-    { provide: APP_GUARD, useClass: RouteContextGuard },
-    { provide: APP_GUARD, useClass: AuthGuard },
-    // Last: a body is read only for a known route and an allowed caller.
-    { provide: APP_GUARD, useClass: JsonBodyGuard },
+    // The only global guard: it runs the guards below in its fixed order.
+    { provide: APP_GUARD, useClass: AppGuard },
+    RouteContextGuard,
+    AuthGuard,
+    JsonBodyGuard,
     { provide: APP_FILTER, useClass: AllExceptionsFilter },
   ],
 })

@@ -7,11 +7,3 @@ export const AUTHENTICATED = 'workspace:authenticated';
  * AUTH_MODE=oidc (every /api route); health, metrics and docs stay open.
  */
 export const Authenticated = () => SetMetadata(AUTHENTICATED, true);
-
-export const USER_ID_FROM_CALLER = 'workspace:user-id-from-caller';
-
-/**
- * With AUTH_MODE=oidc, a body that leaves `userId` out gets the caller's
- * (before validation, which would otherwise require it).
- */
-export const UserIdFromCaller = () => SetMetadata(USER_ID_FROM_CALLER, true);

@@ -1,10 +1,10 @@
 import { applyDecorators } from '@nestjs/common';
 import { ApiHeader, ApiResponse } from '@nestjs/swagger';
+import { RETRY_AFTER_HEADER } from '../failures/error-responses.dto';
 import {
-  ErrorResponseDto,
-  LogoErrorResponseDto,
-  RETRY_AFTER_HEADER,
-} from '../failures/error-responses.dto';
+  ApiFailure,
+  type Envelope,
+} from '../failures/failure-responses.openapi';
 
 /**
  * The OpenAPI side of safe retries (Idempotency-Key) and of conditional
@@ -28,10 +28,7 @@ export const REPLAYED_HEADER = {
 };
 
 /** The header, and the 409 and 422 it can bring, in the route's envelope. */
-export function ApiIdempotencyKey(envelope: 'error' | 'success-flag') {
-  const body = (error: string) =>
-    envelope === 'error' ? { error } : { success: false, error };
-  const type = envelope === 'error' ? ErrorResponseDto : LogoErrorResponseDto;
+export function ApiIdempotencyKey(envelope: Envelope) {
   return applyDecorators(
     ApiHeader({
       name: 'Idempotency-Key',
@@ -46,25 +43,19 @@ export function ApiIdempotencyKey(envelope: 'error' | 'success-flag') {
         example: '3f1c2a9e-5b7d-4e8f-9a61-0c2d4b6e8f10',
       },
     }),
-    ApiResponse({
-      status: 409,
-      description:
-        'The first request with this Idempotency-Key is still being processed',
-      type,
-      headers: RETRY_AFTER_HEADER,
-      example: body(
-        'A request with this Idempotency-Key is still being processed',
-      ),
-    }),
-    ApiResponse({
-      status: 422,
-      description:
-        'This Idempotency-Key was first used with a different request body',
-      type,
-      example: body(
-        'This Idempotency-Key was used with a different request body',
-      ),
-    }),
+    ApiFailure(
+      envelope,
+      409,
+      'A request with this Idempotency-Key is still being processed',
+      'The first request with this Idempotency-Key is still being processed',
+      RETRY_AFTER_HEADER,
+    ),
+    ApiFailure(
+      envelope,
+      422,
+      'This Idempotency-Key was used with a different request body',
+      'This Idempotency-Key was first used with a different request body',
+    ),
   );
 }
 
@@ -95,12 +86,11 @@ export function ApiIfMatch(operation: 'update' | 'delete') {
       description: `Only ${operation} while the project is at this ETag (\`*\`: while it exists). Otherwise 412 and nothing changes; without the header, the ${operation} is unconditional.`,
       schema: { type: 'string', example: '"3"' },
     }),
-    ApiResponse({
-      status: 412,
-      description:
-        'If-Match did not name the current version (or the project does not exist): nothing changed',
-      type: ErrorResponseDto,
-      example: { error: 'Precondition failed' },
-    }),
+    ApiFailure(
+      'error',
+      412,
+      'Precondition failed',
+      'If-Match did not name the current version (or the project does not exist): nothing changed',
+    ),
   );
 }

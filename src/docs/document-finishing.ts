@@ -1,4 +1,8 @@
 import type { OpenAPIObject } from '@nestjs/swagger';
+import {
+  AUTH_EXTENSION,
+  type RouteAuth,
+} from '../failures/failure-responses.openapi';
 import { closedSchemas } from './closed-schema.decorator';
 
 type OperationObject = NonNullable<OpenAPIObject['paths'][string]['get']>;
@@ -22,17 +26,6 @@ const HEADERS_TOO_LARGE = {
   },
 };
 
-const envelopeOf = (path: string, error: string) =>
-  path.startsWith('/api/ai/')
-    ? {
-        schema: { $ref: '#/components/schemas/LogoErrorResponseDto' },
-        example: { success: false, error },
-      }
-    : {
-        schema: { $ref: '#/components/schemas/ErrorResponseDto' },
-        example: { error },
-      };
-
 /** Sent on every answer by the operations middleware, errors included. */
 const REQUEST_ID_HEADER = {
   description:
@@ -50,76 +43,30 @@ const REQUEST_ID_HEADER = {
 const securityOf = (bearerRequired: boolean): Record<string, string[]>[] =>
   bearerRequired ? [{ bearer: [] }] : [{ bearer: [] }, {}];
 
-/** Operations whose request can name another user (AUTH_MODE=oidc: 403). */
-const NAMES_A_USER = new Set([
-  'post /api/projects',
-  'get /api/projects',
-  'patch /api/projects/{id}',
-]);
-
 /**
- * /api operations that need no credentials in any mode (an `<img>` sends
- * none): a hosted logo's unguessable URL is its own capability.
+ * Who may call the operation, as its route's decorator declared it
+ * (ApiAuth): the `security` of the operation, which depends on AUTH_MODE,
+ * or undefined for an operation outside authentication (health, metrics).
  */
-const PUBLIC_OPERATIONS = new Set(['get /api/ai/logos/{file}']);
-
-/**
- * The answers of authentication (AUTH_MODE=oidc) on an /api operation:
- * documented in every mode, so that a client generated from either
- * server's document knows them.
- */
-function addAuthAnswers(
-  path: string,
-  method: string,
+function securityOfOperation(
   operation: OperationObject,
-): void {
-  operation.responses['401'] ??= {
-    description:
-      'With AUTH_MODE=oidc: no bearer token, or one that is malformed, expired, wrongly signed or for another audience',
-    headers: {
-      'WWW-Authenticate': {
-        description: 'Bearer realm="workspace-api"[, error="invalid_token"]',
-        schema: { type: 'string' },
-      },
-    },
-    content: { 'application/json': envelopeOf(path, 'Unauthorized') },
+  bearerRequired: boolean,
+): Record<string, string[]>[] | undefined {
+  const declared = operation as OperationObject & {
+    [AUTH_EXTENSION]?: RouteAuth;
   };
-  if (NAMES_A_USER.has(`${method} ${path}`)) {
-    operation.responses['403'] ??= {
-      description:
-        'With AUTH_MODE=oidc: the request names another user (userId), or a PATCH would hand the project to one',
-      content: { 'application/json': envelopeOf(path, 'Forbidden') },
-    };
-  }
-  const unavailable =
-    "With AUTH_MODE=oidc: the OpenID Provider's keys cannot be fetched and none are cached";
-  const existing = operation.responses['503'];
-  if (existing && 'description' in existing) {
-    existing.description = `${existing.description}; or ${unavailable.charAt(0).toLowerCase()}${unavailable.slice(1)}`;
-  } else {
-    operation.responses['503'] = {
-      description: unavailable,
-      headers: {
-        'Retry-After': {
-          description: 'Seconds to wait before sending the request again',
-          schema: { type: 'integer', example: 5 },
-        },
-      },
-      content: {
-        'application/json': envelopeOf(
-          path,
-          'Authentication is temporarily unavailable',
-        ),
-      },
-    };
-  }
+  const auth = declared[AUTH_EXTENSION];
+  delete declared[AUTH_EXTENSION];
+  if (auth === undefined) return undefined;
+  return auth === 'public' ? [] : securityOf(bearerRequired);
 }
 
 /**
- * What the decorators cannot say, applied to the generated document:
- * authentication (by default a bearer token or none on every /api
- * operation, stated so that linters and generators need not guess; with
- * AUTH_MODE=oidc a bearer token, and `userId` optional on create),
+ * What holds for every operation, or depends on the server's mode, applied
+ * to the generated document: the security each route declared (ApiAuth),
+ * stated for the mode (by default a bearer token or none, so that linters
+ * and generators need not guess; with AUTH_MODE=oidc a bearer token, and
+ * `userId` optional on create),
  * closed request schemas, an example for every `{id}`, the 431 every route
  * can answer, `X-Request-Id` on every response, optional parameters
  * without an example Swagger UI would send, and a stable order.
@@ -144,21 +91,13 @@ export function finishDocument(
     const schema = schemas[name];
     if (schema && !('$ref' in schema)) schema.additionalProperties = false;
   }
-  for (const [route, path] of Object.entries(document.paths)) {
+  for (const path of Object.values(document.paths)) {
     const operations = METHODS.map((method) => path[method]).filter(
       (operation): operation is OperationObject => operation !== undefined,
     );
-    for (const method of METHODS) {
-      const operation = path[method];
-      if (!operation || !route.startsWith('/api/')) continue;
-      if (PUBLIC_OPERATIONS.has(`${method} ${route}`)) {
-        operation.security = [];
-        continue;
-      }
-      addAuthAnswers(route, method, operation);
-      operation.security = securityOf(bearerRequired);
-    }
     for (const operation of operations) {
+      const security = securityOfOperation(operation, bearerRequired);
+      if (security) operation.security = security;
       operation.responses['431'] ??= HEADERS_TOO_LARGE;
       addRequestIdHeader(operation);
       for (const parameter of operation.parameters ?? []) {

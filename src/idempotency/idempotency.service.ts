@@ -8,7 +8,7 @@ import {
 import type { EntityManager } from 'typeorm';
 import { appConfig } from '../../config/app.config';
 import type { AppConfig } from '../../config/environment';
-import type { Answer } from '../common/http/answer';
+import type { JsonReply } from '../common/http/json-reply';
 import { BatchedPurge } from '../database/batched-purge';
 import { Database } from '../database/database.service';
 import { sqlFor } from '../database/sql';
@@ -27,6 +27,7 @@ import {
   releaseRecord,
   takeOverAbandoned,
 } from './idempotency-records';
+import type { Replayed } from './replayed';
 
 /** Answers worth replaying: the work is done and would not be redone. */
 const isStored = (status: number) => status >= 200 && status < 300;
@@ -70,7 +71,7 @@ export class IdempotencyService
   async recordInTransaction(
     manager: EntityManager,
     request: IdempotentRequest,
-    answer: Answer,
+    answer: JsonReply,
   ): Promise<boolean> {
     const sql = sqlFor(manager);
     const now = Date.now();
@@ -84,11 +85,11 @@ export class IdempotencyService
   }
 
   /**
-   * The stored answer for a key whose record exists, marked as a replay;
-   * 422 when the body differs, 409 while the first request is in progress.
-   * Undefined when the record has expired meanwhile.
+   * The stored answer for a key whose record exists; 422 when the body
+   * differs, 409 while the first request is in progress. Undefined when
+   * the record has expired meanwhile.
    */
-  async replay(request: IdempotentRequest): Promise<Answer | undefined> {
+  async replay(request: IdempotentRequest): Promise<Replayed | undefined> {
     const record = await this.db.read((manager) =>
       findLiveRecord(sqlFor(manager), request.recordId, Date.now()),
     );
@@ -98,24 +99,26 @@ export class IdempotencyService
   /**
    * For work that cannot share a transaction with its record (a call to
    * another service): the key is leased first, for at most `leaseMs`, then
-   * the work runs, then its answer is stored — or, if it is not worth
-   * storing or the work throws, the key is freed for a retry. A lease whose
-   * process died is taken over once it has run out.
+   * the work runs, then its answer (`answerOf` its result) is stored — or,
+   * if it is not worth storing or the work throws, the key is freed for a
+   * retry. A lease whose process died is taken over once it has run out.
    */
-  async run(
+  async run<T extends object>(
     request: IdempotentRequest,
     leaseMs: number,
-    work: () => Promise<Answer>,
-  ): Promise<Answer> {
+    work: () => Promise<T>,
+    answerOf: (result: T) => JsonReply,
+  ): Promise<T | Replayed> {
     const leased = await this.lease(request, leaseMs);
     if (leased !== true) return leased;
-    let answer: Answer;
+    let result: T;
     try {
-      answer = await work();
+      result = await work();
     } catch (error) {
       await this.release(request);
       throw error;
     }
+    const answer = answerOf(result);
     if (isStored(answer.status)) {
       await this.db.write((manager) =>
         completeRecord(sqlFor(manager), request.recordId, storable(answer)),
@@ -123,7 +126,7 @@ export class IdempotencyService
     } else {
       await this.release(request);
     }
-    return answer;
+    return result;
   }
 
   onApplicationBootstrap(): void {
@@ -143,7 +146,7 @@ export class IdempotencyService
   private async lease(
     request: IdempotentRequest,
     leaseMs: number,
-  ): Promise<true | Answer> {
+  ): Promise<true | Replayed> {
     // A record can expire between two statements; a few tries settle it.
     for (let attempt = 0; attempt < 3; attempt++) {
       const now = Date.now();
@@ -184,7 +187,7 @@ export class IdempotencyService
   private answerFrom(
     record: IdempotencyRecord,
     request: IdempotentRequest,
-  ): Answer {
+  ): Replayed {
     if (record.fingerprint !== request.fingerprint) {
       throw new IdempotencyKeyReusedError();
     }
@@ -195,17 +198,16 @@ export class IdempotencyService
       );
     }
     return {
-      status: record.status,
-      headers: {
-        ...(JSON.parse(record.headers ?? '{}') as Record<string, string>),
-        'Idempotent-Replayed': 'true',
+      replayed: {
+        status: record.status,
+        headers: JSON.parse(record.headers ?? '{}') as Record<string, string>,
+        body: record.body,
       },
-      body: record.body,
     };
   }
 }
 
-const storable = (answer: Answer) => ({
+const storable = (answer: JsonReply) => ({
   status: answer.status,
   body: answer.body ?? '',
   headers: JSON.stringify(answer.headers),

@@ -41,6 +41,9 @@ export const UNREACHABLE_MESSAGE = 'The image service could not be reached';
 /** The answer of a hosted logo URL that has expired or never existed. */
 export const LOGO_NOT_FOUND_MESSAGE = 'Logo not found';
 
+/** A hosted logo that could not be read. */
+export const HOSTED_LOGO_FAILURE = 'Failed to read logo';
+
 /** Statuses added for production (docs/api.md, "Logo generation in production"). */
 export const LOGO_BUSY_MESSAGE = 'Logo generator is busy, retry later';
 export const LOGO_RATE_LIMITED_MESSAGE = 'Too many logo requests, retry later';

@@ -1,5 +1,4 @@
 import {
-  HttpStatus,
   Inject,
   Injectable,
   Logger,
@@ -7,9 +6,10 @@ import {
 } from '@nestjs/common';
 import { appConfig } from '../../config/app.config';
 import type { AppConfig } from '../../config/environment';
-import type { Answer } from '../common/http/answer';
 import type { IdempotentRequest } from '../idempotency/idempotency-key.decorator';
 import { IdempotencyService } from '../idempotency/idempotency.service';
+import type { Replayed } from '../idempotency/replayed';
+import { type GeneratedLogo, generatedLogoReply } from './logo-replies';
 import type { GenerateLogoDto } from './dto/generate-logo.dto';
 import { HostedLogos } from './hosted-logos';
 import { ImageApiClient, type ImageUsage } from './image-api.client';
@@ -18,7 +18,6 @@ import {
   KEY_MISSING_MESSAGE,
   LOGO_MAX_COLORS,
   LOGO_STYLES,
-  LOGO_SUCCESS_MESSAGE,
   TIMEOUT_MESSAGE,
 } from './logo.constants';
 import { LogoGenerationError } from './logo-generation.error';
@@ -74,7 +73,8 @@ export class LogoService implements OnApplicationBootstrap {
   }
 
   /**
-   * The success answer (docs/api.md). With an Idempotency-Key, a retry of a
+   * A generated logo, or the stored answer of a retry. With an
+   * Idempotency-Key, a retry of a
    * request that succeeded gets the same logo URL without a second paid
    * upstream call; the key is held for the request's deadline (plus a
    * margin), after which a crashed holder's key can be used again.
@@ -83,21 +83,17 @@ export class LogoService implements OnApplicationBootstrap {
     request: GenerateLogoDto,
     caller: LogoCaller,
     key?: IdempotentRequest,
-  ): Promise<Answer> {
-    const work = async (): Promise<Answer> => {
-      const logoUrl = await this.generate(request, caller);
-      return {
-        status: HttpStatus.OK,
-        headers: {},
-        body: JSON.stringify({
-          success: true,
-          logoUrl,
-          message: LOGO_SUCCESS_MESSAGE,
-        }),
-      };
-    };
+  ): Promise<GeneratedLogo | Replayed> {
+    const work = async (): Promise<GeneratedLogo> => ({
+      logoUrl: await this.generate(request, caller),
+    });
     return key
-      ? this.idempotency.run(key, this.deadlineMs + LEASE_MARGIN_MS, work)
+      ? this.idempotency.run(
+          key,
+          this.deadlineMs + LEASE_MARGIN_MS,
+          work,
+          generatedLogoReply,
+        )
       : work();
   }
 

@@ -1,16 +1,15 @@
-import { HttpException, HttpStatus, Inject, Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import { appConfig } from '../../config/app.config';
 import type { AppConfig } from '../../config/environment';
 import { AuthFailure } from '../failures/auth-failure.error';
 import { InputValidationException } from '../failures/input-validation.error';
-import type { Answer } from '../common/http/answer';
 import type { EntityTagCondition } from '../common/http/entity-tags';
-import { JSON_CONTENT_TYPE } from '../common/http/json-text';
 import type { Caller } from '../common/http/request-context';
 import { isWellFormedId } from '../common/ids';
 import { Database } from '../database/database.service';
 import type { IdempotentRequest } from '../idempotency/idempotency-key.decorator';
 import { IdempotencyService } from '../idempotency/idempotency.service';
+import type { Replayed } from '../idempotency/replayed';
 import { SnapshotReader } from '../database/snapshot-reader';
 import { sqlFor } from '../database/sql';
 import { CreateProjectDto } from './dto/create-project.dto';
@@ -31,12 +30,15 @@ import {
   findProjectVersion,
   findSectionsAndAgents,
 } from './project-queries';
-import { acceptedVersions, isUnchanged, projectETag } from './project-version';
+import { acceptedVersions, isUnchanged } from './project-version';
+import type { ProjectDocument, ProjectRead } from './project-document';
+import { createdProjectReply } from './project-replies';
 import { agentView, projectView, sectionView } from './project.views';
 import { presentProject } from './project.presenter';
 import {
   ProjectChangeRejectedError,
   ProjectNotFoundException,
+  ProjectPreconditionFailedException,
 } from './projects.errors';
 
 @Injectable()
@@ -63,7 +65,7 @@ export class ProjectsService {
     client: string,
     key?: IdempotentRequest,
     caller?: Caller,
-  ): Promise<Answer> {
+  ): Promise<ProjectDocument | Replayed> {
     if (caller && input.userId !== caller.userId) {
       throw AuthFailure.forbidden('create for another user');
     }
@@ -77,13 +79,10 @@ export class ProjectsService {
     // A record that expires between the two steps is a fresh start.
     for (;;) {
       const project = buildNewProject(input);
-      const answer: Answer = {
-        status: HttpStatus.CREATED,
-        headers: {
-          ETag: projectETag(project.version),
-          Location: `/api/projects/${encodeURIComponent(project.id)}`,
-        },
-        body: JSON.stringify({
+      const document: ProjectDocument = {
+        id: project.id,
+        version: project.version,
+        json: JSON.stringify({
           project: presentProject({
             project: projectView(project),
             sections: project.sections.map(sectionView),
@@ -94,14 +93,18 @@ export class ProjectsService {
       const created = await this.db.write(async (manager) => {
         if (
           key &&
-          !(await this.idempotency.recordInTransaction(manager, key, answer))
+          !(await this.idempotency.recordInTransaction(
+            manager,
+            key,
+            createdProjectReply(document),
+          ))
         ) {
           return false;
         }
         await insertNewProject(manager, project);
         return true;
       });
-      if (created) return answer;
+      if (created) return document;
       const replayed = key && (await this.idempotency.replay(key));
       if (replayed) return replayed;
     }
@@ -170,14 +173,14 @@ export class ProjectsService {
   }
 
   /**
-   * GET /api/projects/{id}: the project as JSON text with its ETag; a 304 without a body
-   * when If-None-Match names the current version.
+   * SPEC 4.3, the project as JSON text with its version; only the version
+   * when If-None-Match names the current one.
    */
   async get(
     id: string,
     ifNoneMatch?: EntityTagCondition,
     caller?: Caller,
-  ): Promise<Answer> {
+  ): Promise<ProjectRead> {
     if (!isWellFormedId(id)) throw new ProjectNotFoundException();
     const owner = caller?.admin ? undefined : caller?.userId;
     if (ifNoneMatch !== undefined) {
@@ -187,10 +190,7 @@ export class ProjectsService {
       );
       if (version === null) throw new ProjectNotFoundException();
       if (isUnchanged(ifNoneMatch, version)) {
-        return {
-          status: HttpStatus.NOT_MODIFIED,
-          headers: { ETag: projectETag(version) },
-        };
+        return { unchanged: true, id, version };
       }
     }
     const project = await this.db.read((manager) =>
@@ -198,12 +198,9 @@ export class ProjectsService {
     );
     if (project === null) throw new ProjectNotFoundException();
     return {
-      status: HttpStatus.OK,
-      headers: {
-        ETag: projectETag(project.version),
-        'Content-Type': JSON_CONTENT_TYPE,
-      },
-      body: `{"project":${project.document}}`,
+      id,
+      version: project.version,
+      json: `{"project":${project.document}}`,
     };
   }
 
@@ -217,7 +214,7 @@ export class ProjectsService {
     body: unknown,
     ifMatch?: EntityTagCondition,
     caller?: Caller,
-  ): Promise<Answer> {
+  ): Promise<ProjectDocument> {
     const changes = parseProjectUpdate(body, {
       createLengths: this.config.patchLengthLimits,
     });
@@ -247,9 +244,9 @@ export class ProjectsService {
       if (!affected) throw unchanged(ifMatch);
       const project = await manager.findOneByOrFail(Project, { id });
       return {
-        status: HttpStatus.OK,
-        headers: { ETag: projectETag(project.version) },
-        body: JSON.stringify({
+        id,
+        version: project.version,
+        json: JSON.stringify({
           project: presentProject({
             project: projectView(project),
             ...(await findSectionsAndAgents(sqlFor(manager), id)),
@@ -313,5 +310,5 @@ function listedUser(
 function unchanged(ifMatch: EntityTagCondition | undefined): Error {
   return ifMatch === undefined
     ? new ProjectChangeRejectedError('unknown project id')
-    : new HttpException('Precondition failed', HttpStatus.PRECONDITION_FAILED);
+    : new ProjectPreconditionFailedException();
 }

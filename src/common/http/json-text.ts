@@ -1,8 +1,9 @@
 /**
  * Response bodies assembled from JSON text the database already rendered
  * (see database/sql.ts), so it is neither parsed nor serialized again. A
- * route that returns one declares `@Header('Content-Type', JSON_CONTENT_TYPE)`:
- * Nest sends a returned string as it is.
+ * route sends one with sendJsonReply (json-reply.ts), which sets this
+ * Content-Type; the project list, streamed or paged, declares it with
+ * `@Header` and returns the text, which Nest sends as it is.
  */
 export const JSON_CONTENT_TYPE = 'application/json; charset=utf-8';
 

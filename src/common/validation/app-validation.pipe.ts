@@ -13,6 +13,12 @@ import { toValidationIssues } from './validation-issue';
 /** Bodies reduced to their DTO's declared properties (see transform). */
 const declaredBodies = new WeakSet<object>();
 
+/**
+ * The data of a custom parameter decorator that builds the request body
+ * (such as CallerBody): the pipe validates it as it validates `@Body()`.
+ */
+export const REQUEST_BODY = 'workspace:request-body';
+
 function describeJsonType(value: unknown): string {
   if (value === null) return 'null';
   if (Array.isArray(value)) return 'array';
@@ -48,10 +54,11 @@ export class AppValidationPipe extends ValidationPipe {
   ): Promise<unknown> {
     // ValidationPipe would turn null into {} and validate an array element by
     // element; a body that is not a JSON object is simply invalid input.
+    const isBody =
+      metadata.type === 'body' ||
+      (metadata.type === 'custom' && metadata.data === REQUEST_BODY);
     const isDtoBody =
-      metadata.type === 'body' &&
-      metadata.metatype !== undefined &&
-      metadata.metatype !== Object;
+      isBody && metadata.metatype !== undefined && metadata.metatype !== Object;
     if (
       isDtoBody &&
       (typeof value !== 'object' || value === null || Array.isArray(value))
@@ -75,7 +82,10 @@ export class AppValidationPipe extends ValidationPipe {
         metadata.metatype,
       );
       declaredBodies.add(declared);
-      return super.transform(declared, metadata) as Promise<unknown>;
+      return super.transform(declared, {
+        ...metadata,
+        type: 'body',
+      }) as Promise<unknown>;
     }
     return super.transform(value, metadata) as Promise<unknown>;
   }

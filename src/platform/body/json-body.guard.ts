@@ -7,14 +7,11 @@ import {
   RequestTimeoutException,
   UnsupportedMediaTypeException,
 } from '@nestjs/common';
-import { Reflector } from '@nestjs/core';
 import { createHash } from 'node:crypto';
 import type { Request, Response } from 'express';
 import { appConfig } from '../../../config/app.config';
 import type { AppConfig } from '../../../config/environment';
-import { USER_ID_FROM_CALLER } from '../../auth/authenticated.decorator';
 import {
-  getCaller,
   getFailurePolicy,
   setBodyDigest,
 } from '../../common/http/request-context';
@@ -161,10 +158,7 @@ export class JsonBodyGuard implements CanActivate {
   private readonly refusePreflightFree: boolean;
   private readonly gate = new LargeBodyGate();
 
-  constructor(
-    private readonly reflector: Reflector,
-    @Inject(appConfig.KEY) config: AppConfig,
-  ) {
+  constructor(@Inject(appConfig.KEY) config: AppConfig) {
     this.limit = config.bodyLimitBytes;
     this.refusePreflightFree = config.corsOrigins !== undefined;
   }
@@ -195,7 +189,6 @@ export class JsonBodyGuard implements CanActivate {
     } finally {
       release?.();
     }
-    this.fillUserIdFromCaller(context, request);
     return true;
   }
 
@@ -235,26 +228,4 @@ export class JsonBodyGuard implements CanActivate {
       );
     }
   }
-
-  /** With AUTH_MODE=oidc, a create that leaves `userId` out gets the caller's. */
-  private fillUserIdFromCaller(
-    context: ExecutionContext,
-    request: Request,
-  ): void {
-    const caller = getCaller(request);
-    if (
-      caller &&
-      this.reflector.get<boolean | undefined>(
-        USER_ID_FROM_CALLER,
-        context.getHandler(),
-      ) &&
-      isJsonObject(request.body) &&
-      request.body.userId === undefined
-    ) {
-      request.body.userId = caller.userId;
-    }
-  }
 }
-
-const isJsonObject = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);

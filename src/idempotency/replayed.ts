@@ -1,0 +1,19 @@
+import type { JsonReply } from '../common/http/json-reply';
+
+/**
+ * The answer first given for an Idempotency-Key, as it was stored: what a
+ * keyed request gets instead of doing the work again.
+ */
+export interface Replayed {
+  replayed: JsonReply;
+}
+
+export const isReplayed = (result: object): result is Replayed =>
+  'replayed' in result;
+
+/** The stored answer again, byte for byte, marked as a replay. */
+export const replayedReply = ({ replayed }: Replayed): JsonReply => ({
+  status: replayed.status,
+  headers: { ...replayed.headers, 'Idempotent-Replayed': 'true' },
+  body: replayed.body,
+});
