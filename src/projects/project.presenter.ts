@@ -3,7 +3,7 @@ import type { AgentView, ProjectView, SectionView } from './project.views';
 /**
  * POST and PATCH: the project with sections and agents,
  * assembled from views (project.views.ts). GET bodies are rendered by the
- * database (project-queries.ts).
+ * database (projects.repository.ts).
  */
 export function presentProject(data: {
   project: ProjectView;
