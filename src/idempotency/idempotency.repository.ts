@@ -9,7 +9,7 @@ import { sqlFor, type Sql } from '../database/sql';
 /**
  * The only code that reads and writes the idempotency_keys table, in
  * hand-written SQL, the same statements on SQLite and PostgreSQL (listed in
- * sql/idempotency.repository.*.sql). Times are epoch milliseconds.
+ * sql/<dialect>/idempotency.repository.sql). Times are epoch milliseconds.
  */
 
 export interface IdempotencyRecord {

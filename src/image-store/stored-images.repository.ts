@@ -6,7 +6,7 @@ import { sqlFor, type Sql } from '../database/sql';
 /**
  * The only code that reads and writes the stored_images table, in
  * hand-written SQL, the same statements on SQLite (BLOB) and PostgreSQL
- * (bytea), listed in sql/stored-images.repository.*.sql. Times are epoch
+ * (bytea), listed in sql/<dialect>/stored-images.repository.sql. Times are epoch
  * milliseconds.
  */
 
