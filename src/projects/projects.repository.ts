@@ -11,7 +11,15 @@ import { SnapshotReader } from '../database/snapshot-reader';
 import { isoTimestamp, sqlFor, type JsonSql, type Sql } from '../database/sql';
 import type { UpdateProjectDto } from './dto/update-project.dto';
 import type { ProjectCursor } from './project-cursor';
-import { AgentView, fromRow, SectionView } from './project.views';
+import {
+  AGENT_FIELDS,
+  ASSET_FIELDS,
+  type AgentDto,
+  PROJECT_FIELDS,
+  SECTION_FIELDS,
+  type SectionDto,
+  TASK_FIELDS,
+} from './dto/project-responses.dto';
 
 /**
  * The only code that reads and writes projects and their children. Every
@@ -27,48 +35,15 @@ import { AgentView, fromRow, SectionView } from './project.views';
  * newest first.
  */
 
-const PROJECT = [
-  'id',
-  'name',
-  'description',
-  'userId',
-  'createdAt',
-  'updatedAt',
-];
-const SECTION = ['id', 'projectId', 'type', 'status', 'createdAt', 'updatedAt'];
-const AGENT = [
-  'id',
-  'projectId',
-  'name',
-  'type',
-  'provider',
-  'status',
-  'createdAt',
-  'updatedAt',
-];
-const TASK = [
-  'id',
-  'projectId',
-  'sectionId',
-  'agentId',
-  'title',
-  'description',
-  'status',
-  'createdAt',
-  'updatedAt',
-];
-const ASSET = [
-  'id',
-  'projectId',
-  'sectionId',
-  'type',
-  'name',
-  'url',
-  'createdAt',
-];
+/** Each shape's columns are its DTO's fields (dto/project-responses.dto.ts). */
+const PROJECT = PROJECT_FIELDS;
+const SECTION = SECTION_FIELDS;
+const AGENT = AGENT_FIELDS;
+const TASK = TASK_FIELDS;
+const ASSET = ASSET_FIELDS;
 
 /** `"a"."id", "a"."name", …`: quoted, so camelCase survives PostgreSQL. */
-const columns = (names: string[], alias: string) =>
+const columns = (names: readonly string[], alias: string) =>
   names.map((name) => `"${alias}"."${name}"`).join(', ');
 
 /** Sections in their fixed order; agents in creation order; tasks newest first. */
@@ -79,8 +54,8 @@ const ASSET_ORDER = '"c"."createdAt", "c"."id"';
 
 const TIMESTAMPS = new Set(['createdAt', 'updatedAt']);
 
-/** The view's fields (project.views.ts) as JSON members, timestamps as ISO. */
-const members = (json: JsonSql, names: string[], alias: string) =>
+/** A DTO's fields as JSON members, timestamps as ISO. */
+const members = (json: JsonSql, names: readonly string[], alias: string) =>
   Object.fromEntries(
     names.map((name) => {
       const column = `"${alias}"."${name}"`;
@@ -98,7 +73,7 @@ const childrenOf = (table: string, alias: string, owner: string) =>
 const childArray = (
   json: JsonSql,
   table: string,
-  names: string[],
+  names: readonly string[],
   order: string,
   extra: Record<string, string> = {},
 ) =>
@@ -182,18 +157,25 @@ async function findProjectVersion(
   return row ? Number(row.version) : null;
 }
 
+/** A row selected with a DTO's columns, its timestamps made ISO. */
+function fromRow<T extends { createdAt: string }>(row: T): T {
+  row.createdAt = isoTimestamp(row.createdAt);
+  if ('updatedAt' in row) row.updatedAt = isoTimestamp(row.updatedAt);
+  return row;
+}
+
 const SECTIONS_OF_PROJECT = `SELECT ${columns(SECTION, 'c')} FROM "sections" "c" WHERE "c"."projectId" = $1 ORDER BY ${SECTION_ORDER}`;
 const AGENTS_OF_PROJECT = `SELECT ${columns(AGENT, 'c')} FROM "agents" "c" WHERE "c"."projectId" = $1 ORDER BY ${AGENT_ORDER}`;
 
 async function findSectionsAndAgents(
   sql: Sql,
   projectId: string,
-): Promise<{ sections: SectionView[]; agents: AgentView[] }> {
+): Promise<{ sections: SectionDto[]; agents: AgentDto[] }> {
   return {
     sections: (
-      await sql.rows<SectionView>(SECTIONS_OF_PROJECT, [projectId])
+      await sql.rows<SectionDto>(SECTIONS_OF_PROJECT, [projectId])
     ).map(fromRow),
-    agents: (await sql.rows<AgentView>(AGENTS_OF_PROJECT, [projectId])).map(
+    agents: (await sql.rows<AgentDto>(AGENTS_OF_PROJECT, [projectId])).map(
       fromRow,
     ),
   };
@@ -294,8 +276,8 @@ export interface ProjectTarget {
 /** A project as PATCH answers it: the row, its sections and agents. */
 export interface ChangedProject {
   project: Project;
-  sections: SectionView[];
-  agents: AgentView[];
+  sections: SectionDto[];
+  agents: AgentDto[];
 }
 
 @Injectable()

@@ -22,7 +22,11 @@ import { ListSlots } from './list-slots';
 import type { JsonCursor } from '../database/json-cursor';
 import { ProjectsRepository, type ProjectTarget } from './projects.repository';
 import { acceptedVersions, isUnchanged, projectETag } from './project-version';
-import { agentView, projectView, sectionView } from './project.views';
+import {
+  toAgentDto,
+  toProjectDto,
+  toSectionDto,
+} from './dto/project-responses.dto';
 import { presentProject } from './project.presenter';
 import {
   ProjectChangeRejectedError,
@@ -75,9 +79,9 @@ export class ProjectsService {
         },
         body: JSON.stringify({
           project: presentProject({
-            project: projectView(project),
-            sections: project.sections.map(sectionView),
-            agents: project.agents.map(agentView),
+            project: toProjectDto(project),
+            sections: project.sections.map(toSectionDto),
+            agents: project.agents.map(toAgentDto),
           }),
         }),
       };
@@ -228,7 +232,7 @@ export class ProjectsService {
       headers: { ETag: projectETag(project.version) },
       body: JSON.stringify({
         project: presentProject({
-          project: projectView(project),
+          project: toProjectDto(project),
           sections,
           agents,
         }),
