@@ -60,6 +60,11 @@ export class Database {
     if (this.serialized && ownSpansEnabled()) traceSqliteStatements(dataSource);
   }
 
+  /** One trivial statement, in turn: the readiness probe's check. */
+  async ping(): Promise<void> {
+    await this.read((manager) => manager.query('SELECT 1'));
+  }
+
   /** Runs queries that change nothing. */
   read<T>(work: Work<T>): Promise<T> {
     return this.inTurn(() => work(this.dataSource.manager));
