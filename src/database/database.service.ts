@@ -6,8 +6,24 @@ import { traceSqliteStatements } from './statement-spans';
 
 type Work<T> = (manager: EntityManager) => Promise<T>;
 
+declare const transactionBrand: unique symbol;
+
 /**
- * The one way services reach the database.
+ * A transaction in progress, as services pass it from one repository to the
+ * next so that their writes commit together (a create and its
+ * Idempotency-Key record). Opaque outside repositories: only they turn it
+ * back into TypeORM's EntityManager (managerOf).
+ */
+export interface Transaction {
+  readonly [transactionBrand]: never;
+}
+
+/** The EntityManager of a transaction; for repositories only. */
+export const managerOf = (transaction: Transaction): EntityManager =>
+  transaction as unknown as EntityManager;
+
+/**
+ * The one way repositories reach the database.
  *
  * TypeORM's better-sqlite3 driver runs every query of the process on ONE
  * connection, so two requests that overlap break each other: a second
@@ -44,6 +60,11 @@ export class Database {
     if (this.serialized && ownSpansEnabled()) traceSqliteStatements(dataSource);
   }
 
+  /** One trivial statement, in turn: the readiness probe's check. */
+  async ping(): Promise<void> {
+    await this.read((manager) => manager.query('SELECT 1'));
+  }
+
   /** Runs queries that change nothing. */
   read<T>(work: Work<T>): Promise<T> {
     return this.inTurn(() => work(this.dataSource.manager));
@@ -52,6 +73,14 @@ export class Database {
   /** Runs work in one transaction: all of its changes commit, or none. */
   write<T>(work: Work<T>): Promise<T> {
     return this.inTurn(() => this.dataSource.transaction(work));
+  }
+
+  /**
+   * Runs `work` in one transaction whose handle the caller hands to
+   * repositories: all of their changes commit, or none.
+   */
+  transaction<T>(work: (transaction: Transaction) => Promise<T>): Promise<T> {
+    return this.write((manager) => work(manager as unknown as Transaction));
   }
 
   private inTurn<T>(job: () => Promise<T>): Promise<T> {

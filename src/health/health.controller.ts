@@ -55,10 +55,7 @@ export class HealthController {
   private async pingDatabase() {
     const check = this.indicators.check('database');
     try {
-      await withTimeout(
-        this.database.read((manager) => manager.query('SELECT 1')),
-        DATABASE_PING_TIMEOUT_MS,
-      );
+      await withTimeout(this.database.ping(), DATABASE_PING_TIMEOUT_MS);
       return check.up();
     } catch {
       // Never the driver's message: it may name a host or a file path.

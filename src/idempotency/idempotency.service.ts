@@ -5,28 +5,20 @@ import {
   OnApplicationBootstrap,
   OnApplicationShutdown,
 } from '@nestjs/common';
-import type { EntityManager } from 'typeorm';
 import { appConfig } from '../../config/app.config';
 import type { AppConfig } from '../../config/environment';
 import type { JsonReply } from '../common/http/json-reply';
 import { BatchedPurge } from '../database/batched-purge';
-import { Database } from '../database/database.service';
-import { sqlFor } from '../database/sql';
+import type { Transaction } from '../database/database.service';
 import type { IdempotentRequest } from './idempotency-key.decorator';
 import {
   IdempotencyKeyInUseError,
   IdempotencyKeyReusedError,
 } from './idempotency.errors';
 import {
-  completeRecord,
-  deleteIfExpired,
-  findLiveRecord,
   IdempotencyRecord,
-  insertRecord,
-  purgeExpired,
-  releaseRecord,
-  takeOverAbandoned,
-} from './idempotency-records';
+  IdempotencyRepository,
+} from './idempotency.repository';
 import type { Replayed } from './replayed';
 
 /** Answers worth replaying: the work is done and would not be redone. */
@@ -51,13 +43,12 @@ export class IdempotencyService
   private readonly purger = new BatchedPurge(
     'expired idempotency keys',
     PURGE_BATCH,
-    (now, limit) =>
-      this.db.write((manager) => purgeExpired(sqlFor(manager), now, limit)),
+    (now, limit) => this.records.purgeExpired(now, limit),
     this.logger,
   );
 
   constructor(
-    private readonly db: Database,
+    private readonly records: IdempotencyRepository,
     @Inject(appConfig.KEY) config: AppConfig,
   ) {
     this.ttlMs = config.idempotencyTtlSeconds * 1000;
@@ -69,19 +60,21 @@ export class IdempotencyService
    * has a record: the caller does nothing and replays it instead.
    */
   async recordInTransaction(
-    manager: EntityManager,
+    transaction: Transaction,
     request: IdempotentRequest,
     answer: JsonReply,
   ): Promise<boolean> {
-    const sql = sqlFor(manager);
     const now = Date.now();
-    await deleteIfExpired(sql, request.recordId, now);
-    return insertRecord(sql, {
-      id: request.recordId,
-      fingerprint: request.fingerprint,
-      expiresAt: now + this.ttlMs,
-      answer: storable(answer),
-    });
+    return this.records.insertInTransaction(
+      transaction,
+      {
+        id: request.recordId,
+        fingerprint: request.fingerprint,
+        expiresAt: now + this.ttlMs,
+        answer: storable(answer),
+      },
+      now,
+    );
   }
 
   /**
@@ -90,9 +83,7 @@ export class IdempotencyService
    * the record has expired meanwhile.
    */
   async replay(request: IdempotentRequest): Promise<Replayed | undefined> {
-    const record = await this.db.read((manager) =>
-      findLiveRecord(sqlFor(manager), request.recordId, Date.now()),
-    );
+    const record = await this.records.findLive(request.recordId, Date.now());
     return record ? this.answerFrom(record, request) : undefined;
   }
 
@@ -120,9 +111,7 @@ export class IdempotencyService
     }
     const answer = answerOf(result);
     if (isStored(answer.status)) {
-      await this.db.write((manager) =>
-        completeRecord(sqlFor(manager), request.recordId, storable(answer)),
-      );
+      await this.records.complete(request.recordId, storable(answer));
     } else {
       await this.release(request);
     }
@@ -156,14 +145,7 @@ export class IdempotencyService
         lockedUntil: now + leaseMs,
         expiresAt: now + this.ttlMs,
       };
-      const taken = await this.db.write(async (manager) => {
-        const sql = sqlFor(manager);
-        await deleteIfExpired(sql, request.recordId, now);
-        return (
-          (await insertRecord(sql, lease)) ||
-          (await takeOverAbandoned(sql, lease, now))
-        );
-      });
+      const taken = await this.records.lease(lease, now);
       if (taken) return true;
       const replayed = await this.replay(request);
       if (replayed) return replayed;
@@ -174,9 +156,7 @@ export class IdempotencyService
   /** Never throws: a key that cannot be freed now is free when its lease ends. */
   private async release(request: IdempotentRequest): Promise<void> {
     try {
-      await this.db.write((manager) =>
-        releaseRecord(sqlFor(manager), request.recordId),
-      );
+      await this.records.release(request.recordId);
     } catch (error) {
       this.logger.warn(
         `Freeing an idempotency key failed: ${error instanceof Error ? error.message : String(error)}`,

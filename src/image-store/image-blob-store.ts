@@ -6,17 +6,11 @@ import {
 } from '@nestjs/common';
 import { randomBytes } from 'node:crypto';
 import { Readable } from 'node:stream';
-import type { EntityManager } from 'typeorm';
 import { BatchedPurge } from '../database/batched-purge';
-import { Database } from '../database/database.service';
-import { sqlFor } from '../database/sql';
 import {
-  findLiveImage,
-  insertImage,
-  purgeExpiredImages,
-  readImageSlice,
+  StoredImagesRepository,
   type StoredImageHead,
-} from './stored-image-records';
+} from './stored-images.repository';
 
 /** Bytes read per statement while serving: the memory one response holds. */
 export const READ_CHUNK_BYTES = 256 * 1024;
@@ -54,14 +48,11 @@ export class ImageBlobStore
   private readonly purger = new BatchedPurge(
     'expired images',
     PURGE_BATCH,
-    (now, limit) =>
-      this.db.write((manager) =>
-        purgeExpiredImages(sqlFor(manager), now, limit),
-      ),
+    (now, limit) => this.images.purgeExpired(now, limit),
     this.logger,
   );
 
-  constructor(private readonly db: Database) {}
+  constructor(private readonly images: StoredImagesRepository) {}
 
   static isId(value: string): boolean {
     return ID_PATTERN.test(value);
@@ -74,50 +65,14 @@ export class ImageBlobStore
     expiresAt: number,
   ): Promise<StoredImage> {
     const id = randomBytes(16).toString('hex');
-    const image = { id, mediaType, bytes, expiresAt };
-    if (this.db.serialized) {
-      await this.putOnSqlite(image);
-    } else {
-      await this.db.write((manager) => insertImage(sqlFor(manager), image));
-    }
+    await this.images.insert({ id, mediaType, bytes, expiresAt });
     return { id, mediaType, size: bytes.length, expiresAt };
-  }
-
-  /**
-   * better-sqlite3 writes on the event loop's thread. A 4 MB image is about
-   * 1,000 pages, so its commit would also start SQLite's automatic WAL
-   * checkpoint (at 1,000 pages), which copies them again into the database
-   * file: together about 45 ms of held loop on the reference machine, at
-   * the 50 ms limit. So the automatic checkpoint is held off for this one
-   * statement (an INSERT on its own commits by itself, atomically) and the
-   * skipped checkpoint runs on a later turn of the loop, each step well
-   * under the limit (docs/reliability.md).
-   */
-  private async putOnSqlite(image: Parameters<typeof insertImage>[1]) {
-    await this.db.read(async (manager) => {
-      const [setting] = await manager.query<
-        Array<{ wal_autocheckpoint?: number }>
-      >('PRAGMA wal_autocheckpoint');
-      const previous = Number(setting?.wal_autocheckpoint ?? 1000);
-      await manager.query('PRAGMA wal_autocheckpoint = 0');
-      try {
-        await insertImage(sqlFor(manager), image);
-      } finally {
-        await manager.query(
-          `PRAGMA wal_autocheckpoint = ${Number.isSafeInteger(previous) ? previous : 1000}`,
-        );
-      }
-    });
-    await new Promise<void>((resolve) => setImmediate(resolve));
-    void this.db
-      .read((manager) => manager.query('PRAGMA wal_checkpoint(PASSIVE)'))
-      .catch(() => undefined);
   }
 
   /** The live image's type, size and expiry, or null. */
   head(id: string, now = Date.now()): Promise<StoredImageHead | null> {
     if (!ImageBlobStore.isId(id)) return Promise.resolve(null);
-    return this.db.read((manager) => findLiveImage(sqlFor(manager), id, now));
+    return this.images.findLive(id, now);
   }
 
   /**
@@ -137,17 +92,8 @@ export class ImageBlobStore
           return;
         }
         const length = Math.min(READ_CHUNK_BYTES, head.size - offset);
-        this.db
-          .read((manager) =>
-            readImageSlice(
-              sqlFor(manager),
-              id,
-              offset,
-              length,
-              Date.now(),
-              dialectOf(manager),
-            ),
-          )
+        this.images
+          .readSlice(id, offset, length, Date.now())
           .then((chunk) => {
             if (!chunk || chunk.length === 0) {
               body.destroy(new Error('The image expired while it was read'));
@@ -179,6 +125,3 @@ export class ImageBlobStore
     return this.purger.run(now);
   }
 }
-
-const dialectOf = (manager: EntityManager): 'sqlite' | 'postgres' =>
-  manager.connection.options.type === 'better-sqlite3' ? 'sqlite' : 'postgres';

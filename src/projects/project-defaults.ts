@@ -20,6 +20,19 @@ export interface NewProjectInput {
 }
 
 /**
+ * Every column of an entity, relations left out: what a new row sets. A
+ * column added to an entity and not set here fails to compile.
+ */
+type NewRow<E> = {
+  [
+    K in keyof E as K extends
+      'project' | 'sections' | 'agents' | 'tasks' | 'assets'
+      ? never
+      : K
+  ]-?: E[K];
+};
+
+/**
  * A new project with its 8 sections (all PENDING, in the
  * fixed order) and 3 agents, ready to be saved in one go.
  */
@@ -35,7 +48,7 @@ export function buildNewProject(
     createdAt: now,
     updatedAt: now,
     version: 1,
-  });
+  } satisfies NewRow<Project>);
   project.sections = SECTION_TYPES.map((type, position) =>
     Object.assign(new Section(), {
       id: newId(),
@@ -45,7 +58,7 @@ export function buildNewProject(
       position,
       createdAt: now,
       updatedAt: now,
-    }),
+    } satisfies NewRow<Section>),
   );
   project.agents = DEFAULT_AGENTS.map((agent) =>
     Object.assign(new Agent(), {
@@ -55,7 +68,7 @@ export function buildNewProject(
       status: 'IDLE',
       createdAt: now,
       updatedAt: now,
-    }),
+    } satisfies NewRow<Agent>),
   );
   return project;
 }

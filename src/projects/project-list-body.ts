@@ -5,7 +5,7 @@ const OPEN = '{"projects":[';
 const CLOSE = ']}';
 
 /**
- * The list's body, `{"projects":[…]}`, byte for byte as a body built whole
+ * The full list's body, `{"projects":[…]}`, byte for byte as a body built whole
  * would be, in pieces of one cursor chunk each.
  */
 export class ProjectListBody implements ChunkSource {

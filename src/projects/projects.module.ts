@@ -5,6 +5,7 @@ import { IdempotencyModule } from '../idempotency/idempotency.module';
 import { RateLimitStorageModule } from '../common/rate-limit/rate-limit-storage.module';
 import { ProjectCreateRateLimit } from './project-create-rate-limit';
 import { ProjectsController } from './projects.controller';
+import { ProjectsRepository } from './projects.repository';
 import { ProjectsService } from './projects.service';
 
 @Module({
@@ -12,6 +13,7 @@ import { ProjectsService } from './projects.service';
   controllers: [ProjectsController],
   providers: [
     ProjectsService,
+    ProjectsRepository,
     JsonStreamResponder,
     ProjectCreateRateLimit,
     ListSlots,

@@ -10,30 +10,24 @@ import { Database } from '../database/database.service';
 import type { IdempotentRequest } from '../idempotency/idempotency-key.decorator';
 import { IdempotencyService } from '../idempotency/idempotency.service';
 import type { Replayed } from '../idempotency/replayed';
-import { SnapshotReader } from '../database/snapshot-reader';
-import { sqlFor } from '../database/sql';
 import { CreateProjectDto } from './dto/create-project.dto';
 import { ListProjectsQuery } from './dto/list-projects.query';
 import { parseProjectUpdate } from './dto/update-project.dto';
-import { Project } from './entities';
 import { decodeCursor, encodeCursor } from './project-cursor';
 import { ProjectCreateRateLimit } from './project-create-rate-limit';
 import { buildNewProject } from './project-defaults';
-import { insertNewProject } from './project-insert';
 import { ProjectListBody } from './project-list-body';
 import { ListSlots } from './list-slots';
 import type { JsonCursor } from '../database/json-cursor';
-import {
-  allProjectsStatement,
-  findProjectDetail,
-  findProjectPage,
-  findProjectVersion,
-  findSectionsAndAgents,
-} from './project-queries';
+import { ProjectsRepository, type ProjectTarget } from './projects.repository';
 import { acceptedVersions, isUnchanged } from './project-version';
 import type { ProjectDocument, ProjectRead } from './project-document';
 import { createdProjectReply } from './project-replies';
-import { agentView, projectView, sectionView } from './project.views';
+import {
+  toAgentDto,
+  toProjectDto,
+  toSectionDto,
+} from './dto/project-responses.dto';
 import { presentProject } from './project.presenter';
 import {
   ProjectChangeRejectedError,
@@ -45,7 +39,7 @@ import {
 export class ProjectsService {
   constructor(
     private readonly db: Database,
-    private readonly snapshots: SnapshotReader,
+    private readonly projects: ProjectsRepository,
     private readonly idempotency: IdempotencyService,
     private readonly createRateLimit: ProjectCreateRateLimit,
     private readonly listSlots: ListSlots,
@@ -84,24 +78,24 @@ export class ProjectsService {
         version: project.version,
         json: JSON.stringify({
           project: presentProject({
-            project: projectView(project),
-            sections: project.sections.map(sectionView),
-            agents: project.agents.map(agentView),
+            project: toProjectDto(project),
+            sections: project.sections.map(toSectionDto),
+            agents: project.agents.map(toAgentDto),
           }),
         }),
       };
-      const created = await this.db.write(async (manager) => {
+      const created = await this.db.transaction(async (transaction) => {
         if (
           key &&
           !(await this.idempotency.recordInTransaction(
-            manager,
+            transaction,
             key,
             createdProjectReply(document),
           ))
         ) {
           return false;
         }
-        await insertNewProject(manager, project);
+        await this.projects.insertNew(transaction, project);
         return true;
       });
       if (created) return document;
@@ -123,16 +117,13 @@ export class ProjectsService {
     caller?: Caller,
     client = 'anyone',
   ): Promise<ProjectListBody> {
-    const { text, params } = allProjectsStatement(
-      this.snapshots.json,
-      listedUser(userId, caller),
-    );
+    const listed = listedUser(userId, caller);
     // One of the client's LIST_CLIENT_LIMIT slots, until the cursor closes
     // (the list ended, was cut off, or its client left).
     const release = await this.listSlots.take(client);
     let cursor: JsonCursor;
     try {
-      cursor = await this.snapshots.openJson(text, params);
+      cursor = await this.projects.openList(listed);
     } catch (error) {
       release();
       throw error;
@@ -166,9 +157,7 @@ export class ProjectsService {
         query.cursor === undefined ? undefined : decodeCursor(query.cursor),
     };
     const userId = listedUser(query.userId, caller);
-    const { projects, next } = await this.db.read((manager) =>
-      findProjectPage(sqlFor(manager), userId, page),
-    );
+    const { projects, next } = await this.projects.findPage(userId, page);
     return { projects, nextCursor: next ? encodeCursor(next) : null };
   }
 
@@ -185,17 +174,13 @@ export class ProjectsService {
     const owner = caller?.admin ? undefined : caller?.userId;
     if (ifNoneMatch !== undefined) {
       // The version alone is far cheaper to read than the whole document.
-      const version = await this.db.read((manager) =>
-        findProjectVersion(sqlFor(manager), id, owner),
-      );
+      const version = await this.projects.findVersion(id, owner);
       if (version === null) throw new ProjectNotFoundException();
       if (isUnchanged(ifNoneMatch, version)) {
         return { unchanged: true, id, version };
       }
     }
-    const project = await this.db.read((manager) =>
-      findProjectDetail(sqlFor(manager), id, owner),
-    );
+    const project = await this.projects.findDetail(id, owner);
     if (project === null) throw new ProjectNotFoundException();
     return {
       id,
@@ -229,31 +214,23 @@ export class ProjectsService {
     if (!isWellFormedId(id) || (Array.isArray(versions) && !versions.length)) {
       throw unchanged(ifMatch);
     }
-    return this.db.write(async (manager) => {
-      const update = manager
-        .createQueryBuilder()
-        .update(Project)
-        // TypeORM adds "version" = "version" + 1 for the version column.
-        .set({ ...changes, updatedAt: new Date() })
-        .where('id = :id', { id });
-      if (caller) update.andWhere('userId = :owner', { owner: caller.userId });
-      if (Array.isArray(versions)) {
-        update.andWhere('version IN (:...versions)', { versions });
-      }
-      const { affected } = await update.execute();
-      if (!affected) throw unchanged(ifMatch);
-      const project = await manager.findOneByOrFail(Project, { id });
-      return {
-        id,
-        version: project.version,
-        json: JSON.stringify({
-          project: presentProject({
-            project: projectView(project),
-            ...(await findSectionsAndAgents(sqlFor(manager), id)),
-          }),
+    const changed = await this.projects.update(
+      changeTarget(id, versions, caller),
+      changes,
+    );
+    if (!changed) throw unchanged(ifMatch);
+    const { project, sections, agents } = changed;
+    return {
+      id,
+      version: project.version,
+      json: JSON.stringify({
+        project: presentProject({
+          project: toProjectDto(project),
+          sections,
+          agents,
         }),
-      };
-    });
+      }),
+    };
   }
 
   /**
@@ -269,21 +246,10 @@ export class ProjectsService {
     if (!isWellFormedId(id) || (Array.isArray(versions) && !versions.length)) {
       throw unchanged(ifMatch);
     }
-    const result = await this.db.write((manager) => {
-      const deletion = manager
-        .createQueryBuilder()
-        .delete()
-        .from(Project)
-        .where('id = :id', { id });
-      if (caller) {
-        deletion.andWhere('userId = :owner', { owner: caller.userId });
-      }
-      if (Array.isArray(versions)) {
-        deletion.andWhere('version IN (:...versions)', { versions });
-      }
-      return deletion.execute();
-    });
-    if (!result.affected) throw unchanged(ifMatch);
+    const removed = await this.projects.remove(
+      changeTarget(id, versions, caller),
+    );
+    if (!removed) throw unchanged(ifMatch);
   }
 }
 
@@ -300,6 +266,22 @@ function listedUser(
     throw AuthFailure.forbidden("list another user's projects");
   }
   return caller.userId;
+}
+
+/**
+ * The project a PATCH or DELETE may change: a proven caller's own, and with
+ * If-Match only at a version it names (any for If-Match: *).
+ */
+function changeTarget(
+  id: string,
+  versions: number[] | '*' | undefined,
+  caller: Caller | undefined,
+): ProjectTarget {
+  return {
+    id,
+    ...(caller ? { owner: caller.userId } : {}),
+    ...(Array.isArray(versions) ? { versions } : {}),
+  };
 }
 
 /**

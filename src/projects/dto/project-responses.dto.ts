@@ -1,5 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { ClosedSchema } from '../../docs/closed-schema.decorator';
+import type { Agent, Project, Section } from '../entities';
 import { NO_NUL_PATTERN } from '../../common/validation/storable-text.decorator';
 import { CURSOR_EXAMPLE } from './cursor-example';
 import {
@@ -12,10 +13,23 @@ import {
 } from '../project.constants';
 
 /**
- * The response bodies of the project routes, as OpenAPI
- * schemas. The service returns the views of project.views.ts; these classes
- * describe them for the document and the generated client.
+ * The response bodies of the project routes: one class per shape, the one
+ * source of its fields. Each shape's field list (`*_FIELDS`, checked
+ * against the class by the compiler) drives the repository's SQL column
+ * lists and JSON members; its mapper (`to*Dto`, typed to return the class)
+ * builds it from an entity; the classes describe it for the OpenAPI
+ * document and the generated client. Internal columns (a section's
+ * position, a project's version) never appear; timestamps are ISO-8601 UTC
+ * strings with milliseconds.
  */
+
+/**
+ * The fields of a response shape, in the order the API writes them: each
+ * of the class's fields exactly once (a field missing or unknown fails to
+ * compile).
+ */
+const fieldsOf = <T>(fields: { [K in keyof T]-?: true }) =>
+  Object.keys(fields) as Array<keyof T & string>;
 
 const ID = '019aa8f2-5f1c-7c3e-9a51-3c1f5d0b8e21';
 const PROJECT_ID = '019aa8f2-5f1c-7c3e-9a51-3c1f5d0b8e20';
@@ -37,6 +51,16 @@ export class AssetDto {
   @ApiProperty({ format: 'date-time', example: TIME })
   createdAt: string;
 }
+
+export const ASSET_FIELDS = fieldsOf<AssetDto>({
+  id: true,
+  projectId: true,
+  sectionId: true,
+  type: true,
+  name: true,
+  url: true,
+  createdAt: true,
+});
 
 export class SectionDto {
   @ApiProperty({ example: ID })
@@ -60,6 +84,24 @@ export class SectionDto {
   @ApiProperty({ format: 'date-time', example: TIME })
   updatedAt: string;
 }
+
+export const SECTION_FIELDS = fieldsOf<SectionDto>({
+  id: true,
+  projectId: true,
+  type: true,
+  status: true,
+  createdAt: true,
+  updatedAt: true,
+});
+
+export const toSectionDto = (section: Section): SectionDto => ({
+  id: section.id,
+  projectId: section.projectId,
+  type: section.type,
+  status: section.status,
+  createdAt: section.createdAt.toISOString(),
+  updatedAt: section.updatedAt.toISOString(),
+});
 
 export class SectionWithAssetsDto extends SectionDto {
   @ApiProperty({ type: [AssetDto] })
@@ -93,6 +135,28 @@ export class AgentDto {
   updatedAt: string;
 }
 
+export const AGENT_FIELDS = fieldsOf<AgentDto>({
+  id: true,
+  projectId: true,
+  name: true,
+  type: true,
+  provider: true,
+  status: true,
+  createdAt: true,
+  updatedAt: true,
+});
+
+export const toAgentDto = (agent: Agent): AgentDto => ({
+  id: agent.id,
+  projectId: agent.projectId,
+  name: agent.name,
+  type: agent.type,
+  provider: agent.provider,
+  status: agent.status,
+  createdAt: agent.createdAt.toISOString(),
+  updatedAt: agent.updatedAt.toISOString(),
+});
+
 export class TaskDto {
   @ApiProperty({ example: ID })
   id: string;
@@ -113,6 +177,18 @@ export class TaskDto {
   @ApiProperty({ format: 'date-time', example: TIME })
   updatedAt: string;
 }
+
+export const TASK_FIELDS = fieldsOf<TaskDto>({
+  id: true,
+  projectId: true,
+  sectionId: true,
+  agentId: true,
+  title: true,
+  description: true,
+  status: true,
+  createdAt: true,
+  updatedAt: true,
+});
 
 export class ProjectCountDto {
   @ApiProperty({ example: 0 })
@@ -136,6 +212,34 @@ export class ProjectDto {
   @ApiProperty({ format: 'date-time', example: TIME })
   updatedAt: string;
 }
+
+export const PROJECT_FIELDS = fieldsOf<ProjectDto>({
+  id: true,
+  name: true,
+  description: true,
+  userId: true,
+  createdAt: true,
+  updatedAt: true,
+});
+
+export const toProjectDto = (project: Project): ProjectDto => ({
+  id: project.id,
+  name: project.name,
+  description: project.description,
+  userId: project.userId,
+  createdAt: project.createdAt.toISOString(),
+  updatedAt: project.updatedAt.toISOString(),
+});
+
+/** A project as the examples of the OpenAPI document show it. */
+export const PROJECT_EXAMPLE: ProjectDto = {
+  id: ID,
+  name: 'Spring launch',
+  description: 'Brand kit',
+  userId: 'user-1',
+  createdAt: TIME,
+  updatedAt: TIME,
+};
 
 /** POST and PATCH answers: with sections and agents. */
 export class ProjectWithDefaultsDto extends ProjectDto {

@@ -1,4 +1,5 @@
 import {
+  BeforeInsert,
   Column,
   Entity,
   Index,
@@ -12,6 +13,7 @@ import type {
   AgentType,
 } from '../project.constants';
 import { Project } from './project.entity';
+import { restoreHeldId } from './held-id';
 import { TimestampColumn } from './timestamp.column';
 
 @Entity('agents')
@@ -19,6 +21,12 @@ import { TimestampColumn } from './timestamp.column';
 export class Agent {
   @PrimaryColumn({ type: 'varchar', length: 36 })
   id: string;
+
+  // A new one's id, held back from save (held-id.ts).
+  @BeforeInsert()
+  protected restoreId(): void {
+    restoreHeldId(this);
+  }
 
   @Column({ type: 'varchar', length: 36 })
   projectId: string;

@@ -1,4 +1,5 @@
 import {
+  BeforeInsert,
   Column,
   Entity,
   Index,
@@ -10,6 +11,7 @@ import { Agent } from './agent.entity';
 import { Asset } from './asset.entity';
 import { Section } from './section.entity';
 import { Task } from './task.entity';
+import { restoreHeldId } from './held-id';
 import { TimestampColumn } from './timestamp.column';
 
 @Entity('projects')
@@ -19,6 +21,12 @@ import { TimestampColumn } from './timestamp.column';
 export class Project {
   @PrimaryColumn({ type: 'varchar', length: 36 })
   id: string;
+
+  // A new one's id, held back from save (held-id.ts).
+  @BeforeInsert()
+  protected restoreId(): void {
+    restoreHeldId(this);
+  }
 
   @Column({ type: 'text' })
   name: string;

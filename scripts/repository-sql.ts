@@ -1,0 +1,240 @@
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Client } from 'pg';
+import { DataSource, type Logger as TypeOrmLogger } from 'typeorm';
+import { buildDataSourceOptions } from '../config/data-source-options';
+import type { DatabaseConfig } from '../config/environment';
+import { runPendingMigrations } from '../config/run-migrations';
+import { Database } from '../src/database/database.service';
+import type { JsonCursor } from '../src/database/json-cursor';
+import type { SnapshotReader } from '../src/database/snapshot-reader';
+import { forSqlite, jsonSqlFor } from '../src/database/sql';
+import { IdempotencyRepository } from '../src/idempotency/idempotency.repository';
+import { StoredImagesRepository } from '../src/image-store/stored-images.repository';
+import { buildNewProject } from '../src/projects/project-defaults';
+import { ProjectsRepository } from '../src/projects/projects.repository';
+
+/**
+ * The SQL each repository sends, per dialect, captured by running every
+ * repository method against a scratch database with a query logger (as the
+ * statements leave TypeORM or the hand-written Sql helper). Written by
+ * `npm run sql:generate` into sql/<dialect>/*.sql and compared with those
+ * files by test/repository-sql.e2e-spec.ts, so the SQL the service sends is
+ * always readable, and reviewed, as text.
+ *
+ * Parameters are not recorded (ids and times differ on every run); only
+ * the statements, in order.
+ */
+
+export type Dialect = 'sqlite' | 'postgres';
+
+export const SQL_DIR = join(__dirname, '..', 'sql');
+
+export const sqlFile = (dialect: Dialect, repository: string): string =>
+  join(SQL_DIR, dialect, `${repository}.sql`);
+
+/** The SQL of one method call: its name and the statements it sent. */
+interface Entry {
+  name: string;
+  statements: string[];
+}
+
+class CapturingLogger implements TypeOrmLogger {
+  statements: string[] = [];
+  logQuery(query: string): void {
+    this.statements.push(query);
+  }
+  logQueryError(): void {}
+  logQuerySlow(): void {}
+  logSchemaBuild(): void {}
+  logMigration(): void {}
+  log(): void {}
+}
+
+/** A scratch database of `dialect`; PostgreSQL needs TEST_POSTGRES_URL. */
+async function scratchDatabase(
+  dialect: Dialect,
+): Promise<{ config: DatabaseConfig; drop: () => Promise<void> }> {
+  if (dialect === 'sqlite') {
+    const dir = mkdtempSync(join(tmpdir(), 'workspace-sql-'));
+    return {
+      config: { type: 'sqlite', file: join(dir, 'workspace.db') },
+      drop: () => {
+        rmSync(dir, { recursive: true, force: true });
+        return Promise.resolve();
+      },
+    };
+  }
+  const admin = process.env.TEST_POSTGRES_URL;
+  if (!admin) {
+    throw new Error('TEST_POSTGRES_URL is not set: no PostgreSQL to run on');
+  }
+  const name = `workspace_sql_${randomBytes(6).toString('hex')}`;
+  const adminQuery = async (text: string) => {
+    const client = new Client({ connectionString: admin });
+    await client.connect();
+    try {
+      await client.query(text);
+    } finally {
+      await client.end();
+    }
+  };
+  await adminQuery(`CREATE DATABASE "${name}"`);
+  const url = new URL(admin);
+  url.pathname = `/${name}`;
+  return {
+    config: {
+      type: 'postgres',
+      url: url.toString(),
+      poolSize: 2,
+      ssl: false,
+      connectTimeoutMs: 5_000,
+      statementTimeoutMs: 30_000,
+      listPoolSize: 1,
+    },
+    drop: () => adminQuery(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`),
+  };
+}
+
+/**
+ * Stands in for SnapshotReader, whose cursors read on connections of their
+ * own: it records the statement a list opens (as SQLite's cursor prepares
+ * it) and returns an empty list.
+ */
+function recordingSnapshots(dialect: Dialect, logger: CapturingLogger) {
+  return {
+    json: jsonSqlFor(dialect === 'sqlite' ? 'better-sqlite3' : 'postgres'),
+    openJson: (text: string, params: unknown[]): Promise<JsonCursor> => {
+      logger.statements.push(
+        dialect === 'sqlite' ? forSqlite(text, params).text : text,
+      );
+      return Promise.resolve({
+        next: () => Promise.resolve(undefined),
+        close: () => Promise.resolve(),
+      });
+    },
+  } as unknown as SnapshotReader;
+}
+
+/** Runs every repository method once; the SQL of each, per repository. */
+export async function captureRepositorySql(
+  dialect: Dialect,
+): Promise<Map<string, string>> {
+  const scratch = await scratchDatabase(dialect);
+  const logger = new CapturingLogger();
+  const dataSource = new DataSource({
+    ...buildDataSourceOptions(scratch.config),
+    logger,
+  });
+  try {
+    await dataSource.initialize();
+    await runPendingMigrations(dataSource);
+    const db = new Database(dataSource);
+    const files = new Map<string, string>();
+    const entries: Entry[] = [];
+    const record = async (name: string, call: () => Promise<unknown>) => {
+      logger.statements = [];
+      await call();
+      // Work a call queued behind itself (SQLite) belongs to it too.
+      await db.read(() => Promise.resolve());
+      entries.push({ name, statements: logger.statements });
+    };
+    const write = (repository: string, title: string) => {
+      files.set(repository, render(dialect, title, entries.splice(0)));
+    };
+
+    const projects = new ProjectsRepository(
+      db,
+      recordingSnapshots(dialect, logger),
+    );
+    const project = buildNewProject({ name: 'Site', userId: 'user-1' });
+    const { id } = project;
+    const at = { updatedAt: new Date(), id };
+    await record('insertNew', () =>
+      db.transaction((transaction) => projects.insertNew(transaction, project)),
+    );
+    await record('findDetail', () => projects.findDetail(id));
+    await record('findDetail (owner)', () => projects.findDetail(id, 'user-1'));
+    await record('findVersion', () => projects.findVersion(id));
+    await record('findVersion (owner)', () =>
+      projects.findVersion(id, 'user-1'),
+    );
+    await record('findPage', () => projects.findPage(undefined, { limit: 2 }));
+    await record('findPage (user, after)', () =>
+      projects.findPage('user-1', { limit: 2, after: at }),
+    );
+    await record('openList', () => projects.openList(undefined));
+    await record('openList (user)', () => projects.openList('user-1'));
+    await record('update', () =>
+      projects.update({ id }, { name: 'Renamed', description: null }),
+    );
+    await record('update (owner, versions)', () =>
+      projects.update(
+        { id, owner: 'user-1', versions: [2, 3] },
+        { name: 'Again' },
+      ),
+    );
+    await record('remove (owner, versions)', () =>
+      projects.remove({ id, owner: 'user-1', versions: [3] }),
+    );
+    await record('remove', () => projects.remove({ id }));
+    write('projects.repository', 'ProjectsRepository');
+
+    const keys = new IdempotencyRepository(db);
+    const now = Date.now();
+    const answer = { status: 201, body: '{}', headers: '{}' };
+    await record('insertInTransaction', () =>
+      db.transaction((transaction) =>
+        keys.insertInTransaction(
+          transaction,
+          { id: 'key-1', fingerprint: 'f', expiresAt: now + 60_000, answer },
+          now,
+        ),
+      ),
+    );
+    const lease = {
+      id: 'key-2',
+      fingerprint: 'f',
+      lockedUntil: now + 1_000,
+      expiresAt: now + 60_000,
+    };
+    await record('lease (new)', () => keys.lease(lease, now));
+    await record('lease (taken)', () => keys.lease(lease, now));
+    await record('findLive', () => keys.findLive('key-1', now));
+    await record('complete', () => keys.complete('key-2', answer));
+    await record('release', () => keys.release('key-2'));
+    await record('purgeExpired', () => keys.purgeExpired(now, 500));
+    write('idempotency.repository', 'IdempotencyRepository');
+
+    const images = new StoredImagesRepository(db);
+    const image = {
+      id: 'a'.repeat(32),
+      mediaType: 'image/png',
+      bytes: Buffer.from('png'),
+      expiresAt: now + 60_000,
+    };
+    await record('insert', () => images.insert(image));
+    await record('findLive', () => images.findLive(image.id, now));
+    await record('readSlice', () => images.readSlice(image.id, 0, 2, now));
+    await record('purgeExpired', () => images.purgeExpired(now, 20));
+    write('stored-images.repository', 'StoredImagesRepository');
+    return files;
+  } finally {
+    if (dataSource.isInitialized) await dataSource.destroy();
+    await scratch.drop();
+  }
+}
+
+function render(dialect: Dialect, title: string, entries: Entry[]): string {
+  const lines = [
+    '-- Generated by `npm run sql:generate`; do not edit.',
+    `-- The statements each ${title} method sends to ${dialect === 'sqlite' ? 'SQLite' : 'PostgreSQL'}, in order.`,
+  ];
+  for (const entry of entries) {
+    lines.push('', `-- ${title}.${entry.name}`);
+    for (const statement of entry.statements) lines.push(`${statement};`);
+  }
+  return `${lines.join('\n')}\n`;
+}
