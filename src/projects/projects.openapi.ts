@@ -19,6 +19,7 @@ import {
 import { CreateProjectDto } from './dto/create-project.dto';
 import {
   DeleteProjectResponseDto,
+  PROJECT_EXAMPLE,
   ProjectDetailResponseDto,
   ProjectListResponseDto,
   ProjectResponseDto,
@@ -33,15 +34,6 @@ import { PROJECT_CREATE_RATE_LIMITED_MESSAGE } from './project.constants';
  * declares the route's failure text (ApiRouteFailure), which the
  * exception filter sends.
  */
-
-const PROJECT_EXAMPLE = {
-  id: '019aa8f2-5f1c-7c3e-9a51-3c1f5d0b8e21',
-  name: 'Spring launch',
-  description: 'Brand kit',
-  userId: 'user-1',
-  createdAt: '2026-11-22T03:39:09.321Z',
-  updatedAt: '2026-11-22T03:39:09.321Z',
-};
 
 const LOCATION_HEADER = {
   Location: {

@@ -162,8 +162,8 @@ export class ProjectsService {
   }
 
   /**
-   * SPEC 4.3, the project as JSON text with its version; only the version
-   * when If-None-Match names the current one.
+   * GET /api/projects/{id}: the project as JSON text with its version; only
+   * the version when If-None-Match names the current one.
    */
   async get(
     id: string,
