@@ -1,5 +1,5 @@
 import request from 'supertest';
-import { SECTION_TYPES } from '../src/projects/project.constants';
+import { SECTION_TYPES } from '../src/projects/projects.constants';
 import { countRows } from './support/project-fixtures';
 import { createTestApp, TestApp } from './support/test-app';
 

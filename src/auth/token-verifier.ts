@@ -4,7 +4,7 @@ import type { OidcConfig } from '../../config/environment';
 import { AuthFailure } from '../failures/auth-failure.error';
 import type { Caller } from '../common/http/request-context';
 import { isWellFormedText } from '../common/validation/storable-text.decorator';
-import { PROJECT_USER_ID_MAX } from '../projects/project.constants';
+import { PROJECT_USER_ID_MAX } from '../projects/projects.constants';
 import { KeysUnavailableError, ProviderKeys } from './provider-keys';
 
 /**

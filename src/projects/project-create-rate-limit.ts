@@ -3,7 +3,7 @@ import { ThrottlerStorage } from '@nestjs/throttler';
 import { appConfig } from '../../config/app.config';
 import type { AppConfig } from '../../config/environment';
 import { ClientRateLimit } from '../common/rate-limit/client-rate-limit';
-import { PROJECT_CREATE_RATE_LIMITED_MESSAGE } from './project.constants';
+import { PROJECT_CREATE_RATE_LIMITED_MESSAGE } from './projects.constants';
 
 /**
  * PROJECT_CREATE_RATE_LIMIT creates per client IP and

@@ -1,6 +1,6 @@
 import { newId } from '../common/ids';
 import { Agent, Project, Section } from './entities';
-import { AgentProvider, AgentType, SECTION_TYPES } from './project.constants';
+import { AgentProvider, AgentType, SECTION_TYPES } from './projects.constants';
 
 /** Every new project gets these agents, all IDLE. */
 export const DEFAULT_AGENTS: ReadonlyArray<{

@@ -26,7 +26,7 @@ import {
   UpdateProjectBodyDto,
 } from './dto/project-responses.dto';
 import { TOO_MANY_LISTS_MESSAGE } from './list-slots';
-import { PROJECT_CREATE_RATE_LIMITED_MESSAGE } from './project.constants';
+import { PROJECT_CREATE_RATE_LIMITED_MESSAGE } from './projects.constants';
 
 /**
  * The OpenAPI description of each project route, one composite decorator

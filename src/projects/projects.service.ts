@@ -28,7 +28,7 @@ import {
   toProjectDto,
   toSectionDto,
 } from './dto/project-responses.dto';
-import { presentProject } from './project.presenter';
+import { presentProject } from './projects.presenter';
 import {
   ProjectChangeRejectedError,
   ProjectNotFoundException,

@@ -10,7 +10,7 @@ import {
   PROJECT_DESCRIPTION_MAX,
   PROJECT_NAME_MAX,
   PROJECT_USER_ID_MAX,
-} from '../project.constants';
+} from '../projects.constants';
 
 /** The create request. Unknown fields are stripped, not rejected. */
 export class CreateProjectDto {

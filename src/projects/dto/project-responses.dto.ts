@@ -10,7 +10,7 @@ import {
   AGENT_TYPES,
   SECTION_STATUSES,
   SECTION_TYPES,
-} from '../project.constants';
+} from '../projects.constants';
 
 /**
  * The response bodies of the project routes: one class per shape, the one

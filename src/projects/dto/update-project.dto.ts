@@ -4,7 +4,7 @@ import {
   PROJECT_DESCRIPTION_MAX,
   PROJECT_NAME_MAX,
   PROJECT_USER_ID_MAX,
-} from '../project.constants';
+} from '../projects.constants';
 import { ProjectChangeRejectedError } from '../projects.errors';
 
 /** The fields PATCH may change. */

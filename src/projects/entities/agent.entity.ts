@@ -11,7 +11,7 @@ import type {
   AgentProvider,
   AgentStatus,
   AgentType,
-} from '../project.constants';
+} from '../projects.constants';
 import { Project } from './project.entity';
 import { restoreHeldId } from './held-id';
 import { TimestampColumn } from './timestamp.column';

@@ -8,7 +8,7 @@ import {
   OneToMany,
   PrimaryColumn,
 } from 'typeorm';
-import type { SectionStatus, SectionType } from '../project.constants';
+import type { SectionStatus, SectionType } from '../projects.constants';
 import { Asset } from './asset.entity';
 import { Project } from './project.entity';
 import { restoreHeldId } from './held-id';
