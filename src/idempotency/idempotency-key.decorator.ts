@@ -3,14 +3,28 @@ import { createParamDecorator, ExecutionContext } from '@nestjs/common';
 import type { Request } from 'express';
 import { InputValidationException } from '../failures/input-validation.error';
 import { clientIpOf } from '../common/http/client-ip';
+import type { JsonReply } from '../common/http/json-reply';
 import { getBodyDigest, getCaller } from '../common/http/request-context';
 
-/** A request that carries an Idempotency-Key, as the store needs it. */
-export interface IdempotentRequest {
+/**
+ * A request that carries an Idempotency-Key, as the store needs it, with
+ * the route's own mapping of its result to the HTTP answer that is stored
+ * and replayed: so the services that do the work never build one.
+ */
+export interface IdempotentRequest<Result = never> {
   /** SHA-256 of operation, caller and key: the stored record's id. */
   recordId: string;
   /** SHA-256 of the request body's bytes: a retry sends the same bytes. */
   fingerprint: string;
+  /** The answer a result of the work is sent as (the feature's replies). */
+  answerOf: (result: Result) => JsonReply;
+}
+
+/** Which operation a key belongs to, and how its answer is made. */
+export interface IdempotentOperation<Result> {
+  /** Method and path, e.g. `POST /api/projects`: keys are per operation. */
+  operation: string;
+  answerOf: (result: Result) => JsonReply;
 }
 
 export const IDEMPOTENCY_KEY_HEADER = 'Idempotency-Key';
@@ -38,14 +52,14 @@ function invalidKey(message: string): InputValidationException {
 }
 
 /**
- * The request's Idempotency-Key for the named operation, or undefined when
+ * The request's Idempotency-Key for the given operation, or undefined when
  * it sends none. A malformed or repeated key is invalid input (400).
  */
 export const IdempotencyKey = createParamDecorator(
   (
-    operation: string,
+    { operation, answerOf }: IdempotentOperation<never>,
     context: ExecutionContext,
-  ): IdempotentRequest | undefined => {
+  ): IdempotentRequest<never> | undefined => {
     const request = context.switchToHttp().getRequest<Request>();
     const key = request.headers['idempotency-key'];
     if (key === undefined) return undefined;
@@ -63,6 +77,7 @@ export const IdempotencyKey = createParamDecorator(
     return {
       recordId: sha256(`${operation}\n${callerScope(request)}\n${key}`),
       fingerprint: getBodyDigest(request) ?? sha256(''),
+      answerOf,
     };
   },
 );

@@ -55,15 +55,17 @@ export class IdempotencyService
   }
 
   /**
-   * Inside the transaction that does the work: stores its answer under the
-   * key, so both commit together or not at all. False when the key already
-   * has a record: the caller does nothing and replays it instead.
+   * Inside the transaction that does the work: stores the answer of its
+   * result under the key, so both commit together or not at all. False
+   * when the key already has a record: the caller does nothing and replays
+   * it instead.
    */
-  async recordInTransaction(
+  async recordInTransaction<T>(
     transaction: Transaction,
-    request: IdempotentRequest,
-    answer: JsonReply,
+    request: IdempotentRequest<T>,
+    result: T,
   ): Promise<boolean> {
+    const answer = request.answerOf(result);
     const now = Date.now();
     return this.records.insertInTransaction(
       transaction,
@@ -90,15 +92,14 @@ export class IdempotencyService
   /**
    * For work that cannot share a transaction with its record (a call to
    * another service): the key is leased first, for at most `leaseMs`, then
-   * the work runs, then its answer (`answerOf` its result) is stored — or,
+   * the work runs, then the answer of its result is stored — or,
    * if it is not worth storing or the work throws, the key is freed for a
    * retry. A lease whose process died is taken over once it has run out.
    */
   async run<T extends object>(
-    request: IdempotentRequest,
+    request: IdempotentRequest<T>,
     leaseMs: number,
     work: () => Promise<T>,
-    answerOf: (result: T) => JsonReply,
   ): Promise<T | Replayed> {
     const leased = await this.lease(request, leaseMs);
     if (leased !== true) return leased;
@@ -109,7 +110,7 @@ export class IdempotencyService
       await this.release(request);
       throw error;
     }
-    const answer = answerOf(result);
+    const answer = request.answerOf(result);
     if (isStored(answer.status)) {
       await this.records.complete(request.recordId, storable(answer));
     } else {

@@ -1,11 +1,7 @@
 import { HttpStatus } from '@nestjs/common';
 import type { JsonReply } from '../common/http/json-reply';
 import { LOGO_SUCCESS_MESSAGE } from './logo.constants';
-
-/** A generated logo: the temporary URL of its image. */
-export interface GeneratedLogo {
-  logoUrl: string;
-}
+import type { GeneratedLogo } from './generated-logo';
 
 /**
  * How a generated logo is answered over HTTP, also for the answer an

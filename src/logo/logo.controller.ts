@@ -21,6 +21,7 @@ import { FailureMessage } from '../failures/failure-message.decorator';
 import type { IdempotentRequest } from '../idempotency/idempotency-key.decorator';
 import { IdempotencyKey } from '../idempotency/idempotency-key.decorator';
 import { isReplayed, replayedReply } from '../idempotency/replayed';
+import type { GeneratedLogo } from './generated-logo';
 import { generatedLogoReply } from './logo-replies';
 import { GenerateLogoDto } from './dto/generate-logo.dto';
 import { LOGO_GENERIC_FAILURE } from './logo.constants';
@@ -60,8 +61,11 @@ export class LogoController {
     @Body() request: GenerateLogoDto,
     @ClientIp() client: string,
     @ClientAbortSignal() signal: AbortSignal,
-    @IdempotencyKey('POST /api/ai/generate-logo')
-    key: IdempotentRequest | undefined,
+    @IdempotencyKey({
+      operation: 'POST /api/ai/generate-logo',
+      answerOf: generatedLogoReply,
+    })
+    key: IdempotentRequest<GeneratedLogo> | undefined,
     @CurrentCaller() caller: Caller | undefined,
     @Req() incoming: Request,
     @Res({ passthrough: true }) response: Response,

@@ -9,7 +9,7 @@ import type { AppConfig } from '../../config/environment';
 import type { IdempotentRequest } from '../idempotency/idempotency-key.decorator';
 import { IdempotencyService } from '../idempotency/idempotency.service';
 import type { Replayed } from '../idempotency/replayed';
-import { type GeneratedLogo, generatedLogoReply } from './logo-replies';
+import type { GeneratedLogo } from './generated-logo';
 import type { GenerateLogoDto } from './dto/generate-logo.dto';
 import { HostedLogos } from './hosted-logos';
 import { ImageApiClient, type ImageUsage } from './image-api.client';
@@ -82,18 +82,13 @@ export class LogoService implements OnApplicationBootstrap {
   async respond(
     request: GenerateLogoDto,
     caller: LogoCaller,
-    key?: IdempotentRequest,
+    key?: IdempotentRequest<GeneratedLogo>,
   ): Promise<GeneratedLogo | Replayed> {
     const work = async (): Promise<GeneratedLogo> => ({
       logoUrl: await this.generate(request, caller),
     });
     return key
-      ? this.idempotency.run(
-          key,
-          this.deadlineMs + LEASE_MARGIN_MS,
-          work,
-          generatedLogoReply,
-        )
+      ? this.idempotency.run(key, this.deadlineMs + LEASE_MARGIN_MS, work)
       : work();
   }
 

@@ -31,6 +31,7 @@ import {
   projectReadReply,
   projectReply,
 } from './project-replies';
+import type { ProjectDocument } from './project-document';
 import { CreateProjectDto } from './dto/create-project.dto';
 import { ListProjectsQuery } from './dto/list-projects.query';
 import { Authenticated } from '../auth/authenticated.decorator';
@@ -60,7 +61,11 @@ export class ProjectsController {
   async create(
     @CallerBody() input: CreateProjectDto,
     @ClientIp() client: string,
-    @IdempotencyKey('POST /api/projects') key: IdempotentRequest | undefined,
+    @IdempotencyKey({
+      operation: 'POST /api/projects',
+      answerOf: createdProjectReply,
+    })
+    key: IdempotentRequest<ProjectDocument> | undefined,
     @CurrentCaller() caller: Caller | undefined,
     @Res({ passthrough: true }) response: Response,
   ) {

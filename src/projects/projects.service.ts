@@ -22,7 +22,6 @@ import type { JsonCursor } from '../database/json-cursor';
 import { ProjectsRepository, type ProjectTarget } from './projects.repository';
 import { acceptedVersions, isUnchanged } from './project-version';
 import type { ProjectDocument, ProjectRead } from './project-document';
-import { createdProjectReply } from './project-replies';
 import {
   toAgentDto,
   toProjectDto,
@@ -57,7 +56,7 @@ export class ProjectsService {
   async create(
     input: CreateProjectDto,
     client: string,
-    key?: IdempotentRequest,
+    key?: IdempotentRequest<ProjectDocument>,
     caller?: Caller,
   ): Promise<ProjectDocument | Replayed> {
     if (caller && input.userId !== caller.userId) {
@@ -90,7 +89,7 @@ export class ProjectsService {
           !(await this.idempotency.recordInTransaction(
             transaction,
             key,
-            createdProjectReply(document),
+            document,
           ))
         ) {
           return false;
