@@ -1,5 +1,5 @@
-import { copyFileSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { cpus, loadavg, release, tmpdir } from 'node:os';
+import { copyFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpus, loadavg, release } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { type AbBackendRun, writeAbReport } from './ab-report';
@@ -13,15 +13,9 @@ import {
 import { LoadGenerator } from './load-client';
 import type { TimedJob } from './load-protocol';
 import { measureTimed } from './measure';
-import {
-  hasTaskset,
-  killAllProcessesNow,
-  pinSelf,
-  runScript,
-  startHelperServer,
-  stopAllProcesses,
-} from './processes';
+import { hasTaskset, pinSelf, runScript, startHelperServer } from './processes';
 import type { SqliteRefSample } from './report';
+import { startBenchRun } from './bench-run';
 import { SCENARIOS } from './scenarios';
 import { seededUserId } from './seed-rows';
 import { type Service, startService } from './service';
@@ -40,35 +34,8 @@ import { LOAD_CORE, SERVER_CORE } from './settings';
  */
 
 const settings = readAbSettings();
-const workDir = mkdtempSync(join(tmpdir(), 'workspace-bench-ab-'));
-const backends: Backend[] = [];
-let cleaning: Promise<void> | undefined;
-let interrupted = false;
-
-function cleanup(): Promise<void> {
-  cleaning ??= (async () => {
-    await stopAllProcesses();
-    for (const backend of backends) {
-      await backend
-        .dispose()
-        .catch((error: unknown) =>
-          console.error(`could not drop ${backend.kind} databases:`, error),
-        );
-    }
-    rmSync(workDir, { recursive: true, force: true });
-  })();
-  return cleaning;
-}
-
-for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-  process.once(signal, () => {
-    interrupted = true;
-    console.error(`\n${signal}: stopping every process the bench started…`);
-    void cleanup().finally(() => process.exit(130));
-  });
-}
-// Last resort if the process dies without the cleanup having finished.
-process.on('exit', killAllProcessesNow);
+const run = startBenchRun('workspace-bench-ab-');
+const { workDir, backends } = run;
 
 const log = (text: string) => console.log(text);
 const fmt = (value: number, digits = 0) =>
@@ -289,11 +256,11 @@ const startLoad = loadavg();
 main()
   .catch((error: unknown) => {
     // After Ctrl-C the run fails on its killed children: nothing to report.
-    if (interrupted) return;
+    if (run.interrupted) return;
     console.error(
       'bench:ab failed:',
       error instanceof Error ? error.stack : error,
     );
     process.exitCode = 1;
   })
-  .finally(() => cleanup());
+  .finally(() => run.cleanup());

@@ -1,13 +1,8 @@
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { cpus, release, tmpdir } from 'node:os';
+import { rmSync, writeFileSync } from 'node:fs';
+import { cpus, release } from 'node:os';
 import { join } from 'node:path';
-import {
-  type Backend,
-  freshSqliteCopy,
-  postgresBackend,
-  sqliteBackend,
-} from './databases';
+import { freshSqliteCopy, postgresBackend, sqliteBackend } from './databases';
 import {
   largeListTable,
   largeListTargetsMet,
@@ -20,20 +15,14 @@ import type { TimedJob } from './load-protocol';
 import { measureBurst, measureTimed } from './measure';
 import { measureReplicas } from './replicas';
 import { rssBytes } from './proc-stats';
-import {
-  hasTaskset,
-  killAllProcessesNow,
-  pinSelf,
-  runScript,
-  startHelperServer,
-  stopAllProcesses,
-} from './processes';
+import { hasTaskset, pinSelf, runScript, startHelperServer } from './processes';
 import {
   type BackendRun,
   type References,
   type SqliteRefSample,
   writeReport,
 } from './report';
+import { startBenchRun } from './bench-run';
 import { PACED_SHARE, SCENARIOS } from './scenarios';
 import {
   BURST,
@@ -56,35 +45,8 @@ import { prepareStage, type BenchAuth, type Stage } from './stage';
  */
 
 const settings = readSettings();
-const workDir = mkdtempSync(join(tmpdir(), 'workspace-bench-'));
-const backends: Backend[] = [];
-let cleaning: Promise<void> | undefined;
-let interrupted = false;
-
-function cleanup(): Promise<void> {
-  cleaning ??= (async () => {
-    await stopAllProcesses();
-    for (const backend of backends) {
-      await backend
-        .dispose()
-        .catch((error: unknown) =>
-          console.error(`could not drop ${backend.kind} databases:`, error),
-        );
-    }
-    rmSync(workDir, { recursive: true, force: true });
-  })();
-  return cleaning;
-}
-
-for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-  process.once(signal, () => {
-    interrupted = true;
-    console.error(`\n${signal}: stopping every process the bench started…`);
-    void cleanup().finally(() => process.exit(130));
-  });
-}
-// Last resort if the process dies without the cleanup having finished.
-process.on('exit', killAllProcessesNow);
+const run = startBenchRun('workspace-bench-');
+const { workDir, backends } = run;
 
 const log = (text: string) => console.log(text);
 
@@ -403,11 +365,11 @@ async function main(): Promise<void> {
 main()
   .catch((error: unknown) => {
     // After Ctrl-C the run fails on its killed children: nothing to report.
-    if (interrupted) return;
+    if (run.interrupted) return;
     console.error(
       'bench failed:',
       error instanceof Error ? error.stack : error,
     );
     process.exitCode = 1;
   })
-  .finally(() => cleanup());
+  .finally(() => run.cleanup());
