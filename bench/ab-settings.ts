@@ -1,7 +1,7 @@
-import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { positive, REPO_ROOT } from './settings';
+import { codeVersionOf } from './bench-run';
 
 /**
  * Settings of `npm run bench:ab`, read once from BENCH_* variables: which two
@@ -60,24 +60,6 @@ export const CREATE_MIN_SHARE_OF_REFERENCE = 0.15;
 /** The baseline checkout when BENCH_A_DIR is unset: `../ab-baseline`. */
 export const DEFAULT_A_DIR = resolve(REPO_ROOT, '..', 'ab-baseline');
 
-function gitState(dir: string): {
-  commit: string;
-  uncommittedChanges: boolean;
-} {
-  const git = (args: string[]) =>
-    execFileSync('git', args, { cwd: dir, encoding: 'utf8' }).trim();
-  try {
-    return {
-      commit: git(['rev-parse', 'HEAD']),
-      uncommittedChanges:
-        git(['status', '--porcelain', '--', 'src', 'config', 'migrations']) !==
-        '',
-    };
-  } catch {
-    return { commit: 'unknown', uncommittedChanges: true };
-  }
-}
-
 function build(label: Build['label'], rawDir: string): Build {
   const dir = resolve(rawDir);
   const entry = resolve(dir, 'dist', 'src', 'main.js');
@@ -89,7 +71,7 @@ function build(label: Build['label'], rawDir: string): Build {
   if (!existsSync(resolve(dir, 'node_modules'))) {
     throw new Error(`BENCH_${label}_DIR=${dir}: no node_modules`);
   }
-  return { label, dir, entry, ...gitState(dir) };
+  return { label, dir, entry, ...codeVersionOf(dir) };
 }
 
 function scenarios(): AbScenarioName[] {

@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -53,4 +54,26 @@ export function startBenchRun(tempPrefix: string): BenchRun {
     },
     cleanup,
   };
+}
+
+/**
+ * Which code a checkout holds: its commit, and whether src/, config/ or
+ * migrations/ have uncommitted changes (a build compiles the working tree).
+ */
+export function codeVersionOf(dir: string): {
+  commit: string;
+  uncommittedChanges: boolean;
+} {
+  const git = (args: string[]) =>
+    execFileSync('git', args, { cwd: dir, encoding: 'utf8' }).trim();
+  try {
+    return {
+      commit: git(['rev-parse', 'HEAD']),
+      uncommittedChanges:
+        git(['status', '--porcelain', '--', 'src', 'config', 'migrations']) !==
+        '',
+    };
+  } catch {
+    return { commit: 'unknown', uncommittedChanges: true };
+  }
 }

@@ -1,4 +1,3 @@
-import { execFileSync } from 'node:child_process';
 import { rmSync, writeFileSync } from 'node:fs';
 import { cpus, release } from 'node:os';
 import { join } from 'node:path';
@@ -22,7 +21,7 @@ import {
   type SqliteRefSample,
   writeReport,
 } from './report';
-import { startBenchRun } from './bench-run';
+import { codeVersionOf, startBenchRun } from './bench-run';
 import { PACED_SHARE, SCENARIOS } from './scenarios';
 import {
   BURST,
@@ -50,24 +49,6 @@ const { workDir, backends } = run;
 
 const log = (text: string) => console.log(text);
 
-/**
- * Which code was measured: `npm run build` compiles the working tree, so
- * uncommitted changes under src/, config/ or migrations/ are flagged.
- */
-function codeVersion(): { commit: string; uncommittedChanges: boolean } {
-  const git = (args: string[]) =>
-    execFileSync('git', args, { cwd: REPO_ROOT, encoding: 'utf8' }).trim();
-  try {
-    return {
-      commit: git(['rev-parse', 'HEAD']),
-      uncommittedChanges:
-        git(['status', '--porcelain', '--', 'src', 'config', 'migrations']) !==
-        '',
-    };
-  } catch {
-    return { commit: 'unknown', uncommittedChanges: true };
-  }
-}
 const fmt = (value: number, digits = 0) =>
   Number.isFinite(value) ? value.toFixed(digits) : '—';
 
@@ -324,7 +305,7 @@ async function main(): Promise<void> {
       settings,
       startedAt,
       finishedAt,
-      code: codeVersion(),
+      code: codeVersionOf(REPO_ROOT),
       machine: {
         cpus: cpus().length,
         cpuModel: cpus()[0]?.model,
@@ -348,7 +329,7 @@ async function main(): Promise<void> {
     );
     writeFileSync(
       file,
-      `${JSON.stringify({ startedAt, code: codeVersion(), runs: largeLists }, null, 2)}\n`,
+      `${JSON.stringify({ startedAt, code: codeVersionOf(REPO_ROOT), runs: largeLists }, null, 2)}\n`,
     );
     log(
       `\nLarge lists (one full list each, pod-sized heap):\n${largeListTable(largeLists)}`,
