@@ -1,0 +1,51 @@
+import type { Readable } from 'node:stream';
+import type { Transaction } from '../../database/database.service';
+
+/** Where one asset's bytes live: the asset and the project it belongs to. */
+export interface AssetRef {
+  assetId: string;
+  projectId: string;
+}
+
+/** A new asset's bytes, checked (type by magic bytes, size) and hashed. */
+export interface AssetContent extends AssetRef {
+  contentType: string;
+  bytes: Buffer;
+  /** Lowercase hex SHA-256 of `bytes`. */
+  sha256: string;
+}
+
+/** Writes the asset's row; runs inside the transaction the store chooses. */
+export type RowWriter = (transaction: Transaction) => Promise<void>;
+
+/**
+ * Where asset bytes are kept: the database (ASSET_STORE=database) or an
+ * S3-compatible bucket (ASSET_STORE=s3). The rows are always in the
+ * database; a store only decides where the bytes go and in which order the
+ * two are written, so that no committed row ever names missing bytes.
+ */
+export abstract class AssetBytes {
+  abstract readonly kind: 'database' | 's3';
+
+  /**
+   * Stores `content` and runs `writeRow` in a transaction: the database
+   * store writes the bytes in that same transaction; the S3 store writes
+   * the object first, the row second, and deletes the object again when
+   * the row fails. Rejects with writeRow's error when the row fails.
+   */
+  abstract keep(content: AssetContent, writeRow: RowWriter): Promise<void>;
+
+  /**
+   * The bytes of a stored asset (`byteSize` long), read as they are
+   * consumed so one response holds a bounded amount in memory; null when
+   * they are missing.
+   */
+  abstract open(ref: AssetRef, byteSize: number): Promise<Readable | null>;
+
+  /**
+   * Called after a commit deleted these assets' rows. The database store
+   * has nothing to do (the rows' bytes went with them); the S3 store
+   * deletes the objects, and its sweep catches any it could not.
+   */
+  abstract forget(refs: readonly AssetRef[]): Promise<void>;
+}
