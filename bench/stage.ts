@@ -122,6 +122,7 @@ export async function prepareStage(
         env: {
           ...mainEnv,
           AUTH_MODE: 'oidc',
+          ASSET_URL_SIGNING_KEY: 'a-test-signing-key-of-at-least-32-chars',
           AUTH_ISSUER: auth.issuer,
           AUTH_AUDIENCE: auth.audience,
           AUTH_ADMIN_ROLE: auth.adminRole,

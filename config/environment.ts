@@ -134,6 +134,40 @@ export interface AppConfig {
   publicBaseUrl: string | undefined;
   /** Who may call the API: anyone (the default), or OpenID Connect bearer tokens. */
   auth: AuthConfig;
+  /** Kept logos: where their bytes live and how their URLs work. */
+  assets: AssetsConfig;
+}
+
+export interface AssetsConfig {
+  store: AssetStoreConfig;
+  /** Assets one project may hold; one more is refused with 409. */
+  maxPerProject: number;
+  /**
+   * How long a signed asset URL works (AUTH_MODE=oidc); at most an hour,
+   * so a leaked URL stops working within one.
+   */
+  urlTtlSeconds: number;
+  /** The HMAC key of signed asset URLs; set with AUTH_MODE=oidc. */
+  urlSigningKey: string | undefined;
+}
+
+export const ASSET_STORES = ['database', 's3'] as const;
+
+/** In the database (the default) or in an S3-compatible bucket. */
+export type AssetStoreConfig = { type: 'database' } | S3StoreConfig;
+
+export interface S3StoreConfig {
+  type: 's3';
+  bucket: string;
+  /** An S3-compatible endpoint; undefined = AWS S3 itself. */
+  endpoint: string | undefined;
+  region: string;
+  /** Bucket in the path, not the host name (MinIO and most local servers). */
+  forcePathStyle: boolean;
+  /** Prepended to every object key. */
+  prefix: string;
+  /** An object no row names is deleted once it is this old. */
+  sweepGraceSeconds: number;
 }
 
 export type AuthConfig = { mode: 'none' } | OidcConfig;
@@ -500,6 +534,67 @@ export function loadConfiguration(env: Env = process.env): AppConfig {
     logoUrlTtlSeconds: integer(env, 'LOGO_URL_TTL_S', 3600, 1, 7 * 86_400),
     publicBaseUrl: publicBaseUrl(env),
     auth: auth(env),
+    assets: assets(env),
+  };
+}
+
+/** The shortest signing key accepted: 256 bits of base64 or hex text. */
+const MIN_SIGNING_KEY_LENGTH = 32;
+
+function assets(env: Env): AssetsConfig {
+  const oidc = read(env, 'AUTH_MODE')?.toLowerCase() === 'oidc';
+  const urlSigningKey = env.ASSET_URL_SIGNING_KEY?.trim() || undefined;
+  if (oidc && urlSigningKey === undefined) {
+    throw new ConfigurationError(
+      'ASSET_URL_SIGNING_KEY',
+      'must be set when AUTH_MODE=oidc',
+    );
+  }
+  if (
+    urlSigningKey !== undefined &&
+    urlSigningKey.length < MIN_SIGNING_KEY_LENGTH
+  ) {
+    // Never echo the value: it is a secret.
+    throw new ConfigurationError(
+      'ASSET_URL_SIGNING_KEY',
+      `must be at least ${MIN_SIGNING_KEY_LENGTH} characters`,
+    );
+  }
+  return {
+    store: assetStore(env),
+    maxPerProject: integer(env, 'ASSET_MAX_PER_PROJECT', 20, 1, 1000),
+    urlTtlSeconds: integer(env, 'ASSET_URL_TTL_S', 3600, 60, 3600),
+    urlSigningKey,
+  };
+}
+
+function assetStore(env: Env): AssetStoreConfig {
+  const type = oneOf(env, 'ASSET_STORE', ASSET_STORES, 'database');
+  if (type === 'database') return { type };
+  const bucket = read(env, 'ASSET_S3_BUCKET');
+  if (bucket === undefined) {
+    throw new ConfigurationError(
+      'ASSET_S3_BUCKET',
+      'must be set when ASSET_STORE=s3',
+    );
+  }
+  return {
+    type,
+    bucket,
+    endpoint:
+      read(env, 'ASSET_S3_ENDPOINT') === undefined
+        ? undefined
+        : httpUrl(env, 'ASSET_S3_ENDPOINT', ''),
+    region: read(env, 'ASSET_S3_REGION') ?? 'us-east-1',
+    forcePathStyle: boolean(env, 'ASSET_S3_FORCE_PATH_STYLE', false),
+    prefix: read(env, 'ASSET_S3_PREFIX') ?? 'assets/',
+    sweepGraceSeconds: integer(
+      env,
+      'ASSET_S3_SWEEP_GRACE_S',
+      900,
+      60,
+      7 * 86_400,
+    ),
   };
 }
 

@@ -2,6 +2,7 @@ import { InitialSchema1763780000000 } from './1763780000000-initial-schema';
 import { ChildOrderIndexes1763790000000 } from './1763790000000-child-order-indexes';
 import { VersionsAndIdempotencyKeys1764000000000 } from './1764000000000-versions-and-idempotency-keys';
 import { StoredImages1764100000000 } from './1764100000000-stored-images';
+import { LogoAssets1764200000000 } from './1764200000000-logo-assets';
 
 /**
  * Every migration, oldest first. Listed as classes rather than a file glob so
@@ -12,4 +13,5 @@ export const MIGRATIONS = [
   ChildOrderIndexes1763790000000,
   VersionsAndIdempotencyKeys1764000000000,
   StoredImages1764100000000,
+  LogoAssets1764200000000,
 ];

@@ -155,8 +155,11 @@ export async function captureRepositorySql(
     await record('insertNew', () =>
       db.transaction((transaction) => projects.insertNew(transaction, project)),
     );
-    await record('findDetail', () => projects.findDetail(id));
-    await record('findDetail (owner)', () => projects.findDetail(id, 'user-1'));
+    const urls = { before: 'http://localhost/', after: '/content' };
+    await record('findDetail', () => projects.findDetail(id, urls));
+    await record('findDetail (owner)', () =>
+      projects.findDetail(id, urls, 'user-1'),
+    );
     await record('findVersion', () => projects.findVersion(id));
     await record('findVersion (owner)', () =>
       projects.findVersion(id, 'user-1'),

@@ -9,6 +9,7 @@ import { JsonBodyGuard } from './platform/body/json-body.guard';
 import { AppGuard } from './app.guard';
 import { AuthGuard } from './auth/auth.guard';
 import { DatabaseModule } from './database/database.module';
+import { AssetsModule } from './assets/assets.module';
 import { ApiDocsModule } from './docs/api-docs.module';
 import { HealthModule } from './health/health.module';
 import { MetricsModule } from './metrics/metrics.module';
@@ -38,6 +39,7 @@ import { TracingModule } from './tracing/tracing.module';
     DatabaseModule,
     ProjectsModule,
     LogoModule,
+    AssetsModule,
     HealthModule,
     ApiDocsModule,
     TracingModule,

@@ -57,6 +57,7 @@ describe('AUTH_MODE=oidc', () => {
 
   const oidcEnv = (issuer: string) => ({
     AUTH_MODE: 'oidc',
+    ASSET_URL_SIGNING_KEY: 'a-test-signing-key-of-at-least-32-chars',
     AUTH_ISSUER: issuer,
     AUTH_AUDIENCE: AUDIENCE,
     AUTH_ADMIN_ROLE: ADMIN_ROLE,
@@ -576,6 +577,7 @@ describe('AUTH_MODE=oidc configuration', () => {
     [
       {
         AUTH_MODE: 'oidc',
+        ASSET_URL_SIGNING_KEY: 'a-test-signing-key-of-at-least-32-chars',
         AUTH_ISSUER: 'http://127.0.0.1:1',
         AUTH_AUDIENCE: 'a',
         AUTH_ALGORITHMS: 'RS256,HS256',

@@ -81,6 +81,7 @@ describe('a page on another origin in headless Chromium (AUTH_MODE=oidc, CORS_OR
     imageApi = await DevImageApi.start({ defaultReply: Replies.success() });
     t = await createTestApp({
       AUTH_MODE: 'oidc',
+      ASSET_URL_SIGNING_KEY: 'a-test-signing-key-of-at-least-32-chars',
       AUTH_ISSUER: provider.issuer,
       AUTH_AUDIENCE: AUDIENCE,
       CORS_ORIGINS: pageOrigin,

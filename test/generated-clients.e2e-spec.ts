@@ -202,6 +202,7 @@ describe('clients generated from client/openapi.json, against AUTH_MODE=oidc', (
     });
     t = await createTestApp({
       AUTH_MODE: 'oidc',
+      ASSET_URL_SIGNING_KEY: 'a-test-signing-key-of-at-least-32-chars',
       AUTH_ISSUER: provider.issuer,
       AUTH_AUDIENCE: 'workspace-api',
     });

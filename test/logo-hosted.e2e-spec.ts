@@ -398,6 +398,7 @@ describe('Hosted logo lifetime and settings', () => {
   it('with AUTH_MODE=oidc the hosted URL loads without an Authorization header', async () => {
     const t = await createTestApp({
       AUTH_MODE: 'oidc',
+      ASSET_URL_SIGNING_KEY: 'a-test-signing-key-of-at-least-32-chars',
       AUTH_ISSUER: 'http://127.0.0.1:9/issuer',
       AUTH_AUDIENCE: 'workspace-api',
       IMAGE_API_KEY: 'sk-gpt',

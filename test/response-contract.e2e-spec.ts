@@ -199,6 +199,7 @@ describe('responses are checked against the OpenAPI document', () => {
     beforeAll(async () => {
       app = await createTestApp({
         AUTH_MODE: 'oidc',
+        ASSET_URL_SIGNING_KEY: 'a-test-signing-key-of-at-least-32-chars',
         AUTH_ISSUER: 'http://127.0.0.1:9',
         AUTH_AUDIENCE: 'workspace-api',
       });

@@ -56,9 +56,10 @@ export interface DevImageApiOptions {
  * company's initials in the requested colors, a shape for the style). For
  * a GPT image model (`gpt-image…`, `chatgpt-image…`) it behaves as those
  * do: `response_format` is refused with a 400, and the answer is
- * `{created, data: [{b64_json}], usage}`, a PNG. For any other model it
- * keeps an SVG and answers `{created, data: [{url}]}` with a URL served by
- * this server (retired model names are not refused, so the default
+ * `{created, data: [{b64_json}], usage}`, a PNG. Any other model answers
+ * `{created, data: [{b64_json, revised_prompt}]}`, a PNG, when asked for
+ * `response_format: "b64_json"`; otherwise it keeps an SVG and answers
+ * `{created, data: [{url}]}` with a URL served by this server (retired model names are not refused, so the default
  * configuration works against it). No key is needed. Every call to the API
  * is recorded.
  *
@@ -310,6 +311,21 @@ export class DevImageApi {
               image_tokens: 0,
             },
           },
+        },
+        headers,
+      );
+    }
+    // The other models answer base64 only when asked (response_format).
+    if (
+      (body as { response_format?: unknown }).response_format === 'b64_json'
+    ) {
+      const png = drawLogoPng(readLogoPrompt(prompt));
+      return sendJson(
+        res,
+        200,
+        {
+          created: Math.floor(Date.now() / 1000),
+          data: [{ b64_json: png.toString('base64'), revised_prompt: prompt }],
         },
         headers,
       );

@@ -83,6 +83,42 @@ export class Database {
     return this.write((manager) => work(manager as unknown as Transaction));
   }
 
+  /**
+   * A transaction that writes megabytes (an asset's bytes). better-sqlite3
+   * commits on the event loop's thread, and a commit of ~1,000 pages would
+   * also start SQLite's automatic WAL checkpoint, which copies them again
+   * into the database file in the same turn. So on SQLite the automatic
+   * checkpoint is held off for this transaction and a passive one runs on
+   * a later turn (docs/reliability.md); PostgreSQL needs nothing of this.
+   */
+  async largeTransaction<T>(
+    work: (transaction: Transaction) => Promise<T>,
+  ): Promise<T> {
+    if (!this.serialized) return this.transaction(work);
+    const result = await this.inTurn(async () => {
+      const manager = this.dataSource.manager;
+      const [setting] = await manager.query<
+        Array<{ wal_autocheckpoint?: number }>
+      >('PRAGMA wal_autocheckpoint');
+      const previous = Number(setting?.wal_autocheckpoint ?? 1000);
+      await manager.query('PRAGMA wal_autocheckpoint = 0');
+      try {
+        return await this.dataSource.transaction((transactional) =>
+          work(transactional as unknown as Transaction),
+        );
+      } finally {
+        await manager.query(
+          `PRAGMA wal_autocheckpoint = ${Number.isSafeInteger(previous) ? previous : 1000}`,
+        );
+      }
+    });
+    await new Promise<void>((resolve) => setImmediate(resolve));
+    void this.read((manager) =>
+      manager.query('PRAGMA wal_checkpoint(PASSIVE)'),
+    ).catch(() => undefined);
+    return result;
+  }
+
   private inTurn<T>(job: () => Promise<T>): Promise<T> {
     if (!this.serialized) return job();
     const result = this.tail.then(() => this.startTurn()).then(job);

@@ -93,46 +93,19 @@ export default async () => {
           },
         ],
         [
-          Promise.resolve(require('../projects/dto/create-project.dto')),
-          {
-            CreateProjectDto: {
-              name: { required: true, type: () => String, minLength: 1 },
-              description: { required: false, type: () => String },
-              userId: { required: true, type: () => String },
-            },
-          },
-        ],
-        [
-          Promise.resolve(require('../projects/dto/list-projects.query')),
-          {
-            ListProjectsQuery: {
-              userId: { required: false, type: () => String },
-              limit: {
-                required: false,
-                type: () => Number,
-                description:
-                  'Page size; the response then carries `nextCursor`.',
-                minimum: 1,
-              },
-              cursor: {
-                required: false,
-                type: () => String,
-                description:
-                  'The `nextCursor` of the previous page (opaque). Needs `limit`.',
-              },
-            },
-          },
-        ],
-        [
           Promise.resolve(require('../projects/dto/project-responses.dto')),
           {
             AssetDto: {
               id: { required: true, type: () => String },
               projectId: { required: true, type: () => String },
               sectionId: { required: true, type: () => String, nullable: true },
-              type: { required: true, type: () => String },
-              name: { required: true, type: () => String, nullable: true },
+              kind: { required: true, type: () => String },
+              contentType: { required: true, type: () => String },
+              byteSize: { required: true, type: () => Number },
+              sha256: { required: true, type: () => String },
               url: { required: true, type: () => String },
+              prompt: { required: true, type: () => String },
+              model: { required: true, type: () => String },
               createdAt: { required: true, type: () => String },
             },
             SectionDto: {
@@ -287,8 +260,76 @@ export default async () => {
             },
           },
         ],
+        [
+          Promise.resolve(require('../assets/dto/asset-responses.dto')),
+          {
+            AssetResponseDto: {
+              asset: {
+                required: true,
+                type: () => t['./projects/dto/project-responses.dto'].AssetDto,
+              },
+            },
+          },
+        ],
+        [
+          Promise.resolve(require('../assets/dto/keep-logo.dto')),
+          { KeepLogoDto: {} },
+        ],
+        [
+          Promise.resolve(require('../projects/dto/create-project.dto')),
+          {
+            CreateProjectDto: {
+              name: { required: true, type: () => String, minLength: 1 },
+              description: { required: false, type: () => String },
+              userId: { required: true, type: () => String },
+            },
+          },
+        ],
+        [
+          Promise.resolve(require('../projects/dto/list-projects.query')),
+          {
+            ListProjectsQuery: {
+              userId: { required: false, type: () => String },
+              limit: {
+                required: false,
+                type: () => Number,
+                description:
+                  'Page size; the response then carries `nextCursor`.',
+                minimum: 1,
+              },
+              cursor: {
+                required: false,
+                type: () => String,
+                description:
+                  'The `nextCursor` of the previous page (opaque). Needs `limit`.',
+              },
+            },
+          },
+        ],
       ],
       controllers: [
+        [
+          Promise.resolve(require('../logo/hosted-logo.controller')),
+          { HostedLogoController: { get: {} } },
+        ],
+        [
+          Promise.resolve(require('../logo/logo.controller')),
+          { LogoController: { generate: { type: String }, info: {} } },
+        ],
+        [
+          Promise.resolve(require('../assets/asset-content.controller')),
+          { AssetContentController: { get: {} } },
+        ],
+        [
+          Promise.resolve(require('../assets/project-assets.controller')),
+          {
+            ProjectAssetsController: {
+              keepLogo: { type: String },
+              get: { type: String },
+              remove: { type: String },
+            },
+          },
+        ],
         [
           Promise.resolve(require('../health/health.controller')),
           {
@@ -309,14 +350,6 @@ export default async () => {
         [
           Promise.resolve(require('../metrics/metrics.controller')),
           { MetricsController: { scrape: { type: String } } },
-        ],
-        [
-          Promise.resolve(require('../logo/hosted-logo.controller')),
-          { HostedLogoController: { get: {} } },
-        ],
-        [
-          Promise.resolve(require('../logo/logo.controller')),
-          { LogoController: { generate: { type: String }, info: {} } },
         ],
         [
           Promise.resolve(require('../projects/projects.controller')),

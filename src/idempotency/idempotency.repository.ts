@@ -87,6 +87,15 @@ export class IdempotencyRepository {
     );
   }
 
+  /** The same, inside the transaction of the work it answers. */
+  async completeInTransaction(
+    transaction: Transaction,
+    id: string,
+    answer: StoredAnswer,
+  ): Promise<void> {
+    await completeRecord(sqlFor(managerOf(transaction)), id, answer);
+  }
+
   /** Frees the key of a request that ended with an answer not worth keeping. */
   async release(id: string): Promise<void> {
     await this.db.write((manager) => releaseRecord(sqlFor(manager), id));

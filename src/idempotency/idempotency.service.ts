@@ -80,6 +80,24 @@ export class IdempotencyService
   }
 
   /**
+   * For run's work that ends in a transaction of its own (a kept logo):
+   * stores the leased key's answer in it, so that the work's effect and
+   * the answer commit together and no crash between them can make a retry
+   * do the work twice. Pass `answeredByWork` to run.
+   */
+  async answerInTransaction<T>(
+    transaction: Transaction,
+    request: IdempotentRequest<T>,
+    result: T,
+  ): Promise<void> {
+    await this.records.completeInTransaction(
+      transaction,
+      request.recordId,
+      storable(request.answerOf(result)),
+    );
+  }
+
+  /**
    * The stored answer for a key whose record exists; 422 when the body
    * differs, 409 while the first request is in progress. Undefined when
    * the record has expired meanwhile.
@@ -100,6 +118,7 @@ export class IdempotencyService
     request: IdempotentRequest<T>,
     leaseMs: number,
     work: () => Promise<T>,
+    options: { answeredByWork?: boolean } = {},
   ): Promise<T | Replayed> {
     const leased = await this.lease(request, leaseMs);
     if (leased !== true) return leased;
@@ -110,6 +129,8 @@ export class IdempotencyService
       await this.release(request);
       throw error;
     }
+    // The work stored its answer in its own transaction (answerInTransaction).
+    if (options.answeredByWork) return result;
     const answer = request.answerOf(result);
     if (isStored(answer.status)) {
       await this.records.complete(request.recordId, storable(answer));

@@ -5,8 +5,9 @@ import {
   OnApplicationShutdown,
 } from '@nestjs/common';
 import { randomBytes } from 'node:crypto';
-import { Readable } from 'node:stream';
+import type { Readable } from 'node:stream';
 import { BatchedPurge } from '../database/batched-purge';
+import { readInSlices } from '../database/slice-reader';
 import {
   StoredImagesRepository,
   type StoredImageHead,
@@ -83,32 +84,9 @@ export class ImageBlobStore
   async open(id: string, now = Date.now()): Promise<OpenedImage | null> {
     const head = await this.head(id, now);
     if (!head) return null;
-    let offset = 0;
-    const body = new Readable({
-      highWaterMark: READ_CHUNK_BYTES,
-      read: () => {
-        if (offset >= head.size) {
-          body.push(null);
-          return;
-        }
-        const length = Math.min(READ_CHUNK_BYTES, head.size - offset);
-        this.images
-          .readSlice(id, offset, length, Date.now())
-          .then((chunk) => {
-            if (!chunk || chunk.length === 0) {
-              body.destroy(new Error('The image expired while it was read'));
-              return;
-            }
-            offset += chunk.length;
-            body.push(chunk);
-          })
-          .catch((error: unknown) =>
-            body.destroy(
-              error instanceof Error ? error : new Error(String(error)),
-            ),
-          );
-      },
-    });
+    const body = readInSlices(head.size, READ_CHUNK_BYTES, (offset, length) =>
+      this.images.readSlice(id, offset, length, Date.now()),
+    );
     return { id, ...head, body };
   }
 

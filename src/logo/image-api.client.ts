@@ -29,6 +29,15 @@ export interface ImageUsage {
 }
 
 /**
+ * How the answer should come: `bytes` asks every model for base64 (a kept
+ * logo needs the image itself); by default the configured model decides
+ * (IMAGE_RESPONSE_FORMAT for models that take it).
+ */
+export interface ImageCallOptions {
+  bytes?: boolean;
+}
+
+/**
  * One generated image: a URL of the upstream's to pass on, or the image
  * itself (decoded from base64 and checked to be a PNG, JPEG or WebP).
  */
@@ -70,6 +79,7 @@ export class ImageApiClient {
     prompt: string,
     signal?: AbortSignal,
     attempt = 1,
+    options: ImageCallOptions = {},
   ): Promise<GeneratedImage> {
     // The attempt's span holds the HTTP client span of its request (the
     // http instrumentation's), with the attempt number and how it ended.
@@ -86,7 +96,7 @@ export class ImageApiClient {
           );
         };
         try {
-          const image = await this.callOnce(prompt, signal, (status) =>
+          const image = await this.callOnce(prompt, signal, options, (status) =>
             annotate(span, { 'http.response.status_code': status }),
           );
           record('success');
@@ -108,10 +118,14 @@ export class ImageApiClient {
   private async callOnce(
     prompt: string,
     signal: AbortSignal | undefined,
+    options: ImageCallOptions,
     onStatus: (status: number) => void,
   ): Promise<GeneratedImage> {
-    const { key, url, timeoutMs, maxImageBytes } = this.settings;
-    const base64 = expectsBase64(this.settings);
+    const settings: AppConfig['imageApi'] = options.bytes
+      ? { ...this.settings, responseFormat: 'b64_json' }
+      : this.settings;
+    const { key, url, timeoutMs, maxImageBytes } = settings;
+    const base64 = expectsBase64(settings);
     if (key === undefined) throw new Error('The image API key is not set');
 
     // axios's own timeout only limits silence on the socket; the timeout
@@ -124,7 +138,7 @@ export class ImageApiClient {
     let retryAfter: string | undefined;
     try {
       const response = await firstValueFrom(
-        this.http.post<unknown>(url, imageRequestBody(this.settings, prompt), {
+        this.http.post<unknown>(url, imageRequestBody(settings, prompt), {
           headers: {
             Authorization: `Bearer ${key}`,
             'Content-Type': 'application/json',

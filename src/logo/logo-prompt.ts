@@ -1,11 +1,11 @@
-import type { GenerateLogoDto } from './dto/generate-logo.dto';
+import type { LogoRequest } from './dto/generate-logo.dto';
 
 /**
  * The text prompt sent to the image model. Optional parts appear only when given
  * (and not blank), so the prompt never says "undefined" or ends a sentence
  * with nothing.
  */
-export function buildLogoPrompt(request: GenerateLogoDto): string {
+export function buildLogoPrompt(request: LogoRequest): string {
   const given = (text: string | undefined) =>
     text !== undefined && text.trim() !== '';
   const sentences = [

@@ -37,5 +37,7 @@ import { RetryingImageApi } from './retrying-image-api';
       useFactory: (config: AppConfig) => new LogoQueue(config.imageApi),
     },
   ],
+  // Kept logos (the assets module) go through the same pipeline.
+  exports: [LogoService],
 })
 export class LogoModule {}

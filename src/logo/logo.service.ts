@@ -9,12 +9,18 @@ import type { AppConfig } from '../../config/environment';
 import type { IdempotentRequest } from '../idempotency/idempotency-key.decorator';
 import { IdempotencyService } from '../idempotency/idempotency.service';
 import type { Replayed } from '../idempotency/replayed';
-import type { GeneratedLogo } from './generated-logo';
-import type { GenerateLogoDto } from './dto/generate-logo.dto';
+import type { GeneratedLogo, LogoImage } from './generated-logo';
+import type { GenerateLogoDto, LogoRequest } from './dto/generate-logo.dto';
 import { HostedLogos } from './hosted-logos';
-import { ImageApiClient, type ImageUsage } from './image-api.client';
+import {
+  ImageApiClient,
+  type GeneratedImage,
+  type ImageCallOptions,
+  type ImageUsage,
+} from './image-api.client';
 import { expectsBase64, retiredModelWarning } from './image-models';
 import {
+  INVALID_RESPONSE_MESSAGE,
   KEY_MISSING_MESSAGE,
   LOGO_MAX_COLORS,
   LOGO_STYLES,
@@ -96,24 +102,60 @@ export class LogoService implements OnApplicationBootstrap {
    * Returns the temporary URL of one generated logo: the upstream's own,
    * or, when the upstream answered the image itself, one of this service
    * (HostedLogos), valid for LOGO_URL_TTL_S.
-   *
+   */
+  async generate(
+    request: GenerateLogoDto,
+    caller: LogoCaller,
+  ): Promise<string> {
+    // Before anything is paid for: a request whose origin cannot be told
+    // (a malformed Host) would get no usable URL.
+    const baseUrl =
+      this.imageApi.isConfigured && this.hostsImages
+        ? caller.baseUrl()
+        : undefined;
+    const image = await this.callUpstream(request, caller, {});
+    if (image.kind === 'url') return image.url;
+    return this.hostedLogos.host(
+      image.bytes,
+      image.type,
+      baseUrl ?? caller.baseUrl(),
+    );
+  }
+
+  /**
+   * One generated logo's bytes (PNG, JPEG or WebP, at most
+   * IMAGE_MAX_BYTES): every model is asked for base64, through the same
+   * line, rate limit, deadline and retries as a generated logo's URL.
+   */
+  async generateImage(
+    request: LogoRequest,
+    caller: LogoCaller,
+  ): Promise<LogoImage> {
+    const prompt = buildLogoPrompt(request);
+    const image = await this.callUpstream(request, caller, { bytes: true });
+    // Asked for base64, an upstream that answers a URL broke the contract.
+    if (image.kind !== 'bytes') {
+      throw new LogoGenerationError(INVALID_RESPONSE_MESSAGE);
+    }
+    return { bytes: image.bytes, type: image.type, prompt, model: this.model };
+  }
+
+  /**
    * Validation has already passed (400 first, even without a key). Then, in
    * this order: the key (500, never counted: it costs nothing); a call slot
    * or a place in line (503 at once when the line is full, not counted
    * either); the client's rate limit (429); the wait for a slot; the call
    * with its retries. The deadline covers everything from the line on.
    */
-  async generate(
-    request: GenerateLogoDto,
+  private async callUpstream(
+    request: LogoRequest,
     caller: LogoCaller,
-  ): Promise<string> {
+    options: ImageCallOptions,
+  ): Promise<GeneratedImage> {
     if (!this.imageApi.isConfigured) {
       throw new LogoGenerationError(KEY_MISSING_MESSAGE);
     }
     const prompt = buildLogoPrompt(request);
-    // Before anything is paid for: a request whose origin cannot be told
-    // (a malformed Host) would get no usable URL.
-    const baseUrl = this.hostsImages ? caller.baseUrl() : undefined;
     const ticket = this.queue.admit(caller.client);
     const deadline = startDeadline(this.deadlineMs);
     const signal = AbortSignal.any([caller.signal, deadline.signal]);
@@ -132,14 +174,10 @@ export class LogoService implements OnApplicationBootstrap {
         prompt,
         signal,
         deadline.at,
+        options,
       );
       if (image.usage) caller.onUsage?.(image.usage);
-      if (image.kind === 'url') return image.url;
-      return await this.hostedLogos.host(
-        image.bytes,
-        image.type,
-        baseUrl ?? caller.baseUrl(),
-      );
+      return image;
     } finally {
       ticket.release();
       deadline.clear();

@@ -2,7 +2,11 @@ import { Inject, Injectable } from '@nestjs/common';
 import { appConfig } from '../../config/app.config';
 import type { AppConfig } from '../../config/environment';
 import { ImageApiCallError } from './image-api-call.error';
-import { ImageApiClient, type GeneratedImage } from './image-api.client';
+import {
+  ImageApiClient,
+  type GeneratedImage,
+  type ImageCallOptions,
+} from './image-api.client';
 import { delayBeforeRetry, type RetrySettings } from './retry-policy';
 import { inSpan } from '../tracing/spans';
 
@@ -38,10 +42,16 @@ export class RetryingImageApi {
     prompt: string,
     signal: AbortSignal,
     deadlineAt: number,
+    options: ImageCallOptions = {},
   ): Promise<GeneratedImage> {
     for (let retryIndex = 0; ; retryIndex++) {
       try {
-        return await this.client.generateImage(prompt, signal, retryIndex + 1);
+        return await this.client.generateImage(
+          prompt,
+          signal,
+          retryIndex + 1,
+          options,
+        );
       } catch (error) {
         if (signal.aborted) throw signal.reason;
         if (

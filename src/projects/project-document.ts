@@ -6,6 +6,8 @@ export interface ProjectDocument {
   id: string;
   version: number;
   json: string;
+  /** When its asset URLs are signed: the epoch second they stop working. */
+  urlsExpire?: number;
 }
 
 /**
@@ -13,4 +15,5 @@ export interface ProjectDocument {
  * copy (If-None-Match) is still current.
  */
 export type ProjectRead =
-  ProjectDocument | { unchanged: true; id: string; version: number };
+  | ProjectDocument
+  | { unchanged: true; id: string; version: number; urlsExpire?: number };

@@ -22,7 +22,7 @@ export const createdProjectReply = (project: ProjectDocument): JsonReply => ({
 /** 200 with the project's ETag. */
 export const projectReply = (project: ProjectDocument): JsonReply => ({
   status: HttpStatus.OK,
-  headers: { ETag: projectETag(project.version) },
+  headers: { ETag: projectETag(project.version, project.urlsExpire) },
   body: project.json,
 });
 
@@ -31,6 +31,6 @@ export const projectReadReply = (read: ProjectRead): JsonReply =>
   'unchanged' in read
     ? {
         status: HttpStatus.NOT_MODIFIED,
-        headers: { ETag: projectETag(read.version) },
+        headers: { ETag: projectETag(read.version, read.urlsExpire) },
       }
     : projectReply(read);

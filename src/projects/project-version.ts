@@ -2,12 +2,20 @@ import type { EntityTagCondition } from '../common/http/entity-tags';
 import { weakMatch } from '../common/http/entity-tags';
 
 /**
- * A project's ETag is its version (the column grows by one on every change),
- * so a tag is valid for exactly one state of the project's own fields.
+ * A project's ETag is its version (the column grows by one on every change,
+ * its assets' included), so a tag is valid for exactly one state of the
+ * project. A GET whose asset URLs are signed adds their expiry: the same
+ * project with URLs that expire later is a different answer, so a client
+ * revalidating with If-None-Match gets the fresh URLs rather than a 304.
  */
-export const projectETag = (version: number): string => `"${version}"`;
+export const projectETag = (version: number, urlsExpire?: number): string =>
+  `"${entityTagOf(version, urlsExpire)}"`;
 
-const VERSION = /^[1-9]\d{0,14}$/;
+const entityTagOf = (version: number, urlsExpire?: number): string =>
+  urlsExpire === undefined ? String(version) : `${version}.${urlsExpire}`;
+
+/** The version, and the URLs' expiry a GET may add (ignored by If-Match). */
+const VERSION = /^([1-9]\d{0,14})(?:\.\d{1,12})?$/;
 
 /**
  * The versions an If-Match accepts, compared strongly: `*` accepts any, a
@@ -19,7 +27,8 @@ export function acceptedVersions(
   if (condition === '*') return '*';
   const versions = new Set<number>();
   for (const tag of condition) {
-    if (!tag.weak && VERSION.test(tag.opaque)) versions.add(Number(tag.opaque));
+    const match = tag.weak ? null : VERSION.exec(tag.opaque);
+    if (match) versions.add(Number(match[1]));
   }
   return [...versions];
 }
@@ -28,4 +37,7 @@ export function acceptedVersions(
 export const isUnchanged = (
   condition: EntityTagCondition | undefined,
   version: number,
-): boolean => condition !== undefined && weakMatch(condition, String(version));
+  urlsExpire?: number,
+): boolean =>
+  condition !== undefined &&
+  weakMatch(condition, entityTagOf(version, urlsExpire));

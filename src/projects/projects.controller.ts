@@ -3,15 +3,20 @@ import {
   Delete,
   Get,
   Header,
+  Inject,
   Param,
   Patch,
   Post,
   Query,
+  Req,
   Res,
   StreamableFile,
 } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
-import type { Response } from 'express';
+import type { Request, Response } from 'express';
+import { appConfig } from '../../config/app.config';
+import type { AppConfig } from '../../config/environment';
+import { publicBaseUrlOrRelative } from '../common/http/public-base-url';
 import { sendJsonReply } from '../common/http/json-reply';
 import { ClientIp } from '../common/http/client-ip.decorator';
 import { JsonStreamResponder } from '../common/http/json-stream.responder';
@@ -51,10 +56,15 @@ import {
 @Controller('api/projects')
 @Authenticated()
 export class ProjectsController {
+  private readonly configuredBaseUrl: string | undefined;
+
   constructor(
     private readonly projects: ProjectsService,
     private readonly streams: JsonStreamResponder,
-  ) {}
+    @Inject(appConfig.KEY) config: AppConfig,
+  ) {
+    this.configuredBaseUrl = config.publicBaseUrl;
+  }
 
   @Post()
   @CreateProjectEndpoint()
@@ -112,12 +122,18 @@ export class ProjectsController {
     @Param('id') id: string,
     @RequestPreconditions() conditions: Preconditions,
     @CurrentCaller() caller: Caller | undefined,
+    @Req() request: Request,
     @Res({ passthrough: true }) response: Response,
   ) {
     return sendJsonReply(
       response,
       projectReadReply(
-        await this.projects.get(id, conditions.ifNoneMatch, caller),
+        await this.projects.get(
+          id,
+          conditions.ifNoneMatch,
+          caller,
+          publicBaseUrlOrRelative(this.configuredBaseUrl, request),
+        ),
       ),
     );
   }

@@ -1,6 +1,7 @@
 import { ListSlots } from './list-slots';
 import { Module } from '@nestjs/common';
 import { JsonStreamResponder } from '../common/http/json-stream.responder';
+import { AssetStorageModule } from '../assets/asset-storage.module';
 import { IdempotencyModule } from '../idempotency/idempotency.module';
 import { RateLimitStorageModule } from '../common/rate-limit/rate-limit-storage.module';
 import { ProjectCreateRateLimit } from './project-create-rate-limit';
@@ -9,7 +10,7 @@ import { ProjectsRepository } from './projects.repository';
 import { ProjectsService } from './projects.service';
 
 @Module({
-  imports: [IdempotencyModule, RateLimitStorageModule],
+  imports: [AssetStorageModule, IdempotencyModule, RateLimitStorageModule],
   controllers: [ProjectsController],
   providers: [
     ProjectsService,

@@ -11,9 +11,11 @@ import { SnapshotReader } from '../database/snapshot-reader';
 import { isoTimestamp, sqlFor, type JsonSql, type Sql } from '../database/sql';
 import type { UpdateProjectDto } from './dto/update-project.dto';
 import type { ProjectCursor } from './project-cursor';
+import type { AssetRef } from '../assets/asset-bytes/asset-bytes';
+import type { AssetUrlParts } from '../assets/asset-urls';
 import {
   AGENT_FIELDS,
-  ASSET_FIELDS,
+  ASSET_COLUMNS,
   type AgentDto,
   PROJECT_FIELDS,
   SECTION_FIELDS,
@@ -40,7 +42,7 @@ const PROJECT = PROJECT_FIELDS;
 const SECTION = SECTION_FIELDS;
 const AGENT = AGENT_FIELDS;
 const TASK = TASK_FIELDS;
-const ASSET = ASSET_FIELDS;
+const ASSET = ASSET_COLUMNS;
 
 /** `"a"."id", "a"."name", …`: quoted, so camelCase survives PostgreSQL. */
 const columns = (names: readonly string[], alias: string) =>
@@ -96,10 +98,18 @@ function listedProject(json: JsonSql): string {
   });
 }
 
+/**
+ * An asset's url: `$2 || id || $3`. The caller gives the part before the
+ * id (origin and path) and after it (a signature, when URLs are signed),
+ * so one statement serves every asset of the project.
+ */
+const assetUrl = (alias: string) =>
+  `CAST($2 AS TEXT) || "${alias}"."id" || CAST($3 AS TEXT)`;
+
 /** The JSON of one project as GET /api/projects/{id} shows it. */
 function projectDetail(json: JsonSql): string {
   const sectionAssets = json.array(
-    json.object(members(json, ASSET, 'a')),
+    json.object({ ...members(json, ASSET, 'a'), url: assetUrl('a') }),
     `${childrenOf('assets', 'a', '"p"."id"')} AND "a"."sectionId" = "c"."id"`,
     '"a"."createdAt", "a"."id"',
   );
@@ -110,7 +120,9 @@ function projectDetail(json: JsonSql): string {
     }),
     agents: childArray(json, 'agents', AGENT, AGENT_ORDER),
     tasks: childArray(json, 'tasks', TASK, TASK_ORDER),
-    assets: childArray(json, 'assets', ASSET, ASSET_ORDER),
+    assets: childArray(json, 'assets', ASSET, ASSET_ORDER, {
+      url: assetUrl('c'),
+    }),
   });
 }
 
@@ -135,11 +147,14 @@ function documentsOf(json: JsonSql) {
 async function findProjectDetail(
   sql: Sql,
   id: string,
+  urls: AssetUrlParts,
   owner?: string,
 ): Promise<{ document: string; version: number } | null> {
   const [row] = await sql.rows<{ document: string; version: number }>(
-    `SELECT ${documentsOf(sql.json).detail} AS "document", "p"."version" AS "version" FROM "projects" "p" WHERE "p"."id" = $1${owner === undefined ? '' : ' AND "p"."userId" = $2'}`,
-    owner === undefined ? [id] : [id, owner],
+    `SELECT ${documentsOf(sql.json).detail} AS "document", "p"."version" AS "version" FROM "projects" "p" WHERE "p"."id" = $1${owner === undefined ? '' : ' AND "p"."userId" = $4'}`,
+    owner === undefined
+      ? [id, urls.before, urls.after]
+      : [id, urls.before, urls.after, owner],
   );
   return row ? { document: row.document, version: Number(row.version) } : null;
 }
@@ -305,10 +320,11 @@ export class ProjectsRepository {
   /** The project's JSON and version, or null (see findProjectDetail). */
   findDetail(
     id: string,
+    urls: AssetUrlParts,
     owner?: string,
   ): Promise<{ document: string; version: number } | null> {
     return this.db.read((manager) =>
-      findProjectDetail(sqlFor(manager), id, owner),
+      findProjectDetail(sqlFor(manager), id, urls, owner),
     );
   }
 
@@ -375,9 +391,17 @@ export class ProjectsRepository {
     });
   }
 
-  /** Deletes the target with its children (ON DELETE CASCADE); true if found. */
-  async remove(target: ProjectTarget): Promise<boolean> {
-    const result = await this.db.write((manager) => {
+  /**
+   * Deletes the target with its children (ON DELETE CASCADE); null when
+   * no project matched, else the assets that went with it (read in the
+   * same transaction), whose bytes outside the database are still to go.
+   */
+  async remove(target: ProjectTarget): Promise<{ assets: AssetRef[] } | null> {
+    return this.db.write(async (manager) => {
+      const assets = await sqlFor(manager).rows<{ assetId: string }>(
+        'SELECT "id" AS "assetId" FROM "assets" WHERE "projectId" = $1',
+        [target.id],
+      );
       const deletion = manager
         .createQueryBuilder()
         .delete()
@@ -391,8 +415,14 @@ export class ProjectsRepository {
           versions: target.versions,
         });
       }
-      return deletion.execute();
+      const { affected } = await deletion.execute();
+      if (!affected) return null;
+      return {
+        assets: assets.map(({ assetId }) => ({
+          assetId,
+          projectId: target.id,
+        })),
+      };
     });
-    return Boolean(result.affected);
   }
 }

@@ -10,6 +10,8 @@ import { Database } from '../database/database.service';
 import type { IdempotentRequest } from '../idempotency/idempotency-key.decorator';
 import { IdempotencyService } from '../idempotency/idempotency.service';
 import type { Replayed } from '../idempotency/replayed';
+import { AssetBytes } from '../assets/asset-bytes/asset-bytes';
+import { AssetUrls } from '../assets/asset-urls';
 import { CreateProjectDto } from './dto/create-project.dto';
 import { ListProjectsQuery } from './dto/list-projects.query';
 import { parseProjectUpdate } from './dto/update-project.dto';
@@ -42,6 +44,8 @@ export class ProjectsService {
     private readonly idempotency: IdempotencyService,
     private readonly createRateLimit: ProjectCreateRateLimit,
     private readonly listSlots: ListSlots,
+    private readonly assetUrls: AssetUrls,
+    private readonly assetBytes: AssetBytes,
     @Inject(appConfig.KEY) private readonly config: AppConfig,
   ) {}
 
@@ -168,23 +172,27 @@ export class ProjectsService {
     id: string,
     ifNoneMatch?: EntityTagCondition,
     caller?: Caller,
+    baseUrl = '',
   ): Promise<ProjectRead> {
     if (!isWellFormedId(id)) throw new ProjectNotFoundException();
     const owner = caller?.admin ? undefined : caller?.userId;
+    // Made here, for this caller only: signed when AUTH_MODE=oidc.
+    const urls = this.assetUrls.partsFor(id, baseUrl);
     if (ifNoneMatch !== undefined) {
       // The version alone is far cheaper to read than the whole document.
       const version = await this.projects.findVersion(id, owner);
       if (version === null) throw new ProjectNotFoundException();
-      if (isUnchanged(ifNoneMatch, version)) {
-        return { unchanged: true, id, version };
+      if (isUnchanged(ifNoneMatch, version, urls.expires)) {
+        return { unchanged: true, id, version, urlsExpire: urls.expires };
       }
     }
-    const project = await this.projects.findDetail(id, owner);
+    const project = await this.projects.findDetail(id, urls, owner);
     if (project === null) throw new ProjectNotFoundException();
     return {
       id,
       version: project.version,
       json: `{"project":${project.document}}`,
+      urlsExpire: urls.expires,
     };
   }
 
@@ -233,8 +241,10 @@ export class ProjectsService {
   }
 
   /**
-   * DELETE /api/projects/{id}: children go with it (ON DELETE CASCADE). With If-Match, only
-   * while the project is still at a version it names.
+   * DELETE /api/projects/{id}: children go with it (ON DELETE CASCADE),
+   * assets' bytes in the database too; bytes kept elsewhere (S3) are
+   * deleted after the commit. With If-Match, only while the project is
+   * still at a version it names.
    */
   async remove(
     id: string,
@@ -249,6 +259,7 @@ export class ProjectsService {
       changeTarget(id, versions, caller),
     );
     if (!removed) throw unchanged(ifMatch);
+    await this.assetBytes.forget(removed.assets);
   }
 }
 

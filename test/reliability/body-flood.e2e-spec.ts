@@ -191,6 +191,7 @@ describe('Anonymous flood of large bodies (reliability)', () => {
       LOG_LEVEL: 'error',
       MIGRATIONS_RUN: 'false',
       AUTH_MODE: 'oidc',
+      ASSET_URL_SIGNING_KEY: 'a-test-signing-key-of-at-least-32-chars',
       // Never asked: a request without a token is refused before any key
       // is needed.
       AUTH_ISSUER: 'http://127.0.0.1:9/',

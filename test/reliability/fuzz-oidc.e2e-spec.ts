@@ -77,6 +77,7 @@ describe('Fuzzing every operation with AUTH_MODE=oidc (reliability)', () => {
         IMAGE_API_KEY: SECRET,
         IMAGE_API_URL: upstream.url,
         AUTH_MODE: 'oidc',
+        ASSET_URL_SIGNING_KEY: 'a-test-signing-key-of-at-least-32-chars',
         AUTH_ISSUER: provider.issuer,
         AUTH_AUDIENCE: AUDIENCE,
       },

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import request from 'supertest';
 import type { DataSource } from 'typeorm';
 import { newId } from '../../src/common/ids';
@@ -27,7 +28,7 @@ export async function createProject(
   return (response.body as { project: ProjectBody }).project;
 }
 
-/** No endpoint creates tasks or assets yet: tests insert them directly. */
+/** No endpoint creates tasks: tests insert them directly. */
 export async function insertTask(
   dataSource: DataSource,
   projectId: string,
@@ -47,21 +48,37 @@ export async function insertTask(
   });
 }
 
+/**
+ * An asset row with its bytes in asset_contents, as a kept logo has them
+ * with ASSET_STORE=database (for suites about reading projects, which
+ * need assets without generating logos).
+ */
 export async function insertAsset(
   dataSource: DataSource,
   projectId: string,
   sectionId: string | null,
-  name = 'logo.png',
+  prompt = 'A logo',
 ): Promise<Asset> {
-  return dataSource.getRepository(Asset).save({
+  const bytes = Buffer.from(prompt);
+  const asset = await dataSource.getRepository(Asset).save({
     id: newId(),
     projectId,
     sectionId,
-    type: 'IMAGE',
-    name,
-    url: `https://assets.example.test/${name}`,
+    kind: 'logo' as const,
+    contentType: 'image/png',
+    byteSize: bytes.length,
+    sha256: createHash('sha256').update(bytes).digest('hex'),
+    prompt,
+    model: 'gpt-image-2',
     createdAt: new Date(),
   });
+  await dataSource.query(
+    dataSource.options.type === 'postgres'
+      ? 'INSERT INTO "asset_contents" ("assetId", "bytes") VALUES ($1, $2)'
+      : 'INSERT INTO "asset_contents" ("assetId", "bytes") VALUES (?, ?)',
+    [asset.id, bytes],
+  );
+  return asset;
 }
 
 export function countRows(

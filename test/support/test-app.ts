@@ -21,6 +21,7 @@ export interface TestApp {
 const TABLES_CHILDREN_FIRST = [
   'stored_images',
   'idempotency_keys',
+  'asset_contents',
   'assets',
   'tasks',
   'agents',
@@ -47,6 +48,9 @@ const PRODUCTION_SETTINGS_UNSET = {
   REDIS_URL: undefined,
   REDIS_KEY_PREFIX: undefined,
   TRUST_PROXY: undefined,
+  ASSET_STORE: undefined,
+  ASSET_MAX_PER_PROJECT: undefined,
+  ASSET_URL_TTL_S: undefined,
 };
 
 /**

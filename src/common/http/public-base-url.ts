@@ -30,3 +30,19 @@ export function publicBaseUrl(
   }
   return `${request.protocol}://${host}`;
 }
+
+/**
+ * The same origin for URLs inside an answer that does not fail over them
+ * (a project with its assets): with a Host that cannot be used, '' — the
+ * URLs are then relative to wherever the request was sent.
+ */
+export function publicBaseUrlOrRelative(
+  configured: string | undefined,
+  request: Request,
+): string {
+  try {
+    return publicBaseUrl(configured, request);
+  } catch {
+    return '';
+  }
+}

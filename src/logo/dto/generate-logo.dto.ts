@@ -80,3 +80,6 @@ export class GenerateLogoDto {
   @WellFormedText(true)
   mood?: string[];
 }
+
+/** What draws a logo: the request without the project it names. */
+export type LogoRequest = Omit<GenerateLogoDto, 'projectId'>;

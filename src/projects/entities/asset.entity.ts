@@ -10,7 +10,11 @@ import { Project } from './project.entity';
 import { Section } from './section.entity';
 import { TimestampColumn } from './timestamp.column';
 
-/** No endpoint creates assets yet; they are read with a project. */
+/**
+ * A kept logo of a project, in its LOGO section. The row describes the
+ * bytes; the bytes themselves are in asset_contents or an S3 bucket
+ * (src/assets), and the URL that serves them is made for each answer.
+ */
 @Entity('assets')
 @Index('idx_assets_project_created', ['projectId', 'createdAt', 'id'])
 @Index('idx_assets_section', ['sectionId'])
@@ -37,13 +41,23 @@ export class Asset {
   section?: Section | null;
 
   @Column({ type: 'varchar', length: 32 })
-  type: string;
+  kind: 'logo';
 
-  @Column({ type: 'text', nullable: true })
-  name: string | null;
+  @Column({ type: 'varchar', length: 32 })
+  contentType: string;
+
+  @Column({ type: 'integer' })
+  byteSize: number;
+
+  /** Lowercase hex SHA-256 of the bytes. */
+  @Column({ type: 'varchar', length: 64 })
+  sha256: string;
 
   @Column({ type: 'text' })
-  url: string;
+  prompt: string;
+
+  @Column({ type: 'text' })
+  model: string;
 
   @TimestampColumn()
   createdAt: Date;

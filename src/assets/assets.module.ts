@@ -1,0 +1,18 @@
+import { Module } from '@nestjs/common';
+import { IdempotencyModule } from '../idempotency/idempotency.module';
+import { LogoModule } from '../logo/logo.module';
+import { AssetContentController } from './asset-content.controller';
+import { AssetStorageModule } from './asset-storage.module';
+import { AssetsService } from './assets.service';
+import { ProjectAssetsController } from './project-assets.controller';
+
+/**
+ * Kept logos: POST /api/projects/{id}/logos, one asset's GET and DELETE,
+ * and the URL that serves an asset's bytes.
+ */
+@Module({
+  imports: [AssetStorageModule, IdempotencyModule, LogoModule],
+  controllers: [ProjectAssetsController, AssetContentController],
+  providers: [AssetsService],
+})
+export class AssetsModule {}

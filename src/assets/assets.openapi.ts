@@ -1,0 +1,269 @@
+import { applyDecorators } from '@nestjs/common';
+import {
+  ApiBody,
+  ApiHeader,
+  ApiOperation,
+  ApiParam,
+  ApiProduces,
+  ApiQuery,
+  ApiResponse,
+} from '@nestjs/swagger';
+import {
+  ApiIdempotencyKey,
+  ApiIfMatch,
+  ETAG_HEADER,
+  REPLAYED_HEADER,
+} from '../docs/conditional-headers.docs';
+import { RETRY_AFTER_HEADER } from '../failures/error-responses.dto';
+import {
+  ApiAuth,
+  ApiBodyFailures,
+  ApiFailure,
+  ApiInvalidInput,
+  ApiRetryLater,
+  ApiRouteFailure,
+} from '../failures/failure-responses.openapi';
+import {
+  KEY_MISSING_MESSAGE,
+  LOGO_BUSY_MESSAGE,
+  LOGO_GENERIC_FAILURE,
+  LOGO_RATE_LIMITED_MESSAGE,
+  LOGO_STYLES,
+} from '../logo/logo.constants';
+import { AssetResponseDto } from './dto/asset-responses.dto';
+import { KeepLogoDto } from './dto/keep-logo.dto';
+import { ASSET_EXAMPLE } from './asset-example';
+
+/**
+ * The OpenAPI description of each asset route, one composite decorator per
+ * route. Asset routes fail with `{error}`, as the project routes do.
+ */
+
+const PROJECT_ID_PARAM = ApiParam({
+  name: 'id',
+  description: 'The project id',
+  schema: { type: 'string', example: ASSET_EXAMPLE.projectId },
+});
+const ASSET_ID_PARAM = ApiParam({
+  name: 'assetId',
+  description: 'The asset id',
+  schema: { type: 'string', example: ASSET_EXAMPLE.id },
+});
+const PROJECT_NOT_FOUND = ApiFailure(
+  'error',
+  404,
+  'Project not found',
+  "No project with this id (of the caller's, with AUTH_MODE=oidc)",
+);
+const ASSET_NOT_FOUND = ApiFailure(
+  'error',
+  404,
+  'Asset not found',
+  'No asset with this id in this project (or no such project)',
+);
+
+export const KeepLogoEndpoint = () =>
+  applyDecorators(
+    ApiOperation({
+      summary:
+        "Generate a logo and keep it as an asset of the project's LOGO section",
+      description:
+        'The logo request of POST /api/ai/generate-logo without projectId, through the same line, rate limit, deadline and retries; the image model is always asked for the image itself. The project is checked (404) and its room (409) before the image model is called. The bytes (PNG, JPEG or WebP, at most IMAGE_MAX_BYTES) are kept in the database or an S3-compatible bucket (ASSET_STORE); the asset then shows in GET /api/projects/{id} and counts in `_count.assets`.',
+      operationId: 'keepLogo',
+    }),
+    PROJECT_ID_PARAM,
+    ApiBody({
+      type: KeepLogoDto,
+      examples: {
+        logo: {
+          summary: 'A logo request',
+          value: {
+            companyName: 'Acme',
+            style: 'modern',
+            colors: ['#0044ff', 'white'],
+            industry: 'logistics',
+          },
+        },
+      },
+    }),
+    ApiResponse({
+      status: 201,
+      description:
+        'The kept logo (or, with `Idempotent-Replayed: true`, the answer first given for this Idempotency-Key; a signed url in it may have expired since: GET the asset for a fresh one)',
+      type: AssetResponseDto,
+      headers: {
+        Location: {
+          description: 'Where the asset is read and deleted',
+          schema: { type: 'string' },
+        },
+        ...REPLAYED_HEADER,
+      },
+      example: { asset: ASSET_EXAMPLE },
+    }),
+    ApiInvalidInput(
+      'error',
+      'A validation rule failed (checked before anything else), or, without PUBLIC_BASE_URL, the Host header is not a host',
+      {
+        path: ['style'],
+        message: `Invalid enum value. Expected ${LOGO_STYLES.map((s) => `'${s}'`).join(' | ')}`,
+        code: 'invalid_enum_value',
+      },
+    ),
+    ApiBodyFailures('error'),
+    PROJECT_NOT_FOUND,
+    ApiRetryLater(
+      'error',
+      429,
+      LOGO_RATE_LIMITED_MESSAGE,
+      'The client is over its logo rate limit (LOGO_RATE_LIMIT per LOGO_RATE_WINDOW_S), shared with POST /api/ai/generate-logo',
+    ),
+    ApiRouteFailure(
+      'error',
+      LOGO_GENERIC_FAILURE,
+      'Generation failed, worded as POST /api/ai/generate-logo words it: the key is missing, the upstream error message, an invalid upstream response (an answer that is not a PNG, JPEG or WebP, or over IMAGE_MAX_BYTES), a timeout or the deadline, an unreachable upstream',
+      { exposePublicErrors: true, example: KEY_MISSING_MESSAGE },
+    ),
+    ApiIdempotencyKey('error'),
+    // After ApiIdempotencyKey: one 409 documents both of its causes.
+    ApiFailure(
+      'error',
+      409,
+      'The project already holds 20 assets, the most it may; delete one first',
+      'The project already holds ASSET_MAX_PER_PROJECT assets (nothing was generated); or the first request with this Idempotency-Key is still being processed (with Retry-After)',
+      RETRY_AFTER_HEADER,
+    ),
+    ApiAuth('error', 'required', {
+      error: LOGO_BUSY_MESSAGE,
+      description:
+        "This instance's line of logo requests is full (IMAGE_API_QUEUE_LIMIT)",
+    }),
+  );
+
+export const GetAssetEndpoint = () =>
+  applyDecorators(
+    ApiOperation({
+      summary: 'One asset of a project',
+      description:
+        'The asset with a url made for this answer (signed with AUTH_MODE=oidc).',
+      operationId: 'getAsset',
+    }),
+    PROJECT_ID_PARAM,
+    ASSET_ID_PARAM,
+    ApiResponse({
+      status: 200,
+      description: 'The asset',
+      type: AssetResponseDto,
+      example: { asset: ASSET_EXAMPLE },
+    }),
+    ASSET_NOT_FOUND,
+    ApiRouteFailure('error', 'Failed to read asset', 'The read failed'),
+    ApiAuth('error', 'required'),
+  );
+
+export const DeleteAssetEndpoint = () =>
+  applyDecorators(
+    ApiOperation({
+      summary: 'Delete one asset of a project, and its bytes',
+      description:
+        "Afterwards the asset's url no longer serves the bytes. The project's version (its ETag) moves on.",
+      operationId: 'deleteAsset',
+    }),
+    PROJECT_ID_PARAM,
+    ASSET_ID_PARAM,
+    ApiResponse({
+      status: 200,
+      description: 'Deleted',
+      headers: ETAG_HEADER,
+      schema: {
+        type: 'object',
+        required: ['success'],
+        properties: { success: { type: 'boolean', enum: [true] } },
+      },
+      example: { success: true },
+    }),
+    ApiFailure(
+      'error',
+      404,
+      'Asset not found',
+      'No such asset in the project ("Asset not found"), or no such project of the caller\'s ("Project not found")',
+    ),
+    ApiRouteFailure('error', 'Failed to delete asset', 'The delete failed'),
+    ApiIfMatch('delete'),
+    ApiAuth('error', 'required'),
+  );
+
+const CONTENT_HEADERS = {
+  'Cache-Control': {
+    description:
+      '`public, max-age=31536000, immutable` for a stable URL; for a signed one `private, max-age=<seconds until it expires>, immutable`',
+    schema: { type: 'string', example: 'public, max-age=31536000, immutable' },
+  },
+  ETag: {
+    description: 'The SHA-256 of the bytes, as a strong entity tag',
+    schema: { type: 'string', example: `"${ASSET_EXAMPLE.sha256}"` },
+  },
+  'X-Content-Type-Options': {
+    description: '`nosniff`',
+    schema: { type: 'string', enum: ['nosniff'] },
+  },
+};
+
+export const GetAssetContentEndpoint = () =>
+  applyDecorators(
+    ApiOperation({
+      summary: "An asset's bytes: its url",
+      description:
+        'Loads in an <img> on any origin without headers. Needs no bearer token: without authentication the URL is stable; with AUTH_MODE=oidc it must carry the expiry and signature of an answer the caller was allowed to see, and stops working when it expires (within ASSET_URL_TTL_S, at most an hour).',
+      operationId: 'getAssetContent',
+    }),
+    PROJECT_ID_PARAM,
+    ASSET_ID_PARAM,
+    ApiQuery({
+      name: 'expires',
+      required: false,
+      description:
+        'With AUTH_MODE=oidc: when the URL stops working (epoch seconds)',
+      schema: { type: 'string', example: '1795000800' },
+    }),
+    ApiQuery({
+      name: 'signature',
+      required: false,
+      description: "With AUTH_MODE=oidc: the URL's signature",
+      schema: { type: 'string' },
+    }),
+    ApiHeader({
+      name: 'If-None-Match',
+      required: false,
+      description: 'The ETag of an earlier answer: 304 without a body',
+      schema: { type: 'string', example: `"${ASSET_EXAMPLE.sha256}"` },
+    }),
+    ApiProduces('image/png', 'image/jpeg', 'image/webp', 'application/json'),
+    ApiResponse({
+      status: 200,
+      description: 'The bytes, exactly as they were kept',
+      headers: CONTENT_HEADERS,
+      content: {
+        'image/png': { schema: { type: 'string', format: 'binary' } },
+        'image/jpeg': { schema: { type: 'string', format: 'binary' } },
+        'image/webp': { schema: { type: 'string', format: 'binary' } },
+      },
+    }),
+    ApiResponse({
+      status: 304,
+      description: 'Not modified: the ETag sent is these bytes (no body)',
+      headers: CONTENT_HEADERS,
+    }),
+    ApiFailure(
+      'error',
+      403,
+      'This asset URL has expired or is not valid',
+      'With AUTH_MODE=oidc: the URL has no valid signature, or it has expired; a fresh answer holding the asset has a working one',
+    ),
+    ASSET_NOT_FOUND,
+    ApiRouteFailure(
+      'error',
+      'Failed to read asset',
+      'The bytes could not be read',
+    ),
+    ApiAuth('error', 'public'),
+  );

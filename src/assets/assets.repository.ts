@@ -1,0 +1,256 @@
+import { Injectable } from '@nestjs/common';
+import type { EntityManager } from 'typeorm';
+import {
+  Database,
+  managerOf,
+  type Transaction,
+} from '../database/database.service';
+import { isoTimestamp, sqlFor, type Sql } from '../database/sql';
+import type { AssetRef } from './asset-bytes/asset-bytes';
+
+/**
+ * The only code that reads and writes the assets and asset_contents tables,
+ * in hand-written SQL, the same statements on SQLite (BLOB) and PostgreSQL
+ * (bytea), listed in sql/<dialect>/assets.repository.sql.
+ */
+
+/** An asset row as stored (its url is made per answer). */
+export interface AssetRow {
+  id: string;
+  projectId: string;
+  sectionId: string | null;
+  kind: 'logo';
+  contentType: string;
+  byteSize: number;
+  sha256: string;
+  prompt: string;
+  model: string;
+  /** ISO 8601. */
+  createdAt: string;
+}
+
+/** Which project a change to its assets applies to. */
+export interface AssetsOwner {
+  projectId: string;
+  /** Only a project of this user (a proven caller's own). */
+  owner?: string;
+  /** Only while the project is at one of these versions (If-Match). */
+  versions?: number[];
+}
+
+const ASSET_SELECT =
+  'SELECT "id", "projectId", "sectionId", "kind", "contentType", "byteSize", "sha256", "prompt", "model", "createdAt" FROM "assets"';
+
+const fromRow = (row: AssetRow): AssetRow => ({
+  ...row,
+  byteSize: Number(row.byteSize),
+  createdAt: isoTimestamp(row.createdAt),
+});
+
+/**
+ * Moves the project's version on (its ETag covers its assets) and, on
+ * PostgreSQL, holds its row until the commit, so that two changes to one
+ * project's assets take turns (the per-project limit counts correctly).
+ * The new version, or null when no such project (of that owner, at one of
+ * those versions) exists. The UPDATE names the version it read, so of two
+ * changes made against one version only one goes through.
+ */
+async function touchProject(
+  sql: Sql,
+  target: AssetsOwner,
+): Promise<number | null> {
+  const [row] = await sql.rows<{ version: number | string }>(
+    target.owner === undefined
+      ? 'SELECT "version" FROM "projects" WHERE "id" = $1'
+      : 'SELECT "version" FROM "projects" WHERE "id" = $1 AND "userId" = $2',
+    target.owner === undefined
+      ? [target.projectId]
+      : [target.projectId, target.owner],
+  );
+  if (!row) return null;
+  const version = Number(row.version);
+  if (target.versions && !target.versions.includes(version)) return null;
+  const changed = await sql.changes(
+    'UPDATE "projects" SET "version" = "version" + 1 WHERE "id" = $1 AND "version" = $2',
+    [target.projectId, version],
+  );
+  return changed === 0 ? null : version + 1;
+}
+
+/**
+ * Ids are looked up this many at a time, the last batch padded, so that
+ * every lookup is the same statement text (each driver caches one
+ * prepared statement per text).
+ */
+const ID_BATCH = 100;
+const IDS_IN_BATCH = `SELECT "id" FROM "assets" WHERE "id" IN (${Array.from(
+  { length: ID_BATCH },
+  (_, index) => `$${index + 1}`,
+).join(', ')})`;
+
+const dialectOf = (manager: EntityManager): 'sqlite' | 'postgres' =>
+  manager.connection.options.type === 'better-sqlite3' ? 'sqlite' : 'postgres';
+
+@Injectable()
+export class AssetsRepository {
+  constructor(private readonly db: Database) {}
+
+  /** Whether the project exists (and is the owner's, when one is given). */
+  async projectExists(projectId: string, owner?: string): Promise<boolean> {
+    const rows = await this.db.read((manager) =>
+      sqlFor(manager).rows(
+        owner === undefined
+          ? 'SELECT 1 AS "found" FROM "projects" WHERE "id" = $1'
+          : 'SELECT 1 AS "found" FROM "projects" WHERE "id" = $1 AND "userId" = $2',
+        owner === undefined ? [projectId] : [projectId, owner],
+      ),
+    );
+    return rows.length > 0;
+  }
+
+  /** See touchProject: the project's new version, or null. */
+  touchProject(
+    transaction: Transaction,
+    target: AssetsOwner,
+  ): Promise<number | null> {
+    return touchProject(sqlFor(managerOf(transaction)), target);
+  }
+
+  /** The id of the project's LOGO section (every project has one). */
+  async logoSectionId(
+    transaction: Transaction,
+    projectId: string,
+  ): Promise<string | null> {
+    const [row] = await sqlFor(managerOf(transaction)).rows<{ id: string }>(
+      `SELECT "id" FROM "sections" WHERE "projectId" = $1 AND "type" = 'LOGO' ORDER BY "position" LIMIT 1`,
+      [projectId],
+    );
+    return row?.id ?? null;
+  }
+
+  /** How many assets the project holds (a check before paying for one). */
+  async countAssets(projectId: string): Promise<number> {
+    const [row] = await this.db.read((manager) =>
+      sqlFor(manager).rows<{ count: number | string }>(
+        'SELECT COUNT(*) AS "count" FROM "assets" WHERE "projectId" = $1',
+        [projectId],
+      ),
+    );
+    return Number(row.count);
+  }
+
+  /** How many assets the project holds, in the transaction that adds one. */
+  async countOfProject(
+    transaction: Transaction,
+    projectId: string,
+  ): Promise<number> {
+    const [row] = await sqlFor(managerOf(transaction)).rows<{
+      count: number | string;
+    }>('SELECT COUNT(*) AS "count" FROM "assets" WHERE "projectId" = $1', [
+      projectId,
+    ]);
+    return Number(row.count);
+  }
+
+  async insert(transaction: Transaction, asset: AssetRow): Promise<void> {
+    const sql = sqlFor(managerOf(transaction));
+    await sql.changes(
+      'INSERT INTO "assets" ("id", "projectId", "sectionId", "kind", "contentType", "byteSize", "sha256", "prompt", "model", "createdAt") VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)',
+      [
+        asset.id,
+        asset.projectId,
+        asset.sectionId,
+        asset.kind,
+        asset.contentType,
+        asset.byteSize,
+        asset.sha256,
+        asset.prompt,
+        asset.model,
+        sql.timestamp(new Date(asset.createdAt)),
+      ],
+    );
+  }
+
+  /** The bytes of a new asset, in the transaction of its row. */
+  async insertContent(
+    transaction: Transaction,
+    assetId: string,
+    bytes: Buffer,
+  ): Promise<void> {
+    await sqlFor(managerOf(transaction)).changes(
+      'INSERT INTO "asset_contents" ("assetId", "bytes") VALUES ($1, $2)',
+      [assetId, bytes],
+    );
+  }
+
+  /** One asset of a project (of the owner's, when one is given), or null. */
+  async find(
+    projectId: string,
+    assetId: string,
+    owner?: string,
+  ): Promise<AssetRow | null> {
+    const [row] = await this.db.read((manager) =>
+      sqlFor(manager).rows<AssetRow>(
+        owner === undefined
+          ? `${ASSET_SELECT} WHERE "id" = $1 AND "projectId" = $2`
+          : `${ASSET_SELECT} WHERE "id" = $1 AND "projectId" = $2 AND EXISTS (SELECT 1 FROM "projects" WHERE "id" = $2 AND "userId" = $3)`,
+        owner === undefined
+          ? [assetId, projectId]
+          : [assetId, projectId, owner],
+      ),
+    );
+    return row ? fromRow(row) : null;
+  }
+
+  /** Deletes one asset (its database bytes go with it); true if it was there. */
+  async delete(transaction: Transaction, ref: AssetRef): Promise<boolean> {
+    const changed = await sqlFor(managerOf(transaction)).changes(
+      'DELETE FROM "assets" WHERE "id" = $1 AND "projectId" = $2',
+      [ref.assetId, ref.projectId],
+    );
+    return changed > 0;
+  }
+
+  /**
+   * `length` bytes of an asset's database copy from `offset` (0-based), or
+   * null once it is gone. substr on a BLOB and substring on a bytea both
+   * count bytes from 1.
+   */
+  readContentSlice(
+    assetId: string,
+    offset: number,
+    length: number,
+  ): Promise<Buffer | null> {
+    return this.db.read(async (manager) => {
+      const slice =
+        dialectOf(manager) === 'sqlite'
+          ? 'substr("bytes", $2, $3)'
+          : 'substring("bytes" from $2 for $3)';
+      const [row] = await sqlFor(manager).rows<{
+        chunk: Buffer | Uint8Array | null;
+      }>(
+        `SELECT ${slice} AS "chunk" FROM "asset_contents" WHERE "assetId" = $1`,
+        [assetId, offset + 1, length],
+      );
+      if (!row || row.chunk === null) return null;
+      return Buffer.isBuffer(row.chunk) ? row.chunk : Buffer.from(row.chunk);
+    });
+  }
+
+  /** Which of these asset ids have a row (the S3 store's sweep asks). */
+  async existingAssetIds(ids: readonly string[]): Promise<Set<string>> {
+    const found = new Set<string>();
+    for (let start = 0; start < ids.length; start += ID_BATCH) {
+      const batch = ids.slice(start, start + ID_BATCH);
+      const params = Array.from(
+        { length: ID_BATCH },
+        (_, index) => batch[index] ?? batch[0],
+      );
+      const rows = await this.db.read((manager) =>
+        sqlFor(manager).rows<{ id: string }>(IDS_IN_BATCH, params),
+      );
+      for (const row of rows) found.add(row.id);
+    }
+    return found;
+  }
+}

@@ -1,0 +1,8 @@
+import { ApiProperty } from '@nestjs/swagger';
+import { AssetDto } from '../../projects/dto/project-responses.dto';
+
+/** 201 of POST /api/projects/{id}/logos, 200 of GET of one asset. */
+export class AssetResponseDto {
+  @ApiProperty({ type: AssetDto })
+  asset: AssetDto;
+}

@@ -1,0 +1,11 @@
+import type { AssetDto } from '../projects/dto/project-responses.dto';
+
+/** A kept logo as its routes answer it: the asset, its url made. */
+export interface KeptAsset {
+  asset: AssetDto;
+}
+
+/** What a change to a project's assets leaves: the project's new version. */
+export interface AssetsChange {
+  version: number;
+}
