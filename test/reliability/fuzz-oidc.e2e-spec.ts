@@ -2,12 +2,14 @@ import fc from 'fast-check';
 import { exportJWK, generateKeyPair, SignJWT, type JWK } from 'jose';
 import {
   answerProblems,
+  isAssetOperation,
   OPERATIONS,
+  type Answer,
   type Operation,
 } from '../support/answer-contract';
 import { CapturingLogger } from '../support/capturing-logger';
 import { DevAuthProviderProcess } from '../support/dev-auth-provider-process';
-import { FakeImageApi } from '../support/fake-image-api';
+import { FakeImageApi, Replies } from '../support/fake-image-api';
 import { HttpClient } from '../support/http-client';
 import { listen } from '../support/pending-request';
 import {
@@ -17,7 +19,9 @@ import {
 } from '../support/reliability';
 import { createTestApp, type TestApp } from '../support/test-app';
 import { assertProperty } from './assert-property';
-import { requestArbitrary } from './fuzz-requests';
+import { AssetPool, FUZZ_PNG, type ResolvedRequest } from './fuzz-asset-pool';
+import { MINTED_QUERY } from './fuzz-asset-requests';
+import { requestArbitrary, type FuzzRequest } from './fuzz-requests';
 
 const SECRET = 'sk-reliability-fuzz-oidc-9a1e44c2';
 const BODY_LIMIT = 256 * 1024;
@@ -57,6 +61,7 @@ describe('Fuzzing every operation with AUTH_MODE=oidc (reliability)', () => {
   const logger = new CapturingLogger();
   const tokens = {} as Record<TokenName, string>;
   const pool: string[] = [];
+  const assetPool = new AssetPool();
   const seed = reliabilitySeed('fuzz-oidc');
 
   beforeAll(async () => {
@@ -124,7 +129,34 @@ describe('Fuzzing every operation with AUTH_MODE=oidc (reliability)', () => {
         (JSON.parse(answer.text) as { project: { id: string } }).project.id,
       );
     }
+    for (let i = 0; i < 3; i++) await keepPoolLogo();
   });
+
+  /**
+   * Keeps a logo of alice's (the upstream answers FUZZ_PNG) in a project of
+   * its own: the fuzz deletes the pool's projects.
+   */
+  async function keepPoolLogo(): Promise<void> {
+    const created = await client.send({
+      method: 'POST',
+      path: '/api/projects',
+      headers: {
+        'content-type': 'application/json',
+        authorization: `Bearer ${tokens.alice}`,
+      },
+      body: JSON.stringify({ name: 'Pool logo' }),
+    });
+    const projectId = (JSON.parse(created.text) as { project: { id: string } })
+      .project.id;
+    upstream.respondNext(Replies.base64(FUZZ_PNG));
+    const answer = await client.send(
+      AssetPool.keepCall(projectId, {
+        authorization: `Bearer ${tokens.alice}`,
+      }),
+    );
+    if (answer.status !== 201) throw new Error(`pool logo: ${answer.text}`);
+    assetPool.add(answer);
+  }
 
   afterAll(async () => {
     client?.close();
@@ -189,6 +221,10 @@ describe('Fuzzing every operation with AUTH_MODE=oidc (reliability)', () => {
     async (operation: Operation, index: number) => {
       let cases = 0;
       const failures: string[] = [];
+      // Kept logos need the image itself: a base64 PNG, not a URL.
+      if (operation === 'keepLogo') {
+        upstream.respondWith(Replies.base64(FUZZ_PNG));
+      }
       try {
         await assertProperty(
           fc.asyncProperty(
@@ -196,14 +232,11 @@ describe('Fuzzing every operation with AUTH_MODE=oidc (reliability)', () => {
             credentials,
             async (request, which) => {
               cases++;
-              const path = request.idChoice
-                ? request.path.replace(
-                    '{id}',
-                    'existing' in request.idChoice
-                      ? pool[request.idChoice.existing % pool.length]
-                      : request.idChoice.segment,
-                  )
-                : request.path;
+              if (isAssetOperation(operation) && assetPool.assets.length < 3) {
+                await keepPoolLogo();
+              }
+              const resolved = assetPool.resolve(request, pool);
+              const { path } = resolved;
               const answer = await client.send({
                 method: request.method,
                 path,
@@ -221,12 +254,17 @@ describe('Fuzzing every operation with AUTH_MODE=oidc (reliability)', () => {
               if (proven(which) && answer.status === 401) {
                 problems.push('valid credentials refused with 401');
               }
+              assetPool.track(request, resolved, answer);
               if (
                 !proven(which) &&
                 operation !== 'unknownRoute' &&
+                operation !== 'assetContent' &&
                 answer.status < 400
               ) {
                 problems.push(`answered ${answer.status} without a caller`);
+              }
+              if (operation === 'assetContent') {
+                problems.push(...signedUrlProblems(request, resolved, answer));
               }
               for (const token of Object.values(tokens)) {
                 if (answer.text.includes(token)) {
@@ -243,6 +281,7 @@ describe('Fuzzing every operation with AUTH_MODE=oidc (reliability)', () => {
           { seed: seed + index, numRuns: byScale(60, 1_000) },
         );
       } finally {
+        upstream.respondWith(Replies.success());
         recordReliability({
           driver: 'fuzz',
           item: `${operation} (oidc)`,
@@ -263,6 +302,26 @@ describe('Fuzzing every operation with AUTH_MODE=oidc (reliability)', () => {
     expect(lines).not.toContain(SECRET);
   });
 });
+
+/**
+ * The content route needs no token but a url the service signed: it serves
+ * the bytes exactly when the query is the one minted for the asset's own
+ * project (whatever credentials come with it), and refuses every other.
+ */
+function signedUrlProblems(
+  request: FuzzRequest,
+  resolved: ResolvedRequest,
+  answer: Answer,
+): string[] {
+  const minted =
+    resolved.asset !== undefined && request.path.endsWith(`?${MINTED_QUERY}`);
+  const served = answer.status === 200 || answer.status === 304;
+  if (served && !minted) return [`a url not minted answered ${answer.status}`];
+  if (minted && !served && answer.status !== 431) {
+    return [`a minted url answered ${answer.status}`];
+  }
+  return [];
+}
 
 /** The path as the server decodes it, or as sent when it cannot be. */
 function decodedPath(path: string): string {

@@ -1,5 +1,6 @@
 import fc from 'fast-check';
-import type { Operation } from '../support/answer-contract';
+import { isAssetOperation, type Operation } from '../support/answer-contract';
+import { assetRequestArbitrary } from './fuzz-asset-requests';
 
 /**
  * Generated HTTP requests for every operation: wrong JSON types, missing and
@@ -446,9 +447,13 @@ export type IdChoice = { existing: number } | { segment: string };
 export interface FuzzRequest {
   operation: Operation;
   method: string;
-  /** Path and query, with {id} still to fill for `idChoice`. */
+  /**
+   * Path and query, with {id} still to fill for `idChoice`, and on the
+   * asset routes {assetId} for `assetChoice` (fuzz-asset-requests.ts).
+   */
   path: string;
   idChoice?: IdChoice;
+  assetChoice?: IdChoice;
   headers: Record<string, string | string[]>;
   body?: Buffer;
 }
@@ -508,11 +513,52 @@ const conditions = (name: 'if-match' | 'if-none-match') =>
       value === null ? {} : { [name]: value },
     );
 
+const validLogoBody = fc
+  .record({
+    companyName: fc.string({ minLength: 1, maxLength: 100 }),
+    style: fc.constantFrom('modern', 'geometric', 'playful'),
+    colors: fc.array(fc.constantFrom('navy', '#ffd700', 'white'), {
+      minLength: 1,
+      maxLength: 5,
+    }),
+  })
+  .map((body) => Buffer.from(JSON.stringify(body)));
+
 export function requestArbitrary(
   operation: Operation,
   settings: FuzzSettings,
 ): fc.Arbitrary<FuzzRequest> {
   const query = queryArbitrary(settings);
+  if (isAssetOperation(operation)) {
+    return assetRequestArbitrary(operation, {
+      id: idSegment(settings),
+      query,
+      logoBody: fc.oneof(
+        {
+          weight: 3,
+          arbitrary: bodyBytes(
+            objectBody(
+              LOGO_FIELDS.filter((field) => field !== 'projectId'),
+              settings,
+            ),
+            settings,
+          ),
+        },
+        // Whole valid requests too, so that logos are kept (and the
+        // project fills up) often enough to exercise those answers.
+        { weight: 1, arbitrary: validLogoBody },
+      ),
+      contentType: contentType.map(withContentType),
+      idempotencyKey,
+      ifMatch: conditions('if-match'),
+      ifNoneMatch: conditions('if-none-match'),
+      oddText: fc.oneof(
+        textArbitrary({ bodyLimit: 4_000 }),
+        fc.constantFrom(...SQL_LIKE),
+      ),
+      encode: percentEncode,
+    });
+  }
   switch (operation) {
     case 'create':
     case 'logo': {

@@ -1,12 +1,13 @@
 import fc from 'fast-check';
 import {
   answerProblems,
+  isAssetOperation,
   OPERATIONS,
   type Answer,
   type Operation,
 } from '../support/answer-contract';
 import { CapturingLogger } from '../support/capturing-logger';
-import { FakeImageApi } from '../support/fake-image-api';
+import { FakeImageApi, Replies } from '../support/fake-image-api';
 import { HttpClient, parseRawAnswer, sendRaw } from '../support/http-client';
 import { listen } from '../support/pending-request';
 import {
@@ -16,6 +17,7 @@ import {
 } from '../support/reliability';
 import { createTestApp, type TestApp } from '../support/test-app';
 import { assertProperty } from './assert-property';
+import { AssetPool, FUZZ_PNG, type ResolvedRequest } from './fuzz-asset-pool';
 import { requestArbitrary, type FuzzRequest } from './fuzz-requests';
 
 const SECRET = 'sk-reliability-fuzz-5f0c2a9e7d41b8';
@@ -74,6 +76,7 @@ function expectationProblems(
   request: FuzzRequest,
   path: string,
   answer: Answer,
+  resolved?: ResolvedRequest,
 ): string[] {
   const problems: string[] = [];
   const { operation } = request;
@@ -92,7 +95,10 @@ function expectationProblems(
   }
   const size = request.body?.length ?? 0;
   const bodyRoute =
-    operation === 'create' || operation === 'logo' || operation === 'patch';
+    operation === 'create' ||
+    operation === 'logo' ||
+    operation === 'patch' ||
+    operation === 'keepLogo';
   if (bodyRoute && size > BODY_LIMIT) {
     return answer.status === 413
       ? []
@@ -118,8 +124,13 @@ function expectationProblems(
   if ((operation === 'get' || operation === 'list') && answer.status === 500) {
     problems.push('a read failed');
   }
+  if (isAssetOperation(operation)) {
+    problems.push(
+      ...assetExpectationProblems(request, answer, parsed, resolved),
+    );
+  }
   if (
-    (answer.status === 201 ||
+    ((operation === 'create' && answer.status === 201) ||
       (operation === 'patch' && answer.status === 200)) &&
     parsed.ok
   ) {
@@ -140,6 +151,59 @@ function expectationProblems(
   return problems;
 }
 
+/**
+ * The asset routes with a healthy upstream answering a PNG: a readable logo
+ * body is kept or refused as documented, never "failed"; reads and deletes
+ * never fail; without AUTH_MODE=oidc no url is refused (403), and an asset
+ * named with its own project always answers (its bytes, their length).
+ */
+function assetExpectationProblems(
+  request: FuzzRequest,
+  answer: Answer,
+  parsed: { ok: boolean },
+  resolved: ResolvedRequest | undefined,
+): string[] {
+  const { operation, headers } = request;
+  const { status } = answer;
+  if (operation === 'keepLogo') {
+    const keyed = 'idempotency-key' in headers ? [409, 422] : [];
+    const allowed = parsed.ok ? [201, 400, 404, 409, ...keyed] : [400, 500];
+    const problems = allowed.includes(status)
+      ? []
+      : [
+          `${parsed.ok ? 'a readable' : 'an unreadable'} logo body answered ${status}`,
+        ];
+    if (status === 201 && answer.headers['idempotent-replayed'] !== 'true') {
+      const { asset } = JSON.parse(answer.text) as {
+        asset: { byteSize: number };
+      };
+      if (asset.byteSize !== FUZZ_PNG.length) {
+        problems.push(`kept ${asset.byteSize} bytes, not the upstream's`);
+      }
+    }
+    return problems;
+  }
+  const problems: string[] = [];
+  if (status === 500) problems.push(`${operation} failed`);
+  if (status === 403) problems.push('a url refused without AUTH_MODE=oidc');
+  const conditional =
+    'if-match' in headers || 'if-none-match' in headers ? [304, 412] : [];
+  if (resolved?.asset && ![200, ...conditional].includes(status)) {
+    problems.push(`an existing asset answered ${status}`);
+  }
+  if (
+    resolved?.asset &&
+    operation === 'assetContent' &&
+    status === 200 &&
+    answer.headers['content-length'] !== String(resolved.asset.byteSize)
+  ) {
+    problems.push(
+      `served ${String(answer.headers['content-length'])} bytes of ${resolved.asset.byteSize}`,
+    );
+  }
+  return problems;
+}
+
 describe('Fuzzing every operation (reliability)', () => {
   let t: TestApp;
   let upstream: FakeImageApi;
@@ -147,6 +211,7 @@ describe('Fuzzing every operation (reliability)', () => {
   let port: number;
   const logger = new CapturingLogger();
   const pool: string[] = [];
+  const assetPool = new AssetPool();
   const seed = reliabilitySeed('fuzz');
 
   beforeAll(async () => {
@@ -163,6 +228,7 @@ describe('Fuzzing every operation (reliability)', () => {
     port = Number(new URL(baseUrl).port);
     client = new HttpClient(baseUrl);
     for (let i = 0; i < 10; i++) pool.push(await createPoolProject(i));
+    for (let i = 0; i < 3; i++) await keepPoolLogo(i);
   });
 
   afterAll(async () => {
@@ -181,14 +247,13 @@ describe('Fuzzing every operation (reliability)', () => {
     return (JSON.parse(answer.text) as { project: { id: string } }).project.id;
   }
 
-  function resolvePath(request: FuzzRequest): string {
-    const choice = request.idChoice;
-    if (!choice) return request.path;
-    const segment =
-      'existing' in choice
-        ? pool[choice.existing % pool.length]
-        : choice.segment;
-    return request.path.replace('{id}', segment);
+  /** Keeps a logo (the upstream answers FUZZ_PNG) in a project of its own. */
+  async function keepPoolLogo(i: number): Promise<void> {
+    const projectId = await createPoolProject(i);
+    upstream.respondNext(Replies.base64(FUZZ_PNG));
+    const answer = await client.send(AssetPool.keepCall(projectId));
+    if (answer.status !== 201) throw new Error(`pool logo: ${answer.text}`);
+    assetPool.add(answer);
   }
 
   /** Keeps the pool of existing projects in step with what the fuzz did. */
@@ -210,6 +275,11 @@ describe('Fuzzing every operation (reliability)', () => {
       let cases = 0;
       let previous = 'none';
       const failures: string[] = [];
+      const statuses = new Map<number, number>();
+      // Kept logos need the image itself: a base64 PNG, not a URL.
+      if (operation === 'keepLogo') {
+        upstream.respondWith(Replies.base64(FUZZ_PNG));
+      }
       try {
         await assertProperty(
           fc.asyncProperty(
@@ -217,7 +287,11 @@ describe('Fuzzing every operation (reliability)', () => {
             async (request) => {
               cases++;
               if (pool.length < 5) pool.push(await createPoolProject(cases));
-              const path = resolvePath(request);
+              if (isAssetOperation(operation) && assetPool.assets.length < 3) {
+                await keepPoolLogo(cases);
+              }
+              const resolved = assetPool.resolve(request, pool);
+              const { path } = resolved;
               const description = describeRequest(request, path);
               const answer = await client
                 .send({
@@ -232,14 +306,19 @@ describe('Fuzzing every operation (reliability)', () => {
                   );
                 });
               previous = `${description} → ${answer.status}`;
+              statuses.set(
+                answer.status,
+                (statuses.get(answer.status) ?? 0) + 1,
+              );
               track(request, path, answer);
+              assetPool.track(request, resolved, answer);
               const requestText = `${decodeURIComponentSafe(path)} ${path} ${request.body?.toString('utf8') ?? ''}`;
               const problems = [
                 ...answerProblems(operation, answer, {
                   requestText,
                   secret: SECRET,
                 }),
-                ...expectationProblems(request, path, answer),
+                ...expectationProblems(request, path, answer, resolved),
                 ...pollutionProblems(),
               ];
               if (problems.length > 0) {
@@ -251,7 +330,11 @@ describe('Fuzzing every operation (reliability)', () => {
           ),
           { seed: seed + index, numRuns: RUNS_PER_OPERATION },
         );
+        process.stdout.write(
+          `[reliability] fuzz ${operation}: ${JSON.stringify(Object.fromEntries(statuses))}\n`,
+        );
       } finally {
+        upstream.respondWith(Replies.success());
         recordReliability({
           driver: 'fuzz',
           item: operation,

@@ -15,6 +15,10 @@ export type Operation =
   | 'delete'
   | 'logo'
   | 'logoInfo'
+  | 'keepLogo'
+  | 'getAsset'
+  | 'deleteAsset'
+  | 'assetContent'
   | 'unknownRoute';
 
 export const OPERATIONS: readonly Operation[] = [
@@ -25,8 +29,26 @@ export const OPERATIONS: readonly Operation[] = [
   'delete',
   'logo',
   'logoInfo',
+  'keepLogo',
+  'getAsset',
+  'deleteAsset',
+  'assetContent',
   'unknownRoute',
 ];
+
+/** The kept-logo routes (src/assets): their requests name an asset. */
+export type AssetOperation = Extract<
+  Operation,
+  'keepLogo' | 'getAsset' | 'deleteAsset' | 'assetContent'
+>;
+
+export const isAssetOperation = (
+  operation: Operation,
+): operation is AssetOperation =>
+  operation === 'keepLogo' ||
+  operation === 'getAsset' ||
+  operation === 'deleteAsset' ||
+  operation === 'assetContent';
 
 export interface Answer {
   status: number;
@@ -56,6 +78,9 @@ const FAILURE_TEXT: Partial<Record<Operation, string>> = {
   get: 'Failed to fetch project',
   patch: 'Failed to update project',
   delete: 'Failed to delete project',
+  getAsset: 'Failed to read asset',
+  deleteAsset: 'Failed to delete asset',
+  assetContent: 'Failed to read asset',
 };
 
 /**
@@ -77,6 +102,13 @@ export const DOCUMENTED_STATUSES: Record<Operation, readonly number[]> = {
   delete: [200, 412, 431, 500],
   logo: [200, 400, 409, 413, 415, 422, 429, 431, 500, 503],
   logoInfo: [200, 431],
+  // The OpenAPI document's statuses for the asset routes (408: a large body
+  // that did not arrive in time; 503: the logo line is full).
+  keepLogo: [201, 400, 404, 408, 409, 413, 415, 422, 429, 431, 500, 503],
+  getAsset: [200, 404, 431, 500],
+  deleteAsset: [200, 404, 412, 431, 500],
+  // 403 only with AUTH_MODE=oidc (an unsigned, forged or expired URL).
+  assetContent: [200, 304, 403, 404, 431, 500],
   unknownRoute: [404, 431],
 };
 
@@ -92,6 +124,10 @@ const OPENAPI_REQUEST: Partial<Record<Operation, [string, string]>> = {
   delete: ['DELETE', '/api/projects/id'],
   logo: ['POST', '/api/ai/generate-logo'],
   logoInfo: ['GET', '/api/ai/generate-logo'],
+  keepLogo: ['POST', '/api/projects/id/logos'],
+  getAsset: ['GET', '/api/projects/id/assets/id'],
+  deleteAsset: ['DELETE', '/api/projects/id/assets/id'],
+  assetContent: ['GET', '/api/projects/id/assets/id/content'],
 };
 
 let openApi: ResponseContract | undefined;
@@ -124,6 +160,62 @@ function projectProblems(project: unknown, withChildren: boolean): string[] {
     if (!Array.isArray(project.agents) || project.agents.length !== 3) {
       problems.push('project.agents are not the 3 default agents');
     }
+  }
+  return problems;
+}
+
+const ASSET_KEYS = [
+  'id',
+  'projectId',
+  'sectionId',
+  'kind',
+  'contentType',
+  'byteSize',
+  'sha256',
+  'url',
+  'prompt',
+  'model',
+  'createdAt',
+];
+
+function assetProblems(asset: unknown): string[] {
+  if (!isObject(asset)) return ['asset is not an object'];
+  const problems = exactKeys(asset, ASSET_KEYS);
+  if (asset.kind !== 'logo') problems.push('asset.kind is not "logo"');
+  if (typeof asset.sha256 !== 'string' || !/^[0-9a-f]{64}$/.test(asset.sha256))
+    problems.push('asset.sha256 is not 64 hex digits');
+  if (typeof asset.byteSize !== 'number' || asset.byteSize <= 0)
+    problems.push('asset.byteSize is not a positive number');
+  // Signed (AUTH_MODE=oidc) urls carry ?expires=&signature= after /content.
+  const contentUrl =
+    /\/assets\/([^/?]+)\/content(?:\?expires=\d+&signature=[\w-]+)?$/;
+  if (
+    typeof asset.url !== 'string' ||
+    contentUrl.exec(asset.url)?.[1] !== asset.id
+  ) {
+    problems.push('asset.url is not its content url');
+  }
+  return problems;
+}
+
+/**
+ * A 200 of the content route: bytes of an image type, with the headers a
+ * cache and a browser rely on (the body is not JSON).
+ */
+function contentProblems(answer: Answer): string[] {
+  const problems: string[] = [];
+  const type = header(answer, 'content-type') ?? '';
+  if (!['image/png', 'image/jpeg', 'image/webp'].includes(type)) {
+    problems.push(`content-type is "${type}"`);
+  }
+  if (!/^"[0-9a-f]{64}"$/.test(header(answer, 'etag') ?? '')) {
+    problems.push('ETag is not the quoted sha256');
+  }
+  if (header(answer, 'x-content-type-options') !== 'nosniff') {
+    problems.push('no X-Content-Type-Options: nosniff');
+  }
+  if (!/immutable$/.test(header(answer, 'cache-control') ?? '')) {
+    problems.push('Cache-Control is not immutable');
   }
   return problems;
 }
@@ -188,8 +280,11 @@ function shapeProblems(
       ...issuesProblems(body.details),
     ];
   }
-  if (status === 413 || status === 422) return errorBody();
+  if (status === 408 || status === 413 || status === 422) return errorBody();
   if (status === 412) return errorBody('Precondition failed');
+  if (status === 403 && operation === 'assetContent') {
+    return errorBody('This asset URL has expired or is not valid');
+  }
   if (status === 403) return errorBody('Forbidden');
   if (status === 401) {
     return [
@@ -280,6 +375,29 @@ function shapeProblems(
           ? []
           : ['generator information is not as documented']),
       ];
+    case 'keepLogo':
+      if (status === 404) return errorBody('Project not found');
+      return [...exactKeys(body, ['asset']), ...assetProblems(body.asset)];
+    case 'getAsset':
+      if (status === 404) return errorBody('Asset not found');
+      return [...exactKeys(body, ['asset']), ...assetProblems(body.asset)];
+    case 'deleteAsset':
+      if (status === 404) {
+        return [
+          ...exactKeys(body, ['error']),
+          ...(body.error === 'Asset not found' ||
+          body.error === 'Project not found'
+            ? []
+            : ['error is not "Asset not found" or "Project not found"']),
+        ];
+      }
+      return body.success === true && Object.keys(body).length === 1
+        ? []
+        : ['body is not {success:true}'];
+    case 'assetContent':
+      return status === 404
+        ? errorBody('Asset not found')
+        : [`a ${status} of the content route is not JSON`];
     case 'unknownRoute':
       return errorBody('Not found');
   }
@@ -346,7 +464,10 @@ export function answerProblems(
   const problems: string[] = [];
   const documented = [
     ...DOCUMENTED_STATUSES[operation],
-    ...(options.authenticated && operation !== 'unknownRoute'
+    // The content route needs no token: an <img> sends none.
+    ...(options.authenticated &&
+    operation !== 'unknownRoute' &&
+    operation !== 'assetContent'
       ? AUTHENTICATION_STATUSES
       : []),
   ];
@@ -356,6 +477,10 @@ export function answerProblems(
   // Not modified: the one answer without a body (RFC 9110).
   if (answer.status === 304) {
     return answer.text === '' ? [] : ['a 304 has a body'];
+  }
+  // An asset's bytes: binary, so neither JSON nor a place for leak text.
+  if (operation === 'assetContent' && answer.status === 200) {
+    return [...problems, ...contentProblems(answer)];
   }
   const contentType = header(answer, 'content-type') ?? '';
   if (!contentType.startsWith('application/json')) {
@@ -379,10 +504,14 @@ export function answerProblems(
     problems.push('the body is not a JSON object');
   }
   // A project's own text fields hold whatever clients stored (earlier fuzz
-  // cases store SQL-looking names): that is data, not a leak.
+  // cases store SQL-looking names): that is data, not a leak. So is an
+  // asset's prompt (made of the client's logo request) and its url (made of
+  // the Host the client sent, or PUBLIC_BASE_URL).
   const ownText = isObject(body)
     ? JSON.stringify(body, (key, value: unknown) =>
-        ['name', 'description', 'userId'].includes(key) ? '' : value,
+        ['name', 'description', 'userId', 'prompt', 'url'].includes(key)
+          ? ''
+          : value,
       )
     : answer.text;
   problems.push(...leakProblems(ownText, options.requestText));
