@@ -2557,7 +2557,7 @@ export interface operations {
   getAssetContent: {
     parameters: {
       query?: {
-        /** @description With AUTH_MODE=oidc: when the URL stops working (epoch seconds). Example: `1795000800` */
+        /** @description With AUTH_MODE=oidc: when the URL stops working (epoch seconds) */
         expires?: string;
         /** @description With AUTH_MODE=oidc: the URL's signature */
         signature?: string;

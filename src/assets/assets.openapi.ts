@@ -223,7 +223,7 @@ export const GetAssetContentEndpoint = () =>
       required: false,
       description:
         'With AUTH_MODE=oidc: when the URL stops working (epoch seconds)',
-      schema: { type: 'string', example: '1795000800' },
+      schema: { type: 'string' },
     }),
     ApiQuery({
       name: 'signature',
