@@ -1,4 +1,5 @@
 import {
+  DeleteObjectsCommand,
   HeadObjectCommand,
   PutObjectCommand,
   type S3Client,
@@ -242,20 +243,30 @@ describe('forget', () => {
     for (const asset of forgotten) expect(keys).not.toContain(keyOf(asset));
   });
 
-  it('deletes more objects than one request may name (1000)', async () => {
+  it('deletes more objects than one request may name, 1000 keys at most per request', async () => {
     const projectId = randomUUID();
     const refs = Array.from({ length: 1001 }, () => ({
       projectId,
       assetId: randomUUID(),
     }));
-    await putAll(refs.map(keyOf));
+    // Objects on both sides of the first batch's end; the others' keys name no object.
+    const stored = [refs[0], refs[999], refs[1000]].map(keyOf);
+    await putAll(stored);
+    const send = jest.spyOn(client, 'send');
 
-    await store().forget(refs);
+    try {
+      await store().forget(refs);
 
-    const left = (await server.objectKeys()).filter((key) =>
-      key.startsWith(`${PREFIX}${projectId}/`),
-    );
-    expect(left).toEqual([]);
+      const batches = send.mock.calls
+        .map(([command]) => command)
+        .filter((command) => command instanceof DeleteObjectsCommand)
+        .map((command) => command.input.Delete?.Objects?.length);
+      expect(batches).toEqual([1000, 1]);
+    } finally {
+      send.mockRestore();
+    }
+    const keys = await server.objectKeys();
+    for (const key of stored) expect(keys).not.toContain(key);
   });
 
   it('logs a failed delete instead of throwing, naming no credentials', async () => {
@@ -345,6 +356,15 @@ describe('sweepOrphans', () => {
     expect(await sweeper.sweepOrphans(later())).toBe(1);
     expect(await server.objectKeys()).not.toContain(orphan);
   });
+  it('logs a failed run instead of throwing', async () => {
+    await expect(
+      store({ bucket: 'no-such-bucket' }).sweepOrphans(later()),
+    ).resolves.toBe(0);
+
+    expect(logs.lines).toEqual([
+      expect.stringMatching(/Sweeping orphan objects failed: NoSuchBucket/),
+    ]);
+  });
 });
 
 /** Puts many small objects, a few requests at a time. */
@@ -357,3 +377,47 @@ async function putAll(keys: readonly string[]): Promise<void> {
   };
   await Promise.all(Array.from({ length: 8 }, worker));
 }
+
+describe('start and stop', () => {
+  const INTERVAL_MS = 1000;
+
+  beforeEach(() => {
+    jest.useFakeTimers({ doNotFake: ['nextTick', 'setImmediate', 'Date'] });
+  });
+  afterEach(() => {
+    jest.useRealTimers();
+  });
+
+  it('sweeps every sweepIntervalMs from start() until stop(), one timer however often started', async () => {
+    const sweeper = store({ sweepIntervalMs: INTERVAL_MS });
+    const sweep = jest.spyOn(sweeper, 'sweepOrphans').mockResolvedValue(0);
+
+    sweeper.start();
+    sweeper.start();
+    await jest.advanceTimersByTimeAsync(2 * INTERVAL_MS);
+    sweeper.stop();
+    await jest.advanceTimersByTimeAsync(2 * INTERVAL_MS);
+
+    expect(sweep).toHaveBeenCalledTimes(2);
+  });
+
+  it('skips a tick while the previous sweep still runs', async () => {
+    const sweeper = store({ sweepIntervalMs: INTERVAL_MS });
+    let finish = () => {};
+    const sweep = jest.spyOn(sweeper, 'sweepOrphans').mockImplementation(
+      () =>
+        new Promise((resolve) => {
+          finish = () => resolve(0);
+        }),
+    );
+
+    sweeper.start();
+    await jest.advanceTimersByTimeAsync(3 * INTERVAL_MS);
+    expect(sweep).toHaveBeenCalledTimes(1);
+
+    finish();
+    await jest.advanceTimersByTimeAsync(INTERVAL_MS);
+    sweeper.stop();
+    expect(sweep).toHaveBeenCalledTimes(2);
+  });
+});
