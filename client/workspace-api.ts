@@ -630,6 +630,13 @@ export interface components {
     AssetResponseDto: {
       asset: components['schemas']['AssetDto'];
     };
+    DeleteAssetResponseDto: {
+      /**
+       * @example true
+       * @enum {boolean}
+       */
+      success: true;
+    };
   };
   responses: never;
   parameters: never;
@@ -2446,10 +2453,7 @@ export interface operations {
            *       "success": true
            *     }
            */
-          'application/json': {
-            /** @enum {boolean} */
-            success: true;
-          };
+          'application/json': components['schemas']['DeleteAssetResponseDto'];
         };
       };
       /** @description With AUTH_MODE=oidc: no bearer token, or one that is malformed, expired, wrongly signed or for another audience */
