@@ -154,7 +154,7 @@ describe('Kept logos with AUTH_MODE=oidc', () => {
       .expect(200);
   });
 
-  it('an Idempotency-Key is per user: another user's request with the same key is not a replay of the first', async () => {
+  it("an Idempotency-Key is per user: another user's request with the same key is not a replay of the first", async () => {
     const { projectId } = await aliceLogo();
     const send = (token: string) =>
       request(t.server)
