@@ -630,6 +630,13 @@ export interface components {
     AssetResponseDto: {
       asset: components['schemas']['AssetDto'];
     };
+    DeleteAssetResponseDto: {
+      /**
+       * @example true
+       * @enum {boolean}
+       */
+      success: true;
+    };
   };
   responses: never;
   parameters: never;
@@ -2446,10 +2453,7 @@ export interface operations {
            *       "success": true
            *     }
            */
-          'application/json': {
-            /** @enum {boolean} */
-            success: true;
-          };
+          'application/json': components['schemas']['DeleteAssetResponseDto'];
         };
       };
       /** @description With AUTH_MODE=oidc: no bearer token, or one that is malformed, expired, wrongly signed or for another audience */
@@ -2557,7 +2561,7 @@ export interface operations {
   getAssetContent: {
     parameters: {
       query?: {
-        /** @description With AUTH_MODE=oidc: when the URL stops working (epoch seconds). Example: `1795000800` */
+        /** @description With AUTH_MODE=oidc: when the URL stops working (epoch seconds) */
         expires?: string;
         /** @description With AUTH_MODE=oidc: the URL's signature */
         signature?: string;

@@ -122,6 +122,7 @@ describe('loadConfiguration: logo generation in production', () => {
       AUTH_MODE: 'oidc',
       AUTH_ISSUER: 'https://auth.example.com',
       AUTH_AUDIENCE: 'workspace-api',
+      ASSET_URL_SIGNING_KEY: 'a-test-signing-key-of-at-least-32-chars',
     };
     expect(load({}).projectCreateRateLimit.limit).toBe(0);
     expect(load(oidc).projectCreateRateLimit.limit).toBe(120);

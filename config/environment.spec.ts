@@ -12,6 +12,16 @@ function configurationErrorOf(env: Record<string, string>): Error {
   throw new Error(`loadConfiguration accepted ${JSON.stringify(env)}`);
 }
 
+const SIGNING_KEY = 'a-test-signing-key-of-at-least-32-chars';
+
+/** Kept logos' defaults: bytes in the database, URLs unsigned. */
+const DEFAULT_ASSETS = {
+  store: { type: 'database' },
+  maxPerProject: 20,
+  urlTtlSeconds: 3600,
+  urlSigningKey: undefined,
+};
+
 describe('loadConfiguration', () => {
   it('uses the documented defaults when nothing is set', () => {
     expect(loadConfiguration(PRODUCTION)).toEqual({
@@ -54,6 +64,7 @@ describe('loadConfiguration', () => {
       logoUrlTtlSeconds: 3600,
       publicBaseUrl: undefined,
       auth: { mode: 'none' },
+      assets: DEFAULT_ASSETS,
     });
   });
 
@@ -82,6 +93,7 @@ describe('loadConfiguration', () => {
         AUTH_MODE: 'OIDC',
         AUTH_ISSUER: 'https://auth.example.com/realms/w',
         AUTH_AUDIENCE: 'workspace-api',
+        ASSET_URL_SIGNING_KEY: SIGNING_KEY,
       }).auth,
     ).toEqual({
       mode: 'oidc',
@@ -180,6 +192,7 @@ describe('loadConfiguration', () => {
       logoUrlTtlSeconds: 600,
       publicBaseUrl: 'https://api.example.com/workspace',
       auth: { mode: 'none' },
+      assets: DEFAULT_ASSETS,
     });
   });
 

@@ -543,7 +543,7 @@ const MIN_SIGNING_KEY_LENGTH = 32;
 
 function assets(env: Env): AssetsConfig {
   const oidc = read(env, 'AUTH_MODE')?.toLowerCase() === 'oidc';
-  const urlSigningKey = env.ASSET_URL_SIGNING_KEY?.trim() || undefined;
+  const urlSigningKey = read(env, 'ASSET_URL_SIGNING_KEY');
   if (oidc && urlSigningKey === undefined) {
     throw new ConfigurationError(
       'ASSET_URL_SIGNING_KEY',

@@ -7,6 +7,11 @@ import { DataSource, type Logger as TypeOrmLogger } from 'typeorm';
 import { buildDataSourceOptions } from '../config/data-source-options';
 import type { DatabaseConfig } from '../config/environment';
 import { runPendingMigrations } from '../config/run-migrations';
+import {
+  AssetsRepository,
+  type AssetRow,
+} from '../src/assets/assets.repository';
+import { newId } from '../src/common/ids';
 import { Database } from '../src/database/database.service';
 import type { JsonCursor } from '../src/database/json-cursor';
 import type { SnapshotReader } from '../src/database/snapshot-reader';
@@ -207,6 +212,11 @@ export async function captureRepositorySql(
     await record('lease (taken)', () => keys.lease(lease, now));
     await record('findLive', () => keys.findLive('key-1', now));
     await record('complete', () => keys.complete('key-2', answer));
+    await record('completeInTransaction', () =>
+      db.transaction((transaction) =>
+        keys.completeInTransaction(transaction, 'key-2', answer),
+      ),
+    );
     await record('release', () => keys.release('key-2'));
     await record('purgeExpired', () => keys.purgeExpired(now, 500));
     write('idempotency.repository', 'IdempotencyRepository');
@@ -223,6 +233,61 @@ export async function captureRepositorySql(
     await record('readSlice', () => images.readSlice(image.id, 0, 2, now));
     await record('purgeExpired', () => images.purgeExpired(now, 20));
     write('stored-images.repository', 'StoredImagesRepository');
+
+    const assets = new AssetsRepository(db);
+    const owner = buildNewProject({ name: 'Logos', userId: 'user-1' });
+    await db.transaction((transaction) =>
+      projects.insertNew(transaction, owner),
+    );
+    entries.splice(0);
+    const asset: AssetRow = {
+      id: newId(),
+      projectId: owner.id,
+      sectionId: null,
+      kind: 'logo',
+      contentType: 'image/png',
+      byteSize: 3,
+      sha256: 'f'.repeat(64),
+      prompt: 'A logo',
+      model: 'gpt-image-2',
+      createdAt: new Date().toISOString(),
+    };
+    const ref = { projectId: owner.id, assetId: asset.id };
+    await record('projectExists', () => assets.projectExists(owner.id));
+    await record('projectExists (owner)', () =>
+      assets.projectExists(owner.id, 'user-1'),
+    );
+    await record('countAssets', () => assets.countAssets(owner.id));
+    await record(
+      'keep: touchProject, countOfProject, logoSectionId, insert, insertContent',
+      () =>
+        db.largeTransaction(async (transaction) => {
+          await assets.touchProject(transaction, { projectId: owner.id });
+          await assets.countOfProject(transaction, owner.id);
+          asset.sectionId = await assets.logoSectionId(transaction, owner.id);
+          await assets.insert(transaction, asset);
+          await assets.insertContent(transaction, asset.id, Buffer.from('png'));
+        }),
+    );
+    await record('find', () => assets.find(owner.id, asset.id));
+    await record('find (owner)', () =>
+      assets.find(owner.id, asset.id, 'user-1'),
+    );
+    await record('readContentSlice', () =>
+      assets.readContentSlice(asset.id, 0, 2),
+    );
+    await record('existingAssetIds', () => assets.existingAssetIds([asset.id]));
+    await record('delete: touchProject (owner, versions), delete', () =>
+      db.transaction(async (transaction) => {
+        await assets.touchProject(transaction, {
+          projectId: owner.id,
+          owner: 'user-1',
+          versions: [2],
+        });
+        await assets.delete(transaction, ref);
+      }),
+    );
+    write('assets.repository', 'AssetsRepository');
     return files;
   } finally {
     if (dataSource.isInitialized) await dataSource.destroy();

@@ -9,6 +9,11 @@ import {
   type AssetBody,
 } from './support/asset-client';
 import { DevImageApi, Replies } from './support/fake-image-api';
+import {
+  ASSET_STORES,
+  startAssetStore,
+  type AssetStoreUnderTest,
+} from './support/asset-stores';
 import { createProject } from './support/project-fixtures';
 import { createTestApp, type TestApp } from './support/test-app';
 
@@ -16,7 +21,8 @@ import { createTestApp, type TestApp } from './support/test-app';
  * Kept logos (POST /api/projects/{id}/logos): generated through the image
  * API, stored as assets of the project's LOGO section, shown where the
  * project shows assets, served by their url, deleted alone or with their
- * project. Runs on SQLite and PostgreSQL.
+ * project. Runs on SQLite and PostgreSQL, with the bytes in the database
+ * and in a real S3-protocol server.
  */
 const ASSET_URL =
   /^http:\/\/127\.0\.0\.1:\d+\/api\/projects\/[0-9a-f-]{36}\/assets\/[0-9a-f-]{36}\/content$/;
@@ -34,25 +40,30 @@ const countOf = async (t: TestApp, table: string) => {
   return Number(row.n);
 };
 
-describe('Kept logos', () => {
+describe.each(ASSET_STORES)('Kept logos (ASSET_STORE=%s)', (kind) => {
   let api: DevImageApi;
+  let store: AssetStoreUnderTest;
   let t: TestApp;
 
   beforeAll(async () => {
     api = await DevImageApi.start();
+    store = await startAssetStore(kind);
     t = await createTestApp({
       IMAGE_API_KEY: 'sk-test',
       IMAGE_API_URL: api.url,
       ASSET_MAX_PER_PROJECT: '3',
+      ...store.env,
     });
   });
   afterAll(async () => {
     await t?.close();
+    await store?.close();
     await api?.close();
   });
   beforeEach(async () => {
     api.reset();
     await t.reset();
+    await store.reset();
   });
 
   it('answers 201 {asset} with every field and a Location, asking the image model for base64', async () => {
@@ -201,7 +212,7 @@ describe('Kept logos', () => {
     const response = await keepLogo(t, project.id).expect(500);
     expect(response.body).toEqual({ error: expect.any(String) });
     expect(await countOf(t, 'assets')).toBe(0);
-    expect(await countOf(t, 'asset_contents')).toBe(0);
+    expect(await store.storedCount(t)).toBe(0);
   });
 
   it('a retry with the same Idempotency-Key neither pays twice nor keeps twice', async () => {
@@ -219,6 +230,7 @@ describe('Kept logos', () => {
     expect(second.headers.location).toBe(first.headers.location);
     expect(api.requests).toHaveLength(1);
     expect(await countOf(t, 'assets')).toBe(1);
+    expect(await store.storedCount(t)).toBe(1);
   });
 
   it('a project at ASSET_MAX_PER_PROJECT is 409 without calling the image model', async () => {
@@ -248,7 +260,7 @@ describe('Kept logos', () => {
       .get(`/api/projects/${project.id}`)
       .expect(200);
     expect(body.project.assets).toEqual([]);
-    expect(await countOf(t, 'asset_contents')).toBe(0);
+    expect(await store.storedCount(t)).toBe(0);
   });
 
   it('DELETE with If-Match deletes only while the project is at that ETag (412 otherwise)', async () => {
@@ -279,7 +291,23 @@ describe('Kept logos', () => {
     };
     await request(t.server).delete(`/api/projects/${project.id}`).expect(200);
     expect(await countOf(t, 'assets')).toBe(0);
-    expect(await countOf(t, 'asset_contents')).toBe(0);
+    expect(await store.storedCount(t)).toBe(0);
     await request(t.server).get(pathOf(asset.url)).expect(404);
+  });
+
+  it('a project deleted while its logo is drawn gets no asset: 404, and no bytes are left behind', async () => {
+    const project = await createProject(t);
+    api.respondNext(Replies.slow(Replies.base64(TINY_PNG), 500));
+    const keeping = keepLogo(t, project.id).then((response) => response);
+    // Once the image model has the request, the project goes.
+    while (api.requests.length === 0) {
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+    await request(t.server).delete(`/api/projects/${project.id}`).expect(200);
+    const response = await keeping;
+    expect(response.status).toBe(404);
+    expect(response.body).toEqual({ error: 'Project not found' });
+    expect(await countOf(t, 'assets')).toBe(0);
+    expect(await store.storedCount(t)).toBe(0);
   });
 });

@@ -21,7 +21,7 @@ import { REPO_ROOT } from './support/server-process';
 /**
  * deploy/kubernetes/ validated against the Kubernetes API schemas shipped
  * in the kubernetes-models package (no cluster, no network), and checked
- * for what the issue asks of each object.
+ * for what each object must provide.
  */
 
 const DIR = join(REPO_ROOT, 'deploy', 'kubernetes');
@@ -76,7 +76,9 @@ interface Container {
   env?: {
     name: string;
     value?: string;
-    valueFrom?: { secretKeyRef?: { name: string; key: string } };
+    valueFrom?: {
+      secretKeyRef?: { name: string; key: string; optional?: boolean };
+    };
   }[];
   envFrom?: { configMapRef?: { name: string } }[];
   readinessProbe?: { httpGet?: { path: string; port: string | number } };
@@ -206,14 +208,46 @@ describe('Kubernetes manifests (deploy/kubernetes)', () => {
       ).toBeGreaterThan(shutdownSeconds + 5);
     });
 
-    it('reads IMAGE_API_KEY and DATABASE_URL from a Secret, never from a literal', () => {
-      for (const name of ['IMAGE_API_KEY', 'DATABASE_URL']) {
+    it('reads IMAGE_API_KEY, DATABASE_URL and ASSET_URL_SIGNING_KEY from a Secret, never from a literal', () => {
+      for (const name of [
+        'IMAGE_API_KEY',
+        'DATABASE_URL',
+        'ASSET_URL_SIGNING_KEY',
+      ]) {
         expect(env(name)?.value).toBeUndefined();
         expect(env(name)?.valueFrom?.secretKeyRef).toEqual({
           name: 'workspace-api',
           key: name,
         });
       }
+    });
+
+    it('takes S3 credentials from the Secret only when it holds them (a pod role otherwise)', () => {
+      for (const name of ['AWS_ACCESS_KEY_ID', 'AWS_SECRET_ACCESS_KEY']) {
+        expect(env(name)?.value).toBeUndefined();
+        expect(env(name)?.valueFrom?.secretKeyRef).toEqual({
+          name: 'workspace-api',
+          key: name,
+          optional: true,
+        });
+      }
+    });
+
+    it("README's kubectl create secret gives every key the Deployment requires", () => {
+      const readme = readFileSync(join(REPO_ROOT, 'README.md'), 'utf8');
+      const command =
+        /kubectl create secret generic workspace-api(?:[^\n]*\\\n)*[^\n]*/.exec(
+          readme,
+        );
+      const given = [
+        ...(command?.[0] ?? '').matchAll(/--from-literal=([A-Z0-9_]+)=/g),
+      ].map((m) => m[1]);
+      const required = (container().env ?? [])
+        .map((entry) => entry.valueFrom?.secretKeyRef)
+        .filter((ref) => ref !== undefined && !ref.optional)
+        .map((ref) => ref!.key);
+      expect(required).toContain('ASSET_URL_SIGNING_KEY');
+      expect(given).toEqual(expect.arrayContaining(required));
     });
 
     it('runs with MIGRATIONS_RUN=false (the Job migrates)', () => {
@@ -297,15 +331,24 @@ describe('Kubernetes manifests (deploy/kubernetes)', () => {
     });
 
     it('holds no secret', () => {
-      for (const name of ['IMAGE_API_KEY', 'DATABASE_URL', 'REDIS_URL']) {
+      for (const name of [
+        'IMAGE_API_KEY',
+        'DATABASE_URL',
+        'REDIS_URL',
+        'ASSET_URL_SIGNING_KEY',
+        'AWS_ACCESS_KEY_ID',
+        'AWS_SECRET_ACCESS_KEY',
+      ]) {
         expect(data()).not.toHaveProperty(name);
       }
     });
 
     it('passes the start-up validation of the service (listening on 0.0.0.0)', () => {
+      // What the Deployment adds from the Secret.
       const config = loadConfiguration({
         ...data(),
         DATABASE_URL: 'postgres://app@db:5432/workspace',
+        ASSET_URL_SIGNING_KEY: 'a-test-signing-key-of-at-least-32-chars',
         NODE_ENV: 'production',
       });
       expect(config.host).toBe('0.0.0.0');
@@ -315,6 +358,20 @@ describe('Kubernetes manifests (deploy/kubernetes)', () => {
         limit: 120,
         windowSeconds: 60,
       });
+      expect(config.assets.store).toMatchObject({
+        type: 's3',
+        bucket: expect.any(String),
+      });
+    });
+
+    it('does not start without ASSET_URL_SIGNING_KEY, which only the Secret holds', () => {
+      expect(() =>
+        loadConfiguration({
+          ...data(),
+          DATABASE_URL: 'postgres://app@db:5432/workspace',
+          NODE_ENV: 'production',
+        }),
+      ).toThrow(/ASSET_URL_SIGNING_KEY/);
     });
   });
 });

@@ -21,8 +21,15 @@ function serverAnswering(status: number, body: unknown): Server {
   });
 }
 
-/** The one /api operation without credentials in any mode. */
-const PUBLIC_OPERATION = 'get /api/ai/logos/{file}';
+/**
+ * The /api operations without credentials in any mode: an `<img>` sends
+ * none, so their URL is the proof (a hosted logo's unguessable id, an
+ * asset's signature).
+ */
+const PUBLIC_OPERATIONS = [
+  'get /api/ai/logos/{file}',
+  'get /api/projects/{id}/assets/{assetId}/content',
+];
 
 describe('responses are checked against the OpenAPI document', () => {
   it('fails a supertest request whose body breaks the documented schema', async () => {
@@ -149,17 +156,18 @@ describe('responses are checked against the OpenAPI document', () => {
 
     it('lets every /api operation send a bearer token or none (an empty requirement alone makes SDKs drop the token)', () => {
       for (const { name, op } of apiOperations) {
-        if (name === PUBLIC_OPERATION) continue;
+        if (PUBLIC_OPERATIONS.includes(name)) continue;
         expect([name, op.security]).toEqual([name, [{ bearer: [] }, {}]]);
       }
     });
 
-    it('asks no credentials for a hosted logo (an <img> sends none; its URL is the capability)', () => {
-      const hosted = apiOperations.find(
-        ({ name }) => name === PUBLIC_OPERATION,
-      );
-      expect(hosted?.op.security).toEqual([]);
-    });
+    it.each(PUBLIC_OPERATIONS)(
+      'asks no credentials for %s (an <img> sends none; its URL is the proof)',
+      (name) => {
+        const open = apiOperations.find((operation) => operation.name === name);
+        expect(open?.op.security).toEqual([]);
+      },
+    );
 
     it('documents X-Request-Id on every response of every operation', () => {
       for (const { name, op } of apiOperations) {
@@ -208,7 +216,7 @@ describe('responses are checked against the OpenAPI document', () => {
     });
     afterAll(async () => app?.close());
 
-    it('requires a bearer token on every /api operation but a hosted logo', () => {
+    it("requires a bearer token on every /api operation but a hosted logo and an asset's bytes", () => {
       for (const [path, item] of Object.entries(document.paths)) {
         for (const method of ['get', 'post', 'patch', 'delete'] as const) {
           const op = item?.[method];
@@ -216,7 +224,9 @@ describe('responses are checked against the OpenAPI document', () => {
             expect([method, path, op.security]).toEqual([
               method,
               path,
-              `${method} ${path}` === PUBLIC_OPERATION ? [] : [{ bearer: [] }],
+              PUBLIC_OPERATIONS.includes(`${method} ${path}`)
+                ? []
+                : [{ bearer: [] }],
             ]);
         }
       }

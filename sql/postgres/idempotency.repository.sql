@@ -28,6 +28,11 @@ START TRANSACTION;
 UPDATE "idempotency_keys" SET "status" = $2, "body" = $3, "headers" = $4, "lockedUntil" = NULL WHERE "id" = $1;
 COMMIT;
 
+-- IdempotencyRepository.completeInTransaction
+START TRANSACTION;
+UPDATE "idempotency_keys" SET "status" = $2, "body" = $3, "headers" = $4, "lockedUntil" = NULL WHERE "id" = $1;
+COMMIT;
+
 -- IdempotencyRepository.release
 START TRANSACTION;
 DELETE FROM "idempotency_keys" WHERE "id" = $1 AND "status" IS NULL;

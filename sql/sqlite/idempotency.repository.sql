@@ -28,6 +28,11 @@ BEGIN TRANSACTION;
 UPDATE "idempotency_keys" SET "status" = ?, "body" = ?, "headers" = ?, "lockedUntil" = NULL WHERE "id" = ?;
 COMMIT;
 
+-- IdempotencyRepository.completeInTransaction
+BEGIN TRANSACTION;
+UPDATE "idempotency_keys" SET "status" = ?, "body" = ?, "headers" = ?, "lockedUntil" = NULL WHERE "id" = ?;
+COMMIT;
+
 -- IdempotencyRepository.release
 BEGIN TRANSACTION;
 DELETE FROM "idempotency_keys" WHERE "id" = ? AND "status" IS NULL;

@@ -1,16 +1,48 @@
-import { Module } from '@nestjs/common';
+import {
+  Inject,
+  Module,
+  type OnApplicationBootstrap,
+  type OnApplicationShutdown,
+} from '@nestjs/common';
 import { appConfig } from '../../config/app.config';
-import type { AppConfig } from '../../config/environment';
+import type { AppConfig, S3StoreConfig } from '../../config/environment';
 import { Database } from '../database/database.service';
 import { AssetBytes } from './asset-bytes/asset-bytes';
 import { DatabaseAssetBytes } from './asset-bytes/database-asset-bytes';
+import { createS3Client, S3AssetBytes } from './asset-bytes/s3-asset-bytes';
 import { AssetUrls } from './asset-urls';
 import { AssetsRepository } from './assets.repository';
 
+/** How often the S3 store looks for objects no row names. */
+const SWEEP_INTERVAL_MS = 10 * 60 * 1000;
+
+function s3Store(
+  store: S3StoreConfig,
+  db: Database,
+  rows: AssetsRepository,
+): S3AssetBytes {
+  return new S3AssetBytes(
+    createS3Client({
+      endpoint: store.endpoint,
+      region: store.region,
+      forcePathStyle: store.forcePathStyle,
+    }),
+    {
+      bucket: store.bucket,
+      prefix: store.prefix,
+      sweepGraceMs: store.sweepGraceSeconds * 1000,
+      sweepIntervalMs: SWEEP_INTERVAL_MS,
+    },
+    rows,
+    db,
+  );
+}
+
 /**
- * Where kept logos are stored and how their URLs are made: shared by the
- * asset routes and the project routes (which show a project's assets and
- * delete them with it).
+ * Where kept logos are stored (ASSET_STORE) and how their URLs are made:
+ * shared by the asset routes and the project routes (which show a
+ * project's assets and delete them with it). Runs the S3 store's sweep of
+ * orphaned objects while the application runs.
  */
 @Module({
   providers: [
@@ -23,14 +55,24 @@ import { AssetsRepository } from './assets.repository';
         config: AppConfig,
         db: Database,
         rows: AssetsRepository,
-      ): AssetBytes => {
-        if (config.assets.store.type === 'database') {
-          return new DatabaseAssetBytes(db, rows);
-        }
-        throw new Error('ASSET_STORE=s3 is not wired yet');
-      },
+      ): AssetBytes =>
+        config.assets.store.type === 's3'
+          ? s3Store(config.assets.store, db, rows)
+          : new DatabaseAssetBytes(db, rows),
     },
   ],
   exports: [AssetsRepository, AssetUrls, AssetBytes],
 })
-export class AssetStorageModule {}
+export class AssetStorageModule
+  implements OnApplicationBootstrap, OnApplicationShutdown
+{
+  constructor(@Inject(AssetBytes) private readonly bytes: AssetBytes) {}
+
+  onApplicationBootstrap(): void {
+    if (this.bytes instanceof S3AssetBytes) this.bytes.start();
+  }
+
+  onApplicationShutdown(): void {
+    if (this.bytes instanceof S3AssetBytes) this.bytes.stop();
+  }
+}

@@ -30,7 +30,10 @@ import {
   LOGO_RATE_LIMITED_MESSAGE,
   LOGO_STYLES,
 } from '../logo/logo.constants';
-import { AssetResponseDto } from './dto/asset-responses.dto';
+import {
+  AssetResponseDto,
+  DeleteAssetResponseDto,
+} from './dto/asset-responses.dto';
 import { KeepLogoDto } from './dto/keep-logo.dto';
 import { ASSET_EXAMPLE } from './asset-example';
 
@@ -174,11 +177,7 @@ export const DeleteAssetEndpoint = () =>
       status: 200,
       description: 'Deleted',
       headers: ETAG_HEADER,
-      schema: {
-        type: 'object',
-        required: ['success'],
-        properties: { success: { type: 'boolean', enum: [true] } },
-      },
+      type: DeleteAssetResponseDto,
       example: { success: true },
     }),
     ApiFailure(
@@ -223,7 +222,7 @@ export const GetAssetContentEndpoint = () =>
       required: false,
       description:
         'With AUTH_MODE=oidc: when the URL stops working (epoch seconds)',
-      schema: { type: 'string', example: '1795000800' },
+      schema: { type: 'string' },
     }),
     ApiQuery({
       name: 'signature',

@@ -269,6 +269,9 @@ export default async () => {
                 type: () => t['./projects/dto/project-responses.dto'].AssetDto,
               },
             },
+            DeleteAssetResponseDto: {
+              success: { required: true, type: () => Boolean },
+            },
           },
         ],
         [

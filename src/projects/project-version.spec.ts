@@ -18,4 +18,20 @@ describe('project versions as ETags', () => {
     expect(isUnchanged(parseEntityTags('"1"'), 2)).toBe(false);
     expect(isUnchanged(undefined, 2)).toBe(false);
   });
+
+  it('with signed asset URLs a GET tags the version and their expiry, and only that pair is current', () => {
+    expect(projectETag(3, 1795000800)).toBe('"3.1795000800"');
+    expect(isUnchanged(parseEntityTags('"3.1795000800"'), 3, 1795000800)).toBe(
+      true,
+    );
+    // The same version with URLs that expire earlier is not the current answer.
+    expect(isUnchanged(parseEntityTags('"3.1795000200"'), 3, 1795000800)).toBe(
+      false,
+    );
+    expect(isUnchanged(parseEntityTags('"3"'), 3, 1795000800)).toBe(false);
+  });
+
+  it('If-Match takes the version part of a tag that carries URL expiry', () => {
+    expect(acceptedVersions(parseEntityTags('"3.1795000800"')!)).toEqual([3]);
+  });
 });

@@ -4,7 +4,7 @@ import { weakMatch } from '../common/http/entity-tags';
 /**
  * A project's ETag is its version (the column grows by one on every change,
  * its assets' included), so a tag is valid for exactly one state of the
- * project. A GET whose asset URLs are signed adds their expiry: the same
+ * project. A GET whose answer holds signed asset URLs adds their expiry: the same
  * project with URLs that expire later is a different answer, so a client
  * revalidating with If-None-Match gets the fresh URLs rather than a 304.
  */

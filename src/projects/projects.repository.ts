@@ -140,6 +140,20 @@ function documentsOf(json: JsonSql) {
   return documents;
 }
 
+/** Whether the project has assets: its answer then holds their URLs. */
+const HAS_ASSETS =
+  'EXISTS (SELECT 1 FROM "assets" "a" WHERE "a"."projectId" = "p"."id")';
+
+/** EXISTS as the driver gives it: a boolean (pg) or 0/1 (SQLite). */
+const truthy = (value: unknown) => value === true || Number(value) === 1;
+
+/** A project as GET shows it: its JSON, version, and whether it has assets. */
+export interface ProjectDetail {
+  document: string;
+  version: number;
+  hasAssets: boolean;
+}
+
 /**
  * The project's JSON and its version, or null when no project has that id
  * (of that owner, when one is given).
@@ -149,27 +163,39 @@ async function findProjectDetail(
   id: string,
   urls: AssetUrlParts,
   owner?: string,
-): Promise<{ document: string; version: number } | null> {
-  const [row] = await sql.rows<{ document: string; version: number }>(
-    `SELECT ${documentsOf(sql.json).detail} AS "document", "p"."version" AS "version" FROM "projects" "p" WHERE "p"."id" = $1${owner === undefined ? '' : ' AND "p"."userId" = $4'}`,
+): Promise<ProjectDetail | null> {
+  const [row] = await sql.rows<{
+    document: string;
+    version: number;
+    hasAssets: unknown;
+  }>(
+    `SELECT ${documentsOf(sql.json).detail} AS "document", "p"."version" AS "version", ${HAS_ASSETS} AS "hasAssets" FROM "projects" "p" WHERE "p"."id" = $1${owner === undefined ? '' : ' AND "p"."userId" = $4'}`,
     owner === undefined
       ? [id, urls.before, urls.after]
       : [id, urls.before, urls.after, owner],
   );
-  return row ? { document: row.document, version: Number(row.version) } : null;
+  return row
+    ? {
+        document: row.document,
+        version: Number(row.version),
+        hasAssets: truthy(row.hasAssets),
+      }
+    : null;
 }
 
-/** A project's version alone (an If-None-Match check), or null. */
+/** A project's version and whether it has assets (If-None-Match), or null. */
 async function findProjectVersion(
   sql: Sql,
   id: string,
   owner?: string,
-): Promise<number | null> {
-  const [row] = await sql.rows<{ version: number }>(
-    `SELECT "version" FROM "projects" WHERE "id" = $1${owner === undefined ? '' : ' AND "userId" = $2'}`,
+): Promise<{ version: number; hasAssets: boolean } | null> {
+  const [row] = await sql.rows<{ version: number; hasAssets: unknown }>(
+    `SELECT "p"."version" AS "version", ${HAS_ASSETS} AS "hasAssets" FROM "projects" "p" WHERE "p"."id" = $1${owner === undefined ? '' : ' AND "p"."userId" = $2'}`,
     owner === undefined ? [id] : [id, owner],
   );
-  return row ? Number(row.version) : null;
+  return row
+    ? { version: Number(row.version), hasAssets: truthy(row.hasAssets) }
+    : null;
 }
 
 /** A row selected with a DTO's columns, its timestamps made ISO. */
@@ -322,14 +348,17 @@ export class ProjectsRepository {
     id: string,
     urls: AssetUrlParts,
     owner?: string,
-  ): Promise<{ document: string; version: number } | null> {
+  ): Promise<ProjectDetail | null> {
     return this.db.read((manager) =>
       findProjectDetail(sqlFor(manager), id, urls, owner),
     );
   }
 
-  /** A project's version alone, or null. */
-  findVersion(id: string, owner?: string): Promise<number | null> {
+  /** A project's version and whether it has assets, or null. */
+  findVersion(
+    id: string,
+    owner?: string,
+  ): Promise<{ version: number; hasAssets: boolean } | null> {
     return this.db.read((manager) =>
       findProjectVersion(sqlFor(manager), id, owner),
     );

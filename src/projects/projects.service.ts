@@ -176,14 +176,19 @@ export class ProjectsService {
   ): Promise<ProjectRead> {
     if (!isWellFormedId(id)) throw new ProjectNotFoundException();
     const owner = caller?.admin ? undefined : caller?.userId;
-    // Made here, for this caller only: signed when AUTH_MODE=oidc.
+    // Made here, for this caller only: signed when AUTH_MODE=oidc. An
+    // answer holding signed URLs is tagged with their expiry too, so a
+    // revalidation never keeps URLs that have stopped working.
     const urls = this.assetUrls.partsFor(id, baseUrl);
+    const expiryOf = (hasAssets: boolean) =>
+      hasAssets ? urls.expires : undefined;
     if (ifNoneMatch !== undefined) {
       // The version alone is far cheaper to read than the whole document.
-      const version = await this.projects.findVersion(id, owner);
-      if (version === null) throw new ProjectNotFoundException();
-      if (isUnchanged(ifNoneMatch, version, urls.expires)) {
-        return { unchanged: true, id, version, urlsExpire: urls.expires };
+      const found = await this.projects.findVersion(id, owner);
+      if (found === null) throw new ProjectNotFoundException();
+      const urlsExpire = expiryOf(found.hasAssets);
+      if (isUnchanged(ifNoneMatch, found.version, urlsExpire)) {
+        return { unchanged: true, id, version: found.version, urlsExpire };
       }
     }
     const project = await this.projects.findDetail(id, urls, owner);
@@ -192,7 +197,7 @@ export class ProjectsService {
       id,
       version: project.version,
       json: `{"project":${project.document}}`,
-      urlsExpire: urls.expires,
+      urlsExpire: expiryOf(project.hasAssets),
     };
   }
 

@@ -6,3 +6,9 @@ export class AssetResponseDto {
   @ApiProperty({ type: AssetDto })
   asset: AssetDto;
 }
+
+/** 200 of DELETE /api/projects/{id}/assets/{assetId}. */
+export class DeleteAssetResponseDto {
+  @ApiProperty({ enum: [true], example: true })
+  success: true;
+}

@@ -1,0 +1,89 @@
+import { loadConfiguration } from './environment';
+
+const OIDC = {
+  AUTH_MODE: 'oidc',
+  AUTH_ISSUER: 'https://auth.example.com',
+  AUTH_AUDIENCE: 'workspace-api',
+};
+const KEY = 'k'.repeat(32);
+
+describe('loadConfiguration: kept logos', () => {
+  it('keeps bytes in the database by default, 20 assets per project, URLs unsigned and valid an hour', () => {
+    expect(loadConfiguration({}).assets).toEqual({
+      store: { type: 'database' },
+      maxPerProject: 20,
+      urlTtlSeconds: 3600,
+      urlSigningKey: undefined,
+    });
+  });
+
+  it('reads an S3 store with its defaults: us-east-1, virtual-hosted style, prefix assets/, a 15-minute sweep grace', () => {
+    expect(
+      loadConfiguration({ ASSET_STORE: 'S3', ASSET_S3_BUCKET: 'logos' }).assets
+        .store,
+    ).toEqual({
+      type: 's3',
+      bucket: 'logos',
+      endpoint: undefined,
+      region: 'us-east-1',
+      forcePathStyle: false,
+      prefix: 'assets/',
+      sweepGraceSeconds: 900,
+    });
+    expect(
+      loadConfiguration({
+        ASSET_STORE: 's3',
+        ASSET_S3_BUCKET: 'logos',
+        ASSET_S3_ENDPOINT: 'http://127.0.0.1:9000',
+        ASSET_S3_REGION: 'auto',
+        ASSET_S3_FORCE_PATH_STYLE: 'true',
+        ASSET_S3_PREFIX: 'prod/logos/',
+        ASSET_S3_SWEEP_GRACE_S: '3600',
+      }).assets.store,
+    ).toEqual({
+      type: 's3',
+      bucket: 'logos',
+      endpoint: 'http://127.0.0.1:9000',
+      region: 'auto',
+      forcePathStyle: true,
+      prefix: 'prod/logos/',
+      sweepGraceSeconds: 3600,
+    });
+  });
+
+  it.each([
+    [{ ASSET_STORE: 'disk' }, /ASSET_STORE must be one of database, s3/],
+    [{ ASSET_STORE: 's3' }, /ASSET_S3_BUCKET must be set when ASSET_STORE=s3/],
+    [
+      { ASSET_STORE: 's3', ASSET_S3_BUCKET: 'b', ASSET_S3_ENDPOINT: 'ftp://x' },
+      /ASSET_S3_ENDPOINT must be an http\(s\) URL/,
+    ],
+    [{ ASSET_MAX_PER_PROJECT: '0' }, /ASSET_MAX_PER_PROJECT/],
+    // A leaked signed URL must stop working within an hour.
+    [{ ASSET_URL_TTL_S: '3601' }, /ASSET_URL_TTL_S/],
+    [{ ...OIDC }, /ASSET_URL_SIGNING_KEY must be set when AUTH_MODE=oidc/],
+    [
+      { ...OIDC, ASSET_URL_SIGNING_KEY: 'short' },
+      /ASSET_URL_SIGNING_KEY must be at least 32 characters/,
+    ],
+  ])('refuses %j', (env, message) => {
+    expect(() => loadConfiguration(env)).toThrow(message);
+  });
+
+  it('never shows the signing key in its error', () => {
+    expect(() =>
+      loadConfiguration({ ...OIDC, ASSET_URL_SIGNING_KEY: 'secret-but-short' }),
+    ).toThrow(
+      expect.not.objectContaining({
+        message: expect.stringContaining('secret-but-short'),
+      }),
+    );
+  });
+
+  it('takes the signing key with AUTH_MODE=oidc', () => {
+    expect(
+      loadConfiguration({ ...OIDC, ASSET_URL_SIGNING_KEY: KEY }).assets
+        .urlSigningKey,
+    ).toBe(KEY);
+  });
+});
