@@ -353,19 +353,19 @@ describe.each(ASSET_STORES)(
           ),
         );
         failures.push(
-          ...(await opened.afterRestart(server)).map(
+          ...(await opened.afterRestart(() => readStoredAssets(database))).map(
             (p) => `after the last restart: ${p}`,
           ),
         );
         recordReliability({
           driver: 'crash',
-          item: `kill points keeping logos, ${store.name} store (${counts.keptAcknowledged} logos kept, ${counts.answered} writes answered, ${counts.cutOff} cut off)`,
+          item: `kill points keeping logos, ${store.name} store (${counts.keptAcknowledged} logos kept, ${counts.answered} writes answered, ${counts.cutOff} cut off${opened.summary()})`,
           count: killsSurvived,
           failures: failures.length,
           seed,
         });
         process.stdout.write(
-          `[reliability] crash-assets ${store.name}: ${killsSurvived}/${KILL_POINTS} kills survived, ${counts.keptAcknowledged} logos kept, ${counts.answered} writes answered, ${counts.cutOff} cut off\n`,
+          `[reliability] crash-assets ${store.name}: ${killsSurvived}/${KILL_POINTS} kills survived, ${counts.keptAcknowledged} logos kept, ${counts.answered} writes answered, ${counts.cutOff} cut off${opened.summary()}\n`,
         );
         expect(failures).toEqual([]);
         expect(killsSurvived).toBe(KILL_POINTS);
