@@ -234,8 +234,11 @@ describe(`Cost of kept logos on ${TEST_DATABASE} (reliability)`, () => {
     const readers = await Promise.all(
       Array.from({ length: SLOW_READERS }, () => openSlowReader(asset.url)),
     );
-    // Time for the server to fill every connection's buffers and stop.
-    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    // Time for the server to fill every connection's buffers and stop
+    // (on SQLite each slice's statement loads the whole value).
+    await new Promise((resolve) =>
+      setTimeout(resolve, 1_000 + SLOW_READERS * 50),
+    );
     const during = await settledMemory();
     const taken = Math.max(...readers.map((reader) => reader.received));
     const bodies = await Promise.all(readers.map((r) => r.finish()));

@@ -55,7 +55,7 @@ const databaseStore: AssetStoreUnderTest = {
             asset.content.sha256 !== asset.sha256
           ) {
             problems.push(
-              `asset ${asset.id}'s stored bytes (${asset.content.length}) are not the ${asset.byteSize} its row describes`,
+              `asset ${asset.id}'s stored bytes (${asset.content.length} B, sha256 ${asset.content.sha256.slice(0, 12)}…) are not the ${asset.byteSize} B, sha256 ${asset.sha256.slice(0, 12)}… its row describes`,
             );
           }
         }

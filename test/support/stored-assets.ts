@@ -25,8 +25,13 @@ export interface StoredAssets {
 }
 
 const ASSETS_SQL = `SELECT a."id" AS "id", a."projectId" AS "projectId",
-    a."sha256" AS "sha256", a."byteSize" AS "byteSize", c."bytes" AS "bytes"
+    a."sha256" AS "sha256", a."byteSize" AS "byteSize",
+    length(c."bytes") AS "contentLength"
   FROM "assets" a LEFT JOIN "asset_contents" c ON c."assetId" = a."id"`;
+const BYTES_SQL = {
+  sqlite: 'SELECT "bytes" FROM "asset_contents" WHERE "assetId" = ?',
+  postgres: 'SELECT "bytes" FROM "asset_contents" WHERE "assetId" = $1',
+};
 const PROJECTS_SQL = 'SELECT "id" FROM "projects"';
 const ORPHAN_CONTENTS_SQL = `SELECT c."assetId" AS "assetId" FROM "asset_contents" c
   WHERE NOT EXISTS (SELECT 1 FROM "assets" a WHERE a."id" = c."assetId")`;
@@ -36,22 +41,41 @@ interface AssetSqlRow {
   projectId: string;
   sha256: string;
   byteSize: number | string;
-  bytes: Buffer | Uint8Array | null;
+  contentLength: number | string | null;
 }
 
-const toStored = (row: AssetSqlRow): StoredAsset => {
-  const bytes = row.bytes === null ? null : Buffer.from(row.bytes);
-  return {
-    id: row.id,
-    projectId: row.projectId,
-    sha256: row.sha256,
-    byteSize: Number(row.byteSize),
-    content: bytes && {
-      length: bytes.length,
-      sha256: createHash('sha256').update(bytes).digest('hex'),
-    },
-  };
-};
+/**
+ * The stored rows, each with its bytes' length and hash. `hashes` caches
+ * the hash of bytes read before (an asset's bytes never change), so a
+ * check after every kill reads only the bytes written since the last one.
+ */
+async function withHashes(
+  rows: AssetSqlRow[],
+  hashes: Map<string, string>,
+  readBytes: (assetId: string) => Promise<Buffer | null>,
+): Promise<StoredAsset[]> {
+  const assets: StoredAsset[] = [];
+  for (const row of rows) {
+    let content: StoredAsset['content'] = null;
+    if (row.contentLength !== null) {
+      let sha256 = hashes.get(row.id);
+      if (sha256 === undefined) {
+        const bytes = (await readBytes(row.id)) ?? Buffer.alloc(0);
+        sha256 = createHash('sha256').update(bytes).digest('hex');
+        hashes.set(row.id, sha256);
+      }
+      content = { length: Number(row.contentLength), sha256 };
+    }
+    assets.push({
+      id: row.id,
+      projectId: row.projectId,
+      sha256: row.sha256,
+      byteSize: Number(row.byteSize),
+      content,
+    });
+  }
+  return assets;
+}
 
 /**
  * Reads every asset row, its bytes' hash and the projects from the database
@@ -60,12 +84,19 @@ const toStored = (row: AssetSqlRow): StoredAsset => {
  */
 export async function readStoredAssets(
   database: TestDatabase,
+  hashes = new Map<string, string>(),
 ): Promise<StoredAssets> {
   if (TEST_DATABASE === 'sqlite') {
     const db = new Database(database.url.slice('file:'.length));
     try {
-      const assets = (db.prepare(ASSETS_SQL).all() as AssetSqlRow[]).map(
-        toStored,
+      const bytesOf = db.prepare(BYTES_SQL.sqlite);
+      const assets = await withHashes(
+        db.prepare(ASSETS_SQL).all() as AssetSqlRow[],
+        hashes,
+        (id) =>
+          Promise.resolve(
+            (bytesOf.get(id) as { bytes: Buffer } | undefined)?.bytes ?? null,
+          ),
       );
       const projects = new Set(
         (db.prepare(PROJECTS_SQL).all() as Array<{ id: string }>).map(
@@ -88,8 +119,12 @@ export async function readStoredAssets(
   const client = new Client({ connectionString: database.url });
   await client.connect();
   try {
-    const assets = (await client.query<AssetSqlRow>(ASSETS_SQL)).rows.map(
-      toStored,
+    const assets = await withHashes(
+      (await client.query<AssetSqlRow>(ASSETS_SQL)).rows,
+      hashes,
+      async (id) =>
+        (await client.query<{ bytes: Buffer }>(BYTES_SQL.postgres, [id]))
+          .rows[0]?.bytes ?? null,
     );
     const projects = new Set(
       (await client.query<{ id: string }>(PROJECTS_SQL)).rows.map(
