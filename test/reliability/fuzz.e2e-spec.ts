@@ -221,6 +221,8 @@ describe('Fuzzing every operation (reliability)', () => {
         BODY_LIMIT: String(BODY_LIMIT),
         IMAGE_API_KEY: SECRET,
         IMAGE_API_URL: upstream.url,
+        // Small, so that kept logos fill projects up (409) in a short run.
+        ASSET_MAX_PER_PROJECT: '1',
       },
       { logger },
     );

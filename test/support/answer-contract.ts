@@ -295,6 +295,17 @@ function shapeProblems(
     ];
   }
   if (status === 415) return errorBody('Unsupported media type');
+  // A project already full of assets: nothing to wait for, no Retry-After.
+  if (
+    operation === 'keepLogo' &&
+    status === 409 &&
+    typeof body.error === 'string' &&
+    /^The project already holds \d+ assets, the most it may; delete one first$/.test(
+      body.error,
+    )
+  ) {
+    return errorBody();
+  }
   if (status === 409 || status === 429 || status === 503) {
     const retryAfter = header(answer, 'retry-after');
     return [
