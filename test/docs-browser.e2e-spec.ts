@@ -20,6 +20,10 @@ const OPERATIONS = [
   'POST /api/ai/generate-logo',
   'GET /api/ai/generate-logo',
   'GET /api/ai/logos/{file}',
+  'POST /api/projects/{id}/logos',
+  'GET /api/projects/{id}/assets/{assetId}',
+  'DELETE /api/projects/{id}/assets/{assetId}',
+  'GET /api/projects/{id}/assets/{assetId}/content',
 ];
 
 describe('Swagger UI at /docs in headless Chromium', () => {
