@@ -10,8 +10,7 @@ import {
 /**
  * Assets become kept logos: each names its bytes' type, size and SHA-256,
  * and the prompt and model that drew it. The bytes themselves live in
- * asset_contents (ASSET_STORE=database, one row per asset, deleted with
- * it) or in an S3-compatible bucket. No route ever wrote the first
+ * asset_contents (ASSET_STORE=database, in parts, deleted with it) or in an S3-compatible bucket. No route ever wrote the first
  * schema's assets (type, name, url), and a row without bytes would break
  * the rule that every asset's bytes load, so the table is made anew.
  */
@@ -82,6 +81,10 @@ export class LogoAssets1764200000000 implements MigrationInterface {
         name: 'asset_contents',
         columns: [
           { ...id('assetId'), isPrimary: true },
+          // The bytes in parts of 256 KB, numbered from 0: reading one part
+          // never loads the others (SQLite's substr on a BLOB would load it
+          // all, for every slice served).
+          { name: 'part', type: 'integer', isPrimary: true },
           { name: 'bytes', type: isPostgres ? 'bytea' : 'blob' },
         ],
         // The bytes go with their asset, and so with its project.

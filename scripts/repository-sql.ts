@@ -273,16 +273,23 @@ export async function captureRepositorySql(
     await record('find (owner)', () =>
       assets.find(owner.id, asset.id, 'user-1'),
     );
-    await record('readContentSlice', () =>
-      assets.readContentSlice(asset.id, 0, 2),
-    );
+    await record('countContentParts', () => assets.countContentParts(asset.id));
+    await record('readContentPart', () => assets.readContentPart(asset.id, 0));
     await record('existingAssetIds', () => assets.existingAssetIds([asset.id]));
+    await record('touchProject (owner)', () =>
+      db.transaction((transaction) =>
+        assets.touchProject(transaction, {
+          projectId: owner.id,
+          owner: 'user-1',
+        }),
+      ),
+    );
     await record('delete: touchProject (owner, versions), delete', () =>
       db.transaction(async (transaction) => {
         await assets.touchProject(transaction, {
           projectId: owner.id,
           owner: 'user-1',
-          versions: [2],
+          versions: [3],
         });
         await assets.delete(transaction, ref);
       }),

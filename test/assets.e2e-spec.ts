@@ -132,6 +132,32 @@ describe.each(ASSET_STORES)('Kept logos (ASSET_STORE=%s)', (kind) => {
     expect(sha256(bytes)).toBe(asset.sha256);
   });
 
+  it('bytes of several MB, over many stored parts, come back whole', async () => {
+    const project = await createProject(t);
+    const big = Buffer.concat([
+      PNG_SIGNATURE,
+      Buffer.alloc(3 * 1024 * 1024 + 123, 0xab),
+    ]);
+    api.respondNext(Replies.base64(big));
+    const { asset } = (await keepLogo(t, project.id).expect(201)).body as {
+      asset: AssetBody;
+    };
+    const served = await getBytes(t, pathOf(asset.url)).expect(200);
+    expect((served.body as Buffer).equals(big)).toBe(true);
+  });
+
+  it('logos kept at the same moment on one project all land, up to the limit', async () => {
+    const project = await createProject(t);
+    const answers = await Promise.all(
+      [1, 2, 3].map(() => keepLogo(t, project.id).then((r) => r)),
+    );
+    expect(answers.map((answer) => answer.status)).toEqual([201, 201, 201]);
+    const { body } = await request(t.server)
+      .get(`/api/projects/${project.id}`)
+      .expect(200);
+    expect(body.project.assets).toHaveLength(3);
+  });
+
   it("shows in the project's LOGO section and assets, and counts in the list's _count.assets", async () => {
     const project = await createProject(t);
     const { asset } = (await keepLogo(t, project.id).expect(201)).body as {

@@ -14,12 +14,12 @@ SELECT COUNT(*) AS "count" FROM "assets" WHERE "projectId" = ?;
 PRAGMA wal_autocheckpoint;
 PRAGMA wal_autocheckpoint = 0;
 BEGIN TRANSACTION;
+UPDATE "projects" SET "version" = "version" + 1 WHERE "id" = ?;
 SELECT "version" FROM "projects" WHERE "id" = ?;
-UPDATE "projects" SET "version" = "version" + 1 WHERE "id" = ? AND "version" = ?;
 SELECT COUNT(*) AS "count" FROM "assets" WHERE "projectId" = ?;
 SELECT "id" FROM "sections" WHERE "projectId" = ? AND "type" = 'LOGO' ORDER BY "position" LIMIT 1;
 INSERT INTO "assets" ("id", "projectId", "sectionId", "kind", "contentType", "byteSize", "sha256", "prompt", "model", "createdAt") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?);
-INSERT INTO "asset_contents" ("assetId", "bytes") VALUES (?, ?);
+INSERT INTO "asset_contents" ("assetId", "part", "bytes") VALUES (?, ?, ?);
 COMMIT;
 PRAGMA wal_autocheckpoint = 1000;
 PRAGMA wal_checkpoint(PASSIVE);
@@ -30,11 +30,20 @@ SELECT "id", "projectId", "sectionId", "kind", "contentType", "byteSize", "sha25
 -- AssetsRepository.find (owner)
 SELECT "id", "projectId", "sectionId", "kind", "contentType", "byteSize", "sha256", "prompt", "model", "createdAt" FROM "assets" WHERE "id" = ? AND "projectId" = ? AND EXISTS (SELECT 1 FROM "projects" WHERE "id" = ? AND "userId" = ?);
 
--- AssetsRepository.readContentSlice
-SELECT substr("bytes", ?, ?) AS "chunk" FROM "asset_contents" WHERE "assetId" = ?;
+-- AssetsRepository.countContentParts
+SELECT COUNT(*) AS "count" FROM "asset_contents" WHERE "assetId" = ?;
+
+-- AssetsRepository.readContentPart
+SELECT "bytes" FROM "asset_contents" WHERE "assetId" = ? AND "part" = ?;
 
 -- AssetsRepository.existingAssetIds
 SELECT "id" FROM "assets" WHERE "id" IN (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?);
+
+-- AssetsRepository.touchProject (owner)
+BEGIN TRANSACTION;
+UPDATE "projects" SET "version" = "version" + 1 WHERE "id" = ? AND "userId" = ?;
+SELECT "version" FROM "projects" WHERE "id" = ?;
+COMMIT;
 
 -- AssetsRepository.delete: touchProject (owner, versions), delete
 BEGIN TRANSACTION;

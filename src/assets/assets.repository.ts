@@ -1,5 +1,4 @@
 import { Injectable } from '@nestjs/common';
-import type { EntityManager } from 'typeorm';
 import {
   Database,
   managerOf,
@@ -52,24 +51,42 @@ const fromRow = (row: AssetRow): AssetRow => ({
  * PostgreSQL, holds its row until the commit, so that two changes to one
  * project's assets take turns (the per-project limit counts correctly).
  * The new version, or null when no such project (of that owner, at one of
- * those versions) exists. The UPDATE names the version it read, so of two
- * changes made against one version only one goes through.
+ * those versions) exists.
+ *
+ * Without versions the increment is one UPDATE: a concurrent change waits
+ * for the row and then applies on top. With versions (If-Match) the UPDATE
+ * names the version it read, so of two changes made against one version
+ * only one goes through; the other is refused, as If-Match asks.
  */
 async function touchProject(
   sql: Sql,
   target: AssetsOwner,
 ): Promise<number | null> {
-  const [row] = await sql.rows<{ version: number | string }>(
-    target.owner === undefined
-      ? 'SELECT "version" FROM "projects" WHERE "id" = $1'
-      : 'SELECT "version" FROM "projects" WHERE "id" = $1 AND "userId" = $2',
+  const ownerCheck = target.owner === undefined ? '' : ' AND "userId" = $2';
+  const params =
     target.owner === undefined
       ? [target.projectId]
-      : [target.projectId, target.owner],
+      : [target.projectId, target.owner];
+  if (!target.versions) {
+    const changed = await sql.changes(
+      `UPDATE "projects" SET "version" = "version" + 1 WHERE "id" = $1${ownerCheck}`,
+      params,
+    );
+    if (changed === 0) return null;
+    // The row is this transaction's until it commits: this is our version.
+    const [row] = await sql.rows<{ version: number | string }>(
+      'SELECT "version" FROM "projects" WHERE "id" = $1',
+      [target.projectId],
+    );
+    return Number(row.version);
+  }
+  const [row] = await sql.rows<{ version: number | string }>(
+    `SELECT "version" FROM "projects" WHERE "id" = $1${ownerCheck}`,
+    params,
   );
   if (!row) return null;
   const version = Number(row.version);
-  if (target.versions && !target.versions.includes(version)) return null;
+  if (!target.versions.includes(version)) return null;
   const changed = await sql.changes(
     'UPDATE "projects" SET "version" = "version" + 1 WHERE "id" = $1 AND "version" = $2',
     [target.projectId, version],
@@ -88,8 +105,11 @@ const IDS_IN_BATCH = `SELECT "id" FROM "assets" WHERE "id" IN (${Array.from(
   (_, index) => `$${index + 1}`,
 ).join(', ')})`;
 
-const dialectOf = (manager: EntityManager): 'sqlite' | 'postgres' =>
-  manager.connection.options.type === 'better-sqlite3' ? 'sqlite' : 'postgres';
+/**
+ * Database-kept bytes are stored in parts of this size: one part is what
+ * serving reads per statement, and what one response holds in memory.
+ */
+export const ASSET_PART_BYTES = 256 * 1024;
 
 @Injectable()
 export class AssetsRepository {
@@ -171,16 +191,34 @@ export class AssetsRepository {
     );
   }
 
-  /** The bytes of a new asset, in the transaction of its row. */
+  /**
+   * The bytes of a new asset, in the transaction of its row, as parts of
+   * ASSET_PART_BYTES (the last one shorter).
+   */
   async insertContent(
     transaction: Transaction,
     assetId: string,
     bytes: Buffer,
   ): Promise<void> {
-    await sqlFor(managerOf(transaction)).changes(
-      'INSERT INTO "asset_contents" ("assetId", "bytes") VALUES ($1, $2)',
-      [assetId, bytes],
+    const sql = sqlFor(managerOf(transaction));
+    for (let part = 0; part * ASSET_PART_BYTES < bytes.length; part++) {
+      const start = part * ASSET_PART_BYTES;
+      await sql.changes(
+        'INSERT INTO "asset_contents" ("assetId", "part", "bytes") VALUES ($1, $2, $3)',
+        [assetId, part, bytes.subarray(start, start + ASSET_PART_BYTES)],
+      );
+    }
+  }
+
+  /** How many parts of an asset's bytes the database holds (0: none). */
+  async countContentParts(assetId: string): Promise<number> {
+    const [row] = await this.db.read((manager) =>
+      sqlFor(manager).rows<{ count: number | string }>(
+        'SELECT COUNT(*) AS "count" FROM "asset_contents" WHERE "assetId" = $1',
+        [assetId],
+      ),
     );
+    return Number(row.count);
   }
 
   /** One asset of a project (of the owner's, when one is given), or null. */
@@ -211,29 +249,17 @@ export class AssetsRepository {
     return changed > 0;
   }
 
-  /**
-   * `length` bytes of an asset's database copy from `offset` (0-based), or
-   * null once it is gone. substr on a BLOB and substring on a bytea both
-   * count bytes from 1.
-   */
-  readContentSlice(
-    assetId: string,
-    offset: number,
-    length: number,
-  ): Promise<Buffer | null> {
+  /** One part of an asset's bytes (from 0), or null once it is gone. */
+  readContentPart(assetId: string, part: number): Promise<Buffer | null> {
     return this.db.read(async (manager) => {
-      const slice =
-        dialectOf(manager) === 'sqlite'
-          ? 'substr("bytes", $2, $3)'
-          : 'substring("bytes" from $2 for $3)';
       const [row] = await sqlFor(manager).rows<{
-        chunk: Buffer | Uint8Array | null;
+        bytes: Buffer | Uint8Array | null;
       }>(
-        `SELECT ${slice} AS "chunk" FROM "asset_contents" WHERE "assetId" = $1`,
-        [assetId, offset + 1, length],
+        'SELECT "bytes" FROM "asset_contents" WHERE "assetId" = $1 AND "part" = $2',
+        [assetId, part],
       );
-      if (!row || row.chunk === null) return null;
-      return Buffer.isBuffer(row.chunk) ? row.chunk : Buffer.from(row.chunk);
+      if (!row || row.bytes === null) return null;
+      return Buffer.isBuffer(row.bytes) ? row.bytes : Buffer.from(row.bytes);
     });
   }
 

@@ -39,7 +39,7 @@ export async function startAssetStore(
       env: { ASSET_STORE: 'database' },
       storedCount: async (t) => {
         const [row] = await t.dataSource.query<Array<{ n: number | string }>>(
-          'SELECT COUNT(*) AS "n" FROM "asset_contents"',
+          'SELECT COUNT(DISTINCT "assetId") AS "n" FROM "asset_contents"',
         );
         return Number(row.n);
       },

@@ -74,8 +74,8 @@ export async function insertAsset(
   });
   await dataSource.query(
     dataSource.options.type === 'postgres'
-      ? 'INSERT INTO "asset_contents" ("assetId", "bytes") VALUES ($1, $2)'
-      : 'INSERT INTO "asset_contents" ("assetId", "bytes") VALUES (?, ?)',
+      ? 'INSERT INTO "asset_contents" ("assetId", "part", "bytes") VALUES ($1, 0, $2)'
+      : 'INSERT INTO "asset_contents" ("assetId", "part", "bytes") VALUES (?, 0, ?)',
     [asset.id, bytes],
   );
   return asset;

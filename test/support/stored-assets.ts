@@ -9,7 +9,7 @@ export interface StoredAsset {
   projectId: string;
   sha256: string;
   byteSize: number;
-  /** The asset_contents row's length and SHA-256; null when there is none. */
+  /** Its asset_contents parts' total length and SHA-256; null when none. */
   content: { length: number; sha256: string } | null;
 }
 
@@ -24,16 +24,21 @@ export interface StoredAssets {
   integrity: string;
 }
 
+/** Each asset with the total length of its parts (NULL: no part at all). */
 const ASSETS_SQL = `SELECT a."id" AS "id", a."projectId" AS "projectId",
     a."sha256" AS "sha256", a."byteSize" AS "byteSize",
-    length(c."bytes") AS "contentLength"
-  FROM "assets" a LEFT JOIN "asset_contents" c ON c."assetId" = a."id"`;
+    (SELECT SUM(length(c."bytes")) FROM "asset_contents" c
+      WHERE c."assetId" = a."id") AS "contentLength"
+  FROM "assets" a`;
+/** An asset's parts in order: their bytes joined are the asset's bytes. */
 const BYTES_SQL = {
-  sqlite: 'SELECT "bytes" FROM "asset_contents" WHERE "assetId" = ?',
-  postgres: 'SELECT "bytes" FROM "asset_contents" WHERE "assetId" = $1',
+  sqlite:
+    'SELECT "bytes" FROM "asset_contents" WHERE "assetId" = ? ORDER BY "part"',
+  postgres:
+    'SELECT "bytes" FROM "asset_contents" WHERE "assetId" = $1 ORDER BY "part"',
 };
 const PROJECTS_SQL = 'SELECT "id" FROM "projects"';
-const ORPHAN_CONTENTS_SQL = `SELECT c."assetId" AS "assetId" FROM "asset_contents" c
+const ORPHAN_CONTENTS_SQL = `SELECT DISTINCT c."assetId" AS "assetId" FROM "asset_contents" c
   WHERE NOT EXISTS (SELECT 1 FROM "assets" a WHERE a."id" = c."assetId")`;
 
 interface AssetSqlRow {
@@ -93,10 +98,14 @@ export async function readStoredAssets(
       const assets = await withHashes(
         db.prepare(ASSETS_SQL).all() as AssetSqlRow[],
         hashes,
-        (id) =>
-          Promise.resolve(
-            (bytesOf.get(id) as { bytes: Buffer } | undefined)?.bytes ?? null,
-          ),
+        (id) => {
+          const parts = bytesOf.all(id) as Array<{ bytes: Buffer }>;
+          return Promise.resolve(
+            parts.length === 0
+              ? null
+              : Buffer.concat(parts.map((part) => part.bytes)),
+          );
+        },
       );
       const projects = new Set(
         (db.prepare(PROJECTS_SQL).all() as Array<{ id: string }>).map(
@@ -122,9 +131,15 @@ export async function readStoredAssets(
     const assets = await withHashes(
       (await client.query<AssetSqlRow>(ASSETS_SQL)).rows,
       hashes,
-      async (id) =>
-        (await client.query<{ bytes: Buffer }>(BYTES_SQL.postgres, [id]))
-          .rows[0]?.bytes ?? null,
+      async (id) => {
+        const { rows } = await client.query<{ bytes: Buffer }>(
+          BYTES_SQL.postgres,
+          [id],
+        );
+        return rows.length === 0
+          ? null
+          : Buffer.concat(rows.map((part) => part.bytes));
+      },
     );
     const projects = new Set(
       (await client.query<{ id: string }>(PROJECTS_SQL)).rows.map(

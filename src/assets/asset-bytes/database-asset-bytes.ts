@@ -1,7 +1,7 @@
 import type { Readable } from 'node:stream';
 import { Database } from '../../database/database.service';
 import { readInSlices } from '../../database/slice-reader';
-import { AssetsRepository } from '../assets.repository';
+import { ASSET_PART_BYTES, AssetsRepository } from '../assets.repository';
 import {
   AssetBytes,
   type AssetContent,
@@ -9,12 +9,9 @@ import {
   type RowWriter,
 } from './asset-bytes';
 
-/** Bytes read per statement while serving: the memory one response holds. */
-export const CONTENT_CHUNK_BYTES = 256 * 1024;
-
 /**
- * ASSET_STORE=database: the bytes in asset_contents, written in the
- * transaction of their row and deleted with it (ON DELETE CASCADE), so a
+ * ASSET_STORE=database: the bytes in asset_contents, in parts of
+ * ASSET_PART_BYTES, written in the transaction of their row and deleted with it (ON DELETE CASCADE), so a
  * row never exists without its bytes nor bytes without their row.
  */
 export class DatabaseAssetBytes extends AssetBytes {
@@ -38,11 +35,11 @@ export class DatabaseAssetBytes extends AssetBytes {
     });
   }
 
-  open(ref: AssetRef, byteSize: number): Promise<Readable | null> {
-    return Promise.resolve(
-      readInSlices(byteSize, CONTENT_CHUNK_BYTES, (offset, length) =>
-        this.rows.readContentSlice(ref.assetId, offset, length),
-      ),
+  async open(ref: AssetRef, byteSize: number): Promise<Readable | null> {
+    if ((await this.rows.countContentParts(ref.assetId)) === 0) return null;
+    // Slices of exactly one part each: the part a slice starts in.
+    return readInSlices(byteSize, ASSET_PART_BYTES, (offset) =>
+      this.rows.readContentPart(ref.assetId, offset / ASSET_PART_BYTES),
     );
   }
 
