@@ -194,7 +194,7 @@ export async function writeAbReport(
     `${describe(settings.a)}; ${describe(settings.b)}. ` +
     `${settings.rounds} round${settings.rounds === 1 ? '' : 's'} on fresh processes, started and driven A B then B A alternately; each window ${settings.warmupS} s warm-up + ${settings.durationS} s measured, ` +
     `${settings.connections} connections; ${settings.data.projects} projects over ${settings.data.users} users, seeded once per database ` +
-    `(SQLite: ${settings.sharedSqlite ? 'one file for both builds' : 'a byte copy of it per build'}). ` +
+    `(SQLite: ${settings.sharedSqlite ? 'one file for both builds' : 'a byte copy of it per build'}; PostgreSQL: a TEMPLATE copy per build). ` +
     `µs/req: the server's user+system CPU time per answered request, median of the rounds; "per round": the smallest and largest change ` +
     `between the two adjacent windows of one round; "least of rounds": the change between each build's least µs/req; ` +
     `"core 0 busy beside the server": the share of the server's core busy with anything but the server during the windows (median): ` +

@@ -1,4 +1,4 @@
-import { copyFileSync, rmSync, writeFileSync } from 'node:fs';
+import { rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, release } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -49,21 +49,20 @@ interface AbStage {
 }
 
 /**
- * SQLite: each build gets its own byte copy of the seeded file, unless
- * BENCH_AB_SHARED_SQLITE=1. PostgreSQL: one database for both.
+ * Each build gets its own copy of the seeded database (a byte copy of the
+ * SQLite file, a TEMPLATE copy on PostgreSQL), so that B's migrations never
+ * change A's schema and one build's writes never land on the other. SQLite
+ * with BENCH_AB_SHARED_SQLITE=1: one file for both.
  */
 function databaseFor(
-  kind: Backend['kind'],
+  backend: Backend,
   url: string,
   label: Build['label'],
-): string {
-  if (kind !== 'sqlite' || settings.sharedSqlite) {
-    return url;
+): Promise<string> {
+  if (backend.kind === 'sqlite' && settings.sharedSqlite) {
+    return Promise.resolve(url);
   }
-  const file = url.slice('file:'.length);
-  const copy = file.replace(/\.db$/, `-${label}.db`);
-  copyFileSync(file, copy);
-  return `file:${copy}`;
+  return backend.copyOf(url, label);
 }
 
 async function prepare(backend: Backend, imageUrl: string): Promise<AbStage> {
@@ -77,8 +76,8 @@ async function prepare(backend: Backend, imageUrl: string): Promise<AbStage> {
   // The environment of the main bench's servers, identical for both builds.
   const env = { ...serviceEnv(), IMAGE_API_URL: imageUrl };
   const urls = {
-    A: databaseFor(backend.kind, db.url, 'A'),
-    B: databaseFor(backend.kind, db.url, 'B'),
+    A: await databaseFor(backend, db.url, 'A'),
+    B: await databaseFor(backend, db.url, 'B'),
   };
   const start = (build: Build) =>
     startService({

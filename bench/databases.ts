@@ -27,6 +27,11 @@ export interface Backend {
     name: string,
     data: { projects: number; users: number },
   ): Promise<SeededDatabase>;
+  /**
+   * A copy of a seeded database under its name + `-suffix`, for a build
+   * that must not share its schema or its writes (the A/B).
+   */
+  copyOf(url: string, suffix: string): Promise<string>;
   /** Removes what this backend created (files live in the run's temp dir). */
   dispose(): Promise<void>;
 }
@@ -68,6 +73,12 @@ export async function sqliteBackend(
       const ids = data.projects > 0 ? seedSqlite(file, data) : [];
       return Promise.resolve({ url: `file:${file}`, ids });
     },
+    copyOf(url, suffix) {
+      const file = url.slice('file:'.length);
+      const copy = file.replace(/\.db$/, `-${suffix}.db`);
+      copyFileSync(file, copy);
+      return Promise.resolve(`file:${copy}`);
+    },
     dispose: () => Promise.resolve(),
   };
 }
@@ -108,6 +119,18 @@ export function postgresBackend(
       const ids =
         data.projects > 0 ? await seedPostgres(url.toString(), data) : [];
       return { url: url.toString(), ids };
+    },
+    async copyOf(url, suffix) {
+      const source = new URL(url);
+      const database = `${source.pathname.slice(1)}_${suffix.replace(/[^a-z0-9_]/gi, '_')}`;
+      // A file-level copy; the source must have no session open.
+      await adminQuery(
+        adminUrl,
+        `CREATE DATABASE "${database}" TEMPLATE "${source.pathname.slice(1)}"`,
+      );
+      created.push(database);
+      source.pathname = `/${database}`;
+      return source.toString();
     },
     async dispose() {
       for (const database of created.splice(0)) {

@@ -10,6 +10,11 @@
 export type RequestPlan =
   /** The references: one fixed request, the cheapest for the generator. */
   | { kind: 'fixed-get'; path: string }
+  /**
+   * One fixed GET whose answer is megabytes (an asset's bytes): driven by
+   * node:http instead of autocannon, see load.ts.
+   */
+  | { kind: 'download'; path: string }
   | { kind: 'get-by-id'; idsFile: string; authorization?: string }
   | { kind: 'patch'; idsFile: string }
   /**
@@ -20,6 +25,8 @@ export type RequestPlan =
   | { kind: 'list-user'; users: number }
   | { kind: 'list-all' }
   | { kind: 'logo' }
+  /** POST /api/projects/{id}/logos, a project of `projectIds` drawn each time. */
+  | { kind: 'keep-logo'; projectIds: string[] }
   /**
    * The replicas' workload: per request, 80% GET by id, 15% list by
    * userId, 5% create.

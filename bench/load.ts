@@ -12,6 +12,7 @@ import type {
   TimedResult,
   ToLoad,
 } from './load-protocol';
+import { KEEP_LOGO_REQUEST } from './kept-logos';
 import { seededUserId } from './seed-rows';
 import { summarize } from './stats';
 
@@ -36,15 +37,12 @@ const waitForGo = () =>
  */
 const JSON_HEADERS = Object.freeze({ 'content-type': 'application/json' });
 
+// The same logo request for both routes, so their prompts cost the same.
 const LOGO_BODY = JSON.stringify({
   projectId: '019aa8f2-5f1c-7c3e-9a51-3c1f5d0b8e21',
-  companyName: 'Acme Parcel',
-  style: 'modern',
-  colors: ['#0044ff', 'white'],
-  industry: 'logistics',
-  mood: ['bold', 'friendly'],
-  description: 'Fast parcel delivery for small shops',
+  ...KEEP_LOGO_REQUEST,
 });
+const KEEP_LOGO_BODY = JSON.stringify(KEEP_LOGO_REQUEST);
 
 const idCache = new Map<string, string[]>();
 function idsOf(file: string): string[] {
@@ -66,6 +64,8 @@ function requestFor(plan: RequestPlan): autocannon.Request {
     case 'fixed-get':
       // No setupRequest: autocannon then reuses one prebuilt buffer, about
       // 12 µs of generator CPU per request instead of about 30.
+      return { method: 'GET', path: plan.path };
+    case 'download':
       return { method: 'GET', path: plan.path };
     case 'get-by-id': {
       const ids = idsOf(plan.idsFile);
@@ -143,6 +143,16 @@ function requestFor(plan: RequestPlan): autocannon.Request {
         headers: { ...JSON_HEADERS },
         body: LOGO_BODY,
       };
+    case 'keep-logo':
+      return {
+        method: 'POST',
+        headers: { ...JSON_HEADERS },
+        body: KEEP_LOGO_BODY,
+        setupRequest: (req) => ({
+          ...req,
+          path: `/api/projects/${pick(plan.projectIds)}/logos`,
+        }),
+      };
     case 'mixed': {
       const get = requestFor({ kind: 'get-by-id', idsFile: plan.idsFile });
       const list = requestFor({ kind: 'list-user', users: plan.users });
@@ -186,15 +196,23 @@ async function cannon(job: TimedJob, seconds: number): Promise<TimedResult> {
   const latencies: number[] = [];
   const parts = await Promise.all(
     urls.map((url) =>
-      job.rate === undefined
-        ? cannonOne(
-            url,
-            job,
-            seconds,
-            Math.max(1, Math.round(job.connections / urls.length)),
-            latencies,
-          )
-        : paced(url, job.plan, job.rate / urls.length, seconds, latencies),
+      job.rate !== undefined
+        ? paced(url, job.plan, job.rate / urls.length, seconds, latencies)
+        : job.plan.kind === 'download'
+          ? download(
+              url,
+              job.plan.path,
+              Math.max(1, Math.round(job.connections / urls.length)),
+              seconds,
+              latencies,
+            )
+          : cannonOne(
+              url,
+              job,
+              seconds,
+              Math.max(1, Math.round(job.connections / urls.length)),
+              latencies,
+            ),
     ),
   );
   const sum = (pick: (part: (typeof parts)[number]) => number) =>
@@ -270,6 +288,85 @@ function cannonOne(
     instance.on('response', (_client, statusCode, _bytes, responseTime) => {
       if (statusCode >= 200 && statusCode < 300) latencies.push(responseTime);
     });
+  });
+}
+
+/**
+ * A closed loop over node:http for answers of megabytes: `connections`
+ * keep-alive connections, each sending its next request as soon as the
+ * last byte of its previous answer arrived; the bytes are read and
+ * dropped. autocannon parses in JavaScript and appends every body chunk
+ * to a string: for a 1.5 MB answer that costs the load core many times
+ * what it costs the server, and the generator would be what is measured.
+ * Requests still in flight at the end are waited for and counted.
+ */
+function download(
+  url: string,
+  path: string,
+  connections: number,
+  seconds: number,
+  latencies: number[],
+): Promise<CannonPart> {
+  const agent = new Agent({ keepAlive: true, maxSockets: connections });
+  const target = new URL(path, url);
+  const statusCodes: Record<string, number> = {};
+  let ok = 0;
+  let non2xx = 0;
+  let socketErrors = 0;
+  let timeouts = 0;
+  const started = performance.now();
+  const ends = started + seconds * 1000;
+  const one = () =>
+    new Promise<void>((resolvePromise) => {
+      const sentAt = performance.now();
+      let settled = false;
+      // A cut answer can fail both the response and the request: once.
+      const failed = () => {
+        if (settled) return;
+        settled = true;
+        socketErrors += 1;
+        resolvePromise();
+      };
+      const req = request(target, { agent, timeout: 30_000 }, (res) => {
+        res.resume();
+        res.once('end', () => {
+          if (settled) return;
+          settled = true;
+          const status = res.statusCode ?? 0;
+          statusCodes[status] = (statusCodes[status] ?? 0) + 1;
+          if (status >= 200 && status < 300) {
+            ok += 1;
+            latencies.push(performance.now() - sentAt);
+          } else {
+            non2xx += 1;
+          }
+          resolvePromise();
+        });
+        res.once('error', failed);
+      });
+      req.once('timeout', () => {
+        timeouts += 1;
+        req.destroy(new Error('timeout'));
+      });
+      req.once('error', failed);
+      req.end();
+    });
+  const loop = async () => {
+    while (performance.now() < ends) await one();
+  };
+  return Promise.all(Array.from({ length: connections }, loop)).then(() => {
+    agent.destroy();
+    const elapsed = (performance.now() - started) / 1000;
+    return {
+      completed: ok + non2xx,
+      ok,
+      non2xx,
+      socketErrors,
+      timeouts,
+      seconds: elapsed,
+      perSecond: ok / elapsed,
+      statusCodes,
+    };
   });
 }
 

@@ -3,14 +3,16 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
 /**
- * Reference 1, "the ceiling for any Node service": a bare node:http server
- * that answers every request with the exact bytes of a real get-by-id
- * response. `ref-http-server.ts <bodyFile>`; prints `{"port":N}`.
+ * The bare node:http references, "the ceiling for any Node service": a
+ * server that answers every request with the exact bytes of one file, held
+ * in memory. `ref-http-server.ts <bodyFile> [contentType]`: a real
+ * get-by-id response (JSON, the default), or a kept logo's PNG beside the
+ * asset content route. Prints `{"port":N}`.
  */
 
 const body = readFileSync(process.argv[2]);
 const headers = {
-  'Content-Type': 'application/json; charset=utf-8',
+  'Content-Type': process.argv[3] ?? 'application/json; charset=utf-8',
   'Content-Length': String(body.length),
 };
 

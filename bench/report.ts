@@ -33,6 +33,8 @@ export interface SqliteRefSample {
 
 export interface References {
   http: TimedSample[];
+  /** node:http serving the kept logo's PNG (with asset-content only). */
+  httpAsset: TimedSample[];
   sqliteInserts: SqliteRefSample[];
 }
 
@@ -135,6 +137,7 @@ type ReplicaMedian = ReturnType<typeof replicaMedian>;
 function referenceMedians(refs: References) {
   return {
     http: timedMedian(refs.http),
+    httpAsset: timedMedian(refs.httpAsset),
     sqliteInserts: {
       perSecond: medianOf(refs.sqliteInserts, (s) => s.perSecond),
       cpuUsPerOp: medianOf(refs.sqliteInserts, (s) => s.cpuUsPerOp),
@@ -387,6 +390,37 @@ function checkTargets(
   return checks;
 }
 
+/**
+ * Figures without a target, shown in the "measured" column: keep-logo
+ * beside the logo route, and the asset content route beside node:http
+ * serving the same bytes.
+ */
+function assetFigures(
+  m: BackendMedians,
+  refs: ReturnType<typeof referenceMedians>,
+): Map<string, string> {
+  const s = m.scenarios;
+  const figures = new Map<string, string>();
+  const keep = s['keep-logo'];
+  if (Number.isFinite(keep.perSecond)) {
+    figures.set(
+      'keep-logo',
+      `CPU/req ${num(keep.cpuUsPerRequest / s.logo.cpuUsPerRequest, 2)} × logo, ` +
+        `req/s ${num(keep.perSecond / s.logo.perSecond, 2)} ×, p50 ${num(keep.p50Ms / s.logo.p50Ms, 2)} ×; peak RSS ${num(keep.peakRssMb, 1)} MB`,
+    );
+  }
+  const content = s['asset-content'];
+  if (Number.isFinite(content.perSecond)) {
+    const ref = refs.httpAsset;
+    figures.set(
+      'asset-content',
+      `${num(content.perSecond / ref.perSecond, 3)} × node:http req/s (CPU/req: ${num(ref.cpuUsPerRequest / content.cpuUsPerRequest, 3)} ×), ` +
+        `p50 ${num(content.p50Ms / ref.p50Ms, 2)} ×, p99 ${num(content.p99Ms / ref.p99Ms, 2)} ×; peak RSS ${num(content.peakRssMb, 1)} MB`,
+    );
+  }
+  return figures;
+}
+
 const READ_SCENARIOS: ScenarioName[] = [
   'get-by-id',
   'list-by-user',
@@ -433,6 +467,7 @@ function tableFor(
   m: BackendMedians,
   refs: ReturnType<typeof referenceMedians>,
   checks: Map<string, TargetCheck>,
+  figures: Map<string, string>,
   comparison?: ReturnType<typeof compareWithSqlite>,
 ): string {
   const rows: Row[] = [];
@@ -448,6 +483,10 @@ function tableFor(
         target: versus.target,
         result: verdict(versus.pass),
       };
+    }
+    const figure = figures.get(key);
+    if (!check && figure) {
+      return { measured: figure, target: 'reported', result: '—' };
     }
     if (!check) return { measured: '—', target: '—', result: '—' };
     return {
@@ -480,6 +519,15 @@ function tableFor(
     target: '—',
     result: '—',
   });
+  if (Number.isFinite(refs.httpAsset.perSecond)) {
+    rows.push({
+      label: 'ref: bare node:http, same 1.5 MB PNG',
+      cells: timedCells(refs.httpAsset),
+      measured: 'reference',
+      target: '—',
+      result: '—',
+    });
+  }
   for (const scenario of SCENARIOS) {
     if (!Number.isFinite(m.scenarios[scenario.name].perSecond)) continue;
     rows.push({
@@ -646,7 +694,8 @@ export async function writeReport(
       run.kind === 'postgres' && sqlite
         ? compareWithSqlite(m, sqlite)
         : undefined;
-    const table = tableFor(run.kind, m, refs, checks, comparison);
+    const figures = assetFigures(m, refs);
+    const table = tableFor(run.kind, m, refs, checks, figures, comparison);
     const title = `${run.kind === 'sqlite' ? 'SQLite' : 'PostgreSQL'} — ${info.startedAt.toISOString()}, code ${code}, total run ${num(totalS)} s`;
     const replicas = Number.isFinite(m.replicas.two.perSecond)
       ? `\n\nReplicas (80% GET by id, 15% list by userId, 5% create; service processes unpinned; the machine's 2 cores are shared by the services, PostgreSQL and the load generator):\n\n${replicaTable(m.replicas)}`
@@ -678,6 +727,7 @@ export async function writeReport(
       references: { medians: refs, rounds: refsRaw },
       medians: m,
       targets: Object.fromEntries(checks),
+      figures: Object.fromEntries(figures),
       comparisonWithSqlite: comparison,
       rounds: {
         scenarios: run.scenarios,

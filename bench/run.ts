@@ -9,7 +9,9 @@ import {
   referenceProjectsPerSecond,
   type LargeListRun,
 } from './large-lists';
+import { forgetKeptLogos } from './kept-logos';
 import { LoadGenerator } from './load-client';
+import { writeLogoPng } from './logo-png';
 import type { TimedJob } from './load-protocol';
 import { measureBurst, measureTimed } from './measure';
 import { measureReplicas } from './replicas';
@@ -61,10 +63,14 @@ async function main(): Promise<void> {
       `server on core ${SERVER_CORE}, load on core ${LOAD_CORE}${hasTaskset() ? '' : ' (unpinned: no taskset)'}; temp ${workDir}`,
   );
 
+  // The PNG the instant upstream answers as base64 (keep-logo) and the
+  // asset reference serves.
+  const logoPng = join(workDir, 'logo.png');
+  const logoPngBytes = writeLogoPng(logoPng);
   const instant = await startHelperServer(
     LOAD_CORE,
     join(__dirname, 'image-upstream.ts'),
-    ['0'],
+    ['0', logoPng],
   );
   const slow = await startHelperServer(
     LOAD_CORE,
@@ -117,6 +123,14 @@ async function main(): Promise<void> {
     [bodyFile],
   );
   const refHttpUrl = `http://127.0.0.1:${refHttp.port}`;
+  // Reference 2 serves the kept logo's bytes, as the asset content route does.
+  const refAsset = wanted('asset-content')
+    ? await startHelperServer(
+        SERVER_CORE,
+        join(__dirname, 'ref-http-server.ts'),
+        [logoPng, 'image/png'],
+      )
+    : undefined;
 
   const load = await LoadGenerator.start();
   const timed = (
@@ -131,7 +145,7 @@ async function main(): Promise<void> {
     durationS: settings.durationS,
   });
 
-  const refs: References = { http: [], sqliteInserts: [] };
+  const refs: References = { http: [], httpAsset: [], sqliteInserts: [] };
   const runs: BackendRun[] = stages.map((stage) => ({
     kind: stage.kind,
     scenarios: Object.fromEntries(
@@ -163,6 +177,23 @@ async function main(): Promise<void> {
       `${tag} ref node:http: ${fmt(http.perSecond)} req/s, p50 ${fmt(http.p50Ms, 2)} ms, ` +
         `${fmt(http.cpuUsPerRequest)} µs/req, core 0 ${fmt(http.serverCoreBusy * 100)}% busy`,
     );
+
+    if (refAsset) {
+      const asset = await measureTimed(
+        load,
+        refAsset.child.pid!,
+        timed(`http://127.0.0.1:${refAsset.port}`, {
+          kind: 'download',
+          path: stages[0].assets.contentPath,
+        }),
+      );
+      refs.httpAsset.push(asset);
+      log(
+        `${tag} ref node:http, ${fmt(logoPngBytes / 2 ** 20, 2)} MB PNG: ${fmt(asset.perSecond)} req/s, p50 ${fmt(asset.p50Ms, 2)} ms, ` +
+          `p99 ${fmt(asset.p99Ms, 2)} ms, ${fmt(asset.cpuUsPerRequest)} µs/req, core 0 ${fmt(asset.serverCoreBusy * 100)}% busy, ` +
+          `RSS ${fmt(asset.rssBytes / 2 ** 20, 1)} MB`,
+      );
+    }
 
     const refDb = freshSqliteCopy(workDir, `reference-${round}`);
     const inserts = JSON.parse(
@@ -196,6 +227,7 @@ async function main(): Promise<void> {
           idsFile: stage.idsFile,
           users: MAIN_DATA.users,
           token: auth?.token ?? '',
+          assets: stage.assets,
         };
         const measure = async (
           name: (typeof scenario)['name'],
@@ -218,6 +250,13 @@ async function main(): Promise<void> {
         );
         if (scenario.name === 'list-all')
           runs[i].listAllRss.afterEachBytes.push(sample.rssBytes);
+        if (scenario.name === 'keep-logo') {
+          const deleted = await forgetKeptLogos(
+            server.baseUrl,
+            stage.assets.keeperIds,
+          );
+          log(`${tag} ${stage.kind} deleted the ${deleted} logos kept`);
+        }
         // Latency at a fixed rate: half of what this round just reached.
         for (const paced of SCENARIOS.filter(
           (s) => s.pacedOf === scenario.name,

@@ -1,3 +1,4 @@
+import type { AssetTargets } from './kept-logos';
 import type { RequestPlan } from './load-protocol';
 
 /**
@@ -17,6 +18,8 @@ export type ScenarioName =
   | 'create-replay'
   | 'patch'
   | 'logo'
+  | 'keep-logo'
+  | 'asset-content'
   | 'get-by-id-paced'
   | 'list-by-user-paced'
   | 'create-paced';
@@ -36,7 +39,14 @@ export interface Scenario {
     users: number;
     /** A valid bearer token for the `oidc` server. */
     token: string;
+    /** The `main` server's asset projects (kept-logos.ts). */
+    assets?: AssetTargets;
   }): RequestPlan;
+}
+
+function required(assets: AssetTargets | undefined): AssetTargets {
+  if (!assets) throw new Error('the asset scenarios need the asset projects');
+  return assets;
 }
 
 /** Latency at a fixed rate is measured at this share of the maximum. */
@@ -100,6 +110,24 @@ export const SCENARIOS: Scenario[] = [
     label: 'logo, 0 ms upstream',
     server: 'main',
     plan: () => ({ kind: 'logo' }),
+  },
+  {
+    name: 'keep-logo',
+    label: 'keep logo (1.5 MB PNG), 0 ms upstream',
+    server: 'main',
+    plan: ({ assets }) => ({
+      kind: 'keep-logo',
+      projectIds: required(assets).keeperIds,
+    }),
+  },
+  {
+    name: 'asset-content',
+    label: 'asset content (1.5 MB PNG)',
+    server: 'main',
+    plan: ({ assets }) => ({
+      kind: 'download',
+      path: required(assets).contentPath,
+    }),
   },
   {
     name: 'get-by-id-paced',

@@ -17,7 +17,7 @@ import { SERVER_CORE, SERVER_ENTRY } from './settings';
  * None leaks in from the caller's shell; each process gets exactly its own.
  */
 const SERVICE_VARIABLES =
-  /^(NODE_ENV|NODE_OPTIONS|PORT|HOST|MIGRATIONS_RUN|BODY_LIMIT|LOG_LEVEL|TRUST_PROXY|(DATABASE|IMAGE|LOGO|REDIS|OTEL)_.*)$/;
+  /^(NODE_ENV|NODE_OPTIONS|PORT|HOST|MIGRATIONS_RUN|BODY_LIMIT|LOG_LEVEL|TRUST_PROXY|(DATABASE|IMAGE|LOGO|REDIS|OTEL|AUTH|ASSET)_.*)$/;
 
 export interface ServiceOptions {
   name: string;

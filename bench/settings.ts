@@ -45,6 +45,8 @@ export const ALL_SCENARIO_NAMES = [
   'create-replay',
   'patch',
   'logo',
+  'keep-logo',
+  'asset-content',
   'burst',
   'replicas',
 ];

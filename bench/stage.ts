@@ -1,6 +1,7 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Backend, BackendKind } from './databases';
+import { prepareAssetTargets, type AssetTargets } from './kept-logos';
 import { rssBytes } from './proc-stats';
 import { sleep } from './processes';
 import { type Service, startService } from './service';
@@ -42,6 +43,8 @@ export interface Stage {
   idsFile: string;
   /** A seeded project id, for the reference body. */
   sampleId: string;
+  /** The main server's projects for keep-logo and asset-content. */
+  assets: AssetTargets;
   coldStart(): Promise<ColdStart>;
   startBurstServer(): Promise<Service>;
   /** `count` unpinned service processes on the main data set. */
@@ -78,6 +81,9 @@ export function serviceEnv(logLevel?: string): Record<string, string> {
     // Likewise the cap on one client's logo requests in flight or waiting:
     // past it they are 429s (the burst sends 1,000 at once).
     IMAGE_API_CLIENT_LIMIT: '100000',
+    // Keep-logo adds hundreds of logos per window to a few projects; the
+    // limit is not what it measures.
+    ASSET_MAX_PER_PROJECT: '1000',
     ...(logLevel ? { LOG_LEVEL: logLevel } : {}),
   };
 }
@@ -148,6 +154,10 @@ export async function prepareStage(
       backend.kind === 'sqlite' ? mainDb.url.slice('file:'.length) : undefined,
   });
   log('seeded rows have the same shape as API-created ones');
+  const assets = await prepareAssetTargets(main.baseUrl);
+  log(
+    `${assets.keeperIds.length} projects to keep logos in, one kept logo of ${assets.contentBytes} bytes to serve`,
+  );
 
   return {
     kind: backend.kind,
@@ -156,6 +166,7 @@ export async function prepareStage(
     oidc,
     idsFile,
     sampleId: mainDb.ids[0],
+    assets,
     async coldStart() {
       const service = await startService({
         name: `${backend.kind}-cold`,
