@@ -9,18 +9,25 @@ import type { AppConfig, S3StoreConfig } from '../../config/environment';
 import { Database } from '../database/database.service';
 import { AssetBytes } from './asset-bytes/asset-bytes';
 import { DatabaseAssetBytes } from './asset-bytes/database-asset-bytes';
-import { createS3Client, S3AssetBytes } from './asset-bytes/s3-asset-bytes';
+import type * as S3Store from './asset-bytes/s3-asset-bytes';
 import { AssetUrls } from './asset-urls';
 import { AssetsRepository } from './assets.repository';
 
 /** How often the S3 store looks for objects no row names. */
 const SWEEP_INTERVAL_MS = 10 * 60 * 1000;
 
+/**
+ * The S3 store, its module (and the AWS SDK, about 60 ms to load) loaded
+ * only when ASSET_STORE=s3, so the default start-up does not pay for it.
+ */
 function s3Store(
   store: S3StoreConfig,
   db: Database,
   rows: AssetsRepository,
-): S3AssetBytes {
+): AssetBytes {
+  const { createS3Client, S3AssetBytes } =
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    require('./asset-bytes/s3-asset-bytes') as typeof S3Store;
   return new S3AssetBytes(
     createS3Client({
       endpoint: store.endpoint,
@@ -69,10 +76,10 @@ export class AssetStorageModule
   constructor(@Inject(AssetBytes) private readonly bytes: AssetBytes) {}
 
   onApplicationBootstrap(): void {
-    if (this.bytes instanceof S3AssetBytes) this.bytes.start();
+    this.bytes.start();
   }
 
   onApplicationShutdown(): void {
-    if (this.bytes instanceof S3AssetBytes) this.bytes.stop();
+    this.bytes.stop();
   }
 }

@@ -48,4 +48,10 @@ export abstract class AssetBytes {
    * deletes the objects, and its sweep catches any it could not.
    */
   abstract forget(refs: readonly AssetRef[]): Promise<void>;
+
+  /** Starts the store's background work, if it has any (the S3 sweep). */
+  start(): void {}
+
+  /** Stops it, at shutdown. */
+  stop(): void {}
 }

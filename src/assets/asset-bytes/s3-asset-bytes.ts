@@ -148,7 +148,7 @@ export class S3AssetBytes extends AssetBytes {
   }
 
   /** Sweeps every sweepIntervalMs until stop(); calling it twice changes nothing. */
-  start(): void {
+  override start(): void {
     if (this.timer) return;
     this.timer = setInterval(
       () => void this.sweepInTurn(),
@@ -157,7 +157,7 @@ export class S3AssetBytes extends AssetBytes {
     this.timer.unref();
   }
 
-  stop(): void {
+  override stop(): void {
     clearInterval(this.timer);
     this.timer = undefined;
   }
