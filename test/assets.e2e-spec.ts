@@ -158,6 +158,16 @@ describe.each(ASSET_STORES)('Kept logos (ASSET_STORE=%s)', (kind) => {
     expect(body.project.assets).toHaveLength(3);
   });
 
+  it('an asset whose bytes were lost answers 404 at its url, never a broken 200', async () => {
+    const project = await createProject(t);
+    const { asset } = (await keepLogo(t, project.id).expect(201)).body as {
+      asset: AssetBody;
+    };
+    await store.dropBytes(t, asset.id);
+    const response = await request(t.server).get(pathOf(asset.url)).expect(404);
+    expect(response.body).toEqual({ error: 'Asset not found' });
+  });
+
   it("shows in the project's LOGO section and assets, and counts in the list's _count.assets", async () => {
     const project = await createProject(t);
     const { asset } = (await keepLogo(t, project.id).expect(201)).body as {

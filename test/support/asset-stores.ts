@@ -21,6 +21,8 @@ export interface AssetStoreUnderTest {
   storedCount(t: TestApp): Promise<number>;
   /** Empties the store (the database store empties with the database). */
   reset(): Promise<void>;
+  /** Loses one asset's bytes behind the service's back (a broken store). */
+  dropBytes(t: TestApp, assetId: string): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -44,6 +46,14 @@ export async function startAssetStore(
         return Number(row.n);
       },
       reset: () => Promise.resolve(),
+      dropBytes: async (t, assetId) => {
+        await t.dataSource.query(
+          t.dataSource.options.type === 'postgres'
+            ? 'DELETE FROM "asset_contents" WHERE "assetId" = $1'
+            : 'DELETE FROM "asset_contents" WHERE "assetId" = ?',
+          [assetId],
+        );
+      },
       close: () => Promise.resolve(),
     };
   }
@@ -52,33 +62,37 @@ export async function startAssetStore(
     Object.keys(S3_SERVER_CREDENTIALS).map((name) => [name, process.env[name]]),
   );
   Object.assign(process.env, S3_SERVER_CREDENTIALS);
+  const deleteKeys = async (keys: string[]) => {
+    if (keys.length === 0) return;
+    const client = new S3Client({
+      endpoint: server.endpoint,
+      region: S3_SERVER_REGION,
+      forcePathStyle: true,
+      credentials: {
+        accessKeyId: S3_SERVER_CREDENTIALS.AWS_ACCESS_KEY_ID,
+        secretAccessKey: S3_SERVER_CREDENTIALS.AWS_SECRET_ACCESS_KEY,
+      },
+    });
+    try {
+      await client.send(
+        new DeleteObjectsCommand({
+          Bucket: server.bucket,
+          Delete: { Objects: keys.map((Key) => ({ Key })) },
+        }),
+      );
+    } finally {
+      client.destroy();
+    }
+  };
   return {
     kind,
     env: s3Env(server),
     storedCount: async () => (await server.objectKeys()).length,
-    reset: async () => {
-      const keys = await server.objectKeys();
-      if (keys.length === 0) return;
-      const client = new S3Client({
-        endpoint: server.endpoint,
-        region: S3_SERVER_REGION,
-        forcePathStyle: true,
-        credentials: {
-          accessKeyId: S3_SERVER_CREDENTIALS.AWS_ACCESS_KEY_ID,
-          secretAccessKey: S3_SERVER_CREDENTIALS.AWS_SECRET_ACCESS_KEY,
-        },
-      });
-      try {
-        await client.send(
-          new DeleteObjectsCommand({
-            Bucket: server.bucket,
-            Delete: { Objects: keys.map((Key) => ({ Key })) },
-          }),
-        );
-      } finally {
-        client.destroy();
-      }
-    },
+    reset: async () => deleteKeys(await server.objectKeys()),
+    dropBytes: async (_t, assetId) =>
+      deleteKeys(
+        (await server.objectKeys()).filter((key) => key.endsWith(assetId)),
+      ),
     close: async () => {
       for (const [name, value] of Object.entries(saved)) {
         if (value === undefined) delete process.env[name];
