@@ -4,10 +4,10 @@ import {
   ApiHeader,
   ApiOperation,
   ApiParam,
-  ApiProduces,
   ApiQuery,
   ApiResponse,
 } from '@nestjs/swagger';
+import { ApiImageBytes } from '../docs/image-response.docs';
 import {
   ApiIdempotencyKey,
   ApiIfMatch,
@@ -236,22 +236,13 @@ export const GetAssetContentEndpoint = () =>
       description: 'The ETag of an earlier answer: 304 without a body',
       schema: { type: 'string', example: `"${ASSET_EXAMPLE.sha256}"` },
     }),
-    ApiProduces('image/png', 'image/jpeg', 'image/webp', 'application/json'),
-    ApiResponse({
-      status: 200,
-      description: 'The bytes, exactly as they were kept',
-      headers: CONTENT_HEADERS,
-      content: {
-        'image/png': { schema: { type: 'string', format: 'binary' } },
-        'image/jpeg': { schema: { type: 'string', format: 'binary' } },
-        'image/webp': { schema: { type: 'string', format: 'binary' } },
+    ApiImageBytes(
+      {
+        ok: 'The bytes, exactly as they were kept',
+        notModified: 'Not modified: the ETag sent is these bytes (no body)',
       },
-    }),
-    ApiResponse({
-      status: 304,
-      description: 'Not modified: the ETag sent is these bytes (no body)',
-      headers: CONTENT_HEADERS,
-    }),
+      CONTENT_HEADERS,
+    ),
     ApiFailure(
       'error',
       403,

@@ -28,13 +28,13 @@ import type { Caller } from '../common/http/request-context';
 import type { IdempotentRequest } from '../idempotency/idempotency-key.decorator';
 import { IdempotencyKey } from '../idempotency/idempotency-key.decorator';
 import { isReplayed, replayedReply } from '../idempotency/replayed';
-import { addRequestLogFields } from '../logging/request-log';
 import { assetReply, deletedAssetReply, keptAssetReply } from './asset-replies';
 import {
   DeleteAssetEndpoint,
   GetAssetEndpoint,
   KeepLogoEndpoint,
 } from './assets.openapi';
+import { logoCallerOf } from '../logo/logo-caller';
 import { AssetsService } from './assets.service';
 import { KeepLogoDto } from './dto/keep-logo.dto';
 import type { KeptAsset } from './kept-asset';
@@ -73,17 +73,13 @@ export class ProjectAssetsController {
     const result = await this.assets.keepLogo(
       id,
       request,
-      {
-        // The logo rate limit counts per proven user, or per address.
-        client: caller ? `user:${caller.userId}` : client,
+      logoCallerOf({
+        caller,
+        clientIp: client,
         signal,
         baseUrl: () => baseUrl,
-        onUsage: (usage) =>
-          addRequestLogFields(response, {
-            imageInputTokens: usage.inputTokens,
-            imageOutputTokens: usage.outputTokens,
-          }),
-      },
+        response,
+      }),
       baseUrl,
       caller?.userId,
       key,

@@ -14,7 +14,6 @@ import { appConfig } from '../../config/app.config';
 import type { AppConfig } from '../../config/environment';
 import { sendJsonReply } from '../common/http/json-reply';
 import { publicBaseUrl } from '../common/http/public-base-url';
-import { addRequestLogFields } from '../logging/request-log';
 import { ClientAbortSignal } from '../common/http/client-abort-signal.decorator';
 import { ClientIp } from '../common/http/client-ip.decorator';
 import { FailureMessage } from '../failures/failure-message.decorator';
@@ -32,6 +31,7 @@ import {
 import { Authenticated } from '../auth/authenticated.decorator';
 import { CurrentCaller } from '../auth/current-caller.decorator';
 import type { Caller } from '../common/http/request-context';
+import { logoCallerOf } from './logo-caller';
 import { LogoService } from './logo.service';
 
 @ApiTags('logo')
@@ -70,20 +70,15 @@ export class LogoController {
     @Req() incoming: Request,
     @Res({ passthrough: true }) response: Response,
   ) {
-    // The rate limit counts per proven user, or per address without one.
-    const budget = caller ? `user:${caller.userId}` : client;
     const result = await this.logo.respond(
       request,
-      {
-        client: budget,
+      logoCallerOf({
+        caller,
+        clientIp: client,
         signal,
         baseUrl: () => publicBaseUrl(this.configuredBaseUrl, incoming),
-        onUsage: (usage) =>
-          addRequestLogFields(response, {
-            imageInputTokens: usage.inputTokens,
-            imageOutputTokens: usage.outputTokens,
-          }),
-      },
+        response,
+      }),
       key,
     );
     return sendJsonReply(

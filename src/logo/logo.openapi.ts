@@ -4,9 +4,9 @@ import {
   ApiHeader,
   ApiOperation,
   ApiParam,
-  ApiProduces,
   ApiResponse,
 } from '@nestjs/swagger';
+import { ApiImageBytes } from '../docs/image-response.docs';
 import {
   ApiIdempotencyKey,
   REPLAYED_HEADER,
@@ -167,22 +167,13 @@ export const GetHostedLogoEndpoint = () =>
       description: 'The ETag of an earlier answer: 304 without a body',
       schema: { type: 'string', example: '"5f0c6e1d2b3a49e8a7c6d5e4f3a2b1c0"' },
     }),
-    ApiProduces('image/png', 'image/jpeg', 'image/webp', 'application/json'),
-    ApiResponse({
-      status: 200,
-      description: 'The image, byte for byte as the image API sent it',
-      headers: IMAGE_HEADERS,
-      content: {
-        'image/png': { schema: { type: 'string', format: 'binary' } },
-        'image/jpeg': { schema: { type: 'string', format: 'binary' } },
-        'image/webp': { schema: { type: 'string', format: 'binary' } },
+    ApiImageBytes(
+      {
+        ok: 'The image, byte for byte as the image API sent it',
+        notModified: 'Not modified: the ETag sent is this image (no body)',
       },
-    }),
-    ApiResponse({
-      status: 304,
-      description: 'Not modified: the ETag sent is this image (no body)',
-      headers: IMAGE_HEADERS,
-    }),
+      IMAGE_HEADERS,
+    ),
     ApiFailure(
       'success-flag',
       404,

@@ -1,0 +1,53 @@
+import type { Request, Response } from 'express';
+import type { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { parseEntityTags, weakMatch } from './entity-tags';
+
+/** Image bytes to send, as a stream read only as the client takes them. */
+export interface ImageToSend {
+  /** The entity tag's opaque part (without quotes). */
+  etag: string;
+  cacheControl: string;
+  mediaType: string;
+  size: number;
+  body: Readable;
+}
+
+/**
+ * Answers a GET or HEAD of image bytes this service keeps (hosted logos,
+ * kept logos): ETag and Cache-Control, nosniff, loadable in an `<img>` on
+ * another origin, 304 to a matching If-None-Match, and the bytes streamed
+ * a chunk at a time. The body is destroyed unread when it is not sent.
+ */
+export async function sendImage(
+  request: Request,
+  response: Response,
+  image: ImageToSend,
+): Promise<void> {
+  response.setHeader('ETag', `"${image.etag}"`);
+  response.setHeader('Cache-Control', image.cacheControl);
+  response.setHeader('X-Content-Type-Options', 'nosniff');
+  // A frontend on another origin shows it in an <img>.
+  response.setHeader('Cross-Origin-Resource-Policy', 'cross-origin');
+  const condition = parseEntityTags(request.headers['if-none-match']);
+  if (condition !== undefined && weakMatch(condition, image.etag)) {
+    image.body.destroy();
+    response.status(304).end();
+    return;
+  }
+  response.status(200);
+  response.setHeader('Content-Type', image.mediaType);
+  response.setHeader('Content-Length', String(image.size));
+  // HEAD gets the headers only: no reason to read the bytes.
+  if (request.method === 'HEAD') {
+    image.body.destroy();
+    response.end();
+    return;
+  }
+  // A client that leaves ends the reading.
+  await pipeline(image.body, response).catch(() => {
+    // Headers are gone: a cut connection is all that can be said, and the
+    // Content-Length tells the client the image is incomplete.
+    response.destroy();
+  });
+}
