@@ -4,12 +4,15 @@
 # the result answers /health/ready; keep its commands in step with the RUN
 # lines below.
 
-ARG NODE_IMAGE=node:22-bookworm-slim
+# The Node.js the tests run on: package.json's "node" devDependency pins the
+# same version (test/repository/runtime-pin.e2e-spec.ts keeps them equal).
+ARG NODE_IMAGE=node:24.21.0-bookworm-slim
 
 # 1. Compile the service's TypeScript (dev dependencies; no native module is
 #    needed). The development servers (dev-servers/) are not part of the
 #    image: .dockerignore leaves them out and build:service does not compile
-#    them.
+#    them. --ignore-scripts also skips the "node" devDependency's download of
+#    a second Node.js: the image's own is the pinned one.
 FROM ${NODE_IMAGE} AS build
 WORKDIR /app
 COPY package.json package-lock.json ./
@@ -17,7 +20,9 @@ RUN npm ci --ignore-scripts
 COPY . .
 RUN npm run build:service
 
-# 2. Production dependencies only, with better-sqlite3 compiled for this image.
+# 2. Production dependencies only. better-sqlite3 ships its native module
+#    prebuilt for Linux (glibc and musl, x64 and arm64) inside its npm
+#    package, built on Node-API: no compiler, no download at install time.
 #    --omit=optional as well: TypeORM names ts-node as an optional peer, so
 #    npm marks ts-node and TypeScript "devOptional" and --omit=dev alone still
 #    installs them (about 25 MB). The only other optional package of the
@@ -25,11 +30,8 @@ RUN npm run build:service
 #    only.
 FROM ${NODE_IMAGE} AS production-dependencies
 WORKDIR /app
-RUN apt-get update \
- && apt-get install -y --no-install-recommends python3 make g++ \
- && rm -rf /var/lib/apt/lists/*
 COPY package.json package-lock.json ./
-RUN npm ci --omit=dev --omit=optional --ignore-scripts && npm rebuild better-sqlite3
+RUN npm ci --omit=dev --omit=optional --ignore-scripts
 
 # 3. Runtime: the build and production dependencies, as the unprivileged
 #    "node" user (uid 1000), no compiler, no npm cache.

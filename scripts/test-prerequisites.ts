@@ -3,8 +3,10 @@ import {
   REDIS_START_COMMAND,
   TEST_REDIS,
   chromiumSource,
+  pinnedNodeVersion,
   postgresTarget,
   redisProblem,
+  runtimeProblem,
 } from '../test/support/prerequisites';
 
 /**
@@ -12,6 +14,13 @@ import {
  * one line saying what is missing and how to start it (exit code 1).
  */
 async function main(): Promise<void> {
+  const root = join(__dirname, '..');
+  const pinned = pinnedNodeVersion(root);
+  const wrongRuntime = runtimeProblem(process.version, pinned);
+  if (wrongRuntime) {
+    console.error(wrongRuntime);
+    process.exit(1);
+  }
   const redis = `${TEST_REDIS.host}:${TEST_REDIS.port}`;
   const problem = await redisProblem(TEST_REDIS.host, TEST_REDIS.port);
   if (problem) {
@@ -24,9 +33,9 @@ async function main(): Promise<void> {
   const postgres = postgresUrl
     ? `PostgreSQL pass on ${postgresTarget(postgresUrl)}`
     : 'no PostgreSQL pass (TEST_POSTGRES_URL is not set)';
-  const chromium = chromiumSource(process.env, join(__dirname, '..'));
+  const chromium = chromiumSource(process.env, root);
   console.log(
-    `npm test uses: SQLite (built in), Redis on ${redis}, Chromium from ${chromium}, ${postgres}`,
+    `npm test uses: Node.js ${pinned}, SQLite (built in), Redis on ${redis}, Chromium from ${chromium}, ${postgres}`,
   );
 }
 

@@ -1,10 +1,4 @@
-import {
-  exportJWK,
-  generateKeyPair,
-  SignJWT,
-  type JWK,
-  type KeyLike,
-} from 'jose';
+import { exportJWK, generateKeyPair, SignJWT, type JWK } from 'jose';
 import { createHmac } from 'node:crypto';
 import { request as httpRequest, type IncomingMessage } from 'node:http';
 import request from 'supertest';
@@ -67,7 +61,7 @@ describe('AUTH_MODE=oidc', () => {
   /** A token signed with the provider's own key, with any claims. */
   const forged = (
     claims: Record<string, unknown>,
-    key: KeyLike = providerKey.privateKey,
+    key: Parameters<SignJWT['sign']>[0] = providerKey.privateKey,
     kid = 'provider-key',
   ) => {
     const now = Math.floor(Date.now() / 1000);

@@ -27,9 +27,7 @@ const STEP_TIMEOUT_MS = 8 * 60_000;
 
 /** The RUN lines of the Dockerfile this test performs, in order. */
 const BUILD_STAGE = ['npm ci --ignore-scripts', 'npm run build:service'];
-const DEPENDENCY_STAGE = [
-  'npm ci --omit=dev --omit=optional --ignore-scripts && npm rebuild better-sqlite3',
-];
+const DEPENDENCY_STAGE = ['npm ci --omit=dev --omit=optional --ignore-scripts'];
 /** Flags that change how fast npm works, not what it installs. */
 const QUIET = ['--prefer-offline', '--no-audit', '--no-fund'];
 

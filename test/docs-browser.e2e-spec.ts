@@ -46,6 +46,7 @@ describe('Swagger UI at /docs in headless Chromium', () => {
     } catch (error) {
       throw new Error(
         `Chromium from ${browserChoice.source} (${browserChoice.executablePath}) did not start: ${String(error)}`,
+        { cause: error },
       );
     }
   }, 60_000);

@@ -151,6 +151,7 @@ describe('logo generation: per-client rate limit', () => {
       } catch (error) {
         throw new Error(
           `These tests need Redis on ${REDIS_URL} (redis-server --daemonize yes --bind 127.0.0.1 --port 6379 --save "" --appendonly no): ${String(error)}`,
+          { cause: error },
         );
       }
     });

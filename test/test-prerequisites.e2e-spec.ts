@@ -1,5 +1,9 @@
 import { createServer, type Server } from 'node:net';
-import { postgresTarget, redisProblem } from './support/prerequisites';
+import {
+  postgresTarget,
+  redisProblem,
+  runtimeProblem,
+} from './support/prerequisites';
 import { findFreePort } from './support/server-process';
 
 /** The check `npm test` runs before its suites (scripts/test-prerequisites.ts). */
@@ -39,6 +43,15 @@ describe('npm test prerequisites', () => {
     } finally {
       server.close();
     }
+  });
+
+  it('accepts the pinned Node.js and refuses any other, saying how to get it', () => {
+    expect(runtimeProblem('v24.21.0', '24.21.0')).toBeUndefined();
+    const problem = runtimeProblem('v20.20.2', '24.21.0');
+    expect(problem).toContain('Node.js 24.21.0');
+    expect(problem).toContain('this is v20.20.2');
+    expect(problem).toContain('npm ci');
+    expect(runtimeProblem('v24.21.1', '24.21.0')).toBeDefined();
   });
 
   it('names the PostgreSQL host and port, never the credentials', () => {

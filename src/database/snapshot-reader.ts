@@ -127,7 +127,7 @@ export class SnapshotReader implements OnModuleInit, OnApplicationShutdown {
   private afterClose(): void {
     const file = this.sqliteFile;
     if (this.pool || this.open.size > 0 || !file) return;
-    let walBytes = 0;
+    let walBytes: number;
     try {
       walBytes = statSync(`${file}-wal`).size;
     } catch {

@@ -19,6 +19,7 @@ export async function assertProperty<T>(
     };
     throw new Error(
       `${cause?.message ?? ''}\n${message.length > 3_000 ? `${message.slice(0, 1_500)}\n…\n${message.slice(-1_500)}` : message}`,
+      { cause: error },
     );
   }
 }

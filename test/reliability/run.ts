@@ -13,7 +13,11 @@ import { join, resolve } from 'node:path';
 import type { ReliabilityRecord } from '../support/reliability';
 
 const ROOT = resolve(__dirname, '..', '..');
-const JEST = join(ROOT, 'node_modules', '.bin', 'jest');
+// Jest loads Nest's ES modules through require(), which needs VM modules.
+const JEST = [
+  '--experimental-vm-modules',
+  join(ROOT, 'node_modules', 'jest', 'bin', 'jest.js'),
+];
 
 type Row = ReliabilityRecord & { database: string };
 
@@ -128,16 +132,23 @@ function main(): number {
   // --runInBand: one spec at a time, so the load and stall figures are not
   // those of a machine also busy fuzzing.
   const sqliteOk = run(
-    JEST,
-    ['--config', 'test/jest-e2e.json', '--runInBand', 'test/reliability'],
+    process.execPath,
+    [
+      ...JEST,
+      '--config',
+      'test/jest-e2e.json',
+      '--runInBand',
+      'test/reliability',
+    ],
     common,
   );
   results.push(`SQLite: ${sqliteOk ? 'passed' : 'FAILED'}`);
   let postgresOk = true;
   if (process.env.TEST_POSTGRES_URL) {
     postgresOk = run(
-      JEST,
+      process.execPath,
       [
+        ...JEST,
         '--config',
         'test/jest-e2e-postgres.json',
         '--runInBand',

@@ -11,6 +11,7 @@ import { REPO_ROOT } from '../support/server-process';
 interface Manifest {
   name?: string;
   scripts?: Record<string, string>;
+  gypfile?: boolean;
   allowScripts?: Record<string, boolean>;
   scarfSettings?: { enabled?: boolean };
 }
@@ -26,9 +27,11 @@ function packagesWithInstallScripts(nodeModules: string): Set<string> {
   const visit = (dir: string) => {
     if (!existsSync(join(dir, 'package.json'))) return;
     const manifest = readManifest(dir);
+    // A binding.gyp is built by npm unless the package says "gypfile": false
+    // (better-sqlite3 does: it ships prebuilt Node-API modules instead).
     const scripted =
       INSTALL_SCRIPTS.some((name) => manifest.scripts?.[name]) ||
-      existsSync(join(dir, 'binding.gyp'));
+      (existsSync(join(dir, 'binding.gyp')) && manifest.gypfile !== false);
     if (scripted && manifest.name) found.add(manifest.name);
     walk(join(dir, 'node_modules'));
   };
@@ -59,7 +62,9 @@ describe('install scripts of dependencies', () => {
     const scripted = [
       ...packagesWithInstallScripts(join(REPO_ROOT, 'node_modules')),
     ];
-    expect(scripted).toContain('better-sqlite3');
+    // The pinned Node.js: its preinstall fetches this platform's binary.
+    expect(scripted).toContain('node');
+    expect(scripted).not.toContain('better-sqlite3');
     expect(scripted.filter((name) => !decided.includes(name))).toEqual([]);
   });
 

@@ -61,6 +61,7 @@ export class CrossOriginPage {
       server.close();
       throw new Error(
         `Chromium from ${choice.source} did not start: ${(error as Error).message}`,
+        { cause: error },
       );
     }
     const page = await browser.newPage();

@@ -18,6 +18,7 @@ export default async function checkPostgresIsReachable(): Promise<void> {
       `PostgreSQL at TEST_POSTGRES_URL is not reachable (${
         error instanceof Error ? error.message : String(error)
       }). Start it (pg_ctlcluster --skip-systemctl-redirect $(ls /etc/postgresql) main start) or unset TEST_POSTGRES_URL to run the SQLite pass only.`,
+      { cause: error },
     );
   } finally {
     await client.end().catch(() => undefined);

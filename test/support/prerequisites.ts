@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { connect } from 'node:net';
 import { join } from 'node:path';
 import { DEBIAN_CHROMIUM } from './chromium';
@@ -8,6 +8,36 @@ import { DEBIAN_CHROMIUM } from './chromium';
  * suites start, so a missing server is one line up front instead of a
  * failure ten minutes in.
  */
+
+/**
+ * The Node.js every npm script runs on: package.json's "node" devDependency,
+ * an exact version whose package puts that runtime first on npm scripts'
+ * PATH (node_modules/.bin/node).
+ */
+export function pinnedNodeVersion(repoRoot: string): string {
+  const manifest = JSON.parse(
+    readFileSync(join(repoRoot, 'package.json'), 'utf8'),
+  ) as { devDependencies?: Record<string, string> };
+  const pinned = manifest.devDependencies?.node;
+  if (!pinned || !/^\d+\.\d+\.\d+$/.test(pinned)) {
+    throw new Error(
+      'package.json must pin the "node" devDependency to one exact version',
+    );
+  }
+  return pinned;
+}
+
+/** Undefined when `running` (process.version) is the pinned one, else why not. */
+export function runtimeProblem(
+  running: string,
+  pinned: string,
+): string | undefined {
+  if (running === `v${pinned}`) return undefined;
+  return (
+    `npm test runs on Node.js ${pinned} (package.json's "node" devDependency) and this is ${running}: ` +
+    'run `npm ci` (without --ignore-scripts, which skips fetching it) and start the tests with npm'
+  );
+}
 
 export const TEST_REDIS = { host: '127.0.0.1', port: 6379 };
 

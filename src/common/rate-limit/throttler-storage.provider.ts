@@ -2,12 +2,13 @@ import { FactoryProvider, Logger } from '@nestjs/common';
 import { ThrottlerStorage, ThrottlerStorageService } from '@nestjs/throttler';
 import { appConfig } from '../../../config/app.config';
 import type { AppConfig } from '../../../config/environment';
+import { RedisThrottlerStorage } from './redis-throttler-storage';
 
 /**
  * Where rate-limit counts live (@nestjs/throttler's storage interface): in
  * Redis when REDIS_URL is set, so every replica counts against one budget;
  * otherwise in this process's memory. Both are closed with the app (their
- * own shutdown hooks: the Redis one disconnects the client it created).
+ * own shutdown hooks: the Redis one closes the client made here).
  * The Redis client (ioredis) is loaded only when REDIS_URL is set.
  */
 export const throttlerStorageProvider: FactoryProvider<ThrottlerStorage> = {
@@ -20,10 +21,10 @@ export const throttlerStorageProvider: FactoryProvider<ThrottlerStorage> = {
 };
 
 function redisStorage(url: string): ThrottlerStorage {
-  const { ThrottlerStorageRedisService } =
+  const { Redis } =
     // eslint-disable-next-line @typescript-eslint/no-require-imports
-    require('@nest-lab/throttler-storage-redis') as typeof import('@nest-lab/throttler-storage-redis');
-  const storage = new ThrottlerStorageRedisService(url, {
+    require('ioredis') as typeof import('ioredis');
+  const client = new Redis(url, {
     // A call fails after one reconnection attempt instead of waiting for
     // Redis forever; the caller decides what a failure means.
     maxRetriesPerRequest: 1,
@@ -36,15 +37,15 @@ function redisStorage(url: string): ThrottlerStorage {
   let down = false;
   // Without a listener ioredis prints every reconnection failure. One line
   // when Redis goes away and one when it is back is enough.
-  storage.redis.on('error', (error: Error) => {
+  client.on('error', (error: Error) => {
     if (down) return;
     down = true;
     logger.warn(`Redis is unavailable: ${error.message}`);
   });
-  storage.redis.on('ready', () => {
+  client.on('ready', () => {
     if (!down) return;
     down = false;
     logger.log('Redis is available again');
   });
-  return storage;
+  return new RedisThrottlerStorage(client);
 }

@@ -75,6 +75,7 @@ async function readJson(bytes: Buffer, explained: boolean): Promise<unknown> {
       explained
         ? await jsonErrorMessage(text, error.position, bytes)
         : 'Invalid JSON body',
+      { cause: error },
     );
   }
 }
