@@ -10,6 +10,7 @@ import {
 } from './ab-settings';
 import type { BackendKind } from './databases';
 import type { TimedSample } from './measure';
+import { MB } from './proc-stats';
 import type { SqliteRefSample } from './report';
 import { RESULTS_DIR } from './settings';
 import { median } from './stats';
@@ -32,6 +33,22 @@ export interface AbBackendRun {
   reference: SqliteRefSample[];
   /** Spawn to the first 200 of each round's fresh process, per build. */
   coldStartsMs: { a: number[]; b: number[] };
+  /**
+   * VmRSS of each round's fresh process, one second after both builds'
+   * processes answered, before any load.
+   */
+  idleRssBytes: { a: number[]; b: number[] };
+}
+
+/** One row of the start table: medians of the rounds, per build. */
+export interface AbStartRow {
+  measure: 'coldStartMs' | 'idleRssMb';
+  a: number;
+  b: number;
+  /** (B − A) / A of the medians. */
+  change: number;
+  /** Smallest and largest (B − A) / A of one round's two processes. */
+  changeRange: [number, number];
 }
 
 export interface AbRow {
@@ -120,6 +137,28 @@ export function summarize(run: AbBackendRun): AbRow[] {
   return rows;
 }
 
+/** Cold start and idle RSS of both builds, from the rounds' fresh processes. */
+export function summarizeStart(run: AbBackendRun): AbStartRow[] {
+  const row = (
+    measure: AbStartRow['measure'],
+    values: { a: number[]; b: number[] },
+    scale: number,
+  ): AbStartRow => {
+    const perRound = values.a.map((a, i) => change(a, values.b[i]));
+    return {
+      measure,
+      a: median(values.a) / scale,
+      b: median(values.b) / scale,
+      change: change(median(values.a), median(values.b)),
+      changeRange: [Math.min(...perRound), Math.max(...perRound)],
+    };
+  };
+  return [
+    row('coldStartMs', run.coldStartsMs, 1),
+    row('idleRssMb', run.idleRssBytes, MB),
+  ];
+}
+
 const fmt = (value: number, digits = 0) =>
   Number.isFinite(value) ? value.toFixed(digits) : '—';
 const pct = (value: number) =>
@@ -163,6 +202,26 @@ export function tableOf(run: AbBackendRun, rows: AbRow[]): string {
   return lines.join('\n');
 }
 
+const START_LABELS: Record<AbStartRow['measure'], [string, number]> = {
+  coldStartMs: ['cold start (spawn → first 200), median ms', 0],
+  idleRssMb: ['idle RSS after start, median MB', 1],
+};
+
+export function startTableOf(rows: AbStartRow[]): string {
+  const lines = [
+    '| Start | A | B | B vs A | per round |',
+    '| --- | --: | --: | --: | --: |',
+  ];
+  for (const row of rows) {
+    const [label, digits] = START_LABELS[row.measure];
+    lines.push(
+      `| ${label} | ${fmt(row.a, digits)} | ${fmt(row.b, digits)} | ${pct(row.change)} | ` +
+        `${pct(row.changeRange[0])} … ${pct(row.changeRange[1])} |`,
+    );
+  }
+  return lines.join('\n');
+}
+
 export interface AbReport {
   text: string;
   file: string;
@@ -179,17 +238,24 @@ export async function writeAbReport(
   const summaries = runs.map((run) => ({
     kind: run.kind,
     rows: summarize(run),
+    start: summarizeStart(run),
   }));
   for (const [i, run] of runs.entries()) {
     sections.push(
       `### ${run.kind === 'sqlite' ? 'SQLite' : 'PostgreSQL'}\n\n` +
-        (await format(tableOf(run, summaries[i].rows), { parser: 'markdown' })),
+        (await format(tableOf(run, summaries[i].rows), {
+          parser: 'markdown',
+        })) +
+        '\n' +
+        (await format(startTableOf(summaries[i].start), {
+          parser: 'markdown',
+        })),
     );
   }
   const seconds =
     (timing.finishedAt.getTime() - timing.startedAt.getTime()) / 1000;
   const describe = (b: AbSettings['a']) =>
-    `${b.label} = ${b.dir} (${b.commit.slice(0, 7)}${b.uncommittedChanges ? ', uncommitted changes' : ''})`;
+    `${b.label} = ${b.dir} (${b.commit.slice(0, 7)}${b.uncommittedChanges ? ', uncommitted changes' : ''}, Node ${b.nodeVersion})`;
   const about =
     `${describe(settings.a)}; ${describe(settings.b)}. ` +
     `${settings.rounds} round${settings.rounds === 1 ? '' : 's'} on fresh processes, started and driven A B then B A alternately; each window ${settings.warmupS} s warm-up + ${settings.durationS} s measured, ` +
@@ -199,6 +265,8 @@ export async function writeAbReport(
     `between the two adjacent windows of one round; "least of rounds": the change between each build's least µs/req; ` +
     `"core 0 busy beside the server": the share of the server's core busy with anything but the server during the windows (median): ` +
     `other processes, and kernel work such as loopback networking and disk flushes, some of it on the server's behalf. ` +
+    `Start: each round's fresh process per build, cold start from spawn to the first 200 on an empty list, idle RSS (VmRSS) ` +
+    `1 s after both had answered, before any load; "per round": the smallest and largest change between the two processes of one round. ` +
     `Total run time ${fmt(seconds / 60, 1)} min.`;
   const allPassed = summaries.every((s) =>
     s.rows.every((row) => row.pass !== false),

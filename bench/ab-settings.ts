@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { positive, REPO_ROOT } from './settings';
@@ -17,6 +18,14 @@ export interface Build {
   commit: string;
   /** Uncommitted changes under src/, config/ or migrations/. */
   uncommittedChanges: boolean;
+  /**
+   * The Node.js binary the build runs on (its migrations included):
+   * BENCH_<label>_NODE, else the checkout's pinned `node_modules/.bin/node`,
+   * else the bench's own.
+   */
+  node: string;
+  /** `<node> --version`, e.g. v24.21.0. */
+  nodeVersion: string;
 }
 
 export interface AbSettings {
@@ -60,6 +69,53 @@ export const CREATE_MIN_SHARE_OF_REFERENCE = 0.15;
 /** The baseline checkout when BENCH_A_DIR is unset: `../ab-baseline`. */
 export const DEFAULT_A_DIR = resolve(REPO_ROOT, '..', 'ab-baseline');
 
+/**
+ * The Node.js a build runs on, and its version. A checkout that pins its
+ * runtime as the `node` devDependency has it at node_modules/.bin/node,
+ * which is what its own npm scripts run; one that does not runs on the
+ * bench's Node.js unless BENCH_<label>_NODE names another.
+ */
+function runtimeOf(
+  label: Build['label'],
+  dir: string,
+): { node: string; nodeVersion: string } {
+  const variable = `BENCH_${label}_NODE`;
+  const raw = process.env[variable]?.trim();
+  const pinned = resolve(dir, 'node_modules', '.bin', 'node');
+  let node: string;
+  let source: string;
+  if (raw) {
+    // A bare name (`node`) is looked up on PATH, as spawn would.
+    node = raw.includes('/') ? resolve(raw) : raw;
+    source = `${variable}=${raw}`;
+  } else if (existsSync(pinned)) {
+    node = pinned;
+    source = `BENCH_${label}_DIR's pinned node_modules/.bin/node (${variable} picks another)`;
+  } else {
+    node = process.execPath;
+    source = "the bench's own Node.js";
+  }
+  let version: string;
+  try {
+    version = execFileSync(node, ['--version'], {
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'pipe'],
+      timeout: 30_000,
+    }).trim();
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error);
+    throw new Error(`${source}: \`${node} --version\` failed: ${reason}`, {
+      cause: error,
+    });
+  }
+  if (!/^v\d+\.\d+\.\d+\S*$/.test(version)) {
+    throw new Error(
+      `${source}: \`${node} --version\` answered "${version.split('\n')[0]}", not a Node.js version`,
+    );
+  }
+  return { node, nodeVersion: version };
+}
+
 function build(label: Build['label'], rawDir: string): Build {
   const dir = resolve(rawDir);
   const entry = resolve(dir, 'dist', 'src', 'main.js');
@@ -71,7 +127,13 @@ function build(label: Build['label'], rawDir: string): Build {
   if (!existsSync(resolve(dir, 'node_modules'))) {
     throw new Error(`BENCH_${label}_DIR=${dir}: no node_modules`);
   }
-  return { label, dir, entry, ...codeVersionOf(dir) };
+  return {
+    label,
+    dir,
+    entry,
+    ...codeVersionOf(dir),
+    ...runtimeOf(label, dir),
+  };
 }
 
 function scenarios(): AbScenarioName[] {

@@ -13,7 +13,14 @@ import {
 import { LoadGenerator } from './load-client';
 import type { TimedJob } from './load-protocol';
 import { measureTimed } from './measure';
-import { hasTaskset, pinSelf, runScript, startHelperServer } from './processes';
+import { MB, rssBytes } from './proc-stats';
+import {
+  hasTaskset,
+  pinSelf,
+  runScript,
+  sleep,
+  startHelperServer,
+} from './processes';
 import type { SqliteRefSample } from './report';
 import { startBenchRun } from './bench-run';
 import { SCENARIOS } from './scenarios';
@@ -27,8 +34,9 @@ import { LOAD_CORE, SERVER_CORE } from './settings';
  * `npm run bench:ab`: an interleaved A/B of two builds of the service
  * (BENCH_A_DIR, default ../ab-baseline; BENCH_B_DIR, default this checkout).
  * Both run at once as production runs them (`node <dir>/dist/src/main.js`,
- * the same environment), pinned to the server core, on one seeded database
- * per kind. Each round drives every scenario against A and B back to back,
+ * the same environment), each on its own Node.js (BENCH_A_NODE /
+ * BENCH_B_NODE, else the checkout's pinned one, else the bench's), pinned
+ * to the server core, on one seeded database per kind. Each round drives every scenario against A and B back to back,
  * A first in odd rounds and B first in even ones, so a drift of the machine
  * during the run lands on both alike. See bench/README.md.
  */
@@ -86,6 +94,7 @@ async function prepare(backend: Backend, imageUrl: string): Promise<AbStage> {
       workDir,
       env,
       entry: build.entry,
+      node: build.node,
     });
   for (const build of [settings.a, settings.b]) {
     const service = await start(build);
@@ -130,7 +139,8 @@ async function main(): Promise<void> {
   const startedAt = new Date();
   pinSelf(LOAD_CORE);
   log(
-    `bench:ab: A = ${settings.a.dir} (${settings.a.commit.slice(0, 7)}), B = ${settings.b.dir} (${settings.b.commit.slice(0, 7)})\n` +
+    `bench:ab: A = ${settings.a.dir} (${settings.a.commit.slice(0, 7)}, Node ${settings.a.nodeVersion} ${settings.a.node}), ` +
+      `B = ${settings.b.dir} (${settings.b.commit.slice(0, 7)}, Node ${settings.b.nodeVersion} ${settings.b.node})\n` +
       `${settings.rounds} round${settings.rounds === 1 ? '' : 's'} × (${settings.warmupS} s warm-up + ${settings.durationS} s), ${settings.connections} connections, ` +
       `server on core ${SERVER_CORE}, load on core ${LOAD_CORE}${hasTaskset() ? '' : ' (unpinned: no taskset)'}; temp ${workDir}`,
   );
@@ -142,13 +152,12 @@ async function main(): Promise<void> {
   );
   const imageUrl = `http://127.0.0.1:${upstream.port}/v1/images/generations`;
 
-  // A migrates the shared databases; B then finds nothing left to run
-  // (the same migrations) or runs its new ones on start.
-  backends.push(await sqliteBackend(workDir, settings.a.entry));
+  // A, on its own Node.js, migrates the shared databases; B then finds
+  // nothing left to run (the same migrations) or runs its new ones on start.
+  const migrator = { entry: settings.a.entry, node: settings.a.node };
+  backends.push(await sqliteBackend(workDir, migrator));
   if (settings.postgresUrl) {
-    backends.push(
-      postgresBackend(settings.postgresUrl, workDir, settings.a.entry),
-    );
+    backends.push(postgresBackend(settings.postgresUrl, workDir, migrator));
   }
   const stages: AbStage[] = [];
   for (const backend of backends) stages.push(await prepare(backend, imageUrl));
@@ -161,6 +170,7 @@ async function main(): Promise<void> {
     ),
     reference: [],
     coldStartsMs: { a: [], b: [] },
+    idleRssBytes: { a: [], b: [] },
   }));
 
   for (let round = 1; round <= settings.rounds; round += 1) {
@@ -180,8 +190,18 @@ async function main(): Promise<void> {
           service.coldStartMs,
         );
       }
+      // Idle RSS: both processes settled for one second after the last of
+      // them answered, before any load; one wait serves both.
+      await sleep(1_000);
+      const idle = {} as Record<Build['label'], number>;
+      for (const build of order) {
+        idle[build.label] = rssBytes(services[build.label].pid);
+        runs[i].idleRssBytes[build.label === 'A' ? 'a' : 'b'].push(
+          idle[build.label],
+        );
+      }
       log(
-        `${tag} ${kind} started ${order.map((b) => `${b.label} (${fmt(services[b.label].coldStartMs)} ms)`).join(', then ')}`,
+        `${tag} ${kind} started ${order.map((b) => `${b.label} (${fmt(services[b.label].coldStartMs)} ms, idle ${fmt(idle[b.label] / MB, 1)} MB)`).join(', then ')}`,
       );
       if (kind === 'sqlite' && settings.scenarios.includes('create')) {
         const refDb = freshSqliteCopy(workDir, `reference-${round}`);
@@ -233,6 +253,8 @@ async function main(): Promise<void> {
     {
       cpus: cpus().length,
       cpuModel: cpus()[0]?.model,
+      // The orchestrator's and load generator's; each build's own is in
+      // settings.a / settings.b (nodeVersion).
       node: process.version,
       kernel: release(),
       pinned: hasTaskset(),

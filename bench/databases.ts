@@ -37,29 +37,39 @@ export interface Backend {
 }
 
 /**
+ * The build that migrates a backend's databases: its entry point and the
+ * Node.js it runs on (default this checkout's, on the bench's Node.js).
+ */
+export interface Migrator {
+  entry?: string;
+  node?: string;
+}
+
+/**
  * Starts the service once on `url` (MIGRATIONS_RUN defaults to true), stops
- * it. `entry`: the build that migrates (default this checkout's).
+ * it.
  */
 async function migrate(
   url: string,
   workDir: string,
-  entry?: string,
+  migrator: Migrator,
 ): Promise<void> {
   const service = await startService({
     name: 'migrate',
     databaseUrl: url,
     workDir,
-    entry,
+    entry: migrator.entry,
+    node: migrator.node,
   });
   await service.stop();
 }
 
 export async function sqliteBackend(
   workDir: string,
-  entry?: string,
+  migrator: Migrator = {},
 ): Promise<Backend> {
   const template = join(workDir, 'template.db');
-  await migrate(`file:${template}`, workDir, entry);
+  await migrate(`file:${template}`, workDir, migrator);
   // One self-contained file (no -wal beside it), safe to copy.
   const db = new Database(template);
   db.pragma('wal_checkpoint(TRUNCATE)');
@@ -103,7 +113,7 @@ async function adminQuery(adminUrl: string, sql: string): Promise<void> {
 export function postgresBackend(
   adminUrl: string,
   workDir: string,
-  entry?: string,
+  migrator: Migrator = {},
 ): Backend {
   const prefix = `workspace_bench_${randomBytes(4).toString('hex')}`;
   const created: string[] = [];
@@ -115,7 +125,7 @@ export function postgresBackend(
       created.push(database);
       const url = new URL(adminUrl);
       url.pathname = `/${database}`;
-      await migrate(url.toString(), workDir, entry);
+      await migrate(url.toString(), workDir, migrator);
       const ids =
         data.projects > 0 ? await seedPostgres(url.toString(), data) : [];
       return { url: url.toString(), ids };

@@ -35,6 +35,11 @@ export interface ServiceOptions {
    * `dist/src/main.js` (the A/B runs another checkout's beside it).
    */
   entry?: string;
+  /**
+   * The Node.js binary that runs it; default the bench's own
+   * (`process.execPath`). The A/B runs each build on its own runtime.
+   */
+  node?: string;
 }
 
 export interface Service {
@@ -124,7 +129,7 @@ export async function startService(options: ServiceOptions): Promise<Service> {
     // (read by the service outside NODE_ENV=test) cannot change the run.
     child = spawnPinned(
       options.unpinned ? undefined : SERVER_CORE,
-      process.execPath,
+      options.node ?? process.execPath,
       [...(options.nodeArgs ?? []), options.entry ?? SERVER_ENTRY],
       { env, cwd: options.workDir, stdio: ['ignore', out, err] },
     );
