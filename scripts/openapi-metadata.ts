@@ -45,6 +45,10 @@ export async function renderOpenApiMetadata(): Promise<string> {
         /import\(\s*(["'][^"']+["'])\s*\)/g,
         'Promise.resolve(require($1))',
       )
+      // Under nodenext resolution the generator names ES-module paths
+      // (`./x.dto.js`); this file is required as TypeScript (ts-jest,
+      // ts-node), where `./x.dto` is the file.
+      .replace(/require\((["'])(\.\.?\/[^"']+)\.js\1\)/g, 'require($1$2$1)')
       // The generator names files relative to src/, the file lives in
       // src/generated/.
       .replace(/require\((["'])\.\//g, 'require($1../');

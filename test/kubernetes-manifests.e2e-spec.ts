@@ -7,12 +7,6 @@ import {
 } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Deployment } from 'kubernetes-models/apps/v1/Deployment';
-import { HorizontalPodAutoscaler } from 'kubernetes-models/autoscaling/v2/HorizontalPodAutoscaler';
-import { Job } from 'kubernetes-models/batch/v1/Job';
-import { PodDisruptionBudget } from 'kubernetes-models/policy/v1/PodDisruptionBudget';
-import { ConfigMap } from 'kubernetes-models/v1/ConfigMap';
-import { Service } from 'kubernetes-models/v1/Service';
 import * as ts from 'typescript';
 import { parseAllDocuments } from 'yaml';
 import { loadConfiguration } from '../config/environment';
@@ -34,15 +28,32 @@ interface Manifest {
   [key: string]: unknown;
 }
 
-/** The schema-checked model of each kind the manifests may use. */
-const MODELS: Record<string, new (data: never) => { validate(): void }> = {
-  'apps/v1/Deployment': Deployment,
-  'autoscaling/v2/HorizontalPodAutoscaler': HorizontalPodAutoscaler,
-  'batch/v1/Job': Job,
-  'policy/v1/PodDisruptionBudget': PodDisruptionBudget,
-  'v1/ConfigMap': ConfigMap,
-  'v1/Service': Service,
-};
+type Model = new (data: never) => { validate(): void };
+
+/** The kinds the manifests may use, as `<apiVersion>/<kind>`. */
+const KINDS = [
+  'apps/v1/Deployment',
+  'autoscaling/v2/HorizontalPodAutoscaler',
+  'batch/v1/Job',
+  'policy/v1/PodDisruptionBudget',
+  'v1/ConfigMap',
+  'v1/Service',
+];
+
+/**
+ * The schema-checked model of each kind. kubernetes-models publishes ES
+ * modules with an "import" export only, so they are imported, not required.
+ */
+const MODELS: Record<string, Model> = {};
+beforeAll(async () => {
+  for (const kind of KINDS) {
+    const module = (await import(`kubernetes-models/${kind}`)) as Record<
+      string,
+      Model
+    >;
+    MODELS[kind] = module[kind.split('/').pop()!];
+  }
+});
 
 function validate(manifest: object & { apiVersion?: string; kind?: string }) {
   const Model = MODELS[`${manifest.apiVersion}/${manifest.kind}`];
@@ -159,8 +170,13 @@ describe('Kubernetes manifests (deploy/kubernetes)', () => {
         const source = objects.map((manifest, i) => {
           const object: Partial<Manifest> = { ...manifest };
           delete object.file;
-          const module = require.resolve(
-            `kubernetes-models/${manifest.apiVersion}/${manifest.kind}`,
+          // The package's own file (its exports map offers "import" only).
+          const module = join(
+            REPO_ROOT,
+            'node_modules',
+            'kubernetes-models',
+            manifest.apiVersion,
+            `${manifest.kind}.js`,
           );
           return (
             `import type { I${manifest.kind} as T${i} } from ${JSON.stringify(module)};\n` +

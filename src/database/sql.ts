@@ -74,8 +74,12 @@ const sqliteJson: JsonSql = {
   object: (fields) => `json_object(${objectArguments(fields)})`,
   // json_object returns its JSON as compact text already.
   document: (expression) => expression,
+  // JSONB, not JSON text: a JSON value loses its "this is JSON" subtype
+  // when it leaves a scalar subquery (SQLite 3.54 enforces it), so a text
+  // array would be embedded as a string; a JSONB blob is JSON by itself, and
+  // json_object writes it out as compact text.
   array: (element, from, order) =>
-    `(SELECT json_group_array(${element} ORDER BY ${order}) ${from})`,
+    `(SELECT jsonb_group_array(${element} ORDER BY ${order}) ${from})`,
   // TypeORM writes SQLite datetimes as UTC text 'YYYY-MM-DD HH:MM:SS.SSS'.
   timestamp: (column) => `(replace(${column}, ' ', 'T') || 'Z')`,
 };

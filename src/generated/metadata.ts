@@ -99,7 +99,7 @@ export default async () => {
               id: { required: true, type: () => String },
               projectId: { required: true, type: () => String },
               sectionId: { required: true, type: () => String, nullable: true },
-              kind: { required: true, type: () => String },
+              kind: { required: true, enum: ['logo'] },
               contentType: { required: true, type: () => String },
               byteSize: { required: true, type: () => Number },
               sha256: { required: true, type: () => String },
