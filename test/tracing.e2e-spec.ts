@@ -186,10 +186,31 @@ describe('tracing (OTEL_EXPORTER_OTLP_ENDPOINT set)', () => {
       receiver.trace(caller.traceId).some((span) => span.kind === SERVER),
     );
     const spans = receiver.trace(caller.traceId);
-    expect(spans.filter((span) => span.kind === SERVER)).toHaveLength(1);
+    const servers = spans.filter((span) => span.kind === SERVER);
+    expect(servers).toHaveLength(1);
+    // The route, not the path, names the server span; the controller method
+    // is its child, and the statement runs inside the method.
+    expect(servers[0]).toMatchObject({
+      name: 'GET /api/projects/:id',
+      attributes: expect.objectContaining({
+        'http.route': '/api/projects/:id',
+      }),
+    });
+    const handler = spans.find(
+      (span) => span.name === 'ProjectsController.get',
+    );
+    expect(handler).toMatchObject({
+      parentSpanId: servers[0].spanId,
+      attributes: expect.objectContaining({
+        'http.route': '/api/projects/:id',
+        'nestjs.controller': 'ProjectsController',
+        'nestjs.callback': 'get',
+      }),
+    });
     const statements = spans.filter(isDatabaseSpan);
     expect(statements).toHaveLength(1);
     const [statement] = statements;
+    expect(statement.parentSpanId).toBe(handler!.spanId);
     const text = String(
       statement.attributes['db.query.text'] ??
         statement.attributes['db.statement'],

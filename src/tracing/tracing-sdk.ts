@@ -11,13 +11,8 @@ import {
   registerInstrumentations,
   type Instrumentation,
 } from '@opentelemetry/instrumentation';
-import {
-  ExpressInstrumentation,
-  ExpressLayerType,
-} from '@opentelemetry/instrumentation-express';
 import { HttpInstrumentation } from '@opentelemetry/instrumentation-http';
 import { IORedisInstrumentation } from '@opentelemetry/instrumentation-ioredis';
-import { NestInstrumentation } from '@opentelemetry/instrumentation-nestjs-core';
 import { PgInstrumentation } from '@opentelemetry/instrumentation-pg';
 import {
   defaultResource,
@@ -98,12 +93,6 @@ export function tracingInstrumentations(): Instrumentation[] {
       // An outgoing call with no request behind it (none today) is not a trace.
       requireParentforOutgoingSpans: true,
     }),
-    new ExpressInstrumentation({
-      // One span per middleware (helmet, CORS, body reading…) is noise;
-      // routers and the route handler remain.
-      ignoreLayersType: [ExpressLayerType.MIDDLEWARE],
-    }),
-    new NestInstrumentation(),
     new PgInstrumentation({
       enhancedDatabaseReporting: false,
       // Background work (the idempotency purge, migrations) is not traced.
