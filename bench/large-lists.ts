@@ -2,6 +2,7 @@ import { get } from 'node:http';
 import { rmSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import type { Backend, BackendKind } from './databases';
+import { POD_HEAP_FLAGS } from './pod-heap';
 import { peakRssBytes, resetPeakRss, rssBytes } from './proc-stats';
 import { sleep } from './processes';
 import { seededUserId } from './seed-rows';
@@ -18,13 +19,6 @@ export const LARGE_LIST_SIZES = [100_000, 500_000];
 const PROJECTS_PER_USER = 20;
 /** Lists of the 1,000-project database timed for the per-project reference. */
 const REFERENCE_LISTS = 20;
-
-/**
- * The heap Node sizes for itself in the Deployment's pod (limits.memory
- * 512Mi: a quarter of it); on a large machine V8 would collect garbage far
- * later than any pod does.
- */
-export const POD_HEAP = '--max-old-space-size=128';
 
 export const TARGETS = {
   rssGrowthBytes: 64 * 2 ** 20,
@@ -129,7 +123,7 @@ export async function measureLargeLists(
       name: `large-${projects}`,
       databaseUrl: database.url,
       workDir,
-      nodeArgs: [POD_HEAP],
+      nodeArgs: POD_HEAP_FLAGS,
     });
     try {
       // Warm-up: the code paths compiled, the pools open.

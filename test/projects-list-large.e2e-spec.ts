@@ -14,6 +14,7 @@ import {
   heldListSnapshots,
   waitForNoListSnapshots,
 } from './support/list-snapshots';
+import { POD_HEAP_FLAGS } from '../bench/pod-heap';
 import {
   assertListOrder,
   dropListAfter,
@@ -46,14 +47,6 @@ const RSS_GROWTH_LIMIT = 64 * MB;
  */
 const PROBE_LIMIT_MS = 100;
 const PROBE_CEILING_MS = 1500;
-
-/**
- * The heap Node gives itself in the Deployment's pod (limits.memory 512Mi):
- * V8 sizes its old generation to a quarter of the memory it may use. On
- * this machine's 24 GB it would allow 4 GB and collect garbage that late,
- * which is RSS the pod never sees.
- */
-const POD_HEAP = '--max-old-space-size=128';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -91,7 +84,7 @@ describe(`GET /api/projects with ${PROJECTS.toLocaleString('en')} projects (a re
     ids = await seedProjects(database.url, PROJECTS, USERS);
     server = await startServer(
       { DATABASE_URL: database.url },
-      { cwd: workDir, nodeArgs: [POD_HEAP] },
+      { cwd: workDir, nodeArgs: POD_HEAP_FLAGS },
     );
     // Warm-up: code paths compiled and pools open before anything is measured.
     await readList(

@@ -3,6 +3,7 @@ import { get } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { MB, rssBytes } from '../bench/proc-stats';
+import { POD_HEAP_FLAGS } from '../bench/pod-heap';
 import { openList, readList } from './support/project-list-client';
 import { startServer, type ServerProcess } from './support/server-process';
 import { createTestDatabase, type TestDatabase } from './support/test-database';
@@ -25,8 +26,6 @@ const RSS_GROWTH_LIMIT = 64 * MB;
  */
 const PROBE_MEDIAN_MS = 200;
 const PROBE_CEILING_MS = 3000;
-/** The heap of the Deployment's pod (see projects-list-large). */
-const POD_HEAP = '--max-old-space-size=128';
 
 /** Non-ASCII too: 950 KB of UTF-8 in all, distinct per project. */
 const longName = (i: number) =>
@@ -60,7 +59,7 @@ describe('lists of projects whose names PATCH made nearly BODY_LIMIT long (a rea
     database = await createTestDatabase();
     server = await startServer(
       { DATABASE_URL: database.url },
-      { cwd: workDir, nodeArgs: [POD_HEAP] },
+      { cwd: workDir, nodeArgs: POD_HEAP_FLAGS },
     );
     for (let i = 0; i < PROJECTS; i++) {
       const created = await fetch(`${server.baseUrl}/api/projects`, {
