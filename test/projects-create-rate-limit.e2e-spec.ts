@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import Redis from 'ioredis';
+import { connectTestRedis } from './support/test-redis';
 import request from 'supertest';
 import { createTestApp, TestApp } from './support/test-app';
 
@@ -110,19 +111,7 @@ describe('project creation: per-client rate limit', () => {
     let redis: Redis;
 
     beforeAll(async () => {
-      redis = new Redis(REDIS_URL, {
-        lazyConnect: true,
-        maxRetriesPerRequest: 1,
-      });
-      try {
-        await redis.connect();
-        await redis.ping();
-      } catch (error) {
-        throw new Error(
-          `These tests need Redis on ${REDIS_URL} (redis-server --daemonize yes --bind 127.0.0.1 --port 6379 --save "" --appendonly no): ${String(error)}`,
-          { cause: error },
-        );
-      }
+      redis = await connectTestRedis(REDIS_URL);
     });
     afterAll(async () => {
       const keys = await redis.keys(`*${prefix}*`);

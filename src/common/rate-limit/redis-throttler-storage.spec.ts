@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { createServer } from 'node:net';
 import { ThrottlerStorageService } from '@nestjs/throttler';
 import Redis from 'ioredis';
+import { connectTestRedis } from '../../../test/support/test-redis';
 import { RedisThrottlerStorage } from './redis-throttler-storage';
 
 /**
@@ -23,19 +24,7 @@ describe('RedisThrottlerStorage', () => {
   const freshKey = () => `${run}:k${++n}`;
 
   beforeAll(async () => {
-    admin = new Redis(REDIS_URL, {
-      lazyConnect: true,
-      maxRetriesPerRequest: 1,
-    });
-    try {
-      await admin.connect();
-      await admin.ping();
-    } catch (error) {
-      throw new Error(
-        `These tests need Redis on ${REDIS_URL} (redis-server --daemonize yes --bind 127.0.0.1 --port 6379 --save "" --appendonly no): ${String(error)}`,
-        { cause: error },
-      );
-    }
+    admin = await connectTestRedis(REDIS_URL);
     client = new Redis(REDIS_URL, { maxRetriesPerRequest: 1 });
     storage = new RedisThrottlerStorage(client);
   });
