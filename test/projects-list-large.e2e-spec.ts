@@ -1,5 +1,4 @@
 import { mkdtempSync, rmSync } from 'node:fs';
-import { get } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
@@ -22,9 +21,15 @@ import {
   readList,
   type ListedProject,
 } from './support/project-list-client';
+import {
+  LOOP_MONITOR_NODE_ARGS,
+  loopWindowStats,
+  startLoopWindow,
+} from './support/loop-monitor';
 import { seedProjects } from './support/seed-projects';
 import { startServer, type ServerProcess } from './support/server-process';
 import { createTestDatabase, type TestDatabase } from './support/test-database';
+import { timedGet } from './support/timed-get';
 
 /**
  * The full list (GET /api/projects) of a large workspace, from a real server process on
@@ -36,35 +41,22 @@ const PROJECTS = 100_000;
 const USERS = 5_000;
 const RSS_GROWTH_LIMIT = 64 * MB;
 /**
- * A list built whole (what this guards against) held the event loop, and
- * every probe sent meanwhile, for 1.65 s at this size. On a shared 2-core
- * machine, with other suites or a benchmark beside this one, a probe also
- * waits for a CPU now and then (up to 0.7 s was seen beside a benchmark,
- * and 1.05 s once in a CI run on PostgreSQL, timed from this process, which
- * also parses the list), so the test holds the median to 100 ms and every
- * probe to 1.5 s, under the stall it guards against; the bench's
- * list-all-large scenario measures the p99 (≤ 50 ms) on a quiet machine.
+ * A list built whole (what this guards against) held the server's event
+ * loop, and every probe sent meanwhile, for 1.65 s at this size. The server
+ * measures itself (support/event-loop-monitor.ts): the longest delay of its
+ * loop during which its own main thread was running, which other processes
+ * on the machine cannot lengthen, is held to 250 ms (12 ms alone; SQLite
+ * chunks of 16 MB instead of 64 KB make it 270 ms). Probe times taken from
+ * this process also carry this process's own pauses: in a full e2e run its
+ * Jest worker, parsing the list, stopped for up to 1.2 s while the server's
+ * loop delay stayed under 30 ms, and one CI run had 27 probes of 1.7-2.0 s.
+ * So only their median is held (100 ms); the bench's list-all-large
+ * scenario measures the p99 (≤ 50 ms) on a quiet machine.
  */
+const LOOP_HOLD_LIMIT_MS = 250;
 const PROBE_LIMIT_MS = 100;
-const PROBE_CEILING_MS = 1500;
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-/** One GET on a new connection: its status and how long it took. */
-function timedGet(url: string): Promise<{ status: number; ms: number }> {
-  const started = performance.now();
-  return new Promise((resolve, reject) => {
-    get(url, { agent: false }, (res) => {
-      res.resume();
-      res.once('end', () =>
-        resolve({
-          status: res.statusCode ?? 0,
-          ms: performance.now() - started,
-        }),
-      );
-    }).once('error', reject);
-  });
-}
 
 describe(`GET /api/projects with ${PROJECTS.toLocaleString('en')} projects (a real process)`, () => {
   let workDir: string;
@@ -84,7 +76,11 @@ describe(`GET /api/projects with ${PROJECTS.toLocaleString('en')} projects (a re
     ids = await seedProjects(database.url, PROJECTS, USERS);
     server = await startServer(
       { DATABASE_URL: database.url },
-      { cwd: workDir, nodeArgs: POD_HEAP_FLAGS },
+      {
+        cwd: workDir,
+        nodeArgs: [...POD_HEAP_FLAGS, ...LOOP_MONITOR_NODE_ARGS],
+        ipc: true,
+      },
     );
     // Warm-up: code paths compiled and pools open before anything is measured.
     await readList(
@@ -134,7 +130,8 @@ describe(`GET /api/projects with ${PROJECTS.toLocaleString('en')} projects (a re
     expect(peak - baseline).toBeLessThanOrEqual(RSS_GROWTH_LIMIT);
   }, 300_000);
 
-  it('answers GETs by id and /health/ready while the full list streams: the median within 100 ms, none over 1.5 s', async () => {
+  it('answers GETs by id and /health/ready while the full list streams: its loop never held over 250 ms, the median answer within 100 ms', async () => {
+    await startLoopWindow(server);
     const listing = readList(await openList(`${server.baseUrl}/api/projects`));
     let done = false;
     void listing.finally(() => (done = true));
@@ -148,12 +145,13 @@ describe(`GET /api/projects with ${PROJECTS.toLocaleString('en')} projects (a re
       await sleep(50);
     }
     expect(await listing).toMatchObject({ complete: true, count: PROJECTS });
+    const loop = await loopWindowStats(server);
     expect(answers.length).toBeGreaterThan(10);
     expect(answers.filter((a) => a.status !== 200)).toEqual([]);
     const times = answers.map((a) => a.ms).sort((a, b) => a - b);
     const median = times[Math.floor(times.length / 2)];
+    expect(loop.maxStallMs).toBeLessThanOrEqual(LOOP_HOLD_LIMIT_MS);
     expect(median).toBeLessThanOrEqual(PROBE_LIMIT_MS);
-    expect(answers.filter((a) => a.ms > PROBE_CEILING_MS)).toEqual([]);
   }, 300_000);
 
   it('stops reading at once when the client drops the list after 1 MB, and serves the next list', async () => {

@@ -1,12 +1,17 @@
 import { mkdtempSync, rmSync } from 'node:fs';
-import { get } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { MB, rssBytes } from '../bench/proc-stats';
 import { POD_HEAP_FLAGS } from '../bench/pod-heap';
+import {
+  LOOP_MONITOR_NODE_ARGS,
+  loopWindowStats,
+  startLoopWindow,
+} from './support/loop-monitor';
 import { openList, readList } from './support/project-list-client';
 import { startServer, type ServerProcess } from './support/server-process';
 import { createTestDatabase, type TestDatabase } from './support/test-database';
+import { timedGet } from './support/timed-get';
 
 /**
  * PATCH stores a name of any length the body limit lets through, so every
@@ -20,33 +25,21 @@ const USER = 'long-names';
 /** Far below the 38 MB a list built whole would take (and its copies). */
 const RSS_GROWTH_LIMIT = 64 * MB;
 /**
- * Generous, for a 2-core machine shared with other suites: alone, the
- * median probe took 40-50 ms and the slowest 130-290 ms; with two other
- * engineers' suites beside it (load average 7) one took 1.15 s.
+ * Probe times are taken from this process, so a 2-core machine shared with
+ * other suites lengthens them (alone, the median took 40-50 ms and the
+ * slowest 130-290 ms; beside two other suites, load average 7, one took
+ * 1.15 s): only their median is held. The server's own longest loop hold
+ * (support/event-loop-monitor.ts, which other processes cannot lengthen;
+ * 17 ms alone) is held to 250 ms.
  */
 const PROBE_MEDIAN_MS = 200;
-const PROBE_CEILING_MS = 3000;
+const LOOP_HOLD_LIMIT_MS = 250;
 
 /** Non-ASCII too: 950 KB of UTF-8 in all, distinct per project. */
 const longName = (i: number) =>
   `${i}:` + 'é€'.repeat(50_000) + 'n'.repeat(700_000);
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-function timedGet(url: string): Promise<{ status: number; ms: number }> {
-  const started = performance.now();
-  return new Promise((resolve, reject) => {
-    get(url, { agent: false }, (res) => {
-      res.resume();
-      res.once('end', () =>
-        resolve({
-          status: res.statusCode ?? 0,
-          ms: performance.now() - started,
-        }),
-      );
-    }).once('error', reject);
-  });
-}
 
 describe('lists of projects whose names PATCH made nearly BODY_LIMIT long (a real process)', () => {
   let workDir: string;
@@ -59,7 +52,11 @@ describe('lists of projects whose names PATCH made nearly BODY_LIMIT long (a rea
     database = await createTestDatabase();
     server = await startServer(
       { DATABASE_URL: database.url },
-      { cwd: workDir, nodeArgs: POD_HEAP_FLAGS },
+      {
+        cwd: workDir,
+        nodeArgs: [...POD_HEAP_FLAGS, ...LOOP_MONITOR_NODE_ARGS],
+        ipc: true,
+      },
     );
     for (let i = 0; i < PROJECTS; i++) {
       const created = await fetch(`${server.baseUrl}/api/projects`, {
@@ -90,12 +87,13 @@ describe('lists of projects whose names PATCH made nearly BODY_LIMIT long (a rea
     if (workDir) rmSync(workDir, { recursive: true, force: true });
   });
 
-  it('streams the full list with every name exact, within 64 MB of RSS growth, answering probes meanwhile (median within 200 ms)', async () => {
+  it('streams the full list with every name exact, within 64 MB of RSS growth, answering probes meanwhile (its loop never held over 250 ms, the median answer within 200 ms)', async () => {
     const baseline = rssBytes(server.pid);
     let peak = baseline;
     const sampler = setInterval(() => {
       peak = Math.max(peak, rssBytes(server.pid));
     }, 20);
+    await startLoopWindow(server);
     const exact: boolean[] = [];
     const listing = readList(
       await openList(`${server.baseUrl}/api/projects?userId=${USER}`),
@@ -109,6 +107,7 @@ describe('lists of projects whose names PATCH made nearly BODY_LIMIT long (a rea
       await sleep(20);
     }
     clearInterval(sampler);
+    const loop = await loopWindowStats(server);
 
     expect(await listing).toMatchObject({
       status: 200,
@@ -122,7 +121,7 @@ describe('lists of projects whose names PATCH made nearly BODY_LIMIT long (a rea
     expect(times[Math.floor(times.length / 2)]).toBeLessThanOrEqual(
       PROBE_MEDIAN_MS,
     );
-    expect(probes.filter((p) => p.ms > PROBE_CEILING_MS)).toEqual([]);
+    expect(loop.maxStallMs).toBeLessThanOrEqual(LOOP_HOLD_LIMIT_MS);
   }, 120_000);
 
   it('pages through them with every name exact', async () => {

@@ -1,6 +1,10 @@
 import { randomBytes } from 'node:crypto';
-import { join } from 'node:path';
 import type { LoopStats } from '../support/event-loop-monitor';
+import {
+  LOOP_MONITOR_NODE_ARGS,
+  loopWindowStats,
+  startLoopWindow,
+} from '../support/loop-monitor';
 import { DevImageApi, Replies } from '../support/fake-image-api';
 import { HttpClient } from '../support/http-client';
 import { byScale, isLongRun, recordReliability } from '../support/reliability';
@@ -16,8 +20,6 @@ const IMAGE_BYTES = 4 * 1024 * 1024;
 /** The longest the service may hold its event loop for one answer. */
 const MAX_LOOP_HOLD_MS = 50;
 const REPEATS = byScale(1, 3);
-
-const MONITOR = join(__dirname, '..', 'support', 'event-loop-monitor.ts');
 
 /**
  * The cost of a GPT image model's answer: a 4 MB image as base64, read,
@@ -51,13 +53,7 @@ describe('Cost of a 4 MB base64 image answer (reliability)', () => {
         LOG_LEVEL: 'warn',
       },
       {
-        nodeArgs: [
-          '--expose-gc',
-          '-r',
-          require.resolve('ts-node/register/transpile-only'),
-          '-r',
-          MONITOR,
-        ],
+        nodeArgs: LOOP_MONITOR_NODE_ARGS,
         ipc: true,
       },
     );
@@ -72,12 +68,12 @@ describe('Cost of a 4 MB base64 image answer (reliability)', () => {
   });
 
   async function measure(send: () => ReturnType<HttpClient['send']>) {
-    await server.ask({ type: 'reset' });
+    await startLoopWindow(server);
     const started = performance.now();
     const answer = await send();
     const answerMs = performance.now() - started;
     await new Promise((resolve) => setTimeout(resolve, 30));
-    const stats = (await server.ask({ type: 'stats' })) as LoopStats;
+    const stats = await loopWindowStats(server);
     return { answer, answerMs, stats };
   }
 

@@ -1,6 +1,10 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { join } from 'node:path';
 import type { LoopStats } from '../support/event-loop-monitor';
+import {
+  LOOP_MONITOR_NODE_ARGS,
+  loopWindowStats,
+  startLoopWindow,
+} from '../support/loop-monitor';
 import { DevImageApi, Replies } from '../support/fake-image-api';
 import { HttpClient } from '../support/http-client';
 import { megabytes } from '../support/process-memory';
@@ -36,8 +40,6 @@ const SLICE_BYTES = 256 * 1024;
  * server that read the whole asset per request would need 1.5 MB each.
  */
 const MAX_BYTES_PER_READER = 5 * SLICE_BYTES;
-
-const MONITOR = join(__dirname, '..', 'support', 'event-loop-monitor.ts');
 
 const pngOf = (size: number) =>
   Buffer.concat([PNG_SIGNATURE, randomBytes(size - PNG_SIGNATURE.length)]);
@@ -81,13 +83,7 @@ describe(`Cost of kept logos on ${TEST_DATABASE} (reliability)`, () => {
         LOG_LEVEL: 'warn',
       },
       {
-        nodeArgs: [
-          '--expose-gc',
-          '-r',
-          require.resolve('ts-node/register/transpile-only'),
-          '-r',
-          MONITOR,
-        ],
+        nodeArgs: LOOP_MONITOR_NODE_ARGS,
         ipc: true,
       },
     );
@@ -110,12 +106,12 @@ describe(`Cost of kept logos on ${TEST_DATABASE} (reliability)`, () => {
   });
 
   async function measure(send: () => ReturnType<HttpClient['send']>) {
-    await server.ask({ type: 'reset' });
+    await startLoopWindow(server);
     const started = performance.now();
     const answer = await send();
     const answerMs = performance.now() - started;
     await new Promise((resolve) => setTimeout(resolve, 30));
-    const stats = (await server.ask({ type: 'stats' })) as LoopStats;
+    const stats = await loopWindowStats(server);
     return { answer, answerMs, stats };
   }
 
@@ -209,7 +205,7 @@ describe(`Cost of kept logos on ${TEST_DATABASE} (reliability)`, () => {
   async function settledMemory(): Promise<{ held: number; rss: number }> {
     const samples: LoopStats[] = [];
     for (let i = 0; i < 3; i++) {
-      samples.push((await server.ask({ type: 'stats' })) as LoopStats);
+      samples.push(await loopWindowStats(server));
       await new Promise((resolve) => setTimeout(resolve, 200));
     }
     return {

@@ -1,6 +1,9 @@
-import { join } from 'node:path';
 import { answerProblems } from '../support/answer-contract';
-import type { LoopStats } from '../support/event-loop-monitor';
+import {
+  LOOP_MONITOR_NODE_ARGS,
+  loopWindowStats,
+  startLoopWindow,
+} from '../support/loop-monitor';
 import { DevImageApi, Replies } from '../support/fake-image-api';
 import { HttpClient } from '../support/http-client';
 import { byScale, isLongRun, recordReliability } from '../support/reliability';
@@ -20,8 +23,6 @@ const BODY_SIZE = BODY_LIMIT - 1024;
 const MAX_LOOP_HOLD_MS = 50;
 /** Each body is sent this many times; the worst is kept. */
 const REPEATS = byScale(1, 3);
-
-const MONITOR = join(__dirname, '..', 'support', 'event-loop-monitor.ts');
 
 const PATHS = {
   create: () => '/api/projects',
@@ -65,13 +66,7 @@ describe('Cost of the worst bodies under BODY_LIMIT (reliability)', () => {
         LOG_LEVEL: 'warn',
       },
       {
-        nodeArgs: [
-          '--expose-gc',
-          '-r',
-          require.resolve('ts-node/register/transpile-only'),
-          '-r',
-          MONITOR,
-        ],
+        nodeArgs: LOOP_MONITOR_NODE_ARGS,
         ipc: true,
       },
     );
@@ -94,7 +89,7 @@ describe('Cost of the worst bodies under BODY_LIMIT (reliability)', () => {
   });
 
   async function measure(body: CostBody): Promise<Measure> {
-    await server.ask({ type: 'reset' });
+    await startLoopWindow(server);
     const started = performance.now();
     const answer = await client.send({
       method: body.route === 'patch' ? 'PATCH' : 'POST',
@@ -106,7 +101,7 @@ describe('Cost of the worst bodies under BODY_LIMIT (reliability)', () => {
     // One more turn of the server's loop, so that work left after the
     // answer (a timer, a log line) is inside the window too.
     await new Promise((resolve) => setTimeout(resolve, 30));
-    const stats = (await server.ask({ type: 'stats' })) as LoopStats;
+    const stats = await loopWindowStats(server);
     const problems = answerProblems(body.route, answer, { secret: SECRET });
     if (!body.statuses.includes(answer.status)) {
       problems.push(

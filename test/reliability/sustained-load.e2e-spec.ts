@@ -1,11 +1,15 @@
 import autocannon from 'autocannon';
 import type { IncomingHttpHeaders } from 'node:http';
-import { join } from 'node:path';
 import { answerProblems, type Operation } from '../support/answer-contract';
 import { DevImageApi, Replies } from '../support/fake-image-api';
 import { megabytes } from '../support/process-memory';
 import { byScale, recordReliability } from '../support/reliability';
 import type { LoopStats } from '../support/event-loop-monitor';
+import {
+  LOOP_MONITOR_NODE_ARGS,
+  loopWindowStats,
+  startLoopWindow,
+} from '../support/loop-monitor';
 import { startServer, type ServerProcess } from '../support/server-process';
 import {
   createTestDatabase,
@@ -26,8 +30,6 @@ const RATE = byScale(150, 250);
 const MAX_LOOP_DELAY_MS = 200;
 const RAMP_UP_MS = 3_000;
 const MAX_MEMORY_GROWTH = 0.2;
-
-const MONITOR = join(__dirname, '..', 'support', 'event-loop-monitor.ts');
 
 interface Context {
   id?: string;
@@ -172,13 +174,7 @@ describe('Sustained mixed load (reliability)', () => {
         LOG_LEVEL: 'warn',
       },
       {
-        nodeArgs: [
-          '--expose-gc',
-          '-r',
-          require.resolve('ts-node/register/transpile-only'),
-          '-r',
-          MONITOR,
-        ],
+        nodeArgs: LOOP_MONITOR_NODE_ARGS,
         ipc: true,
       },
     );
@@ -217,16 +213,16 @@ describe('Sustained mixed load (reliability)', () => {
       };
 
       await run({ ...options, duration: WARM_UP_S });
-      const warm = (await server.ask({ type: 'stats' })) as LoopStats;
+      const warm = await loopWindowStats(server);
       // The stall window opens once the run's 100 connections are open and
       // the load is steady: the first second sends every connection's first
       // request at once, a queue (see RATE), not a stall.
       const running = run({ ...options, duration: DURATION_S });
       await new Promise((resolve) => setTimeout(resolve, RAMP_UP_MS));
-      await server.ask({ type: 'reset' });
+      await startLoopWindow(server);
       const result = await running;
       await new Promise((resolve) => setTimeout(resolve, 1_000));
-      const after = (await server.ask({ type: 'stats' })) as LoopStats;
+      const after = await loopWindowStats(server);
 
       const figures = {
         requests: result.requests.total,
