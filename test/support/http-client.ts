@@ -12,6 +12,15 @@ export interface HttpCall {
 
 const REQUEST_TIMEOUT_MS = 30_000;
 
+/** A request that failed on a kept-alive connection the server had closed. */
+class StaleConnectionError extends Error {
+  constructor(cause: Error) {
+    super(`kept-alive connection closed by the server: ${cause.message}`, {
+      cause,
+    });
+  }
+}
+
 /**
  * Sends requests as an ordinary client does (keep-alive connections), with
  * any method, header set and body bytes. supertest cannot send a body
@@ -27,18 +36,45 @@ export class HttpClient {
     this.agent = new Agent({ keepAlive: true, maxSockets });
   }
 
-  send(call: HttpCall): Promise<Answer> {
+  /**
+   * A keep-alive connection the server closed as idle (5 s, plus Node's
+   * 1 s of grace) is normally dropped by the agent first. When this
+   * process's own loop was held past that moment (a long GC in a Jest
+   * worker that has run many suites), the request goes out on the closed
+   * connection and fails with ECONNRESET before the server read any of it.
+   * Node's documentation gives the remedy: send it again, once, on a new
+   * connection.
+   */
+  async send(call: HttpCall): Promise<Answer> {
+    try {
+      return await this.sendOnce(call);
+    } catch (error) {
+      if (!(error instanceof StaleConnectionError)) throw error;
+      return this.sendOnce(call, false);
+    }
+  }
+
+  private sendOnce(
+    call: HttpCall,
+    agent: Agent | false = this.agent,
+  ): Promise<Answer> {
     return new Promise((resolve, reject) => {
       const req = httpRequest(`${this.baseUrl}${call.path}`, {
         method: call.method,
-        agent: this.agent,
+        agent,
         headers: call.headers,
         timeout: REQUEST_TIMEOUT_MS,
       });
       req.once('timeout', () =>
         req.destroy(new Error(`no answer in ${REQUEST_TIMEOUT_MS} ms`)),
       );
-      req.once('error', reject);
+      req.once('error', (error: NodeJS.ErrnoException) =>
+        reject(
+          req.reusedSocket && error.code === 'ECONNRESET'
+            ? new StaleConnectionError(error)
+            : error,
+        ),
+      );
       req.once('response', (res) => {
         const chunks: Buffer[] = [];
         res.on('data', (chunk: Buffer) => chunks.push(chunk));
