@@ -8,7 +8,13 @@ import {
 } from '../database/database.service';
 import type { JsonCursor } from '../database/json-cursor';
 import { SnapshotReader } from '../database/snapshot-reader';
-import { isoTimestamp, sqlFor, type JsonSql, type Sql } from '../database/sql';
+import {
+  isoTimestamp,
+  JsonPiece,
+  sqlFor,
+  type JsonSql,
+  type Sql,
+} from '../database/sql';
 import type { UpdateProjectDto } from './dto/update-project.dto';
 import type { ProjectCursor } from './project-cursor';
 import type { AssetRef } from '../assets/asset-bytes/asset-bytes';
@@ -77,7 +83,7 @@ const childArray = (
   table: string,
   names: readonly string[],
   order: string,
-  extra: Record<string, string> = {},
+  extra: Record<string, string | JsonPiece> = {},
 ) =>
   json.array(
     json.object({ ...members(json, names, 'c'), ...extra }),
@@ -86,7 +92,7 @@ const childArray = (
   );
 
 /** The JSON of a project as GET /api/projects lists it. */
-function listedProject(json: JsonSql): string {
+function listedProject(json: JsonSql): JsonPiece {
   const count = (table: string) =>
     `(SELECT COUNT(*) ${childrenOf(table, 'c', '"p"."id"')})`;
   return json.object({
@@ -107,7 +113,7 @@ const assetUrl = (alias: string) =>
   `CAST($2 AS TEXT) || "${alias}"."id" || CAST($3 AS TEXT)`;
 
 /** The JSON of one project as GET /api/projects/{id} shows it. */
-function projectDetail(json: JsonSql): string {
+function projectDetail(json: JsonSql): JsonPiece {
   const sectionAssets = json.array(
     json.object({ ...members(json, ASSET, 'a'), url: assetUrl('a') }),
     `${childrenOf('assets', 'a', '"p"."id"')} AND "a"."sectionId" = "c"."id"`,
