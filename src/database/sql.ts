@@ -112,14 +112,11 @@ const sqliteJson: JsonSql = {
  */
 const postgresJson: JsonSql = {
   object: (fields) => {
-    const members = Object.entries(fields).map(
-      ([key, value], index) =>
-        `'${index === 0 ? '' : ','}"${key}":' || ${
-          value instanceof JsonPiece
-            ? `COALESCE(${value.sql}, 'null')`
-            : `COALESCE(to_json(${value})::text, 'null')`
-        }`,
-    );
+    const members = Object.entries(fields).map(([key, value], index) => {
+      const text =
+        value instanceof JsonPiece ? value.sql : `to_json(${value})::text`;
+      return `'${index === 0 ? '' : ','}"${key}":' || COALESCE(${text}, 'null')`;
+    });
     return new JsonPiece(`('{' || ${members.join(' || ')} || '}')`);
   },
   array: (element, from, order) =>

@@ -10,8 +10,8 @@ import type { JsonCursor } from '../database/json-cursor';
 import { SnapshotReader } from '../database/snapshot-reader';
 import {
   isoTimestamp,
-  JsonPiece,
   sqlFor,
+  type JsonPiece,
   type JsonSql,
   type Sql,
 } from '../database/sql';
