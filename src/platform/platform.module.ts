@@ -7,12 +7,14 @@ import { removeNestBodyParsers } from './app-parity';
 import { corsMiddleware } from './cors';
 import { ExpressSettingsModule } from './express-settings.module';
 import { OperationsModule } from './operations.module';
+import { PipeliningModule } from './pipelining/pipelining.module';
 import { ProtocolErrorsModule } from './protocol-errors.module';
 import { TrustProxyModule } from './trust-proxy.module';
 
 /**
  * The wire level, the same for every route: the operations middleware
- * (request id, security headers, request log line, request metric), CORS,
+ * (request id, security headers, request log line, request metric), one
+ * request at a time per connection, CORS,
  * JSON body parsing, Express settings and undecodable paths, protocol
  * errors and trust proxy. Each is set from a module, not from main.ts, so an
  * app built from AppModule alone answers exactly like the production
@@ -28,6 +30,8 @@ import { TrustProxyModule } from './trust-proxy.module';
 @Module({
   imports: [
     OperationsModule,
+    // Right after it: a request waiting for its turn is already logged.
+    PipeliningModule,
     ExpressSettingsModule,
     ProtocolErrorsModule,
     TrustProxyModule,
