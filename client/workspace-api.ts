@@ -283,6 +283,11 @@ export interface components {
     ErrorResponseDto: {
       /** @example Failed to fetch project */
       error: string;
+      /**
+       * @description A stable cause beside the text, on some 503s: asset_storage_unavailable (the bucket of kept logos failed or did not answer in time)
+       * @enum {string}
+       */
+      code?: 'asset_storage_unavailable';
     };
     TaskDto: {
       /** @example 019aa8f2-5f1c-7c3e-9a51-3c1f5d0b8e21 */
@@ -2267,7 +2272,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorResponseDto'];
         };
       };
-      /** @description This instance's line of logo requests is full (IMAGE_API_QUEUE_LIMIT); or with AUTH_MODE=oidc: the OpenID Provider's keys cannot be fetched and none are cached */
+      /** @description This instance's line of logo requests is full (IMAGE_API_QUEUE_LIMIT); or, with `code: "asset_storage_unavailable"` and the text "Asset storage is unavailable; try again shortly", the asset bucket (ASSET_STORE=s3) refused or did not answer within ASSET_S3_REQUEST_TIMEOUT_MS: checked before the image model is paid, and if it fails after, a retry with the same Idempotency-Key stores the paid image without paying again; or with AUTH_MODE=oidc: the OpenID Provider's keys cannot be fetched and none are cached */
       503: {
         headers: {
           /** @description Seconds to wait before sending the request again */
@@ -2730,6 +2735,42 @@ export interface operations {
           /**
            * @example {
            *       "error": "Failed to read asset"
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponseDto'];
+        };
+      };
+      /** @description The asset bucket (ASSET_STORE=s3) refused or did not start sending the bytes within ASSET_S3_REQUEST_TIMEOUT_MS; the body also has `code: "asset_storage_unavailable"` */
+      503: {
+        headers: {
+          /** @description Seconds to wait before sending the request again */
+          'Retry-After'?: number;
+          /** @description The request's id: the caller's own X-Request-Id when plausible (1 to 128 letters, digits or `._:/+=-`), otherwise a new UUID; also in the request's log line */
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": "Asset storage is unavailable; try again shortly"
+           *     }
+           */
+          'image/png': components['schemas']['ErrorResponseDto'];
+          /**
+           * @example {
+           *       "error": "Asset storage is unavailable; try again shortly"
+           *     }
+           */
+          'image/jpeg': components['schemas']['ErrorResponseDto'];
+          /**
+           * @example {
+           *       "error": "Asset storage is unavailable; try again shortly"
+           *     }
+           */
+          'image/webp': components['schemas']['ErrorResponseDto'];
+          /**
+           * @example {
+           *       "error": "Asset storage is unavailable; try again shortly"
            *     }
            */
           'application/json': components['schemas']['ErrorResponseDto'];

@@ -29,6 +29,8 @@ describe('loadConfiguration: kept logos', () => {
       forcePathStyle: false,
       prefix: 'assets/',
       sweepGraceSeconds: 900,
+      connectTimeoutMs: 3000,
+      requestTimeoutMs: 20_000,
     });
     expect(
       loadConfiguration({
@@ -39,6 +41,8 @@ describe('loadConfiguration: kept logos', () => {
         ASSET_S3_FORCE_PATH_STYLE: 'true',
         ASSET_S3_PREFIX: 'prod/logos/',
         ASSET_S3_SWEEP_GRACE_S: '3600',
+        ASSET_S3_CONNECT_TIMEOUT_MS: '500',
+        ASSET_S3_REQUEST_TIMEOUT_MS: '4000',
       }).assets.store,
     ).toEqual({
       type: 's3',
@@ -48,7 +52,22 @@ describe('loadConfiguration: kept logos', () => {
       forcePathStyle: true,
       prefix: 'prod/logos/',
       sweepGraceSeconds: 3600,
+      connectTimeoutMs: 500,
+      requestTimeoutMs: 4000,
     });
+  });
+
+  it('ends a prefix with a slash, so that `logos` never reaches `logos-archive/…`', () => {
+    const prefixOf = (prefix: string) => {
+      const store = loadConfiguration({
+        ASSET_STORE: 's3',
+        ASSET_S3_BUCKET: 'b',
+        ASSET_S3_PREFIX: prefix,
+      }).assets.store;
+      return store.type === 's3' ? store.prefix : undefined;
+    };
+    expect(prefixOf('logos')).toBe('logos/');
+    expect(prefixOf('prod/logos/')).toBe('prod/logos/');
   });
 
   it.each([
@@ -59,6 +78,22 @@ describe('loadConfiguration: kept logos', () => {
       /ASSET_S3_ENDPOINT must be an http\(s\) URL/,
     ],
     [{ ASSET_MAX_PER_PROJECT: '0' }, /ASSET_MAX_PER_PROJECT/],
+    [
+      {
+        ASSET_STORE: 's3',
+        ASSET_S3_BUCKET: 'b',
+        ASSET_S3_CONNECT_TIMEOUT_MS: '0',
+      },
+      /ASSET_S3_CONNECT_TIMEOUT_MS/,
+    ],
+    [
+      {
+        ASSET_STORE: 's3',
+        ASSET_S3_BUCKET: 'b',
+        ASSET_S3_REQUEST_TIMEOUT_MS: 'soon',
+      },
+      /ASSET_S3_REQUEST_TIMEOUT_MS/,
+    ],
     // A leaked signed URL must stop working within an hour.
     [{ ASSET_URL_TTL_S: '3601' }, /ASSET_URL_TTL_S/],
     [{ ...OIDC }, /ASSET_URL_SIGNING_KEY must be set when AUTH_MODE=oidc/],

@@ -164,10 +164,17 @@ export interface S3StoreConfig {
   region: string;
   /** Bucket in the path, not the host name (MinIO and most local servers). */
   forcePathStyle: boolean;
-  /** Prepended to every object key. */
+  /** Prepended to every object key; always ends with `/` (or is empty). */
   prefix: string;
   /** An object no row names is deleted once it is this old. */
   sweepGraceSeconds: number;
+  /** Giving up opening a connection to the bucket. */
+  connectTimeoutMs: number;
+  /**
+   * Giving up one S3 call (retries included) that has not answered: a
+   * write, a delete or a listing page; for a read, until its bytes start.
+   */
+  requestTimeoutMs: number;
 }
 
 export type AuthConfig = { mode: 'none' } | OidcConfig;
@@ -587,7 +594,7 @@ function assetStore(env: Env): AssetStoreConfig {
         : httpUrl(env, 'ASSET_S3_ENDPOINT', ''),
     region: read(env, 'ASSET_S3_REGION') ?? 'us-east-1',
     forcePathStyle: boolean(env, 'ASSET_S3_FORCE_PATH_STYLE', false),
-    prefix: read(env, 'ASSET_S3_PREFIX') ?? 'assets/',
+    prefix: folderPrefix(read(env, 'ASSET_S3_PREFIX') ?? 'assets/'),
     sweepGraceSeconds: integer(
       env,
       'ASSET_S3_SWEEP_GRACE_S',
@@ -595,7 +602,29 @@ function assetStore(env: Env): AssetStoreConfig {
       60,
       7 * 86_400,
     ),
+    connectTimeoutMs: integer(
+      env,
+      'ASSET_S3_CONNECT_TIMEOUT_MS',
+      3000,
+      100,
+      60_000,
+    ),
+    requestTimeoutMs: integer(
+      env,
+      'ASSET_S3_REQUEST_TIMEOUT_MS',
+      20_000,
+      500,
+      300_000,
+    ),
   };
+}
+
+/**
+ * A key prefix as a folder: `logos` becomes `logos/`, so that listing it
+ * (and the sweep) never reaches `logos-archive/…`.
+ */
+function folderPrefix(prefix: string): string {
+  return prefix === '' || prefix.endsWith('/') ? prefix : `${prefix}/`;
 }
 
 /**

@@ -17,6 +17,7 @@ import {
   S3AssetBytes,
   type S3AssetSettings,
 } from '../src/assets/asset-bytes/s3-asset-bytes';
+import { loadConfiguration } from '../config/environment';
 import { Database, managerOf } from '../src/database/database.service';
 import { CapturingLogger } from './support/capturing-logger';
 import {
@@ -45,6 +46,8 @@ function settings(overrides: Partial<S3AssetSettings> = {}): S3AssetSettings {
     prefix: PREFIX,
     sweepGraceMs: GRACE_MS,
     sweepIntervalMs: 60_000,
+    requestTimeoutMs: 10_000,
+    sweepMaxDurationMs: 60_000,
     ...overrides,
   };
 }
@@ -62,8 +65,23 @@ const rows = {
   },
 };
 
-function store(overrides: Partial<S3AssetSettings> = {}): S3AssetBytes {
-  return new S3AssetBytes(client, settings(overrides), rows, db);
+/** This test's deployment: the identity its objects carry. */
+const DEPLOYMENT = 'deployment-under-test';
+/** Deletions as the store reports them to its counter. */
+const deletions: Array<{ reason: string; count: number }> = [];
+
+function store(
+  overrides: Partial<S3AssetSettings> = {},
+  deployment = DEPLOYMENT,
+): S3AssetBytes {
+  return new S3AssetBytes(
+    client,
+    settings(overrides),
+    rows,
+    db,
+    { id: () => Promise.resolve(deployment) },
+    (reason, count) => deletions.push({ reason, count }),
+  );
 }
 
 function content(bytes = randomBytes(64)): AssetContent {
@@ -88,10 +106,19 @@ const insertRow =
     );
   };
 
-/** An object put straight into the bucket, with no row. */
-async function putObject(key: string, body = Buffer.from('x')): Promise<void> {
+/** An object put straight into the bucket, with no row (by default, as this deployment's). */
+async function putObject(
+  key: string,
+  body = Buffer.from('x'),
+  deployment: string | null = DEPLOYMENT,
+): Promise<void> {
   await client.send(
-    new PutObjectCommand({ Bucket: server.bucket, Key: key, Body: body }),
+    new PutObjectCommand({
+      Bucket: server.bucket,
+      Key: key,
+      Body: body,
+      Metadata: deployment === null ? {} : { deployment },
+    }),
   );
 }
 
@@ -144,6 +171,7 @@ afterAll(async () => {
 
 beforeEach(() => {
   logs.lines.length = 0;
+  deletions.length = 0;
 });
 
 describe('keep', () => {
@@ -168,7 +196,10 @@ describe('keep', () => {
     );
     expect(head.ContentType).toBe('image/png');
     expect(head.ContentLength).toBe(1000);
-    expect(head.Metadata).toEqual({ sha256: asset.sha256 });
+    expect(head.Metadata).toEqual({
+      sha256: asset.sha256,
+      deployment: DEPLOYMENT,
+    });
   });
 
   it("deletes the object again when the row fails, and rejects with the row's error", async () => {
@@ -192,7 +223,11 @@ describe('keep', () => {
 
     await expect(
       store({ bucket: 'no-such-bucket' }).keep(asset, writeRow),
-    ).rejects.toMatchObject({ name: 'NoSuchBucket' });
+    ).rejects.toMatchObject({
+      status: 503,
+      code: 'asset_storage_unavailable',
+      logDetail: expect.stringMatching(/NoSuchBucket/),
+    });
 
     expect(writeRow).not.toHaveBeenCalled();
     expect(await rowExists(asset.assetId)).toBe(false);
@@ -364,6 +399,73 @@ describe('sweepOrphans', () => {
     expect(logs.lines).toEqual([
       expect.stringMatching(/Sweeping orphan objects failed: NoSuchBucket/),
     ]);
+  });
+
+  it("never deletes another deployment's objects on the same bucket and prefix, and still deletes its own orphans", async () => {
+    const { prefix, sweeper } = isolated();
+    const theirs = `${prefix}${randomUUID()}/${randomUUID()}`;
+    const ours = `${prefix}${randomUUID()}/${randomUUID()}`;
+    await putObject(theirs, Buffer.from('x'), 'another-deployment');
+    await putObject(ours);
+    const other = store({ prefix }, 'another-deployment');
+
+    expect(await sweeper.sweepOrphans(later())).toBe(1);
+    expect(await other.sweepOrphans(later())).toBe(1);
+    const keys = await server.objectKeys();
+    expect(keys).not.toContain(theirs);
+    expect(keys).not.toContain(ours);
+  });
+
+  it('leaves alone objects that carry no deployment (written before it, or by someone else)', async () => {
+    const { prefix, sweeper } = isolated();
+    const unmarked = `${prefix}${randomUUID()}/${randomUUID()}`;
+    await putObject(unmarked, Buffer.from('x'), null);
+
+    expect(await sweeper.sweepOrphans(later())).toBe(0);
+    expect(await server.objectKeys()).toContain(unmarked);
+    expect(logs.lines).toEqual([
+      expect.stringMatching(/left 1 objects without a row alone/),
+    ]);
+  });
+
+  it('logs every deleted object with its key and reason, and counts it', async () => {
+    const { prefix, sweeper } = isolated();
+    const orphan = `${prefix}${randomUUID()}/${randomUUID()}`;
+    await putObject(orphan);
+    const asset = content();
+    await sweeper.keep(asset, insertRow(asset));
+
+    await sweeper.sweepOrphans(later());
+    await sweeper.forget([asset]);
+
+    expect(logs.lines).toEqual([
+      expect.stringContaining(
+        `Deleted object ${orphan}: orphan: written by this deployment, older than the grace period, no asset row`,
+      ),
+      expect.stringContaining(
+        `Deleted object ${prefix}${asset.projectId}/${asset.assetId}: its asset was deleted`,
+      ),
+    ]);
+    expect(deletions).toEqual([
+      { reason: 'orphan', count: 1 },
+      { reason: 'asset_deleted', count: 1 },
+    ]);
+  });
+
+  it('with ASSET_S3_PREFIX=logos (no slash), never touches logos-archive/…', async () => {
+    const config = loadConfiguration({
+      ASSET_STORE: 's3',
+      ASSET_S3_BUCKET: server.bucket,
+      ASSET_S3_PREFIX: 'logos',
+    }).assets.store;
+    const prefix = config.type === 's3' ? config.prefix : 'unused';
+    // Shaped like an asset key under `logos`, and even marked as this deployment's.
+    const archived = 'logos-archive/report.pdf';
+    await putObject(archived);
+
+    await store({ prefix }).sweepOrphans(later());
+
+    expect(await server.objectKeys()).toContain(archived);
   });
 });
 

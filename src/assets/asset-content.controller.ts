@@ -1,6 +1,7 @@
 import { Controller, Get, Param, Query, Req, Res } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
+import { ClientAbortSignal } from '../common/http/client-abort-signal.decorator';
 import { sendImage } from '../common/http/send-image';
 import type { UrlSignature } from './asset-urls';
 import { GetAssetContentEndpoint } from './assets.openapi';
@@ -27,12 +28,18 @@ export class AssetContentController {
     @Query() query: UrlSignature,
     @Req() request: Request,
     @Res() response: Response,
+    @ClientAbortSignal() signal: AbortSignal,
   ): Promise<void> {
-    const { asset, body, secondsLeft } = await this.assets.open(id, assetId, {
-      expires: typeof query.expires === 'string' ? query.expires : undefined,
-      signature:
-        typeof query.signature === 'string' ? query.signature : undefined,
-    });
+    const { asset, body, secondsLeft } = await this.assets.open(
+      id,
+      assetId,
+      {
+        expires: typeof query.expires === 'string' ? query.expires : undefined,
+        signature:
+          typeof query.signature === 'string' ? query.signature : undefined,
+      },
+      signal,
+    );
     await sendImage(request, response, {
       etag: asset.sha256,
       // An asset's bytes never change, so a cache may keep them as long as

@@ -6,15 +6,20 @@ import {
 } from '@nestjs/common';
 import { appConfig } from '../../config/app.config';
 import type { AppConfig, S3StoreConfig } from '../../config/environment';
+import { Counter } from 'prom-client';
 import { Database } from '../database/database.service';
+import { MetricsService } from '../metrics/metrics.service';
 import { AssetBytes } from './asset-bytes/asset-bytes';
 import { DatabaseAssetBytes } from './asset-bytes/database-asset-bytes';
+import { DatabaseDeploymentIdentity } from './asset-bytes/deployment-identity';
 import type * as S3Store from './asset-bytes/s3-asset-bytes';
 import { AssetUrls } from './asset-urls';
 import { AssetsRepository } from './assets.repository';
 
 /** How often the S3 store looks for objects no row names. */
 const SWEEP_INTERVAL_MS = 10 * 60 * 1000;
+/** A sweep run stops after this long (before the next is due); the next starts over. */
+const SWEEP_MAX_DURATION_MS = 5 * 60 * 1000;
 
 /**
  * The S3 store, its module (and the AWS SDK, about 60 ms to load) loaded
@@ -24,6 +29,7 @@ function s3Store(
   store: S3StoreConfig,
   db: Database,
   rows: AssetsRepository,
+  metrics: MetricsService,
 ): AssetBytes {
   const { createS3Client, S3AssetBytes } =
     // eslint-disable-next-line @typescript-eslint/no-require-imports
@@ -33,16 +39,35 @@ function s3Store(
       endpoint: store.endpoint,
       region: store.region,
       forcePathStyle: store.forcePathStyle,
+      connectTimeoutMs: store.connectTimeoutMs,
+      idleTimeoutMs: store.requestTimeoutMs,
     }),
     {
       bucket: store.bucket,
       prefix: store.prefix,
       sweepGraceMs: store.sweepGraceSeconds * 1000,
       sweepIntervalMs: SWEEP_INTERVAL_MS,
+      requestTimeoutMs: store.requestTimeoutMs,
+      sweepMaxDurationMs: SWEEP_MAX_DURATION_MS,
     },
     rows,
     db,
+    new DatabaseDeploymentIdentity(db),
+    deletionCounter(metrics),
   );
+}
+
+/** asset_objects_deleted_total{reason}: every object the S3 store deleted. */
+function deletionCounter(
+  metrics: MetricsService,
+): (reason: S3Store.DeletionReason, count: number) => void {
+  const counter = new Counter({
+    name: 'asset_objects_deleted_total',
+    help: 'Objects the S3 asset store deleted, by reason: orphan (the sweep), asset_deleted, row_failed',
+    labelNames: ['reason'] as const,
+    registers: [metrics.registry],
+  });
+  return (reason, count) => counter.inc({ reason }, count);
 }
 
 /**
@@ -57,14 +82,15 @@ function s3Store(
     AssetUrls,
     {
       provide: AssetBytes,
-      inject: [appConfig.KEY, Database, AssetsRepository],
+      inject: [appConfig.KEY, Database, AssetsRepository, MetricsService],
       useFactory: (
         config: AppConfig,
         db: Database,
         rows: AssetsRepository,
+        metrics: MetricsService,
       ): AssetBytes =>
         config.assets.store.type === 's3'
-          ? s3Store(config.assets.store, db, rows)
+          ? s3Store(config.assets.store, db, rows, metrics)
           : new DatabaseAssetBytes(db, rows),
     },
   ],

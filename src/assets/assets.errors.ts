@@ -3,6 +3,7 @@ import {
   ForbiddenException,
   NotFoundException,
 } from '@nestjs/common';
+import { ServiceBusyError } from '../failures/retry-later.error';
 
 /** 404 {error:"Asset not found"}: no such asset in that project. */
 export class AssetNotFoundException extends NotFoundException {
@@ -28,5 +29,25 @@ export class AssetLimitReachedException extends ConflictException {
 export class AssetUrlRefusedException extends ForbiddenException {
   constructor() {
     super('This asset URL has expired or is not valid');
+  }
+}
+
+export const ASSET_STORAGE_UNAVAILABLE_MESSAGE =
+  'Asset storage is unavailable; try again shortly';
+export const ASSET_STORAGE_UNAVAILABLE_CODE = 'asset_storage_unavailable';
+/** Retry-After of that 503: a bucket that failed is checked again after 2 s. */
+export const ASSET_STORAGE_RETRY_AFTER_S = 5;
+
+/**
+ * 503 with Retry-After and `code: "asset_storage_unavailable"`: the bucket
+ * of kept logos refused, failed or did not answer in time
+ * (ASSET_S3_CONNECT_TIMEOUT_MS, ASSET_S3_REQUEST_TIMEOUT_MS). The SDK's
+ * error is logged as `logDetail`, never sent.
+ */
+export class AssetStorageUnavailableError extends ServiceBusyError {
+  override readonly code = ASSET_STORAGE_UNAVAILABLE_CODE;
+
+  constructor(readonly logDetail: string) {
+    super(ASSET_STORAGE_UNAVAILABLE_MESSAGE, ASSET_STORAGE_RETRY_AFTER_S);
   }
 }

@@ -1,9 +1,11 @@
 import { Module } from '@nestjs/common';
 import { IdempotencyModule } from '../idempotency/idempotency.module';
+import { ImageStoreModule } from '../image-store/image-store.module';
 import { LogoModule } from '../logo/logo.module';
 import { AssetContentController } from './asset-content.controller';
 import { AssetStorageModule } from './asset-storage.module';
 import { AssetsService } from './assets.service';
+import { ParkedLogos } from './parked-logos';
 import { ProjectAssetsController } from './project-assets.controller';
 
 /**
@@ -11,8 +13,13 @@ import { ProjectAssetsController } from './project-assets.controller';
  * and the URL that serves an asset's bytes.
  */
 @Module({
-  imports: [AssetStorageModule, IdempotencyModule, LogoModule],
+  imports: [
+    AssetStorageModule,
+    IdempotencyModule,
+    ImageStoreModule,
+    LogoModule,
+  ],
   controllers: [ProjectAssetsController, AssetContentController],
-  providers: [AssetsService],
+  providers: [AssetsService, ParkedLogos],
 })
 export class AssetsModule {}

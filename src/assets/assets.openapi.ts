@@ -36,6 +36,7 @@ import {
 } from './dto/asset-responses.dto';
 import { KeepLogoDto } from './dto/keep-logo.dto';
 import { ASSET_EXAMPLE } from './asset-example';
+import { ASSET_STORAGE_UNAVAILABLE_MESSAGE } from './assets.errors';
 
 /**
  * The OpenAPI description of each asset route, one composite decorator per
@@ -138,7 +139,7 @@ export const KeepLogoEndpoint = () =>
     ApiAuth('error', 'required', {
       error: LOGO_BUSY_MESSAGE,
       description:
-        "This instance's line of logo requests is full (IMAGE_API_QUEUE_LIMIT)",
+        'This instance\'s line of logo requests is full (IMAGE_API_QUEUE_LIMIT); or, with `code: "asset_storage_unavailable"` and the text "Asset storage is unavailable; try again shortly", the asset bucket (ASSET_STORE=s3) refused or did not answer within ASSET_S3_REQUEST_TIMEOUT_MS: checked before the image model is paid, and if it fails after, a retry with the same Idempotency-Key stores the paid image without paying again',
     }),
   );
 
@@ -254,6 +255,12 @@ export const GetAssetContentEndpoint = () =>
       'error',
       'Failed to read asset',
       'The bytes could not be read',
+    ),
+    ApiRetryLater(
+      'error',
+      503,
+      ASSET_STORAGE_UNAVAILABLE_MESSAGE,
+      'The asset bucket (ASSET_STORE=s3) refused or did not start sending the bytes within ASSET_S3_REQUEST_TIMEOUT_MS; the body also has `code: "asset_storage_unavailable"`',
     ),
     ApiAuth('error', 'public'),
   );

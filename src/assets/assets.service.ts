@@ -18,11 +18,14 @@ import { AssetUrls, type UrlSignature } from './asset-urls';
 import {
   AssetLimitReachedException,
   AssetNotFoundException,
+  AssetStorageUnavailableError,
   AssetUrlRefusedException,
 } from './assets.errors';
 import { AssetsRepository, type AssetRow } from './assets.repository';
 import { sha256Of } from './content-hash';
 import type { KeepLogoDto } from './dto/keep-logo.dto';
+import type { LogoImage } from '../logo/generated-logo';
+import { ParkedLogos } from './parked-logos';
 import type { AssetsChange, KeptAsset } from './kept-asset';
 
 /** Beyond the logo deadline, time for the asset to be stored. */
@@ -54,6 +57,7 @@ export class AssetsService {
     private readonly urls: AssetUrls,
     private readonly idempotency: IdempotencyService,
     private readonly db: Database,
+    private readonly parked: ParkedLogos,
     @Inject(appConfig.KEY) config: AppConfig,
   ) {
     this.maxPerProject = config.assets.maxPerProject;
@@ -97,7 +101,11 @@ export class AssetsService {
     if ((await this.rows.countAssets(projectId)) >= this.maxPerProject) {
       throw new AssetLimitReachedException(this.maxPerProject);
     }
-    const image = await this.logo.generateImage(request, caller);
+    // A bucket that cannot take the bytes now is found out before paying.
+    await this.bytes.checkReachable();
+    const image =
+      (key && (await this.parked.find(key, request))) ??
+      (await this.logo.generateImage(request, caller));
     const row: AssetRow = {
       id: newId(),
       projectId,
@@ -111,7 +119,7 @@ export class AssetsService {
       createdAt: new Date().toISOString(),
     };
     let kept: KeptAsset | undefined;
-    await this.bytes.keep(
+    const stored = this.bytes.keep(
       {
         assetId: row.id,
         projectId,
@@ -137,8 +145,28 @@ export class AssetsService {
           await this.idempotency.answerInTransaction(transaction, key, kept);
         }
       },
+      caller.signal,
+    );
+    await stored.catch((error: unknown) =>
+      this.parkForRetry(error, image, key),
     );
     return kept!;
+  }
+
+  /**
+   * The image model is paid: when only the storage failed, a retry with the
+   * same Idempotency-Key stores these bytes instead of paying again.
+   * Rethrows `error`.
+   */
+  private async parkForRetry(
+    error: unknown,
+    image: LogoImage,
+    key: IdempotentRequest<KeptAsset> | undefined,
+  ): Promise<never> {
+    if (key && error instanceof AssetStorageUnavailableError) {
+      await this.parked.park(key, image);
+    }
+    throw error;
   }
 
   /** GET /api/projects/{id}/assets/{assetId}: one asset, its url made. */
@@ -200,6 +228,7 @@ export class AssetsService {
     projectId: string,
     assetId: string,
     signature: UrlSignature,
+    signal?: AbortSignal,
   ): Promise<OpenedAsset> {
     if (!isWellFormedId(projectId) || !isWellFormedId(assetId)) {
       throw new AssetNotFoundException();
@@ -209,7 +238,11 @@ export class AssetsService {
     }
     const asset = await this.rows.find(projectId, assetId);
     if (!asset) throw new AssetNotFoundException();
-    const body = await this.bytes.open({ projectId, assetId }, asset.byteSize);
+    const body = await this.bytes.open(
+      { projectId, assetId },
+      asset.byteSize,
+      signal,
+    );
     if (!body) {
       // A row always has its bytes; if not, an operator must hear of it.
       this.logger.error(`Asset ${assetId} has no stored bytes`);

@@ -47,7 +47,10 @@ export function describeFailure(
   if (exception instanceof RetryLaterError) {
     return {
       status: exception.status,
-      body: envelope(exception.message),
+      body: envelope(
+        exception.message,
+        exception.code ? { code: exception.code } : {},
+      ),
       headers: { 'Retry-After': String(exception.retryAfterSeconds) },
     };
   }

@@ -1,4 +1,4 @@
-import { ApiProperty } from '@nestjs/swagger';
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 
 /**
  * The error bodies of every route, as OpenAPI schemas. Types for the document
@@ -38,6 +38,13 @@ export class ValidationIssueDto {
 export class ErrorResponseDto {
   @ApiProperty({ example: 'Failed to fetch project' })
   error: string;
+
+  @ApiPropertyOptional({
+    description:
+      'A stable cause beside the text, on some 503s: asset_storage_unavailable (the bucket of kept logos failed or did not answer in time)',
+    enum: ['asset_storage_unavailable'],
+  })
+  code?: string;
 }
 
 /** Project routes: `{error:"Invalid input", details}`. */

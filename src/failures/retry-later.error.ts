@@ -6,6 +6,8 @@
  */
 export abstract class RetryLaterError extends Error {
   abstract readonly status: number;
+  /** A stable, machine-readable cause sent beside the text, when it has one. */
+  readonly code?: string;
 
   constructor(
     message: string,

@@ -16,7 +16,10 @@ export default async () => {
               message: { required: true, type: () => String },
               code: { required: true, type: () => String },
             },
-            ErrorResponseDto: { error: { required: true, type: () => String } },
+            ErrorResponseDto: {
+              error: { required: true, type: () => String },
+              code: { required: false, type: () => String },
+            },
             ValidationErrorResponseDto: {
               error: { required: true, type: () => String },
               details: {
@@ -344,7 +347,7 @@ export default async () => {
               },
               ready: {
                 summary:
-                  'Readiness: the database answers, and the process is not shutting down.',
+                  'Readiness: the database answers, the asset bucket (ASSET_STORE=s3)\nanswers, and the process is not shutting down.',
                 type: Object,
               },
             },

@@ -11,6 +11,7 @@ import {
   type HealthCheckResult,
 } from '@nestjs/terminus';
 import type { Response } from 'express';
+import { AssetBytes } from '../assets/asset-bytes/asset-bytes';
 import { Database } from '../database/database.service';
 import { ShutdownState } from './shutdown-state';
 
@@ -30,6 +31,7 @@ export class HealthController {
     private readonly indicators: HealthIndicatorService,
     private readonly database: Database,
     private readonly shutdown: ShutdownState,
+    private readonly assetBytes: AssetBytes,
   ) {}
 
   /** Liveness: the process answers. Never depends on the database. */
@@ -38,7 +40,10 @@ export class HealthController {
     return this.run(response, []);
   }
 
-  /** Readiness: the database answers, and the process is not shutting down. */
+  /**
+   * Readiness: the database answers, the asset bucket (ASSET_STORE=s3)
+   * answers, and the process is not shutting down.
+   */
   @Get('ready')
   ready(@Res({ passthrough: true }) response: Response) {
     return this.run(response, [
@@ -49,7 +54,20 @@ export class HealthController {
           : check.up();
       },
       () => this.pingDatabase(),
+      ...(this.assetBytes.kind === 's3' ? [() => this.checkAssetBucket()] : []),
     ]);
+  }
+
+  /** Bounded and cached for a few seconds by the store itself. */
+  private async checkAssetBucket() {
+    const check = this.indicators.check('assetStorage');
+    try {
+      await this.assetBytes.checkReachable();
+      return check.up();
+    } catch {
+      // Never the SDK's message: it may name the endpoint.
+      return check.down({ message: 'The asset bucket did not answer' });
+    }
   }
 
   private async pingDatabase() {

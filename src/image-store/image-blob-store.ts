@@ -59,13 +59,17 @@ export class ImageBlobStore
     return ID_PATTERN.test(value);
   }
 
-  /** Stores the bytes with their expiry in one statement; returns the id. */
+  /**
+   * Stores the bytes with their expiry in one statement; returns the id.
+   * `id`: one the caller derived (32 hex digits, as unguessable as a
+   * random one), to find the image again without being told it.
+   */
   async put(
     bytes: Buffer,
     mediaType: string,
     expiresAt: number,
+    id = randomBytes(16).toString('hex'),
   ): Promise<StoredImage> {
-    const id = randomBytes(16).toString('hex');
     await this.images.insert({ id, mediaType, bytes, expiresAt });
     return { id, mediaType, size: bytes.length, expiresAt };
   }

@@ -1,4 +1,8 @@
-import { GetObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import {
+  GetObjectCommand,
+  HeadObjectCommand,
+  S3Client,
+} from '@aws-sdk/client-s3';
 import { createHash } from 'node:crypto';
 import { S3AssetBytes } from '../../src/assets/asset-bytes/s3-asset-bytes';
 import { s3Env } from '../support/asset-stores';
@@ -113,6 +117,14 @@ const s3Store: AssetStoreUnderTest = {
         sha256: createHash('sha256').update(bytes).digest('hex'),
       };
     };
+    /** The deployment the first object's metadata names (one app wrote them all). */
+    const deploymentOfAnObject = async () => {
+      const [key] = await server.objectKeys();
+      const head = await client.send(
+        new HeadObjectCommand({ Bucket: server.bucket, Key: key }),
+      );
+      return head.Metadata?.deployment ?? 'none';
+    };
     /** Rows whose object is missing or other than the row says. */
     const rowProblems = async (stored: StoredAssets) => {
       const keys = new Set(await server.objectKeys());
@@ -153,6 +165,8 @@ const s3Store: AssetStoreUnderTest = {
             prefix: PREFIX,
             sweepGraceMs: SWEEP_GRACE_S * 1000,
             sweepIntervalMs: 0,
+            requestTimeoutMs: 10_000,
+            sweepMaxDurationMs: 60_000,
           },
           {
             existingAssetIds: async (ids) => {
@@ -162,6 +176,8 @@ const s3Store: AssetStoreUnderTest = {
           },
           // The sweep never writes rows.
           undefined as never,
+          // The app's deployment, as its objects' metadata names it.
+          { id: () => deploymentOfAnObject() },
         );
         const before = await rowProblems(await readRows());
         const problems = [...before.problems];

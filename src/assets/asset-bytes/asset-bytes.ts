@@ -31,16 +31,26 @@ export abstract class AssetBytes {
    * Stores `content` and runs `writeRow` in a transaction: the database
    * store writes the bytes in that same transaction; the S3 store writes
    * the object first, the row second, and deletes the object again when
-   * the row fails. Rejects with writeRow's error when the row fails.
+   * the row fails. Rejects with writeRow's error when the row fails, and
+   * with AssetStorageUnavailableError when the bytes cannot be stored.
+   * `signal`: the request's; storing stops when its client leaves.
    */
-  abstract keep(content: AssetContent, writeRow: RowWriter): Promise<void>;
+  abstract keep(
+    content: AssetContent,
+    writeRow: RowWriter,
+    signal?: AbortSignal,
+  ): Promise<void>;
 
   /**
    * The bytes of a stored asset (`byteSize` long), read as they are
    * consumed so one response holds a bounded amount in memory; null when
    * they are missing.
    */
-  abstract open(ref: AssetRef, byteSize: number): Promise<Readable | null>;
+  abstract open(
+    ref: AssetRef,
+    byteSize: number,
+    signal?: AbortSignal,
+  ): Promise<Readable | null>;
 
   /**
    * Called after a commit deleted these assets' rows. The database store
@@ -48,6 +58,15 @@ export abstract class AssetBytes {
    * deletes the objects, and its sweep catches any it could not.
    */
   abstract forget(refs: readonly AssetRef[]): Promise<void>;
+
+  /**
+   * Resolves when the store can take bytes now, else rejects with
+   * AssetStorageUnavailableError: checked before the image model is paid,
+   * and by readiness. The database store is the database readiness checks.
+   */
+  checkReachable(): Promise<void> {
+    return Promise.resolve();
+  }
 
   /** Starts the store's background work, if it has any (the S3 sweep). */
   start(): void {}

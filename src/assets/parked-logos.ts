@@ -1,0 +1,78 @@
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import { createHmac } from 'node:crypto';
+import { appConfig } from '../../config/app.config';
+import type { AppConfig } from '../../config/environment';
+import { Database } from '../database/database.service';
+import { ImageBlobStore } from '../image-store/image-blob-store';
+import { sniffImageType } from '../image-store/image-type';
+import type { IdempotentRequest } from '../idempotency/idempotency-key.decorator';
+import type { LogoImage } from '../logo/generated-logo';
+import { buildLogoPrompt } from '../logo/logo-prompt';
+import type { KeepLogoDto } from './dto/keep-logo.dto';
+import { DatabaseDeploymentIdentity } from './asset-bytes/deployment-identity';
+
+/** How long a paid logo whose storage failed waits for its retry. */
+export const PARKED_LOGO_TTL_MS = 60 * 60 * 1000;
+
+/**
+ * Paid logos whose storage failed, kept (in the database's image store)
+ * for a retry with the same Idempotency-Key, so that the retry stores them
+ * instead of paying the image model again. The image's id is derived from
+ * the key's record and body with this deployment's secret identity: only
+ * that retry finds it, and the hosted-logo route cannot be led to it.
+ */
+@Injectable()
+export class ParkedLogos {
+  private readonly logger = new Logger(ParkedLogos.name);
+  private readonly identity: DatabaseDeploymentIdentity;
+  private readonly model: string;
+
+  constructor(
+    private readonly images: ImageBlobStore,
+    db: Database,
+    @Inject(appConfig.KEY) config: AppConfig,
+  ) {
+    this.identity = new DatabaseDeploymentIdentity(db);
+    this.model = config.imageApi.model;
+  }
+
+  /** Never throws: failing to park only means a retry pays again. */
+  async park(key: IdempotentRequest, image: LogoImage): Promise<void> {
+    try {
+      const id = await this.idOf(key);
+      if (await this.images.head(id)) return;
+      await this.images.put(
+        image.bytes,
+        image.type.mediaType,
+        Date.now() + PARKED_LOGO_TTL_MS,
+        id,
+      );
+    } catch (error) {
+      this.logger.warn(
+        `Keeping a paid logo for its retry failed: ${error instanceof Error ? error.message : String(error)}`,
+      );
+    }
+  }
+
+  /** The logo parked for this key and body, or undefined. */
+  async find(
+    key: IdempotentRequest,
+    request: KeepLogoDto,
+  ): Promise<LogoImage | undefined> {
+    const opened = await this.images.open(await this.idOf(key));
+    if (!opened) return undefined;
+    const chunks: Buffer[] = [];
+    for await (const chunk of opened.body) chunks.push(chunk as Buffer);
+    const bytes = Buffer.concat(chunks);
+    const type = sniffImageType(bytes);
+    if (!type) return undefined;
+    return { bytes, type, prompt: buildLogoPrompt(request), model: this.model };
+  }
+
+  private async idOf(key: IdempotentRequest): Promise<string> {
+    return createHmac('sha256', await this.identity.id())
+      .update(`parked-logo\n${key.recordId}\n${key.fingerprint}`)
+      .digest('hex')
+      .slice(0, 32);
+  }
+}
