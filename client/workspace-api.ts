@@ -934,7 +934,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorResponseDto'];
         };
       };
-      /** @description A body over 64 KB did not arrive within 10 s of its turn to be read (large bodies are read one at a time); the connection is closed */
+      /** @description A body over 64 KB did not arrive within LARGE_BODY_READ_TIMEOUT_MS (default 10 s) of its turn to be read (large bodies are read a few at a time, one per client); the connection is closed */
       408: {
         headers: {
           /** @description The request's id: the caller's own X-Request-Id when plausible (1 to 128 letters, digits or `._:/+=-`), otherwise a new UUID; also in the request's log line */
@@ -1433,7 +1433,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorResponseDto'];
         };
       };
-      /** @description A body over 64 KB did not arrive within 10 s of its turn to be read (large bodies are read one at a time); the connection is closed */
+      /** @description A body over 64 KB did not arrive within LARGE_BODY_READ_TIMEOUT_MS (default 10 s) of its turn to be read (large bodies are read a few at a time, one per client); the connection is closed */
       408: {
         headers: {
           /** @description The request's id: the caller's own X-Request-Id when plausible (1 to 128 letters, digits or `._:/+=-`), otherwise a new UUID; also in the request's log line */
@@ -1724,7 +1724,7 @@ export interface operations {
           'application/json': components['schemas']['LogoErrorResponseDto'];
         };
       };
-      /** @description A body over 64 KB did not arrive within 10 s of its turn to be read (large bodies are read one at a time); the connection is closed */
+      /** @description A body over 64 KB did not arrive within LARGE_BODY_READ_TIMEOUT_MS (default 10 s) of its turn to be read (large bodies are read a few at a time, one per client); the connection is closed */
       408: {
         headers: {
           /** @description The request's id: the caller's own X-Request-Id when plausible (1 to 128 letters, digits or `._:/+=-`), otherwise a new UUID; also in the request's log line */
@@ -2136,7 +2136,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorResponseDto'];
         };
       };
-      /** @description A body over 64 KB did not arrive within 10 s of its turn to be read (large bodies are read one at a time); the connection is closed */
+      /** @description A body over 64 KB did not arrive within LARGE_BODY_READ_TIMEOUT_MS (default 10 s) of its turn to be read (large bodies are read a few at a time, one per client); the connection is closed */
       408: {
         headers: {
           /** @description The request's id: the caller's own X-Request-Id when plausible (1 to 128 letters, digits or `._:/+=-`), otherwise a new UUID; also in the request's log line */

@@ -38,6 +38,7 @@ describe('loadConfiguration', () => {
       listIdleTimeoutMs: 30000,
       listMaxDurationMs: 120000,
       listClientLimit: 2,
+      largeBodies: { permits: 4, waitMs: 3000, readTimeoutMs: 10_000 },
       imageApi: {
         key: undefined,
         url: 'https://api.openai.com/v1/images/generations',
@@ -166,6 +167,7 @@ describe('loadConfiguration', () => {
       listIdleTimeoutMs: 30000,
       listMaxDurationMs: 120000,
       listClientLimit: 2,
+      largeBodies: { permits: 4, waitMs: 3000, readTimeoutMs: 10_000 },
       imageApi: {
         key: 'sk-test',
         url: 'http://127.0.0.1:9999/v1/images/generations',

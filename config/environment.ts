@@ -77,6 +77,12 @@ export interface AppConfig {
   listMaxDurationMs: number;
   /** Streamed lists one client (a user, or an address without auth) may run at once. */
   listClientLimit: number;
+  /**
+   * Large request bodies (over 64 KB, or chunked): how many are read at once
+   * per instance, how long one waits for its turn, and how long its bytes
+   * may take once it has one.
+   */
+  largeBodies: { permits: number; waitMs: number; readTimeoutMs: number };
   imageApi: {
     /** Unset or blank means "not configured" (logo generation answers 500). */
     key: string | undefined;
@@ -463,6 +469,17 @@ export function loadConfiguration(env: Env = process.env): AppConfig {
       3_600_000,
     ),
     listClientLimit: integer(env, 'LIST_CLIENT_LIMIT', 2, 1, 1000),
+    largeBodies: {
+      permits: integer(env, 'LARGE_BODY_PERMITS', 4, 1, 64),
+      waitMs: integer(env, 'LARGE_BODY_WAIT_MS', 3000, 1, 60_000),
+      readTimeoutMs: integer(
+        env,
+        'LARGE_BODY_READ_TIMEOUT_MS',
+        10_000,
+        100,
+        300_000,
+      ),
+    },
     imageApi: {
       key: read(env, 'IMAGE_API_KEY'),
       url: httpUrl(

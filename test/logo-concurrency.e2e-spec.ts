@@ -58,11 +58,18 @@ describe('logo generation: bounded concurrency and cancellation', () => {
   });
 
   it('20 concurrent requests with IMAGE_API_CONCURRENCY=4: never more than 4 upstream calls open at once, and all 20 succeed', async () => {
-    const { t } = await appWith({ IMAGE_API_CONCURRENCY: '4' });
+    const { t } = await appWith({
+      IMAGE_API_CONCURRENCY: '4',
+      TRUST_PROXY: 'loopback',
+    });
     api.respondWith(Replies.slow(Replies.success(), 300));
+    // Four clients: one client alone holds at most half the slots.
     const responses = await Promise.all(
-      Array.from({ length: 20 }, () =>
-        request(t.server).post(PATH).send(valid),
+      Array.from({ length: 20 }, (_, n) =>
+        request(t.server)
+          .post(PATH)
+          .set('X-Forwarded-For', `203.0.113.${n % 4}`)
+          .send(valid),
       ),
     );
     expect(responses.map((r) => r.status)).toEqual(Array(20).fill(200));

@@ -160,6 +160,43 @@ if (TEST_DATABASE === 'postgres') {
       await request(t.server).get('/api/projects?userId=none').expect(200);
     });
   });
+
+  describe('full lists: the list connections shared between clients (PostgreSQL)', () => {
+    let t: TestApp;
+    let base: string;
+
+    beforeAll(async () => {
+      t = await createTestApp({
+        DATABASE_LIST_POOL_SIZE: '5',
+        TRUST_PROXY: 'loopback',
+      });
+      base = await listen(t);
+      await seedProjects(t.databaseUrl, 10_000, 10);
+    });
+    afterAll(() => t.close());
+
+    it("keeps a list connection for a new client: three clients holding two slow lists each take four of the five, and a fourth client's full list starts", async () => {
+      const from = (n: number) => ({ 'X-Forwarded-For': `203.0.113.${n}` });
+      // Not read: each holds its connection (and snapshot) until dropped.
+      const held = await Promise.all(
+        [11, 11, 12, 12, 13, 13].map((n) =>
+          openList(`${base}/api/projects`, from(n)),
+        ),
+      );
+      const statuses = held.map((response) => response.statusCode);
+      const newcomer = await openList(`${base}/api/projects`, from(14));
+      process.stdout.write(
+        `list connections: three clients x two lists ${JSON.stringify(statuses)}, fourth client ${newcomer.statusCode}\n`,
+      );
+      expect(newcomer.statusCode).toBe(200);
+      // Each client's first list, one second one; the other two second
+      // lists were refused after their wait, as when the pool is full.
+      expect(statuses.filter((status) => status === 200)).toHaveLength(4);
+      expect(statuses.filter((status) => status === 503)).toHaveLength(2);
+      for (const response of [...held, newcomer]) response.destroy();
+      expect(await waitForNoListSnapshots(t.databaseUrl, 10_000)).toBe(0);
+    });
+  });
 } else {
   describe('full lists: the SQLite WAL after a long reader', () => {
     let t: TestApp;

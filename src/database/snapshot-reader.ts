@@ -16,15 +16,43 @@ import type { JsonCursor } from './json-cursor';
 import { jsonSqlFor, type JsonSql } from './sql';
 import { PostgresJsonCursor } from './postgres-json-cursor';
 import { SqliteJsonCursor } from './sqlite-json-cursor';
-import { BoundedSlots } from '../common/concurrency/bounded-slots';
+import { type Claimant, FairGate } from '../common/concurrency/fair-gate';
 
 export const LISTS_BUSY_MESSAGE = 'Too many lists in progress, retry later';
 const LISTS_BUSY_RETRY_AFTER_S = 2;
 /**
- * How long a list waits for a list connection when all are in use: lists of
- * an ordinary size give theirs back within milliseconds.
+ * How long a list waits for a list connection when all are in use (or its
+ * client's share is): lists of an ordinary size give theirs back within
+ * milliseconds.
  */
 const LIST_CONNECTION_WAIT_MS = 2_000;
+
+/** Lists that may wait for a list connection, per instance. */
+const LIST_CONNECTION_QUEUE_LIMIT = 64;
+
+/** Who a list counts against when its caller is not told (tests, tools). */
+const UNNAMED: Claimant = { identity: 'anyone', address: 'anyone' };
+
+/**
+ * The list connections' fair shares. An identity's second connection is
+ * granted only while at least half the pool (rounded up) stays free, so
+ * clients holding two each fill at most a part of it and the rest goes
+ * one per identity: a new client's first list still starts. An address
+ * never takes the last connection, however many identities it shows.
+ */
+export function listConnectionShares(poolSize: number, clientLimit: number) {
+  return {
+    permits: poolSize,
+    waiting: LIST_CONNECTION_QUEUE_LIMIT,
+    perIdentity: { permits: clientLimit, waiting: clientLimit },
+    perAddress: {
+      permits: Math.max(1, poolSize - 1),
+      waiting: LIST_CONNECTION_QUEUE_LIMIT / 2,
+    },
+    reserve: Math.ceil(poolSize / 2),
+    waitMs: LIST_CONNECTION_WAIT_MS,
+  };
+}
 
 /** A WAL file at least this large is truncated once no list reads it. */
 const WAL_TRUNCATE_ABOVE_BYTES = 4 * 1024 * 1024;
@@ -46,8 +74,8 @@ export class SnapshotReader implements OnModuleInit, OnApplicationShutdown {
   private pool: Pool | undefined;
   private readonly open = new Set<JsonCursor>();
 
-  /** The list pool's connections, taken before a cursor opens. */
-  private readonly connections: BoundedSlots;
+  /** The list pool's connections (PostgreSQL), taken before a cursor opens. */
+  private readonly connections: FairGate | undefined;
 
   constructor(
     @InjectDataSource() dataSource: DataSource,
@@ -55,12 +83,10 @@ export class SnapshotReader implements OnModuleInit, OnApplicationShutdown {
   ) {
     this.json = jsonSqlFor(dataSource.options.type);
     const database = config.database;
-    this.connections = new BoundedSlots(
-      database.type === 'postgres' ? database.listPoolSize : Infinity,
-      LIST_CONNECTION_WAIT_MS,
-      Infinity,
-    );
     if (database.type === 'postgres') {
+      this.connections = new FairGate(
+        listConnectionShares(database.listPoolSize, config.listClientLimit),
+      );
       this.poolConfig = {
         connectionString: database.url,
         max: database.listPoolSize,
@@ -92,8 +118,12 @@ export class SnapshotReader implements OnModuleInit, OnApplicationShutdown {
    * Starts reading `text` ($-numbered `params`), whose first column is a
    * JSON document. The caller must close the cursor.
    */
-  async openJson(text: string, params: unknown[]): Promise<JsonCursor> {
-    if (!this.pool) {
+  async openJson(
+    text: string,
+    params: unknown[],
+    client: Claimant = UNNAMED,
+  ): Promise<JsonCursor> {
+    if (!this.pool || !this.connections) {
       const cursor = new SqliteJsonCursor(
         this.sqliteFile as string,
         text,
@@ -101,11 +131,11 @@ export class SnapshotReader implements OnModuleInit, OnApplicationShutdown {
       );
       return new TrackedCursor(cursor, this.open, () => this.afterClose());
     }
-    // Every list connection in use: a short wait for one to come back, then
-    // 503 — never the pool's own wait (DATABASE_CONNECT_TIMEOUT_MS) that
-    // ends in a 500.
-    const release = await this.connections.take(
-      'list',
+    // Every list connection (or the client's share) in use: a short wait
+    // for one to come back, then 503 — never the pool's own wait
+    // (DATABASE_CONNECT_TIMEOUT_MS) that ends in a 500.
+    const release = await this.connections.enter(
+      client,
       () => new ServiceBusyError(LISTS_BUSY_MESSAGE, LISTS_BUSY_RETRY_AFTER_S),
     );
     try {

@@ -122,7 +122,7 @@ export function ApiBodyFailures(envelope: Envelope) {
       envelope,
       408,
       'Request body was not received in time',
-      'A body over 64 KB did not arrive within 10 s of its turn to be read (large bodies are read one at a time); the connection is closed',
+      'A body over 64 KB did not arrive within LARGE_BODY_READ_TIMEOUT_MS (default 10 s) of its turn to be read (large bodies are read a few at a time, one per client); the connection is closed',
     ),
     ApiFailure(
       envelope,

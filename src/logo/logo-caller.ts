@@ -17,6 +17,7 @@ export function logoCallerOf(request: {
 }): LogoCaller {
   return {
     client: request.caller ? `user:${request.caller.userId}` : request.clientIp,
+    address: request.clientIp,
     signal: request.signal,
     baseUrl: request.baseUrl,
     onUsage: (usage) =>

@@ -149,4 +149,37 @@ describe('LogoQueue', () => {
       waitingElsewhere.release();
     });
   });
+
+  describe('fair shares', () => {
+    it('never lets one client hold every call slot, even when its client limit would: its further requests wait and another client gets a slot at once', async () => {
+      const q = queue(4, 10, 10);
+      const mine = Array.from({ length: 6 }, () => q.admit('user:greedy'));
+      expect([q.inFlight, q.waiting]).toEqual([2, 4]);
+      const other = q.admit('user:other');
+      await other.acquired(never);
+      expect(q.inFlight).toBe(3);
+      // A freed slot of the greedy client goes back to its own next one.
+      mine[0].release();
+      await tick();
+      expect([q.inFlight, q.waiting]).toEqual([3, 3]);
+    });
+
+    it('bounds the tickets and slots of one address however many identities it shows, with 429', () => {
+      const q = queue(8, 100, 4);
+      const admitted: unknown[] = [];
+      let refused: unknown;
+      for (let n = 0; n < 20 && refused === undefined; n++) {
+        try {
+          admitted.push(q.admit(`user:minted-${n}`, '198.51.100.9'));
+        } catch (error) {
+          refused = error;
+        }
+      }
+      expect(admitted).toHaveLength(16);
+      expect(refused).toBeInstanceOf(TooManyRequestsError);
+      expect(q.inFlight).toBe(4);
+      q.admit('user:elsewhere', '203.0.113.1');
+      expect(q.inFlight).toBe(5);
+    });
+  });
 });

@@ -18,6 +18,30 @@ export interface LogoQueueSettings {
   clientLimit: number;
 }
 
+/**
+ * Call slots one client may hold at once: half of them (at least one), so
+ * that one client never holds every slot, whatever IMAGE_API_CLIENT_LIMIT
+ * says; its other requests wait in line while another client's go first.
+ */
+export function slotShare(concurrency: number): number {
+  return Math.max(1, Math.floor(concurrency / 2));
+}
+
+/**
+ * Tickets one address may hold (slots and places together), whatever
+ * identities it shows: four clients' worth, and never more than half the
+ * slots and line together.
+ */
+export function addressShare(settings: LogoQueueSettings): number {
+  return Math.max(
+    settings.clientLimit,
+    Math.min(
+      4 * settings.clientLimit,
+      Math.floor((settings.concurrency + settings.queueLimit) / 2),
+    ),
+  );
+}
+
 /** A request's place: a call slot, or a place in the line for one. */
 export interface QueueTicket {
   /**
@@ -44,8 +68,16 @@ export class LogoQueue {
   private readonly line: Ticket[] = [];
   /** Tickets (holding or waiting) per client; a client with none is absent. */
   private readonly perClient = new Map<string, number>();
+  /** Tickets per address (`ip:` keys) and slots held per client and address. */
+  private readonly perAddress = new Map<string, number>();
+  private readonly slotsHeld = new Map<string, number>();
+  private readonly slotLimit: number;
+  private readonly addressLimit: number;
 
-  constructor(private readonly settings: LogoQueueSettings) {}
+  constructor(private readonly settings: LogoQueueSettings) {
+    this.slotLimit = slotShare(settings.concurrency);
+    this.addressLimit = addressShare(settings);
+  }
 
   /** Upstream calls holding a slot now. */
   get inFlight(): number {
@@ -60,46 +92,89 @@ export class LogoQueue {
   /**
    * Takes a slot or a place in line for `client`, or throws at once:
    * TooManyRequestsError when the client already holds `clientLimit`
-   * tickets, ServiceBusyError when the line is full.
+   * tickets (or its address its share), ServiceBusyError when the line is
+   * full. `address` is where the request came from; without auth it is
+   * the client itself.
    */
-  admit(client: string): QueueTicket {
+  admit(client: string, address = client): QueueTicket {
     const held = this.perClient.get(client) ?? 0;
-    if (held >= this.settings.clientLimit) {
+    const fromAddress = this.perAddress.get(address) ?? 0;
+    if (held >= this.settings.clientLimit || fromAddress >= this.addressLimit) {
       throw new TooManyRequestsError(
         LOGO_RATE_LIMITED_MESSAGE,
         this.settings.busyRetryAfterSeconds,
       );
     }
     let ticket: Ticket;
-    if (this.active < this.settings.concurrency) {
+    if (
+      this.active < this.settings.concurrency &&
+      this.mayHoldSlot(client, address)
+    ) {
       this.active++;
-      ticket = new Ticket(this, 'holding', client);
+      ticket = new Ticket(this, 'holding', client, address);
+      this.countSlot(ticket, 1);
     } else if (this.line.length >= this.settings.queueLimit) {
       throw new ServiceBusyError(
         LOGO_BUSY_MESSAGE,
         this.settings.busyRetryAfterSeconds,
       );
     } else {
-      ticket = new Ticket(this, 'waiting', client);
+      ticket = new Ticket(this, 'waiting', client, address);
       this.line.push(ticket);
     }
     this.perClient.set(client, held + 1);
+    this.perAddress.set(address, fromAddress + 1);
     return ticket;
   }
 
-  /** @internal Called once by a ticket when it is released. */
-  forget(client: string): void {
-    const held = (this.perClient.get(client) ?? 1) - 1;
-    if (held > 0) this.perClient.set(client, held);
-    else this.perClient.delete(client);
+  private mayHoldSlot(client: string, address: string): boolean {
+    return (
+      (this.slotsHeld.get(`id:${client}`) ?? 0) < this.slotLimit &&
+      (this.slotsHeld.get(`ip:${address}`) ?? 0) < this.slotLimit
+    );
   }
 
-  /** @internal Called by a ticket that gives up its slot. */
-  freeSlot(): void {
+  private countSlot(ticket: Ticket, by: number): void {
+    for (const key of [`id:${ticket.client}`, `ip:${ticket.address}`]) {
+      const next = (this.slotsHeld.get(key) ?? 0) + by;
+      if (next > 0) this.slotsHeld.set(key, next);
+      else this.slotsHeld.delete(key);
+    }
+  }
+
+  /** @internal Called once by a ticket when it is released. */
+  forget(client: string, address: string): void {
+    for (const [counts, key] of [
+      [this.perClient, client],
+      [this.perAddress, address],
+    ] as const) {
+      const held = (counts.get(key) ?? 1) - 1;
+      if (held > 0) counts.set(key, held);
+      else counts.delete(key);
+    }
+  }
+
+  /**
+   * @internal Called by a ticket that gives up its slot: free slots go to
+   * the oldest waiting tickets whose client and address are below their
+   * share of the slots.
+   */
+  freeSlot(ticket: Ticket): void {
     this.active--;
-    while (this.active < this.settings.concurrency && this.line.length > 0) {
+    this.countSlot(ticket, -1);
+    for (
+      let i = 0;
+      i < this.line.length && this.active < this.settings.concurrency;
+    ) {
+      const next = this.line[i];
+      if (!this.mayHoldSlot(next.client, next.address)) {
+        i++;
+        continue;
+      }
+      this.line.splice(i, 1);
       this.active++;
-      this.line.shift()?.grant();
+      this.countSlot(next, 1);
+      next.grant();
     }
   }
 
@@ -117,7 +192,8 @@ class Ticket implements QueueTicket {
   constructor(
     private readonly queue: LogoQueue,
     private state: TicketState,
-    private readonly client: string,
+    readonly client: string,
+    readonly address: string,
   ) {
     this.granted = new Promise<void>((resolve) => {
       this.resolveGranted = resolve;
@@ -155,11 +231,11 @@ class Ticket implements QueueTicket {
   release(): void {
     if (this.state === 'holding') {
       this.state = 'released';
-      this.queue.forget(this.client);
-      this.queue.freeSlot();
+      this.queue.forget(this.client, this.address);
+      this.queue.freeSlot(this);
     } else if (this.state === 'waiting') {
       this.state = 'released';
-      this.queue.forget(this.client);
+      this.queue.forget(this.client, this.address);
       this.queue.leaveLine(this);
     }
   }

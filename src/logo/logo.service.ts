@@ -36,6 +36,8 @@ import { annotate, inSpan } from '../tracing/spans';
 /** Who asked: the rate limit counts per client; the signal says it left. */
 export interface LogoCaller {
   client: string;
+  /** The address the request came from (the client itself without auth). */
+  address?: string;
   /** Aborts when the caller disconnects. */
   signal: AbortSignal;
   /**
@@ -156,7 +158,7 @@ export class LogoService implements OnApplicationBootstrap {
       throw new LogoGenerationError(KEY_MISSING_MESSAGE);
     }
     const prompt = buildLogoPrompt(request);
-    const ticket = this.queue.admit(caller.client);
+    const ticket = this.queue.admit(caller.client, caller.address);
     const deadline = startDeadline(this.deadlineMs);
     const signal = AbortSignal.any([caller.signal, deadline.signal]);
     try {

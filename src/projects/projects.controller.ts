@@ -101,9 +101,13 @@ export class ProjectsController {
   ): Promise<StreamableFile | string> {
     // The unpaged list can be any size: it is streamed, never built whole.
     if (query.limit === undefined && query.cursor === undefined) {
-      const budget = caller ? `user:${caller.userId}` : client;
+      // Counted per user (or address) and per address (fair-gate.ts).
+      const identity = caller ? `user:${caller.userId}` : client;
       return this.streams.reply(
-        await this.projects.listAll(query.userId, caller, budget),
+        await this.projects.listAll(query.userId, caller, {
+          identity,
+          address: client,
+        }),
       );
     }
     const { projects, nextCursor } = await this.projects.listPage(

@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import type { Claimant } from '../common/concurrency/fair-gate';
 import { Project } from './entities';
 import { holdId } from './entities/held-id';
 import {
@@ -384,9 +385,9 @@ export class ProjectsRepository {
    * The whole list (every project, or one user's) as a cursor over each
    * project's JSON, read from one snapshot as it is consumed.
    */
-  openList(userId: string | undefined): Promise<JsonCursor> {
+  openList(userId: string | undefined, client?: Claimant): Promise<JsonCursor> {
     const { text, params } = listStatement(this.snapshots.json, userId);
-    return this.snapshots.openJson(text, params);
+    return this.snapshots.openJson(text, params, client);
   }
 
   /**

@@ -20,6 +20,7 @@ import { ProjectCreateRateLimit } from './project-create-rate-limit';
 import { buildNewProject } from './project-defaults';
 import { ProjectListBody } from './project-list-body';
 import { ListSlots } from './list-slots';
+import type { Claimant } from '../common/concurrency/fair-gate';
 import type { JsonCursor } from '../database/json-cursor';
 import { ProjectsRepository, type ProjectTarget } from './projects.repository';
 import { acceptedVersions, isUnchanged } from './project-version';
@@ -113,20 +114,22 @@ export class ProjectsService {
    * A project changed meanwhile is listed as it was when the list started.
    * `client` (a user, or an address without auth) runs at most
    * LIST_CLIENT_LIMIT such lists at once; one more waits briefly for one of
-   * them to end (list-slots.ts).
+   * them to end (list-slots.ts). On PostgreSQL its share of the list
+   * connections is bounded too, per identity and per address
+   * (snapshot-reader.ts).
    */
   async listAll(
     userId: string | undefined,
     caller?: Caller,
-    client = 'anyone',
+    client: Claimant = { identity: 'anyone', address: 'anyone' },
   ): Promise<ProjectListBody> {
     const listed = listedUser(userId, caller);
     // One of the client's LIST_CLIENT_LIMIT slots, until the cursor closes
     // (the list ended, was cut off, or its client left).
-    const release = await this.listSlots.take(client);
+    const release = await this.listSlots.take(client.identity);
     let cursor: JsonCursor;
     try {
-      cursor = await this.projects.openList(listed);
+      cursor = await this.projects.openList(listed, client);
     } catch (error) {
       release();
       throw error;

@@ -11,10 +11,14 @@ import { createHash } from 'node:crypto';
 import type { Request, Response } from 'express';
 import { appConfig } from '../../../config/app.config';
 import type { AppConfig } from '../../../config/environment';
+import { Counter } from 'prom-client';
+import { claimantOf } from '../../common/http/client-ip';
 import {
+  getCaller,
   getFailurePolicy,
   setBodyDigest,
 } from '../../common/http/request-context';
+import { MetricsService } from '../../metrics/metrics.service';
 import { jsonErrorMessage, NATIVE_PARSE_MAX_CHARS } from './json-error-message';
 import { LargeBodyGate, SMALL_BODY_MAX_BYTES } from './large-body-gate';
 import {
@@ -25,12 +29,6 @@ import {
 import { UnreadableBodyError } from '../../failures/unreadable-body.error';
 
 const METHODS_WITH_BODY = new Set(['POST', 'PUT', 'PATCH']);
-
-/**
- * A large body must arrive within this time once its permit is taken, so a
- * client trickling bytes cannot keep the permit (and others waiting).
- */
-export const LARGE_BODY_READ_TIMEOUT_MS = 10_000;
 
 /**
  * The content types a browser may send to another origin without a CORS
@@ -157,11 +155,34 @@ function readBytes(
 export class JsonBodyGuard implements CanActivate {
   private readonly limit: number;
   private readonly refusePreflightFree: boolean;
-  private readonly gate = new LargeBodyGate();
+  private readonly gate: LargeBodyGate;
+  /**
+   * A large body must arrive within this time once its permit is taken, so
+   * a client trickling bytes cannot keep the permit (and others waiting).
+   */
+  private readonly readTimeoutMs: number;
+  private readonly turnedAway: Counter<'reason'>;
 
-  constructor(@Inject(appConfig.KEY) config: AppConfig) {
+  constructor(
+    @Inject(appConfig.KEY) config: AppConfig,
+    metrics: MetricsService,
+  ) {
     this.limit = config.bodyLimitBytes;
     this.refusePreflightFree = config.corsOrigins !== undefined;
+    this.readTimeoutMs = config.largeBodies.readTimeoutMs;
+    this.turnedAway = new Counter({
+      name: 'large_bodies_refused_total',
+      help: "Large request bodies refused before or while being read, by reason: full (the line), share (the client's part of it), deadline (no turn within LARGE_BODY_WAIT_MS), read_timeout (not received within LARGE_BODY_READ_TIMEOUT_MS)",
+      labelNames: ['reason'] as const,
+      registers: [metrics.registry],
+    });
+    this.gate = new LargeBodyGate(
+      {
+        permits: config.largeBodies.permits,
+        waitMs: config.largeBodies.waitMs,
+      },
+      (reason) => this.turnedAway.inc({ reason }),
+    );
   }
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
@@ -178,9 +199,7 @@ export class JsonBodyGuard implements CanActivate {
       throw new PayloadTooLargeException('Request body is too large');
     }
     const large = declared === undefined || declared > SMALL_BODY_MAX_BYTES;
-    const release = large
-      ? await this.gate.enter((leave) => request.once('close', leave))
-      : undefined;
+    const release = large ? await this.takeTurn(request) : undefined;
     try {
       request.body = await this.read(
         request,
@@ -193,6 +212,23 @@ export class JsonBodyGuard implements CanActivate {
     return true;
   }
 
+  /**
+   * A permit of the large-body gate, for this caller and address. A request
+   * refused while its body is still unread is answered, then its
+   * connection closed: its bytes will never be read.
+   */
+  private async takeTurn(request: Request): Promise<() => void> {
+    try {
+      return await this.gate.enter(
+        claimantOf(request, getCaller(request)?.userId),
+        (leave) => request.once('close', leave),
+      );
+    } catch (error) {
+      request.res?.once('finish', () => request.destroy());
+      throw error;
+    }
+  }
+
   private async read(
     request: Request,
     response: Response,
@@ -203,11 +239,12 @@ export class JsonBodyGuard implements CanActivate {
       bytes = await readBytes(
         request,
         this.limit,
-        large ? LARGE_BODY_READ_TIMEOUT_MS : undefined,
+        large ? this.readTimeoutMs : undefined,
       );
     } catch (error) {
       // A trickling client is answered, then let go of.
       if (error instanceof RequestTimeoutException) {
+        this.turnedAway.inc({ reason: 'read_timeout' });
         response.once('finish', () => request.destroy());
       }
       throw error;
