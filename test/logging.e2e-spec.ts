@@ -6,6 +6,7 @@ import {
   startDevImageApiProcess,
   type DevImageApiProcess,
 } from './support/dev-image-api-process';
+import { startPost } from './support/pending-request';
 import { startServer } from './support/server-process';
 
 /**
@@ -274,3 +275,69 @@ describe('Request lines and SIGTERM', () => {
     expect(warnings[0].msg).toMatch(/^IMAGE_MODEL=dall-e-2 .*Set IMAGE_MODEL=/);
   }, 60_000);
 });
+
+describe('A request its client aborts', () => {
+  it('is logged as aborted with status 499, not with the 201 it would have answered', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'logging-aborted-'));
+    const upstream = await startDevImageApiProcess({
+      IMAGE_DEV_LATENCY_MS: '30000',
+    });
+    const admin = new URL(upstream.url).origin;
+    const server = await startServer(
+      {
+        DATABASE_URL: `file:${join(dir, 'db.sqlite')}`,
+        IMAGE_API_KEY: KEY,
+        IMAGE_API_URL: upstream.url,
+        IMAGE_API_MAX_RETRIES: '0',
+        LOG_LEVEL: 'info',
+      },
+      { cwd: dir },
+    );
+    try {
+      const project = await request(server.baseUrl)
+        .post('/api/projects')
+        .send({ name: 'Aborted keep', userId: 'u1' })
+        .expect(201);
+      const { companyName, style, colors } = LOGO_REQUEST;
+      const leaving = startPost(
+        server.baseUrl,
+        `/api/projects/${project.body.project.id as string}/logos`,
+        { companyName, style, colors },
+        { 'X-Request-Id': 'log-aborted' },
+      );
+      // Hang up while the image API is still drawing.
+      await waitFor(async () => {
+        const state = await request(admin).get('/_dev').expect(200);
+        return (state.body as { openCalls: number }).openCalls === 1;
+      });
+      leaving.abort();
+      await waitFor(() =>
+        Promise.resolve(server.stdout.includes('"log-aborted"')),
+      );
+    } finally {
+      await server.stop();
+      await upstream.stop();
+      rmSync(dir, { recursive: true, force: true });
+    }
+    const line = server.stdout
+      .split('\n')
+      .filter((text) => text.includes('"log-aborted"'))
+      .map((text) => JSON.parse(text) as LogLine)
+      .find((parsed) => parsed.requestId === 'log-aborted');
+    expect(line).toMatchObject({
+      msg: 'request aborted',
+      method: 'POST',
+      route: '/api/projects/:id/logos',
+      status: 499,
+    });
+  }, 60_000);
+});
+
+/** Polls `condition` every 20 ms for up to 20 s. */
+async function waitFor(condition: () => Promise<boolean>): Promise<void> {
+  for (let i = 0; i < 1000; i++) {
+    if (await condition()) return;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  throw new Error('condition not met within 20 s');
+}

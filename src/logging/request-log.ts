@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { CLIENT_CLOSED_REQUEST } from '../failures/describe-failure';
 
 /** What a caller may send as X-Request-Id: short, printable, no spaces. */
 const ACCEPTED_REQUEST_ID = /^[A-Za-z0-9._:/+=-]{1,128}$/;
@@ -54,6 +55,24 @@ export function addRequestLogFields(
   carrier[EXTRA_FIELDS] = { ...carrier[EXTRA_FIELDS], ...fields };
 }
 
+/**
+ * The status a request ended with: the one sent, or 499 when the connection
+ * closed before the answer was complete (the client left, or the answer was
+ * cut off). `statusCode` then still holds the route's planned status (201
+ * for a create) that no client ever received.
+ */
+export function recordedStatus(response: ServerResponse): number {
+  return response.writableFinished
+    ? response.statusCode
+    : CLIENT_CLOSED_REQUEST;
+}
+
+/** The message of a request's line: how it ended. */
+export function requestLogMessage(response: ServerResponse): string {
+  if (!response.writableFinished) return 'request aborted';
+  return response.statusCode >= 500 ? 'request failed' : 'request completed';
+}
+
 /** The fields of the one line logged per request. */
 export function requestLogFields(
   request: IncomingMessage,
@@ -68,7 +87,7 @@ export function requestLogFields(
     method: request.method,
     route: matchedRoute(request) ?? null,
     url: routed.originalUrl ?? request.url,
-    status: response.statusCode,
+    status: recordedStatus(response),
     durationMs,
     ...extra,
   };
