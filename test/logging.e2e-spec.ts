@@ -35,6 +35,18 @@ interface LogLine {
   [key: string]: unknown;
 }
 
+/**
+ * What an upstream could echo of KEY besides the key itself (URL-encoding
+ * leaves this key as it is; key-redaction.spec.ts covers a key it changes).
+ */
+const KEY_FORMS = [
+  `${KEY.slice(0, 3)}...${KEY.slice(-4)}`,
+  `${KEY.slice(0, 8)}${'*'.repeat(20)}${KEY.slice(-4)}`,
+  Buffer.from(KEY).toString('base64'),
+  Buffer.from(KEY).toString('base64url'),
+];
+const ECHOED_FORMS = `Incorrect API key provided: ${KEY_FORMS.join(' ')}`;
+
 const isRequestLine = (line: LogLine) =>
   line.msg === 'request completed' || line.msg === 'request failed';
 
@@ -45,6 +57,7 @@ describe('Request logs of the server process', () => {
   let stderr = '';
   let exitCode: number | null;
   let lines: LogLine[];
+  let formsAnswer = '';
 
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'logging-'));
@@ -89,6 +102,17 @@ describe('Request logs of the server process', () => {
         .send(LOGO_REQUEST)
         .expect(500);
       expect(JSON.stringify(failed.body)).not.toContain(KEY);
+      // The same key masked and encoded, as upstreams print it.
+      await request(new URL(upstream.url).origin)
+        .post('/_dev/next')
+        .send({ reply: 'error', status: 401, message: ECHOED_FORMS })
+        .expect(200);
+      const forms = await client
+        .post('/api/ai/generate-logo')
+        .set('X-Request-Id', 'log-upstream-forms')
+        .send(LOGO_REQUEST)
+        .expect(500);
+      formsAnswer = JSON.stringify(forms.body);
       await client
         .get('/api/projects/no-such-id')
         .set('X-Request-Id', 'log-not-found')
@@ -154,6 +178,17 @@ describe('Request logs of the server process', () => {
         ].sort(),
       );
     }
+  });
+
+  it('never answers or logs the key masked, base64 or base64url', () => {
+    expect(stdout).toContain('log-upstream-forms');
+    expect(formsAnswer).toContain('[redacted]');
+    for (const form of KEY_FORMS) {
+      expect(formsAnswer).not.toContain(form);
+      expect(stdout).not.toContain(form);
+      expect(stderr).not.toContain(form);
+    }
+    expect(formsAnswer).not.toContain(KEY.slice(-4));
   });
 
   it('never writes the image-API key, whoever sent it', () => {

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { CLIENT_CLOSED_REQUEST } from '../failures/describe-failure';
+import { keyRedactor } from './key-redaction';
 
 /** What a caller may send as X-Request-Id: short, printable, no spaces. */
 const ACCEPTED_REQUEST_ID = /^[A-Za-z0-9._:/+=-]{1,128}$/;
@@ -97,9 +98,9 @@ export function requestLogFields(
  * Removes `secret` from a finished log line. Redaction by field path cannot
  * catch a key that ends up inside a message (an upstream error echoing the
  * request, a stack), so every line is checked once more before it is
- * written.
+ * written, for the key in every form an upstream could echo it
+ * (key-redaction.ts).
  */
 export function scrubSecret(line: string, secret: string | undefined): string {
-  if (!secret || !line.includes(secret)) return line;
-  return line.split(secret).join('[redacted]');
+  return keyRedactor(secret)(line);
 }
