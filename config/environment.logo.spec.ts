@@ -52,6 +52,7 @@ describe('loadConfiguration: logo generation in production', () => {
     expect(config.redis).toEqual({
       url: undefined,
       keyPrefix: 'workspace-api:',
+      commandTimeoutMs: 200,
     });
     expect(config.trustProxy).toBe(false);
   });
@@ -72,6 +73,7 @@ describe('loadConfiguration: logo generation in production', () => {
       PROJECT_CREATE_RATE_WINDOW_S: '600',
       REDIS_URL: 'redis://:secret@redis.internal:6379/2',
       REDIS_KEY_PREFIX: 'staging:',
+      REDIS_COMMAND_TIMEOUT_MS: '250',
     });
     expect(config.imageApi).toMatchObject({
       maxRetries: 5,
@@ -91,6 +93,7 @@ describe('loadConfiguration: logo generation in production', () => {
     expect(config.redis).toEqual({
       url: 'redis://:secret@redis.internal:6379/2',
       keyPrefix: 'staging:',
+      commandTimeoutMs: 250,
     });
   });
 
@@ -108,6 +111,7 @@ describe('loadConfiguration: logo generation in production', () => {
     ['LOGO_RATE_WINDOW_S', '0'],
     ['PROJECT_CREATE_RATE_LIMIT', '-1'],
     ['PROJECT_CREATE_RATE_WINDOW_S', '0'],
+    ['REDIS_COMMAND_TIMEOUT_MS', '5'],
   ])('refuses %s=%s with one line naming the variable', (name, value) => {
     const error = refusal({ [name]: value });
     expect(error.message).toMatch(

@@ -126,7 +126,12 @@ export interface AppConfig {
     windowSeconds: number;
   };
   /** Shared state of all replicas (the rate limits); unset = per process. */
-  redis: { url: string | undefined; keyPrefix: string };
+  redis: {
+    url: string | undefined;
+    keyPrefix: string;
+    /** A rate-limit check Redis has not answered by then uses memory. */
+    commandTimeoutMs: number;
+  };
   /** Express 'trust proxy': false = the socket address is the client. */
   trustProxy: TrustProxySetting;
   /** How long an Idempotency-Key's answer is kept and replayed. */
@@ -546,6 +551,7 @@ export function loadConfiguration(env: Env = process.env): AppConfig {
     redis: {
       url: redisUrl(env),
       keyPrefix: read(env, 'REDIS_KEY_PREFIX') ?? 'workspace-api:',
+      commandTimeoutMs: integer(env, 'REDIS_COMMAND_TIMEOUT_MS', 200, 10, 5000),
     },
     trustProxy: trustProxy(env),
     idempotencyTtlSeconds: integer(

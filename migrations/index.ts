@@ -3,6 +3,7 @@ import { ChildOrderIndexes1763790000000 } from './1763790000000-child-order-inde
 import { VersionsAndIdempotencyKeys1764000000000 } from './1764000000000-versions-and-idempotency-keys';
 import { StoredImages1764100000000 } from './1764100000000-stored-images';
 import { LogoAssets1764200000000 } from './1764200000000-logo-assets';
+import { AssetSlotReservations1764300000000 } from './1764300000000-asset-slot-reservations';
 import { DeploymentIdentity1764310000000 } from './1764310000000-deployment-identity';
 
 /**
@@ -15,5 +16,6 @@ export const MIGRATIONS = [
   VersionsAndIdempotencyKeys1764000000000,
   StoredImages1764100000000,
   LogoAssets1764200000000,
+  AssetSlotReservations1764300000000,
   DeploymentIdentity1764310000000,
 ];

@@ -253,11 +253,18 @@ export async function captureRepositorySql(
       createdAt: new Date().toISOString(),
     };
     const ref = { projectId: owner.id, assetId: asset.id };
-    await record('projectExists', () => assets.projectExists(owner.id));
-    await record('projectExists (owner)', () =>
-      assets.projectExists(owner.id, 'user-1'),
+    await record('reserveSlot', () =>
+      assets.reserveSlot({ projectId: owner.id }, 20, 'slot-1', Date.now()),
     );
-    await record('countAssets', () => assets.countAssets(owner.id));
+    await record('reserveSlot (owner)', () =>
+      assets.reserveSlot(
+        { projectId: owner.id, owner: 'user-1' },
+        20,
+        'slot-2',
+        Date.now(),
+      ),
+    );
+    await record('releaseSlot', () => assets.releaseSlot('slot-1'));
     await record(
       'keep: touchProject, countOfProject, logoSectionId, insert, insertContent',
       () =>

@@ -6,6 +6,7 @@ import {
   startDevImageApiProcess,
   type DevImageApiProcess,
 } from './support/dev-image-api-process';
+import { startPost } from './support/pending-request';
 import { startServer } from './support/server-process';
 
 /**
@@ -34,6 +35,18 @@ interface LogLine {
   [key: string]: unknown;
 }
 
+/**
+ * What an upstream could echo of KEY besides the key itself (URL-encoding
+ * leaves this key as it is; key-redaction.spec.ts covers a key it changes).
+ */
+const KEY_FORMS = [
+  `${KEY.slice(0, 3)}...${KEY.slice(-4)}`,
+  `${KEY.slice(0, 8)}${'*'.repeat(20)}${KEY.slice(-4)}`,
+  Buffer.from(KEY).toString('base64'),
+  Buffer.from(KEY).toString('base64url'),
+];
+const ECHOED_FORMS = `Incorrect API key provided: ${KEY_FORMS.join(' ')}`;
+
 const isRequestLine = (line: LogLine) =>
   line.msg === 'request completed' || line.msg === 'request failed';
 
@@ -44,6 +57,7 @@ describe('Request logs of the server process', () => {
   let stderr = '';
   let exitCode: number | null;
   let lines: LogLine[];
+  let formsAnswer = '';
 
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'logging-'));
@@ -88,6 +102,17 @@ describe('Request logs of the server process', () => {
         .send(LOGO_REQUEST)
         .expect(500);
       expect(JSON.stringify(failed.body)).not.toContain(KEY);
+      // The same key masked and encoded, as upstreams print it.
+      await request(new URL(upstream.url).origin)
+        .post('/_dev/next')
+        .send({ reply: 'error', status: 401, message: ECHOED_FORMS })
+        .expect(200);
+      const forms = await client
+        .post('/api/ai/generate-logo')
+        .set('X-Request-Id', 'log-upstream-forms')
+        .send(LOGO_REQUEST)
+        .expect(500);
+      formsAnswer = JSON.stringify(forms.body);
       await client
         .get('/api/projects/no-such-id')
         .set('X-Request-Id', 'log-not-found')
@@ -153,6 +178,17 @@ describe('Request logs of the server process', () => {
         ].sort(),
       );
     }
+  });
+
+  it('never answers or logs the key masked, base64 or base64url', () => {
+    expect(stdout).toContain('log-upstream-forms');
+    expect(formsAnswer).toContain('[redacted]');
+    for (const form of KEY_FORMS) {
+      expect(formsAnswer).not.toContain(form);
+      expect(stdout).not.toContain(form);
+      expect(stderr).not.toContain(form);
+    }
+    expect(formsAnswer).not.toContain(KEY.slice(-4));
   });
 
   it('never writes the image-API key, whoever sent it', () => {
@@ -274,3 +310,69 @@ describe('Request lines and SIGTERM', () => {
     expect(warnings[0].msg).toMatch(/^IMAGE_MODEL=dall-e-2 .*Set IMAGE_MODEL=/);
   }, 60_000);
 });
+
+describe('A request its client aborts', () => {
+  it('is logged as aborted with status 499, not with the 201 it would have answered', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'logging-aborted-'));
+    const upstream = await startDevImageApiProcess({
+      IMAGE_DEV_LATENCY_MS: '30000',
+    });
+    const admin = new URL(upstream.url).origin;
+    const server = await startServer(
+      {
+        DATABASE_URL: `file:${join(dir, 'db.sqlite')}`,
+        IMAGE_API_KEY: KEY,
+        IMAGE_API_URL: upstream.url,
+        IMAGE_API_MAX_RETRIES: '0',
+        LOG_LEVEL: 'info',
+      },
+      { cwd: dir },
+    );
+    try {
+      const project = await request(server.baseUrl)
+        .post('/api/projects')
+        .send({ name: 'Aborted keep', userId: 'u1' })
+        .expect(201);
+      const { companyName, style, colors } = LOGO_REQUEST;
+      const leaving = startPost(
+        server.baseUrl,
+        `/api/projects/${project.body.project.id as string}/logos`,
+        { companyName, style, colors },
+        { 'X-Request-Id': 'log-aborted' },
+      );
+      // Hang up while the image API is still drawing.
+      await waitFor(async () => {
+        const state = await request(admin).get('/_dev').expect(200);
+        return (state.body as { openCalls: number }).openCalls === 1;
+      });
+      leaving.abort();
+      await waitFor(() =>
+        Promise.resolve(server.stdout.includes('"log-aborted"')),
+      );
+    } finally {
+      await server.stop();
+      await upstream.stop();
+      rmSync(dir, { recursive: true, force: true });
+    }
+    const line = server.stdout
+      .split('\n')
+      .filter((text) => text.includes('"log-aborted"'))
+      .map((text) => JSON.parse(text) as LogLine)
+      .find((parsed) => parsed.requestId === 'log-aborted');
+    expect(line).toMatchObject({
+      msg: 'request aborted',
+      method: 'POST',
+      route: '/api/projects/:id/logos',
+      status: 499,
+    });
+  }, 60_000);
+});
+
+/** Polls `condition` every 20 ms for up to 20 s. */
+async function waitFor(condition: () => Promise<boolean>): Promise<void> {
+  for (let i = 0; i < 1000; i++) {
+    if (await condition()) return;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  throw new Error('condition not met within 20 s');
+}

@@ -115,19 +115,6 @@ export const ASSET_PART_BYTES = 256 * 1024;
 export class AssetsRepository {
   constructor(private readonly db: Database) {}
 
-  /** Whether the project exists (and is the owner's, when one is given). */
-  async projectExists(projectId: string, owner?: string): Promise<boolean> {
-    const rows = await this.db.read((manager) =>
-      sqlFor(manager).rows(
-        owner === undefined
-          ? 'SELECT 1 AS "found" FROM "projects" WHERE "id" = $1'
-          : 'SELECT 1 AS "found" FROM "projects" WHERE "id" = $1 AND "userId" = $2',
-        owner === undefined ? [projectId] : [projectId, owner],
-      ),
-    );
-    return rows.length > 0;
-  }
-
   /** See touchProject: the project's new version, or null. */
   touchProject(
     transaction: Transaction,
@@ -148,15 +135,56 @@ export class AssetsRepository {
     return row?.id ?? null;
   }
 
-  /** How many assets the project holds (a check before paying for one). */
-  async countAssets(projectId: string): Promise<number> {
-    const [row] = await this.db.read((manager) =>
-      sqlFor(manager).rows<{ count: number | string }>(
-        'SELECT COUNT(*) AS "count" FROM "assets" WHERE "projectId" = $1',
+  /**
+   * Takes one free asset slot of the project until `expiresAt` (epoch ms),
+   * or answers why not: 'missing' (no such project of that owner) or 'full'
+   * (its assets and the slots taken by keeps in progress reach `max`). The
+   * project's row is locked first (a no-op UPDATE: PostgreSQL holds the row
+   * until the commit, SQLite runs one transaction at a time), so concurrent
+   * keeps count one after another. Slots whose time ran out (a process that
+   * died mid-call) are dropped on the way.
+   */
+  async reserveSlot(
+    target: { projectId: string; owner?: string },
+    max: number,
+    reservationId: string,
+    expiresAt: number,
+  ): Promise<'reserved' | 'missing' | 'full'> {
+    const { projectId, owner } = target;
+    return this.db.transaction(async (transaction) => {
+      const sql = sqlFor(managerOf(transaction));
+      const locked = await sql.changes(
+        owner === undefined
+          ? 'UPDATE "projects" SET "version" = "version" WHERE "id" = $1'
+          : 'UPDATE "projects" SET "version" = "version" WHERE "id" = $1 AND "userId" = $2',
+        owner === undefined ? [projectId] : [projectId, owner],
+      );
+      if (locked === 0) return 'missing';
+      await sql.changes(
+        'DELETE FROM "asset_slot_reservations" WHERE "projectId" = $1 AND "expiresAt" <= $2',
+        [projectId, Date.now()],
+      );
+      const [row] = await sql.rows<{ count: number | string }>(
+        'SELECT (SELECT COUNT(*) FROM "assets" WHERE "projectId" = $1) + (SELECT COUNT(*) FROM "asset_slot_reservations" WHERE "projectId" = $1) AS "count"',
         [projectId],
+      );
+      if (Number(row.count) >= max) return 'full';
+      await sql.changes(
+        'INSERT INTO "asset_slot_reservations" ("id", "projectId", "expiresAt") VALUES ($1, $2, $3)',
+        [reservationId, projectId, expiresAt],
+      );
+      return 'reserved';
+    });
+  }
+
+  /** Gives a slot back (the keep failed, or its asset is stored). */
+  async releaseSlot(reservationId: string): Promise<void> {
+    await this.db.write((manager) =>
+      sqlFor(manager).changes(
+        'DELETE FROM "asset_slot_reservations" WHERE "id" = $1',
+        [reservationId],
       ),
     );
-    return Number(row.count);
   }
 
   /** How many assets the project holds, in the transaction that adds one. */

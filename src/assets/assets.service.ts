@@ -95,12 +95,47 @@ export class AssetsService {
     owner: string | undefined,
     key: IdempotentRequest<KeptAsset> | undefined,
   ): Promise<KeptAsset> {
-    if (!(await this.rows.projectExists(projectId, owner))) {
-      throw new ProjectNotFoundException();
-    }
-    if ((await this.rows.countAssets(projectId)) >= this.maxPerProject) {
+    // One paid call per free slot: the slot is taken before the image model
+    // is called, so of N keeps racing for the last slot N-1 are refused
+    // without paying; it is given back whatever happens next.
+    const reservation = newId();
+    const reserved = await this.rows.reserveSlot(
+      { projectId, owner },
+      this.maxPerProject,
+      reservation,
+      Date.now() + this.leaseMs,
+    );
+    if (reserved === 'missing') throw new ProjectNotFoundException();
+    if (reserved === 'full') {
       throw new AssetLimitReachedException(this.maxPerProject);
     }
+    try {
+      return await this.generateAndStore(
+        projectId,
+        request,
+        caller,
+        baseUrl,
+        owner,
+        key,
+      );
+    } finally {
+      // A slot that cannot be given back now frees itself at its expiry.
+      await this.rows.releaseSlot(reservation).catch((error: unknown) => {
+        this.logger.warn(
+          `Asset slot not released (it expires by itself): ${error instanceof Error ? error.message : String(error)}`,
+        );
+      });
+    }
+  }
+
+  private async generateAndStore(
+    projectId: string,
+    request: KeepLogoDto,
+    caller: LogoCaller,
+    baseUrl: string,
+    owner: string | undefined,
+    key: IdempotentRequest<KeptAsset> | undefined,
+  ): Promise<KeptAsset> {
     // A bucket that cannot take the bytes now is found out before paying.
     await this.bytes.checkReachable();
     const image =

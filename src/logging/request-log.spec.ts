@@ -3,6 +3,7 @@ import {
   matchedRoute,
   requestIdFor,
   requestLogFields,
+  requestLogMessage,
   scrubSecret,
 } from './request-log';
 
@@ -44,7 +45,10 @@ describe('request log helpers', () => {
       originalUrl: '/api/projects/42',
       route: { path: '/api/projects/:id' },
     } as unknown as IncomingMessage;
-    const response = { statusCode: 404 } as ServerResponse;
+    const response = {
+      statusCode: 404,
+      writableFinished: true,
+    } as ServerResponse;
     expect(requestLogFields(request, response, 12)).toEqual({
       method: 'GET',
       route: '/api/projects/:id',
@@ -52,6 +56,18 @@ describe('request log helpers', () => {
       status: 404,
       durationMs: 12,
     });
+  });
+
+  it('records 499 and "request aborted" for an answer that was never completed', () => {
+    const request = { method: 'POST', url: '/api/projects' } as IncomingMessage;
+    const response = {
+      statusCode: 201,
+      writableFinished: false,
+    } as ServerResponse;
+    expect(requestLogFields(request, response, 5)).toMatchObject({
+      status: 499,
+    });
+    expect(requestLogMessage(response)).toBe('request aborted');
   });
 
   it('replaces every occurrence of the secret in a line', () => {

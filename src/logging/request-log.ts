@@ -1,5 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { CLIENT_CLOSED_REQUEST } from '../failures/describe-failure';
+import { keyRedactor } from './key-redaction';
 
 /** What a caller may send as X-Request-Id: short, printable, no spaces. */
 const ACCEPTED_REQUEST_ID = /^[A-Za-z0-9._:/+=-]{1,128}$/;
@@ -54,6 +56,24 @@ export function addRequestLogFields(
   carrier[EXTRA_FIELDS] = { ...carrier[EXTRA_FIELDS], ...fields };
 }
 
+/**
+ * The status a request ended with: the one sent, or 499 when the connection
+ * closed before the answer was complete (the client left, or the answer was
+ * cut off). `statusCode` then still holds the route's planned status (201
+ * for a create) that no client ever received.
+ */
+export function recordedStatus(response: ServerResponse): number {
+  return response.writableFinished
+    ? response.statusCode
+    : CLIENT_CLOSED_REQUEST;
+}
+
+/** The message of a request's line: how it ended. */
+export function requestLogMessage(response: ServerResponse): string {
+  if (!response.writableFinished) return 'request aborted';
+  return response.statusCode >= 500 ? 'request failed' : 'request completed';
+}
+
 /** The fields of the one line logged per request. */
 export function requestLogFields(
   request: IncomingMessage,
@@ -68,7 +88,7 @@ export function requestLogFields(
     method: request.method,
     route: matchedRoute(request) ?? null,
     url: routed.originalUrl ?? request.url,
-    status: response.statusCode,
+    status: recordedStatus(response),
     durationMs,
     ...extra,
   };
@@ -78,9 +98,9 @@ export function requestLogFields(
  * Removes `secret` from a finished log line. Redaction by field path cannot
  * catch a key that ends up inside a message (an upstream error echoing the
  * request, a stack), so every line is checked once more before it is
- * written.
+ * written, for the key in every form an upstream could echo it
+ * (key-redaction.ts).
  */
 export function scrubSecret(line: string, secret: string | undefined): string {
-  if (!secret || !line.includes(secret)) return line;
-  return line.split(secret).join('[redacted]');
+  return keyRedactor(secret)(line);
 }

@@ -21,6 +21,7 @@ import {
 } from './logo.constants';
 import { isRetryableStatus, parseRetryAfter } from './retry-policy';
 import { annotate, inSpan, inSpanSync } from '../tracing/spans';
+import { keyRedactor } from '../logging/key-redaction';
 
 /** What the call cost, as the upstream reports it (GPT image models). */
 export interface ImageUsage {
@@ -189,7 +190,8 @@ export class ImageApiClient {
     if (status < 200 || status >= 300) {
       const message = upstreamErrorMessage(body) ?? LOGO_GENERIC_FAILURE;
       throw new ImageApiCallError(
-        message.split(key).join('[redacted]'),
+        // The key in any form it could be echoed in (masked, encoded).
+        keyRedactor(key)(message),
         isRetryableStatus(status),
         parseRetryAfter(retryAfter),
         'error_response',

@@ -4,17 +4,16 @@ import type { Logger as Pino } from 'pino';
 import type { Histogram } from 'prom-client';
 import {
   REQUEST_ID_HEADER,
+  recordedStatus,
   requestIdFor,
   requestLogFields,
+  requestLogMessage,
   matchedRoute,
 } from '../logging/request-log';
 import type { HeaderList } from './security-headers';
 
 /** Label of requests no route matched: one series, whatever the path. */
 export const UNMATCHED_ROUTE = 'unmatched';
-
-/** nginx's code for a request whose client left before the answer. */
-const CLIENT_CLOSED_REQUEST = 499;
 
 export interface OperationsTools {
   /** Writes the one line per request. */
@@ -50,9 +49,7 @@ export function operationsMiddleware(tools: OperationsTools) {
         {
           method: request.method,
           route: matchedRoute(request) ?? UNMATCHED_ROUTE,
-          status_code: response.writableFinished
-            ? response.statusCode
-            : CLIENT_CLOSED_REQUEST,
+          status_code: recordedStatus(response),
         },
         elapsedMs / 1000,
       );
@@ -60,10 +57,11 @@ export function operationsMiddleware(tools: OperationsTools) {
         requestId: id,
         ...requestLogFields(request, response, Math.round(elapsedMs)),
       };
-      if (response.statusCode >= 500) {
-        requestLog.error(fields, 'request failed');
+      const message = requestLogMessage(response);
+      if (message === 'request failed') {
+        requestLog.error(fields, message);
       } else {
-        requestLog.info(fields, 'request completed');
+        requestLog.info(fields, message);
       }
     });
     next();

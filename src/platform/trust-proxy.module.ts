@@ -2,7 +2,7 @@ import { Inject, Module, OnModuleInit } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
 import type { Application } from 'express';
 import { appConfig } from '../../config/app.config';
-import type { AppConfig } from '../../config/environment';
+import type { AppConfig, TrustProxySetting } from '../../config/environment';
 
 /**
  * Sets Express's 'trust proxy' from TRUST_PROXY. Off by default: then
@@ -20,6 +20,18 @@ export class TrustProxyModule implements OnModuleInit {
   onModuleInit(): void {
     this.adapterHost.httpAdapter
       .getInstance<Application>()
-      .set('trust proxy', this.config.trustProxy);
+      .set('trust proxy', expressSetting(this.config.trustProxy));
   }
+}
+
+/**
+ * TRUST_PROXY=true trusts the nearest proxy only (one hop): trusting every
+ * hop would make the leftmost X-Forwarded-For entry the client, and that one
+ * is whatever the client wrote. Behind several proxies, a hop count or their
+ * addresses say how far to believe the header.
+ */
+function expressSetting(
+  setting: TrustProxySetting,
+): Exclude<TrustProxySetting, true> {
+  return setting === true ? 1 : setting;
 }

@@ -22,6 +22,7 @@ const TABLES_CHILDREN_FIRST = [
   'stored_images',
   'idempotency_keys',
   'asset_contents',
+  'asset_slot_reservations',
   'assets',
   'tasks',
   'agents',

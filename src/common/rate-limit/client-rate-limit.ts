@@ -7,7 +7,11 @@ type ThrottlerStorageRecord = Awaited<
   ReturnType<ThrottlerStorage['increment']>
 >;
 
-/** A storage that does not answer in this time is treated as unavailable. */
+/**
+ * A storage that does not answer in this time is treated as unavailable.
+ * The Redis storage answers from memory well before it (REDIS_COMMAND_TIMEOUT_MS);
+ * this only guards against a storage that hangs in a way nobody foresaw.
+ */
 const STORAGE_TIMEOUT_MS = 1000;
 
 export interface ClientRateLimitOptions {

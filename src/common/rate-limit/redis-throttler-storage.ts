@@ -183,6 +183,11 @@ export class RedisThrottlerStorage
     };
   }
 
+  /** Resolves once Redis answers a PING (how an outage is seen to end). */
+  async ping(): Promise<void> {
+    await this.client.ping();
+  }
+
   async onApplicationShutdown(): Promise<void> {
     let timer: NodeJS.Timeout | undefined;
     try {

@@ -2,25 +2,38 @@ import { FactoryProvider, Logger } from '@nestjs/common';
 import { ThrottlerStorage, ThrottlerStorageService } from '@nestjs/throttler';
 import { appConfig } from '../../../config/app.config';
 import type { AppConfig } from '../../../config/environment';
+import { MetricsService } from '../../metrics/metrics.service';
+import { FallbackThrottlerStorage } from './fallback-throttler-storage';
+import { RateLimitStorageMetrics } from './rate-limit-storage.metrics';
 import { RedisThrottlerStorage } from './redis-throttler-storage';
 
 /**
  * Where rate-limit counts live (@nestjs/throttler's storage interface): in
  * Redis when REDIS_URL is set, so every replica counts against one budget;
- * otherwise in this process's memory. Both are closed with the app (their
- * own shutdown hooks: the Redis one closes the client made here).
+ * otherwise in this process's memory. While Redis does not answer within
+ * REDIS_COMMAND_TIMEOUT_MS the counts go to memory instead
+ * (FallbackThrottlerStorage). Both are closed with the app (their own
+ * shutdown hooks: the Redis one closes the client made here).
  * The Redis client (ioredis) is loaded only when REDIS_URL is set.
  */
 export const throttlerStorageProvider: FactoryProvider<ThrottlerStorage> = {
   provide: ThrottlerStorage,
-  inject: [appConfig.KEY],
-  useFactory: (config: AppConfig): ThrottlerStorage =>
+  inject: [appConfig.KEY, MetricsService],
+  useFactory: (config: AppConfig, metrics: MetricsService): ThrottlerStorage =>
     config.redis.url === undefined
       ? new ThrottlerStorageService()
-      : redisStorage(config.redis.url),
+      : new FallbackThrottlerStorage(
+          redisStorage(config.redis.url, config.redis.commandTimeoutMs),
+          new ThrottlerStorageService(),
+          new RateLimitStorageMetrics(metrics),
+          { commandTimeoutMs: config.redis.commandTimeoutMs },
+        ),
 };
 
-function redisStorage(url: string): ThrottlerStorage {
+function redisStorage(
+  url: string,
+  commandTimeoutMs: number,
+): RedisThrottlerStorage {
   const { Redis } =
     // eslint-disable-next-line @typescript-eslint/no-require-imports
     require('ioredis') as typeof import('ioredis');
@@ -32,6 +45,9 @@ function redisStorage(url: string): ThrottlerStorage {
     // ioredis arms this timer on disconnect even when the socket is already
     // gone (Redis down): it then only delays the process's exit.
     disconnectTimeout: 500,
+    // A command nobody waits for any more (FallbackThrottlerStorage gave up
+    // on it) is dropped, not kept queued while Redis is away.
+    commandTimeout: commandTimeoutMs,
   });
   const logger = new Logger('RateLimitStorage');
   let down = false;
