@@ -3,6 +3,7 @@ import { ChildOrderIndexes1763790000000 } from './1763790000000-child-order-inde
 import { VersionsAndIdempotencyKeys1764000000000 } from './1764000000000-versions-and-idempotency-keys';
 import { StoredImages1764100000000 } from './1764100000000-stored-images';
 import { LogoAssets1764200000000 } from './1764200000000-logo-assets';
+import { StoredImageParts1764300000000 } from './1764300000000-stored-image-parts';
 
 /**
  * Every migration, oldest first. Listed as classes rather than a file glob so
@@ -14,4 +15,5 @@ export const MIGRATIONS = [
   VersionsAndIdempotencyKeys1764000000000,
   StoredImages1764100000000,
   LogoAssets1764200000000,
+  StoredImageParts1764300000000,
 ];
