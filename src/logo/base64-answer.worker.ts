@@ -1,10 +1,11 @@
 /**
  * The worker thread that reads base64 answers of the image API (see
  * Base64AnswerDecoder): the answer's chunks joined, the bytes to text, the
- * text to JSON, the image field to bytes. A 20 MB image is 27 MB of base64, and each of those
- * steps held the event loop for tens of milliseconds when they ran on the
- * main thread (over 100 ms together); here they hold nothing but this
- * thread, one answer at a time, so only one answer's copies exist at once.
+ * text to JSON, the image field to bytes. A 20 MB image is 27 MB of
+ * base64, and each of those steps held the event loop for tens of
+ * milliseconds when they ran on the main thread (over 100 ms together);
+ * here they hold nothing but this thread, one answer at a time, so only
+ * one answer's copies exist at once.
  *
  * It imports nothing but Node's own modules, so the same file runs built
  * (dist/) and as TypeScript (Node strips its types when tests run the
