@@ -45,7 +45,7 @@ describe('loadConfiguration', () => {
         model: 'dall-e-3',
         quality: 'auto',
         responseFormat: 'url',
-        maxImageBytes: 20 * 1024 * 1024,
+        maxImageBytes: 6 * 1024 * 1024,
         timeoutMs: 60000,
         maxRetries: 2,
         deadlineMs: 120000,

@@ -43,6 +43,14 @@ export type ImageQuality = (typeof IMAGE_QUALITIES)[number];
 export const IMAGE_RESPONSE_FORMATS = ['url', 'b64_json'] as const;
 export type ImageResponseFormat = (typeof IMAGE_RESPONSE_FORMATS)[number];
 
+/**
+ * The largest base64 image kept, and the upstream calls in flight: sized
+ * together so that every call answering the largest image at once fits the
+ * Deployment's 512 MiB with room to spare (docs/operations.md, "Memory").
+ */
+export const DEFAULT_IMAGE_MAX_BYTES = 6 * 1024 * 1024;
+export const DEFAULT_IMAGE_API_CONCURRENCY = 8;
+
 export const LOG_FORMATS = ['json', 'pretty'] as const;
 export type LogFormat = (typeof LOG_FORMATS)[number];
 
@@ -500,7 +508,7 @@ export function loadConfiguration(env: Env = process.env): AppConfig {
         IMAGE_RESPONSE_FORMATS,
         'url',
       ),
-      maxImageBytes: byteSize(env, 'IMAGE_MAX_BYTES', 20 * 1024 * 1024),
+      maxImageBytes: byteSize(env, 'IMAGE_MAX_BYTES', DEFAULT_IMAGE_MAX_BYTES),
       timeoutMs: integer(env, 'IMAGE_API_TIMEOUT_MS', 60000, 1, 3_600_000),
       maxRetries: integer(env, 'IMAGE_API_MAX_RETRIES', 2, 0, 10),
       deadlineMs: integer(env, 'IMAGE_API_DEADLINE_MS', 120000, 1, 3_600_000),
@@ -513,7 +521,13 @@ export function loadConfiguration(env: Env = process.env): AppConfig {
         0,
         3_600_000,
       ),
-      concurrency: integer(env, 'IMAGE_API_CONCURRENCY', 8, 1, 1000),
+      concurrency: integer(
+        env,
+        'IMAGE_API_CONCURRENCY',
+        DEFAULT_IMAGE_API_CONCURRENCY,
+        1,
+        1000,
+      ),
       queueLimit: integer(env, 'IMAGE_API_QUEUE_LIMIT', 100, 0, 100_000),
       busyRetryAfterSeconds: integer(
         env,

@@ -5,6 +5,7 @@ import { StoredImages1764100000000 } from './1764100000000-stored-images';
 import { LogoAssets1764200000000 } from './1764200000000-logo-assets';
 import { AssetSlotReservations1764300000000 } from './1764300000000-asset-slot-reservations';
 import { DeploymentIdentity1764310000000 } from './1764310000000-deployment-identity';
+import { StoredImageParts1764320000000 } from './1764320000000-stored-image-parts';
 
 /**
  * Every migration, oldest first. Listed as classes rather than a file glob so
@@ -18,4 +19,5 @@ export const MIGRATIONS = [
   LogoAssets1764200000000,
   AssetSlotReservations1764300000000,
   DeploymentIdentity1764310000000,
+  StoredImageParts1764320000000,
 ];

@@ -225,13 +225,18 @@ export async function captureRepositorySql(
     const image = {
       id: 'a'.repeat(32),
       mediaType: 'image/png',
-      bytes: Buffer.from('png'),
+      size: 3,
       expiresAt: now + 60_000,
     };
     await record('insert', () => images.insert(image));
+    await record('insertPart', () =>
+      images.insertPart(image.id, 0, Buffer.from('png')),
+    );
     await record('findLive', () => images.findLive(image.id, now));
-    await record('readSlice', () => images.readSlice(image.id, 0, 2, now));
-    await record('purgeExpired', () => images.purgeExpired(now, 20));
+    await record('readPart', () => images.readPart(image.id, 0, now));
+    await record('findExpired', () => images.findExpired(now, 20));
+    await record('deleteParts', () => images.deleteParts(image.id, 0, 8));
+    await record('delete', () => images.delete(image.id, now));
     write('stored-images.repository', 'StoredImagesRepository');
 
     const assets = new AssetsRepository(db);

@@ -3,16 +3,29 @@
 
 -- StoredImagesRepository.insert
 START TRANSACTION;
-INSERT INTO "stored_images" ("id", "mediaType", "size", "bytes", "expiresAt") VALUES ($1, $2, $3, $4, $5);
+INSERT INTO "stored_images" ("id", "mediaType", "size", "expiresAt") VALUES ($1, $2, $3, $4);
+COMMIT;
+
+-- StoredImagesRepository.insertPart
+START TRANSACTION;
+INSERT INTO "stored_image_parts" ("imageId", "part", "bytes") VALUES ($1, $2, $3);
 COMMIT;
 
 -- StoredImagesRepository.findLive
 SELECT "mediaType", "size", "expiresAt" FROM "stored_images" WHERE "id" = $1 AND "expiresAt" > $2;
 
--- StoredImagesRepository.readSlice
-SELECT substring("bytes" from $2 for $3) AS "chunk" FROM "stored_images" WHERE "id" = $1 AND "expiresAt" > $4;
+-- StoredImagesRepository.readPart
+SELECT p."bytes" AS "bytes" FROM "stored_image_parts" p JOIN "stored_images" i ON i."id" = p."imageId" WHERE p."imageId" = $1 AND p."part" = $2 AND i."expiresAt" > $3;
 
--- StoredImagesRepository.purgeExpired
+-- StoredImagesRepository.findExpired
+SELECT "id", "size" FROM "stored_images" WHERE "expiresAt" <= $1 LIMIT $2;
+
+-- StoredImagesRepository.deleteParts
 START TRANSACTION;
-DELETE FROM "stored_images" WHERE "id" IN (SELECT "id" FROM "stored_images" WHERE "expiresAt" <= $1 LIMIT $2);
+DELETE FROM "stored_image_parts" WHERE "imageId" = $1 AND "part" >= $2 AND "part" < $3;
+COMMIT;
+
+-- StoredImagesRepository.delete
+START TRANSACTION;
+DELETE FROM "stored_images" WHERE "id" = $1 AND "expiresAt" <= $2;
 COMMIT;

@@ -2,19 +2,30 @@
 -- The statements each StoredImagesRepository method sends to SQLite, in order.
 
 -- StoredImagesRepository.insert
-PRAGMA wal_autocheckpoint;
-PRAGMA wal_autocheckpoint = 0;
-INSERT INTO "stored_images" ("id", "mediaType", "size", "bytes", "expiresAt") VALUES (?, ?, ?, ?, ?);
-PRAGMA wal_autocheckpoint = 1000;
-PRAGMA wal_checkpoint(PASSIVE);
+BEGIN TRANSACTION;
+INSERT INTO "stored_images" ("id", "mediaType", "size", "expiresAt") VALUES (?, ?, ?, ?);
+COMMIT;
+
+-- StoredImagesRepository.insertPart
+BEGIN TRANSACTION;
+INSERT INTO "stored_image_parts" ("imageId", "part", "bytes") VALUES (?, ?, ?);
+COMMIT;
 
 -- StoredImagesRepository.findLive
 SELECT "mediaType", "size", "expiresAt" FROM "stored_images" WHERE "id" = ? AND "expiresAt" > ?;
 
--- StoredImagesRepository.readSlice
-SELECT substr("bytes", ?, ?) AS "chunk" FROM "stored_images" WHERE "id" = ? AND "expiresAt" > ?;
+-- StoredImagesRepository.readPart
+SELECT p."bytes" AS "bytes" FROM "stored_image_parts" p JOIN "stored_images" i ON i."id" = p."imageId" WHERE p."imageId" = ? AND p."part" = ? AND i."expiresAt" > ?;
 
--- StoredImagesRepository.purgeExpired
+-- StoredImagesRepository.findExpired
+SELECT "id", "size" FROM "stored_images" WHERE "expiresAt" <= ? LIMIT ?;
+
+-- StoredImagesRepository.deleteParts
 BEGIN TRANSACTION;
-DELETE FROM "stored_images" WHERE "id" IN (SELECT "id" FROM "stored_images" WHERE "expiresAt" <= ? LIMIT ?);
+DELETE FROM "stored_image_parts" WHERE "imageId" = ? AND "part" >= ? AND "part" < ?;
+COMMIT;
+
+-- StoredImagesRepository.delete
+BEGIN TRANSACTION;
+DELETE FROM "stored_images" WHERE "id" = ? AND "expiresAt" <= ?;
 COMMIT;

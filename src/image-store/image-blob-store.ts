@@ -9,18 +9,22 @@ import type { Readable } from 'node:stream';
 import { BatchedPurge } from '../database/batched-purge';
 import { readInSlices } from '../database/slice-reader';
 import {
+  STORED_IMAGE_PART_BYTES,
   StoredImagesRepository,
   type StoredImageHead,
 } from './stored-images.repository';
 
-/** Bytes read per statement while serving: the memory one response holds. */
-export const READ_CHUNK_BYTES = 256 * 1024;
+/** Bytes read per statement while serving: one part, the memory one response holds. */
+export const READ_CHUNK_BYTES = STORED_IMAGE_PART_BYTES;
 
 /**
- * Expired images are deleted this many at a time, one statement each: 20
- * images of a few MB is still a short write.
+ * Expired images are looked for this many at a time; each is then deleted
+ * PARTS_PER_DELETE parts per statement, so no statement frees more than
+ * 2 MB however large the images (a 20 MB image deleted whole held the
+ * event loop for over 100 ms on SQLite).
  */
 const PURGE_BATCH = 20;
+const PARTS_PER_DELETE = 8;
 
 /** 128 random bits, as 32 hex digits. */
 const ID_PATTERN = /^[0-9a-f]{32}$/;
@@ -49,7 +53,7 @@ export class ImageBlobStore
   private readonly purger = new BatchedPurge(
     'expired images',
     PURGE_BATCH,
-    (now, limit) => this.images.purgeExpired(now, limit),
+    (now, limit) => this.purgeBatch(now, limit),
     this.logger,
   );
 
@@ -60,7 +64,10 @@ export class ImageBlobStore
   }
 
   /**
-   * Stores the bytes with their expiry in one statement; returns the id.
+   * Stores the bytes with their expiry; returns the id. The row comes
+   * first, then the parts, each a statement of its own: nothing can read
+   * the image before its id is returned, and a store that fails midway
+   * deletes what it wrote (what a crash leaves is purged at the expiry).
    * `id`: one the caller derived (32 hex digits, as unguessable as a
    * random one), to find the image again without being told it.
    */
@@ -70,7 +77,20 @@ export class ImageBlobStore
     expiresAt: number,
     id = randomBytes(16).toString('hex'),
   ): Promise<StoredImage> {
-    await this.images.insert({ id, mediaType, bytes, expiresAt });
+    await this.images.insert({ id, mediaType, size: bytes.length, expiresAt });
+    try {
+      for (let part = 0; part * READ_CHUNK_BYTES < bytes.length; part++) {
+        const start = part * READ_CHUNK_BYTES;
+        await this.images.insertPart(
+          id,
+          part,
+          bytes.subarray(start, start + READ_CHUNK_BYTES),
+        );
+      }
+    } catch (error) {
+      await this.images.delete(id).catch(() => undefined);
+      throw error;
+    }
     return { id, mediaType, size: bytes.length, expiresAt };
   }
 
@@ -88,8 +108,9 @@ export class ImageBlobStore
   async open(id: string, now = Date.now()): Promise<OpenedImage | null> {
     const head = await this.head(id, now);
     if (!head) return null;
-    const body = readInSlices(head.size, READ_CHUNK_BYTES, (offset, length) =>
-      this.images.readSlice(id, offset, length, Date.now()),
+    // Slices of exactly one part each: the part a slice starts in.
+    const body = readInSlices(head.size, READ_CHUNK_BYTES, (offset) =>
+      this.images.readPart(id, offset / READ_CHUNK_BYTES, Date.now()),
     );
     return { id, ...head, body };
   }
@@ -105,5 +126,18 @@ export class ImageBlobStore
   /** Deletes the expired images now (also every minute); how many went. */
   purge(now = Date.now()): Promise<number> {
     return this.purger.run(now);
+  }
+
+  /** Up to `limit` expired images, their parts a few at a time, then them. */
+  private async purgeBatch(now: number, limit: number): Promise<number> {
+    const expired = await this.images.findExpired(now, limit);
+    for (const image of expired) {
+      const parts = Math.ceil(image.size / READ_CHUNK_BYTES);
+      for (let from = 0; from < parts; from += PARTS_PER_DELETE) {
+        await this.images.deleteParts(image.id, from, from + PARTS_PER_DELETE);
+      }
+      await this.images.delete(image.id, now);
+    }
+    return expired.length;
   }
 }

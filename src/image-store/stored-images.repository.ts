@@ -1,14 +1,21 @@
 import { Injectable } from '@nestjs/common';
-import type { EntityManager } from 'typeorm';
 import { Database } from '../database/database.service';
 import { sqlFor, type Sql } from '../database/sql';
 
 /**
- * The only code that reads and writes the stored_images table, in
- * hand-written SQL, the same statements on SQLite (BLOB) and PostgreSQL
- * (bytea), listed in sql/<dialect>/stored-images.repository.sql. Times are epoch
- * milliseconds.
+ * The only code that reads and writes the stored_images and
+ * stored_image_parts tables, in hand-written SQL, the same statements on
+ * SQLite (BLOB) and PostgreSQL (bytea), listed in
+ * sql/<dialect>/stored-images.repository.sql. Times are epoch milliseconds.
+ *
+ * An image's bytes are parts of STORED_IMAGE_PART_BYTES, one row each, as
+ * kept assets' are: a statement reads, writes or deletes parts without
+ * touching the others. (On SQLite, substr on one BLOB loads all of it, so
+ * serving an image in slices of one BLOB cost the square of its size.)
  */
+
+/** The size of every part but the last. */
+export const STORED_IMAGE_PART_BYTES = 256 * 1024;
 
 export interface StoredImageHead {
   mediaType: string;
@@ -16,26 +23,19 @@ export interface StoredImageHead {
   expiresAt: number;
 }
 
-/** One statement: the bytes and their expiry arrive together or not at all. */
-/** An image to store: its bytes, their type and when they expire. */
+/** An image's row, before its bytes. */
 export interface NewImage {
   id: string;
   mediaType: string;
-  bytes: Buffer;
+  size: number;
   expiresAt: number;
 }
 
-const insertImage = (sql: Sql, image: NewImage) =>
-  sql.changes(
-    'INSERT INTO "stored_images" ("id", "mediaType", "size", "bytes", "expiresAt") VALUES ($1, $2, $3, $4, $5)',
-    [
-      image.id,
-      image.mediaType,
-      image.bytes.length,
-      image.bytes,
-      image.expiresAt,
-    ],
-  );
+/** An expired image: what deleting its parts needs. */
+export interface ExpiredImage {
+  id: string;
+  size: number;
+}
 
 /** What a response needs before its body: type, length, expiry. */
 async function findLiveImage(
@@ -59,52 +59,31 @@ async function findLiveImage(
   };
 }
 
-/**
- * `length` bytes from `offset` (0-based), or null once the image has
- * expired or is gone. substr on a BLOB and substring on a bytea both count
- * bytes from 1.
- */
-async function readImageSlice(
-  sql: Sql,
-  id: string,
-  offset: number,
-  length: number,
-  now: number,
-  dialect: 'sqlite' | 'postgres',
-): Promise<Buffer | null> {
-  const slice =
-    dialect === 'sqlite'
-      ? 'substr("bytes", $2, $3)'
-      : 'substring("bytes" from $2 for $3)';
-  const [row] = await sql.rows<{ chunk: Buffer | Uint8Array | null }>(
-    `SELECT ${slice} AS "chunk" FROM "stored_images" WHERE "id" = $1 AND "expiresAt" > $4`,
-    [id, offset + 1, length, now],
-  );
-  if (!row || row.chunk === null) return null;
-  return Buffer.isBuffer(row.chunk) ? row.chunk : Buffer.from(row.chunk);
-}
-
-/** Deletes up to `batch` expired images; resolves to how many it deleted. */
-const purgeExpiredImages = (sql: Sql, now: number, batch: number) =>
-  sql.changes(
-    'DELETE FROM "stored_images" WHERE "id" IN (SELECT "id" FROM "stored_images" WHERE "expiresAt" <= $1 LIMIT $2)',
-    [now, batch],
-  );
-
-const dialectOf = (manager: EntityManager): 'sqlite' | 'postgres' =>
-  manager.connection.options.type === 'better-sqlite3' ? 'sqlite' : 'postgres';
-
 @Injectable()
 export class StoredImagesRepository {
   constructor(private readonly db: Database) {}
 
-  /** One statement: the bytes and their expiry arrive together or not at all. */
+  /** The image's row; its parts follow (insertPart). */
   async insert(image: NewImage): Promise<void> {
-    if (this.db.serialized) {
-      await this.insertOnSqlite(image);
-    } else {
-      await this.db.write((manager) => insertImage(sqlFor(manager), image));
-    }
+    await this.db.write((manager) =>
+      sqlFor(manager).changes(
+        'INSERT INTO "stored_images" ("id", "mediaType", "size", "expiresAt") VALUES ($1, $2, $3, $4)',
+        [image.id, image.mediaType, image.size, image.expiresAt],
+      ),
+    );
+  }
+
+  /**
+   * One part of an image's bytes, a statement (and on SQLite a turn of
+   * the write queue) of its own: 256 KB is a short write.
+   */
+  async insertPart(id: string, part: number, bytes: Buffer): Promise<void> {
+    await this.db.write((manager) =>
+      sqlFor(manager).changes(
+        'INSERT INTO "stored_image_parts" ("imageId", "part", "bytes") VALUES ($1, $2, $3)',
+        [id, part, bytes],
+      ),
+    );
   }
 
   /** What a response needs before its body: type, length, expiry; or null. */
@@ -112,60 +91,51 @@ export class StoredImagesRepository {
     return this.db.read((manager) => findLiveImage(sqlFor(manager), id, now));
   }
 
-  /** `length` bytes from `offset`, or null once the image is gone. */
-  readSlice(
-    id: string,
-    offset: number,
-    length: number,
-    now: number,
-  ): Promise<Buffer | null> {
-    return this.db.read((manager) =>
-      readImageSlice(
-        sqlFor(manager),
-        id,
-        offset,
-        length,
-        now,
-        dialectOf(manager),
+  /** One part of a live image, or null once the image has expired or is gone. */
+  readPart(id: string, part: number, now: number): Promise<Buffer | null> {
+    return this.db.read(async (manager) => {
+      const [row] = await sqlFor(manager).rows<{
+        bytes: Buffer | Uint8Array | null;
+      }>(
+        'SELECT p."bytes" AS "bytes" FROM "stored_image_parts" p JOIN "stored_images" i ON i."id" = p."imageId" WHERE p."imageId" = $1 AND p."part" = $2 AND i."expiresAt" > $3',
+        [id, part, now],
+      );
+      if (!row || row.bytes === null) return null;
+      return Buffer.isBuffer(row.bytes) ? row.bytes : Buffer.from(row.bytes);
+    });
+  }
+
+  /** Up to `limit` images expired at `now`. */
+  async findExpired(now: number, limit: number): Promise<ExpiredImage[]> {
+    const rows = await this.db.read((manager) =>
+      sqlFor(manager).rows<{ id: string; size: number | string }>(
+        'SELECT "id", "size" FROM "stored_images" WHERE "expiresAt" <= $1 LIMIT $2',
+        [now, limit],
+      ),
+    );
+    return rows.map((row) => ({ id: row.id, size: Number(row.size) }));
+  }
+
+  /** Deletes the image's parts numbered from `from` up to `to` (excluded). */
+  async deleteParts(id: string, from: number, to: number): Promise<void> {
+    await this.db.write((manager) =>
+      sqlFor(manager).changes(
+        'DELETE FROM "stored_image_parts" WHERE "imageId" = $1 AND "part" >= $2 AND "part" < $3',
+        [id, from, to],
       ),
     );
   }
 
-  /** Deletes up to `batch` expired images; resolves to how many went. */
-  purgeExpired(now: number, batch: number): Promise<number> {
-    return this.db.write((manager) =>
-      purgeExpiredImages(sqlFor(manager), now, batch),
-    );
-  }
-
   /**
-   * better-sqlite3 writes on the event loop's thread. A 4 MB image is about
-   * 1,000 pages, so its commit would also start SQLite's automatic WAL
-   * checkpoint (at 1,000 pages), which copies them again into the database
-   * file: together about 45 ms of held loop on the reference machine, at
-   * the 50 ms limit. So the automatic checkpoint is held off for this one
-   * statement (an INSERT on its own commits by itself, atomically) and the
-   * skipped checkpoint runs on a later turn of the loop, each step well
-   * under the limit (docs/reliability.md).
+   * Deletes the image's row (and any part left) if it has expired by
+   * `now`, or at once when `now` is omitted (a store that failed midway).
    */
-  private async insertOnSqlite(image: NewImage): Promise<void> {
-    await this.db.read(async (manager) => {
-      const [setting] = await manager.query<
-        Array<{ wal_autocheckpoint?: number }>
-      >('PRAGMA wal_autocheckpoint');
-      const previous = Number(setting?.wal_autocheckpoint ?? 1000);
-      await manager.query('PRAGMA wal_autocheckpoint = 0');
-      try {
-        await insertImage(sqlFor(manager), image);
-      } finally {
-        await manager.query(
-          `PRAGMA wal_autocheckpoint = ${Number.isSafeInteger(previous) ? previous : 1000}`,
-        );
-      }
-    });
-    await new Promise<void>((resolve) => setImmediate(resolve));
-    void this.db
-      .read((manager) => manager.query('PRAGMA wal_checkpoint(PASSIVE)'))
-      .catch(() => undefined);
+  async delete(id: string, now = Number.MAX_SAFE_INTEGER): Promise<void> {
+    await this.db.write((manager) =>
+      sqlFor(manager).changes(
+        'DELETE FROM "stored_images" WHERE "id" = $1 AND "expiresAt" <= $2',
+        [id, now],
+      ),
+    );
   }
 }

@@ -1,10 +1,17 @@
 import { HttpService } from '@nestjs/axios';
 import { Inject, Injectable } from '@nestjs/common';
 import { isAxiosError } from 'axios';
+import { addAbortSignal, type Readable } from 'node:stream';
 import { firstValueFrom } from 'rxjs';
 import { appConfig } from '../../config/app.config';
 import type { AppConfig } from '../../config/environment';
 import { sniffImageType, type ImageType } from '../image-store/image-type';
+import {
+  AnswerDecoderFailure,
+  Base64AnswerDecoder,
+  type AnswerReader,
+  type DecodedAnswer,
+} from './base64-answer-decoder';
 import { ImageApiCallError } from './image-api-call.error';
 import { expectsBase64, imageRequestBody } from './image-models';
 import { LogoMetrics, type ImageApiCallOutcome } from './logo-metrics';
@@ -20,7 +27,7 @@ import {
   UNREACHABLE_MESSAGE,
 } from './logo.constants';
 import { isRetryableStatus, parseRetryAfter } from './retry-policy';
-import { annotate, inSpan, inSpanSync } from '../tracing/spans';
+import { annotate, inSpan } from '../tracing/spans';
 import { keyRedactor } from '../logging/key-redaction';
 
 /** What the call cost, as the upstream reports it (GPT image models). */
@@ -61,6 +68,7 @@ export class ImageApiClient {
   constructor(
     private readonly http: HttpService,
     private readonly metrics: LogoMetrics,
+    private readonly decoder: Base64AnswerDecoder,
     @Inject(appConfig.KEY) config: AppConfig,
   ) {
     this.settings = config.imageApi;
@@ -135,8 +143,12 @@ export class ImageApiClient {
       ? AbortSignal.any([signal, AbortSignal.timeout(timeoutMs)])
       : AbortSignal.timeout(timeoutMs);
     let status: number;
-    let body: unknown;
+    let data: unknown;
     let retryAfter: string | undefined;
+    let reader: AnswerReader | undefined;
+    const answerLimit = base64
+      ? base64Length(maxImageBytes) + MAX_UPSTREAM_RESPONSE_BYTES
+      : MAX_UPSTREAM_RESPONSE_BYTES;
     try {
       const response = await firstValueFrom(
         this.http.post<unknown>(url, imageRequestBody(settings, prompt), {
@@ -148,28 +160,39 @@ export class ImageApiClient {
           signal: callSignal,
           // Every status is read here; axios must not throw on 4xx/5xx.
           validateStatus: () => true,
-          // A base64 answer is megabytes: it arrives as bytes and is parsed
-          // below, each step on its own turn of the event loop.
-          ...(base64 ? { responseType: 'arraybuffer' as const } : {}),
+          // A base64 answer is megabytes: its chunks go to the worker
+          // thread that reads it as they arrive (below), so this thread
+          // never joins, parses or decodes them.
+          ...(base64 ? { responseType: 'stream' as const } : {}),
           maxRedirects: 0,
-          // axios stops reading and fails once this much has arrived:
-          // room for the largest image kept when the answer is base64.
-          maxContentLength: base64
-            ? base64Length(maxImageBytes) + MAX_UPSTREAM_RESPONSE_BYTES
-            : MAX_UPSTREAM_RESPONSE_BYTES,
+          // axios fails an answer announced larger than this (and stops
+          // reading one that grows past it): room for the largest image
+          // kept when the answer is base64, which streamTo also enforces.
+          maxContentLength: answerLimit,
         }),
       );
       status = response.status;
       onStatus(status);
-      body = base64 ? await parseLargeJson(response.data) : response.data;
+      if (base64) {
+        reader = this.decoder.reader(maxImageBytes);
+        await streamTo(
+          response.data as Readable,
+          reader,
+          answerLimit,
+          callSignal,
+        );
+      } else {
+        data = response.data;
+      }
       const header: unknown = response.headers['retry-after'];
       retryAfter = typeof header === 'string' ? header : undefined;
     } catch (error) {
+      reader?.abandon();
       // The caller gave up (it disconnected, or its deadline passed): that,
       // not the cut connection, is what happened.
       if (signal?.aborted) throw signal.reason;
       // A broken answer, not a passing hiccup: not retried.
-      if (isOversizedResponse(error)) {
+      if (error instanceof OversizedAnswer || isOversizedResponse(error)) {
         throw new ImageApiCallError(
           OVERSIZED_RESPONSE_MESSAGE,
           false,
@@ -177,7 +200,8 @@ export class ImageApiClient {
           'invalid_response',
         );
       }
-      const timedOut = isTimeout(error);
+      // The call's own signal ends it only by its timeout here.
+      const timedOut = callSignal.aborted || isTimeout(error);
       throw new ImageApiCallError(
         timedOut ? TIMEOUT_MESSAGE : UNREACHABLE_MESSAGE,
         true,
@@ -187,7 +211,13 @@ export class ImageApiClient {
       );
     }
 
-    if (status < 200 || status >= 300) {
+    const succeeded = status >= 200 && status < 300;
+    const answer = reader
+      ? await this.readBase64(reader, succeeded)
+      : { body: data, image: undefined };
+    const body = answer.body;
+
+    if (!succeeded) {
       const message = upstreamErrorMessage(body) ?? LOGO_GENERIC_FAILURE;
       throw new ImageApiCallError(
         // The key in any form it could be echoed in (masked, encoded).
@@ -200,10 +230,7 @@ export class ImageApiClient {
     const usage = usageOf(body);
     if (usage) this.metrics.recordUsage(usage);
     if (base64) {
-      const image = await decodeImage(
-        firstImageField(body, 'b64_json'),
-        maxImageBytes,
-      );
+      const image = checkImage(answer.image);
       return { kind: 'bytes', ...image, ...(usage ? { usage } : {}) };
     }
     const imageUrl = firstImageField(body, 'url');
@@ -211,27 +238,86 @@ export class ImageApiClient {
     if (!imageUrl) throw invalidResponse(INVALID_RESPONSE_MESSAGE);
     return { kind: 'url', url: imageUrl, ...(usage ? { usage } : {}) };
   }
+
+  /**
+   * A base64 answer read by the worker thread, in the span of its decoding
+   * when it succeeded. A worker that dies on it (an answer too large for
+   * its heap) makes it a broken answer.
+   */
+  private readBase64(
+    reader: AnswerReader,
+    decode: boolean,
+  ): Promise<{ body: unknown; image: DecodedAnswer['image'] | undefined }> {
+    const read = () =>
+      reader.finish(decode).catch((error) => {
+        if (error instanceof AnswerDecoderFailure) {
+          throw invalidResponse(INVALID_RESPONSE_MESSAGE);
+        }
+        throw error;
+      });
+    if (!decode) return read();
+    return inSpan('logo.image.decode', {}, async (span) => {
+      const answer = await read();
+      if (answer.image.kind === 'bytes') {
+        annotate(span, { 'logo.image.bytes': answer.image.bytes.length });
+        const type = sniffImageType(answer.image.bytes);
+        if (type) annotate(span, { 'logo.image.media_type': type.mediaType });
+      }
+      return answer;
+    });
+  }
 }
 
-/**
- * Lets timers and other requests run between the steps of reading a large
- * answer (text, JSON, base64, store), so no one step adds to another's hold
- * of the event loop.
- */
-const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
+/** A streamed answer went past its limit. */
+class OversizedAnswer extends Error {}
 
-/** A body read as bytes: its JSON, or its text when it is not JSON. */
-async function parseLargeJson(data: unknown): Promise<unknown> {
-  if (!Buffer.isBuffer(data) && !(data instanceof ArrayBuffer)) return data;
-  await nextTurn();
-  const bytes = Buffer.isBuffer(data) ? data : Buffer.from(data);
-  const text = bytes.toString('utf8');
-  await nextTurn();
-  try {
-    return JSON.parse(text) as unknown;
-  } catch {
-    return text;
-  }
+/**
+ * Chunks of a streamed answer are handed to the worker about this many
+ * bytes at a time, in one message (transferred, never joined here).
+ */
+const HAND_OVER_BYTES = 1024 * 1024;
+
+/**
+ * Hands a streamed answer to `reader` as it arrives, failing once more
+ * than `limit` bytes arrive or when `signal` aborts. Each socket read is
+ * its own turn of the event loop ('data' events, not an async iterator,
+ * which would drain everything already buffered in one turn).
+ */
+function streamTo(
+  body: Readable,
+  reader: AnswerReader,
+  limit: number,
+  signal: AbortSignal,
+): Promise<void> {
+  addAbortSignal(signal, body);
+  return new Promise<void>((resolve, reject) => {
+    let received = 0;
+    let pending: Buffer[] = [];
+    let pendingBytes = 0;
+    const handOver = () => {
+      if (pendingBytes === 0) return;
+      reader.push(pending);
+      pending = [];
+      pendingBytes = 0;
+    };
+    body.on('data', (chunk: Buffer) => {
+      received += chunk.length;
+      if (received > limit) {
+        body.destroy(new OversizedAnswer());
+        return;
+      }
+      pending.push(chunk);
+      pendingBytes += chunk.length;
+      if (pendingBytes >= HAND_OVER_BYTES) handOver();
+    });
+    body.once('end', () => {
+      handOver();
+      resolve();
+    });
+    body.once('error', reject);
+    // Closed before its end without an error (the connection went away).
+    body.once('close', () => reject(new Error('The answer was cut short')));
+  });
 }
 
 /** A broken answer, not a passing hiccup: never retried. */
@@ -242,35 +328,22 @@ const invalidResponse = (message: string) =>
 const base64Length = (bytes: number) => Math.ceil(bytes / 3) * 4;
 
 /**
- * The image of a base64 answer. Its length is checked before anything is
- * decoded, so an oversized answer costs no decoding; then the bytes must be
- * a PNG, JPEG or WebP.
+ * The image of a base64 answer, as the worker decoded it: its length was
+ * checked before anything was decoded, so an oversized answer cost no
+ * decoding; then the bytes must be a PNG, JPEG or WebP.
  */
-function decodeImage(
-  text: string | undefined,
-  maxBytes: number,
-): Promise<{ bytes: Buffer; type: ImageType }> {
-  if (!text) throw invalidResponse(NO_IMAGE_DATA_MESSAGE);
-  return nextTurn().then(() => decodeNow(text, maxBytes));
-}
-
-function decodeNow(
-  text: string,
-  maxBytes: number,
-): { bytes: Buffer; type: ImageType } {
-  // Line breaks some encoders add are not counted against the limit.
-  if (text.length > base64Length(maxBytes) + Math.ceil(text.length / 64) * 2) {
-    throw invalidResponse(IMAGE_TOO_LARGE_MESSAGE);
+function checkImage(image: DecodedAnswer['image'] | undefined): {
+  bytes: Buffer;
+  type: ImageType;
+} {
+  if (!image || image.kind === 'missing') {
+    throw invalidResponse(NO_IMAGE_DATA_MESSAGE);
   }
-  return inSpanSync('logo.image.decode', (span) => {
-    const bytes = Buffer.from(text, 'base64');
-    annotate(span, { 'logo.image.bytes': bytes.length });
-    if (bytes.length > maxBytes) throw invalidResponse(IMAGE_TOO_LARGE_MESSAGE);
-    const type = sniffImageType(bytes);
-    if (!type) throw invalidResponse(NOT_AN_IMAGE_MESSAGE);
-    annotate(span, { 'logo.image.media_type': type.mediaType });
-    return { bytes, type };
-  });
+  if (image.kind === 'too_large')
+    throw invalidResponse(IMAGE_TOO_LARGE_MESSAGE);
+  const type = sniffImageType(image.bytes);
+  if (!type) throw invalidResponse(NOT_AN_IMAGE_MESSAGE);
+  return { bytes: image.bytes, type };
 }
 
 /** `usage.input_tokens` and `usage.output_tokens`, when both are counts. */

@@ -5,6 +5,7 @@ import type { AppConfig } from '../../config/environment';
 import { IdempotencyModule } from '../idempotency/idempotency.module';
 import { ImageStoreModule } from '../image-store/image-store.module';
 import { RateLimitStorageModule } from '../common/rate-limit/rate-limit-storage.module';
+import { Base64AnswerDecoder } from './base64-answer-decoder';
 import { ImageApiClient } from './image-api.client';
 import { HostedLogoController } from './hosted-logo.controller';
 import { HostedLogos } from './hosted-logos';
@@ -27,6 +28,7 @@ import { RetryingImageApi } from './retrying-image-api';
     LogoService,
     HostedLogos,
     ImageApiClient,
+    Base64AnswerDecoder,
     RetryingImageApi,
     LogoRateLimit,
     LogoMetrics,

@@ -80,6 +80,8 @@ describe(`Cost of kept logos on ${TEST_DATABASE} (reliability)`, () => {
         IMAGE_MODEL: 'gpt-image-2',
         LOGO_RATE_LIMIT: '0',
         ASSET_STORE: 'database',
+        // Room for the 12 MB asset (the default is sized for a pod).
+        IMAGE_MAX_BYTES: '16mb',
         LOG_LEVEL: 'warn',
       },
       {

@@ -33,6 +33,8 @@ export interface LoopStats {
   mainThreadCpuMs: number;
   windowMs: number;
   rssBytes: number;
+  /** The largest RSS sampled (every tick) in the window, before any GC. */
+  maxRssBytes: number;
   heapUsedBytes: number;
   externalBytes: number;
 }
@@ -60,6 +62,7 @@ new PerformanceObserver((list) => {
 
 let maxStallMs = 0;
 let maxStallAt = 0;
+let maxRssBytes = 0;
 let windowStart = performance.now();
 let windowCpuMs = mainThreadCpuMs();
 let lastAt = performance.now();
@@ -77,6 +80,7 @@ setInterval(() => {
   }
   lastAt = now;
   lastCpuMs = cpuMs;
+  maxRssBytes = Math.max(maxRssBytes, process.memoryUsage.rss());
 }, TICK_MS).unref();
 
 process.on('message', (message: { type?: string }) => {
@@ -84,6 +88,7 @@ process.on('message', (message: { type?: string }) => {
     histogram.reset();
     maxStallMs = 0;
     maxGcPauseMs = 0;
+    maxRssBytes = process.memoryUsage.rss();
     windowStart = performance.now();
     windowCpuMs = mainThreadCpuMs();
     // The window starts now: a delay that began before it (the full GC
@@ -103,6 +108,7 @@ process.on('message', (message: { type?: string }) => {
       maxGcPauseMs,
       mainThreadCpuMs: mainThreadCpuMs() - windowCpuMs,
       windowMs: performance.now() - windowStart,
+      maxRssBytes: Math.max(maxRssBytes, process.memoryUsage.rss()),
       ...memoryAfterGc(),
     };
     process.send?.(stats);
