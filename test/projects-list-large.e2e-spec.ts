@@ -159,10 +159,12 @@ describe(`GET /api/projects with ${PROJECTS.toLocaleString('en')} projects (a re
     await dropListAfter(response, 1 * MB);
     await sleep(100);
     const cpuBefore = cpuTimeUs(server.pid);
-    await sleep(500);
-    const busy = (cpuTimeUs(server.pid) - cpuBefore) / 500_000;
-    // Idle: at most a couple of the kernel's 10 ms ticks in half a second.
-    expect(busy).toBeLessThanOrEqual(0.05);
+    await sleep(1000);
+    const busy = (cpuTimeUs(server.pid) - cpuBefore) / 1_000_000;
+    // Idle: a list still being read keeps a core busy (about 1.0); a
+    // stopped one leaves a few of the kernel's 10 ms ticks for a collection
+    // or a timer (0.06 seen while the other Jest worker loaded the machine).
+    expect(busy).toBeLessThanOrEqual(0.1);
     expect(await heldListSnapshots(database.url)).toBe(0);
 
     const again = await openList(`${server.baseUrl}/api/projects`);
