@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { Database } from '../../database/database.service';
+import { sqlFor } from '../../database/sql';
 
 /** Who wrote an object: the sweep deletes only what its own deployment wrote. */
 export interface DeploymentIdentity {
@@ -30,12 +31,10 @@ export class DatabaseDeploymentIdentity implements DeploymentIdentity {
     if (first) return first;
     // Two replicas may both insert: the oldest row (then the smaller id) wins for all.
     await this.db.write((manager) =>
-      manager
-        .createQueryBuilder()
-        .insert()
-        .into('deployment_identity')
-        .values({ id: newDeploymentId(), createdAt: Date.now() })
-        .execute(),
+      sqlFor(manager).changes(
+        'INSERT INTO "deployment_identity" ("id", "createdAt") VALUES ($1, $2)',
+        [newDeploymentId(), Date.now()],
+      ),
     );
     const created = await this.oldest();
     if (!created) throw new Error('The deployment identity was not stored');
@@ -44,14 +43,9 @@ export class DatabaseDeploymentIdentity implements DeploymentIdentity {
 
   private async oldest(): Promise<string | undefined> {
     const rows = await this.db.read((manager) =>
-      manager
-        .createQueryBuilder()
-        .select('d.id', 'id')
-        .from('deployment_identity', 'd')
-        .orderBy('d.createdAt', 'ASC')
-        .addOrderBy('d.id', 'ASC')
-        .limit(1)
-        .getRawMany<{ id: string }>(),
+      sqlFor(manager).rows<{ id: string }>(
+        'SELECT "id" FROM "deployment_identity" ORDER BY "createdAt", "id" LIMIT 1',
+      ),
     );
     return rows[0]?.id;
   }
