@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import type { LoopStats } from '../support/event-loop-monitor';
 import {
   LOOP_MONITOR_NODE_ARGS,
@@ -13,7 +12,7 @@ import {
   createTestDatabase,
   type TestDatabase,
 } from '../support/test-database';
-import { PNG_SIGNATURE } from '../../dev-servers/image-api/png-encoder';
+import { hostedLogoPath, pngOf, requestLogo } from './image-answers';
 
 /** A 4 MB image: about 5.6 MB of base64 in the upstream's answer. */
 const IMAGE_BYTES = 4 * 1024 * 1024;
@@ -33,10 +32,7 @@ describe('Cost of a 4 MB base64 image answer (reliability)', () => {
   let database: TestDatabase;
   let server: ServerProcess;
   let client: HttpClient;
-  const image = Buffer.concat([
-    PNG_SIGNATURE,
-    randomBytes(IMAGE_BYTES - PNG_SIGNATURE.length),
-  ]);
+  const image = pngOf(IMAGE_BYTES);
 
   beforeAll(async () => {
     upstream = await DevImageApi.start({
@@ -97,26 +93,14 @@ describe('Cost of a 4 MB base64 image answer (reliability)', () => {
         }
       };
       for (let round = 0; round < REPEATS; round++) {
-        const stored = await measure(() =>
-          client.send({
-            method: 'POST',
-            path: '/api/ai/generate-logo',
-            headers: { 'content-type': 'application/json' },
-            body: JSON.stringify({
-              projectId: 'p1',
-              companyName: 'Large',
-              style: 'modern',
-              colors: ['navy'],
-            }),
-          }),
-        );
+        const stored = await measure(() => requestLogo(client, 'Large'));
         expect(stored.answer.status).toBe(200);
         keep('store', stored);
-        const { logoUrl } = JSON.parse(stored.answer.text) as {
-          logoUrl: string;
-        };
         const served = await measure(() =>
-          client.send({ method: 'GET', path: new URL(logoUrl).pathname }),
+          client.send({
+            method: 'GET',
+            path: hostedLogoPath(stored.answer.text),
+          }),
         );
         expect(served.answer.status).toBe(200);
         expect(served.answer.headers['content-length']).toBe(

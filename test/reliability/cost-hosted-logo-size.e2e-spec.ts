@@ -1,7 +1,5 @@
 import Sqlite from 'better-sqlite3';
-import { randomBytes } from 'node:crypto';
 import { Client } from 'pg';
-import { PNG_SIGNATURE } from '../../dev-servers/image-api/png-encoder';
 import { DevImageApi, Replies } from '../support/fake-image-api';
 import { HttpClient } from '../support/http-client';
 import {
@@ -16,6 +14,7 @@ import {
   TEST_DATABASE,
   type TestDatabase,
 } from '../support/test-database';
+import { hostedLogoPath, pngOf, requestLogo } from './image-answers';
 
 /** A hosted logo of 20 MB: about 27 MB of base64 in the upstream's answer. */
 const IMAGE_BYTES = 20 * 1024 * 1024;
@@ -33,9 +32,6 @@ const MAX_LOOP_HOLD_MS = 50;
 const EXPIRED_LOGOS = 3;
 /** The background purge's period (src/database/batched-purge.ts). */
 const PURGE_INTERVAL_MS = 60_000;
-
-const pngOf = (size: number) =>
-  Buffer.concat([PNG_SIGNATURE, randomBytes(size - PNG_SIGNATURE.length)]);
 
 /** How many hosted logos the database still holds (rows of stored_images). */
 async function storedImageCount(database: TestDatabase): Promise<number> {
@@ -101,20 +97,9 @@ describe(`Cost of a 20 MB hosted logo on ${TEST_DATABASE} (reliability)`, () => 
   }
 
   const host = async (client: HttpClient): Promise<string> => {
-    const answer = await client.send({
-      method: 'POST',
-      path: '/api/ai/generate-logo',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({
-        projectId: 'p1',
-        companyName: 'Large',
-        style: 'modern',
-        colors: ['navy'],
-      }),
-    });
+    const answer = await requestLogo(client, 'Large');
     expect(answer.status).toBe(200);
-    return new URL((JSON.parse(answer.text) as { logoUrl: string }).logoUrl)
-      .pathname;
+    return hostedLogoPath(answer.text);
   };
 
   it('serves it with main-thread time linear in its size, never holding the loop over 50 ms', async () => {

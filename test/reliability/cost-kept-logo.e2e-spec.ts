@@ -1,4 +1,4 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import type { LoopStats } from '../support/event-loop-monitor';
 import {
   LOOP_MONITOR_NODE_ARGS,
@@ -15,7 +15,7 @@ import {
   TEST_DATABASE,
   type TestDatabase,
 } from '../support/test-database';
-import { PNG_SIGNATURE } from '../../dev-servers/image-api/png-encoder';
+import { pngOf } from './image-answers';
 import { openSlowReader } from './slow-reader';
 
 /** A 4 MB image: about 5.6 MB of base64 in the upstream's answer. */
@@ -41,8 +41,6 @@ const SLICE_BYTES = 256 * 1024;
  */
 const MAX_BYTES_PER_READER = 5 * SLICE_BYTES;
 
-const pngOf = (size: number) =>
-  Buffer.concat([PNG_SIGNATURE, randomBytes(size - PNG_SIGNATURE.length)]);
 const sha256 = (bytes: Buffer) =>
   createHash('sha256').update(bytes).digest('hex');
 
