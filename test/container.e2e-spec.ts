@@ -18,8 +18,8 @@ import { REPO_ROOT, findFreePort } from './support/server-process';
  * The Dockerfile's steps without Docker (our machines have no engine): in a
  * clean copy of the repository, the build stage, the production-dependency
  * stage and the runtime stage, then the image's start command — and the
- * service must answer ready. Only npm packages are downloaded (better-sqlite3
- * compiles from source, about a minute).
+ * service must answer ready. Only npm packages are downloaded
+ * (better-sqlite3 ships prebuilt binaries; nothing is compiled).
  */
 
 const run = promisify(execFile);
