@@ -50,11 +50,10 @@ const RSS_GROWTH_LIMIT = 64 * MB;
  * this process also carry this process's own pauses: in a full e2e run its
  * Jest worker, parsing the list, stopped for up to 1.2 s while the server's
  * loop delay stayed under 30 ms, and one CI run had 27 probes of 1.7-2.0 s.
- * So only their median is held (100 ms); the bench's list-all-large
- * scenario measures the p99 (≤ 50 ms) on a quiet machine.
+ * So their times are not held here, only their statuses; the bench's
+ * list-all-large scenario measures the p99 (≤ 50 ms) on a quiet machine.
  */
 const LOOP_HOLD_LIMIT_MS = 250;
-const PROBE_LIMIT_MS = 100;
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -130,7 +129,7 @@ describe(`GET /api/projects with ${PROJECTS.toLocaleString('en')} projects (a re
     expect(peak - baseline).toBeLessThanOrEqual(RSS_GROWTH_LIMIT);
   }, 300_000);
 
-  it('answers GETs by id and /health/ready while the full list streams: its loop never held over 250 ms, the median answer within 100 ms', async () => {
+  it('answers GETs by id and /health/ready while the full list streams: every one answered, its loop never held over 250 ms', async () => {
     await startLoopWindow(server);
     const listing = readList(await openList(`${server.baseUrl}/api/projects`));
     let done = false;
@@ -148,10 +147,7 @@ describe(`GET /api/projects with ${PROJECTS.toLocaleString('en')} projects (a re
     const loop = await loopWindowStats(server);
     expect(answers.length).toBeGreaterThan(10);
     expect(answers.filter((a) => a.status !== 200)).toEqual([]);
-    const times = answers.map((a) => a.ms).sort((a, b) => a - b);
-    const median = times[Math.floor(times.length / 2)];
     expect(loop.maxStallMs).toBeLessThanOrEqual(LOOP_HOLD_LIMIT_MS);
-    expect(median).toBeLessThanOrEqual(PROBE_LIMIT_MS);
   }, 300_000);
 
   it('stops reading at once when the client drops the list after 1 MB, and serves the next list', async () => {
