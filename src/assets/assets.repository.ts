@@ -177,14 +177,20 @@ export class AssetsRepository {
     });
   }
 
-  /** Gives a slot back (the keep failed, or its asset is stored). */
-  async releaseSlot(reservationId: string): Promise<void> {
-    await this.db.write((manager) =>
-      sqlFor(manager).changes(
-        'DELETE FROM "asset_slot_reservations" WHERE "id" = $1',
-        [reservationId],
-      ),
-    );
+  /**
+   * Gives a slot back: in the transaction that stores its asset (so no
+   * moment counts both), or on its own when the keep failed.
+   */
+  async releaseSlot(
+    reservationId: string,
+    transaction?: Transaction,
+  ): Promise<void> {
+    const release = (sql: Sql) =>
+      sql.changes('DELETE FROM "asset_slot_reservations" WHERE "id" = $1', [
+        reservationId,
+      ]);
+    if (transaction) await release(sqlFor(managerOf(transaction)));
+    else await this.db.write((manager) => release(sqlFor(manager)));
   }
 
   /** How many assets the project holds, in the transaction that adds one. */

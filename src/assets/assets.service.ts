@@ -117,6 +117,7 @@ export class AssetsService {
         baseUrl,
         owner,
         key,
+        reservation,
       );
     } finally {
       // A slot that cannot be given back now frees itself at its expiry.
@@ -135,6 +136,7 @@ export class AssetsService {
     baseUrl: string,
     owner: string | undefined,
     key: IdempotentRequest<KeptAsset> | undefined,
+    reservation: string,
   ): Promise<KeptAsset> {
     // A bucket that cannot take the bytes now is found out before paying.
     await this.bytes.checkReachable();
@@ -175,6 +177,7 @@ export class AssetsService {
         }
         row.sectionId = await this.rows.logoSectionId(transaction, projectId);
         await this.rows.insert(transaction, row);
+        await this.rows.releaseSlot(reservation, transaction);
         kept = { asset: { ...row, url: this.urls.urlOf(row, baseUrl) } };
         if (key) {
           await this.idempotency.answerInTransaction(transaction, key, kept);

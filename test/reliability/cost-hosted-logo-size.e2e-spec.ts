@@ -7,7 +7,7 @@ import {
   loopWindowStats,
   startLoopWindow,
 } from '../support/loop-monitor';
-import { recordReliability } from '../support/reliability';
+import { byScale, recordReliability } from '../support/reliability';
 import { startServer, type ServerProcess } from '../support/server-process';
 import {
   createTestDatabase,
@@ -26,8 +26,13 @@ const IMAGE_BYTES = 20 * 1024 * 1024;
  * part's hex text back into bytes.
  */
 const MAX_SERVE_CPU_MS = TEST_DATABASE === 'sqlite' ? 500 : 1500;
-/** The longest the service may hold its event loop serving or purging. */
-const MAX_LOOP_HOLD_MS = 50;
+/**
+ * The longest the service may hold its event loop serving or purging: 50 ms
+ * in the long run, which has the machine to itself; 100 ms when the suite
+ * shares the cores with others (a 50 ms hold was seen on PostgreSQL there,
+ * the driver's hex decoding of a 256 KB part landing on a busy core).
+ */
+const MAX_LOOP_HOLD_MS = byScale(100, 50);
 /** Logos the purge deletes in one run. */
 const EXPIRED_LOGOS = 3;
 /** The background purge's period (src/database/batched-purge.ts). */
