@@ -10,7 +10,13 @@ import {
   postgresBackend,
   sqliteBackend,
 } from './databases';
+import {
+  type AssetTargets,
+  forgetKeptLogos,
+  prepareAssetTargets,
+} from './kept-logos';
 import { LoadGenerator } from './load-client';
+import { writeLogoPng } from './logo-png';
 import type { TimedJob } from './load-protocol';
 import { measureTimed } from './measure';
 import { MB, rssBytes } from './proc-stats';
@@ -145,10 +151,13 @@ async function main(): Promise<void> {
       `server on core ${SERVER_CORE}, load on core ${LOAD_CORE}${hasTaskset() ? '' : ' (unpinned: no taskset)'}; temp ${workDir}`,
   );
 
+  // The PNG the upstream answers as base64 when a logo is kept.
+  const logoPng = join(workDir, 'logo.png');
+  writeLogoPng(logoPng);
   const upstream = await startHelperServer(
     LOAD_CORE,
     join(__dirname, 'image-upstream.ts'),
-    ['0'],
+    ['0', logoPng],
   );
   const imageUrl = `http://127.0.0.1:${upstream.port}/v1/images/generations`;
 
@@ -203,6 +212,14 @@ async function main(): Promise<void> {
       log(
         `${tag} ${kind} started ${order.map((b) => `${b.label} (${fmt(services[b.label].coldStartMs)} ms, idle ${fmt(idle[b.label] / MB, 1)} MB)`).join(', then ')}`,
       );
+      // Keep-logo's projects are each build's own, made through its API
+      // after the idle measurement.
+      const assets = {} as Record<Build['label'], AssetTargets | undefined>;
+      for (const build of order) {
+        assets[build.label] = settings.scenarios.includes('keep-logo')
+          ? await prepareAssetTargets(services[build.label].baseUrl)
+          : undefined;
+      }
       if (kind === 'sqlite' && settings.scenarios.includes('create')) {
         const refDb = freshSqliteCopy(workDir, `reference-${round}`);
         const sample = JSON.parse(
@@ -220,13 +237,14 @@ async function main(): Promise<void> {
       }
       for (const name of settings.scenarios) {
         const scenario = SCENARIOS.find((s) => s.name === name)!;
-        const plan = scenario.plan({
-          idsFile: stage.idsFile,
-          users: settings.data.users,
-          token: '',
-        });
         for (const build of order) {
           const service = services[build.label];
+          const plan = scenario.plan({
+            idsFile: stage.idsFile,
+            users: settings.data.users,
+            token: '',
+            assets: assets[build.label],
+          });
           const sample = await measureTimed(
             load,
             service.pid,
@@ -239,6 +257,12 @@ async function main(): Promise<void> {
             `${tag} ${kind} ${name} ${build.label}: ${fmt(sample.perSecond)} req/s, ${fmt(sample.cpuUsPerRequest)} µs/req ` +
               `(core 0 ${fmt(sample.serverCoreBusy * 100)}% busy, others ${fmt((sample.coreOthersBusy ?? NaN) * 100)}%), p50 ${fmt(sample.p50Ms, 2)} ms, ${sample.errors} errors`,
           );
+          // Kept logos are deleted after their window: no project nears
+          // the asset limit and the database keeps its size.
+          const kept = assets[build.label];
+          if (name === 'keep-logo' && kept) {
+            await forgetKeptLogos(service.baseUrl, kept.keeperIds);
+          }
         }
       }
       await Promise.all(Object.values(services).map((s) => s.stop()));
