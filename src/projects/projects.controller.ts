@@ -34,7 +34,7 @@ import type { ProjectDocument } from './project-document';
 import { CreateProjectDto } from './dto/create-project.dto';
 import { ListProjectsQuery } from './dto/list-projects.query';
 import { Authenticated } from '../auth/authenticated.decorator';
-import { CallerBody } from '../auth/caller-body.decorator';
+import { CallerBody } from './caller-body.decorator';
 import { Ctx } from '../common/http/request-context.decorator';
 import type { RequestContext } from '../common/http/request-context';
 import { ProjectsService } from './projects.service';
