@@ -8,7 +8,8 @@ import { RouteContextGuard } from './common/http/route-context.guard';
  * before allowed the request:
  * 1. RouteContextGuard: the route's failure envelope is known, so any
  *    refusal after it (a caller's included) gets the route's body shape;
- * 2. AuthGuard: the caller is proven (AUTH_MODE=oidc);
+ * 2. AuthGuard: the caller is proven (AUTH_MODE=oidc) and the request's
+ *    context (request-context.ts) made;
  * 3. JsonBodyGuard: the body is read, only for a known route and an
  *    allowed caller, so a refused request is answered without reading it.
  * One global guard, so the order is this list and not the order in which

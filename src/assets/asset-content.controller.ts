@@ -1,7 +1,8 @@
 import { Controller, Get, Param, Query, Req, Res } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
-import { ClientAbortSignal } from '../common/http/client-abort-signal.decorator';
+import type { RequestContext } from '../common/http/request-context';
+import { Ctx } from '../common/http/request-context.decorator';
 import { sendImage } from '../common/http/send-image';
 import type { UrlSignature } from './asset-urls';
 import { GetAssetContentEndpoint } from './assets.openapi';
@@ -26,9 +27,9 @@ export class AssetContentController {
     @Param('id') id: string,
     @Param('assetId') assetId: string,
     @Query() query: UrlSignature,
+    @Ctx() context: RequestContext,
     @Req() request: Request,
     @Res() response: Response,
-    @ClientAbortSignal() signal: AbortSignal,
   ): Promise<void> {
     const { asset, body, secondsLeft } = await this.assets.open(
       id,
@@ -38,7 +39,7 @@ export class AssetContentController {
         signature:
           typeof query.signature === 'string' ? query.signature : undefined,
       },
-      signal,
+      context,
     );
     await sendImage(request, response, {
       etag: asset.sha256,

@@ -3,7 +3,7 @@ import type { Readable } from 'node:stream';
 import { appConfig } from '../../config/app.config';
 import type { AppConfig } from '../../config/environment';
 import type { EntityTagCondition } from '../common/http/entity-tags';
-import type { Caller } from '../common/http/request-context';
+import type { RequestContext } from '../common/http/request-context';
 import { isWellFormedId, newId } from '../common/ids';
 import { Database } from '../database/database.service';
 import type { IdempotentRequest } from '../idempotency/idempotency-key.decorator';
@@ -13,6 +13,7 @@ import { LogoService, type LogoCaller } from '../logo/logo.service';
 import { ProjectNotFoundException } from '../projects/projects.errors';
 import { ProjectPreconditionFailedException } from '../projects/projects.errors';
 import { acceptedVersions } from '../projects/project-version';
+import { ProjectAccess } from '../projects/project-access';
 import { AssetBytes, type AssetRef } from './asset-bytes/asset-bytes';
 import { AssetUrls, type UrlSignature } from './asset-urls';
 import {
@@ -74,14 +75,15 @@ export class AssetsService {
   async keepLogo(
     projectId: string,
     request: KeepLogoDto,
-    caller: LogoCaller,
-    baseUrl: string,
-    owner?: string,
+    context: RequestContext,
     key?: IdempotentRequest<KeptAsset>,
   ): Promise<KeptAsset | Replayed> {
+    // Before anything is paid for: the asset's url needs this origin.
+    const baseUrl = context.baseUrl();
+    const owner = ProjectAccess.of(context).changeOwner();
     if (!isWellFormedId(projectId)) throw new ProjectNotFoundException();
     const work = () =>
-      this.generateAndKeep(projectId, request, caller, baseUrl, owner, key);
+      this.generateAndKeep(projectId, request, context, baseUrl, owner, key);
     return key
       ? this.idempotency.run(key, this.leaseMs, work, { answeredByWork: true })
       : work();
@@ -211,12 +213,12 @@ export class AssetsService {
   async get(
     projectId: string,
     assetId: string,
-    baseUrl: string,
-    caller?: Caller,
+    context: RequestContext,
   ): Promise<KeptAsset> {
-    const owner = caller?.admin ? undefined : caller?.userId;
+    const owner = ProjectAccess.of(context).readOwner();
     const asset = await this.find(projectId, assetId, owner);
-    return { asset: { ...asset, url: this.urls.urlOf(asset, baseUrl) } };
+    const url = this.urls.urlOf(asset, context.baseUrlOrRelative());
+    return { asset: { ...asset, url } };
   }
 
   /**
@@ -228,8 +230,8 @@ export class AssetsService {
   async remove(
     projectId: string,
     assetId: string,
-    ifMatch?: EntityTagCondition,
-    caller?: Caller,
+    ifMatch: EntityTagCondition | undefined,
+    context: RequestContext,
   ): Promise<AssetsChange> {
     const versions = ifMatch && acceptedVersions(ifMatch);
     const refused = () =>
@@ -243,7 +245,7 @@ export class AssetsService {
     const version = await this.db.transaction(async (transaction) => {
       const touched = await this.rows.touchProject(transaction, {
         projectId,
-        owner: caller?.userId,
+        owner: ProjectAccess.of(context).changeOwner(),
         ...(Array.isArray(versions) ? { versions } : {}),
       });
       if (touched === null) throw refused();
@@ -266,7 +268,7 @@ export class AssetsService {
     projectId: string,
     assetId: string,
     signature: UrlSignature,
-    signal?: AbortSignal,
+    context: Pick<RequestContext, 'signal'>,
   ): Promise<OpenedAsset> {
     if (!isWellFormedId(projectId) || !isWellFormedId(assetId)) {
       throw new AssetNotFoundException();
@@ -279,7 +281,7 @@ export class AssetsService {
     const body = await this.bytes.open(
       { projectId, assetId },
       asset.byteSize,
-      signal,
+      context.signal,
     );
     if (!body) {
       // A row always has its bytes; if not, an operator must hear of it.

@@ -6,25 +6,31 @@ import {
   Logger,
 } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
-import type { Request } from 'express';
+import type { Request, Response } from 'express';
 import { appConfig } from '../../config/app.config';
 import type { AppConfig } from '../../config/environment';
 import { AuthFailure } from '../failures/auth-failure.error';
-import { setCaller } from '../common/http/request-context';
+import {
+  startRequestContext,
+  type Caller,
+} from '../common/http/request-context';
 import { AUTHENTICATED } from './authenticated.decorator';
 import { bearerTokenOf } from './bearer-token';
 import { TokenVerifier } from './token-verifier';
 
 /**
  * With AUTH_MODE=oidc, every route of an @Authenticated() controller needs
- * a valid bearer token; the caller it proves is kept on the request for the
- * services. With AUTH_MODE=none (the default) it lets everything by.
- * Runs after RouteContextGuard, so a refusal gets the route's envelope.
+ * a valid bearer token. With AUTH_MODE=none (the default) it lets
+ * everything by. Either way it makes the request's context (the caller it
+ * proved, if any, and the client key that follows from it) for the body
+ * guard, the handlers and the services. Runs after RouteContextGuard, so a
+ * refusal gets the route's envelope.
  */
 @Injectable()
 export class AuthGuard implements CanActivate {
   private readonly logger = new Logger('Auth');
   private readonly verifier?: TokenVerifier;
+  private readonly configuredBaseUrl: string | undefined;
 
   constructor(
     private readonly reflector: Reflector,
@@ -33,20 +39,34 @@ export class AuthGuard implements CanActivate {
     if (config.auth.mode === 'oidc') {
       this.verifier = new TokenVerifier(config.auth);
     }
+    this.configuredBaseUrl = config.publicBaseUrl;
   }
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
-    if (!this.verifier) return true;
+    const http = context.switchToHttp();
+    const request = http.getRequest<Request>();
+    startRequestContext(
+      request,
+      http.getResponse<Response>(),
+      await this.callerOf(context, request),
+      this.configuredBaseUrl,
+    );
+    return true;
+  }
+
+  /** The proven caller; undefined when the route or the mode needs none. */
+  private async callerOf(
+    context: ExecutionContext,
+    request: Request,
+  ): Promise<Caller | undefined> {
+    if (!this.verifier) return undefined;
     const needed = this.reflector.getAllAndOverride<boolean | undefined>(
       AUTHENTICATED,
       [context.getHandler(), context.getClass()],
     );
-    if (!needed) return true;
-    const request = context.switchToHttp().getRequest<Request>();
+    if (!needed) return undefined;
     try {
-      const caller = await this.verifier.verify(bearerTokenOf(request));
-      setCaller(request, caller);
-      return true;
+      return await this.verifier.verify(bearerTokenOf(request));
     } catch (error) {
       // The reason goes to the log, never to the client (nor the token).
       if (error instanceof AuthFailure) {

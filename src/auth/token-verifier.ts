@@ -4,7 +4,7 @@ import type { OidcConfig } from '../../config/environment';
 import { AuthFailure } from '../failures/auth-failure.error';
 import type { Caller } from '../common/http/request-context';
 import { isWellFormedText } from '../common/validation/storable-text.decorator';
-import { PROJECT_USER_ID_MAX } from '../projects/projects.constants';
+import { USER_ID_MAX } from '../common/ids';
 import { KeysUnavailableError, ProviderKeys } from './provider-keys';
 
 /**
@@ -171,7 +171,7 @@ export class TokenVerifier {
     if (
       typeof userId !== 'string' ||
       userId === '' ||
-      userId.length > PROJECT_USER_ID_MAX ||
+      userId.length > USER_ID_MAX ||
       userId.includes('\u0000') ||
       !isWellFormedText(userId)
     ) {

@@ -2,9 +2,11 @@ import { createHash } from 'node:crypto';
 import { createParamDecorator, ExecutionContext } from '@nestjs/common';
 import type { Request } from 'express';
 import { InputValidationException } from '../failures/input-validation.error';
-import { clientIpOf } from '../common/http/client-ip';
 import type { JsonReply } from '../common/http/json-reply';
-import { getBodyDigest, getCaller } from '../common/http/request-context';
+import {
+  getBodyDigest,
+  getRequestContext,
+} from '../common/http/request-context';
 
 /**
  * A request that carries an Idempotency-Key, as the store needs it, with
@@ -34,16 +36,6 @@ const KEY = /^[\x20-\x7e]{1,255}$/;
 
 const sha256 = (text: string) =>
   createHash('sha256').update(text).digest('hex');
-
-/**
- * Who a key belongs to. Keys are scoped to the caller so that two clients
- * choosing the same key never see each other's answers: the proven user
- * (AUTH_MODE=oidc), otherwise the client IP.
- */
-export function callerScope(request: Request): string {
-  const caller = getCaller(request);
-  return caller ? `user:${caller.userId}` : `ip:${clientIpOf(request)}`;
-}
 
 function invalidKey(message: string): InputValidationException {
   return new InputValidationException([
@@ -75,7 +67,11 @@ export const IdempotencyKey = createParamDecorator(
       );
     }
     return {
-      recordId: sha256(`${operation}\n${callerScope(request)}\n${key}`),
+      // Scoped to the client key, so two clients choosing the same key
+      // never see each other's answers.
+      recordId: sha256(
+        `${operation}\n${getRequestContext(request).clientKey}\n${key}`,
+      ),
       fingerprint: getBodyDigest(request) ?? sha256(''),
       answerOf,
     };

@@ -1,21 +1,9 @@
-import {
-  Body,
-  Controller,
-  Get,
-  HttpCode,
-  Inject,
-  Post,
-  Req,
-  Res,
-} from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, Post, Res } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
-import type { Request, Response } from 'express';
-import { appConfig } from '../../config/app.config';
-import type { AppConfig } from '../../config/environment';
+import type { Response } from 'express';
 import { sendJsonReply } from '../common/http/json-reply';
-import { publicBaseUrl } from '../common/http/public-base-url';
-import { ClientAbortSignal } from '../common/http/client-abort-signal.decorator';
-import { ClientIp } from '../common/http/client-ip.decorator';
+import type { RequestContext } from '../common/http/request-context';
+import { Ctx } from '../common/http/request-context.decorator';
 import { FailureMessage } from '../failures/failure-message.decorator';
 import type { IdempotentRequest } from '../idempotency/idempotency-key.decorator';
 import { IdempotencyKey } from '../idempotency/idempotency-key.decorator';
@@ -29,9 +17,6 @@ import {
   LogoGeneratorInfoEndpoint,
 } from './logo.openapi';
 import { Authenticated } from '../auth/authenticated.decorator';
-import { CurrentCaller } from '../auth/current-caller.decorator';
-import type { Caller } from '../common/http/request-context';
-import { logoCallerOf } from './logo-caller';
 import { LogoService } from './logo.service';
 
 @ApiTags('logo')
@@ -45,42 +30,22 @@ import { LogoService } from './logo.service';
   exposePublicErrors: true,
 })
 export class LogoController {
-  private readonly configuredBaseUrl: string | undefined;
-
-  constructor(
-    private readonly logo: LogoService,
-    @Inject(appConfig.KEY) config: AppConfig,
-  ) {
-    this.configuredBaseUrl = config.publicBaseUrl;
-  }
+  constructor(private readonly logo: LogoService) {}
 
   @Post()
   @HttpCode(200)
   @GenerateLogoEndpoint()
   async generate(
     @Body() request: GenerateLogoDto,
-    @ClientIp() client: string,
-    @ClientAbortSignal() signal: AbortSignal,
     @IdempotencyKey({
       operation: 'POST /api/ai/generate-logo',
       answerOf: generatedLogoReply,
     })
     key: IdempotentRequest<GeneratedLogo> | undefined,
-    @CurrentCaller() caller: Caller | undefined,
-    @Req() incoming: Request,
+    @Ctx() context: RequestContext,
     @Res({ passthrough: true }) response: Response,
   ) {
-    const result = await this.logo.respond(
-      request,
-      logoCallerOf({
-        caller,
-        clientIp: client,
-        signal,
-        baseUrl: () => publicBaseUrl(this.configuredBaseUrl, incoming),
-        response,
-      }),
-      key,
-    );
+    const result = await this.logo.respond(request, context, key);
     return sendJsonReply(
       response,
       isReplayed(result) ? replayedReply(result) : generatedLogoReply(result),

@@ -6,6 +6,7 @@ import {
 } from '@nestjs/common';
 import { appConfig } from '../../config/app.config';
 import type { AppConfig } from '../../config/environment';
+import type { RequestContext } from '../common/http/request-context';
 import type { IdempotentRequest } from '../idempotency/idempotency-key.decorator';
 import { IdempotencyService } from '../idempotency/idempotency.service';
 import type { Replayed } from '../idempotency/replayed';
@@ -16,7 +17,6 @@ import {
   ImageApiClient,
   type GeneratedImage,
   type ImageCallOptions,
-  type ImageUsage,
 } from './image-api.client';
 import { expectsBase64, retiredModelWarning } from './image-models';
 import {
@@ -33,21 +33,16 @@ import { LogoRateLimit } from './logo-rate-limit';
 import { RetryingImageApi } from './retrying-image-api';
 import { annotate, inSpan } from '../tracing/spans';
 
-/** Who asked: the rate limit counts per client; the signal says it left. */
-export interface LogoCaller {
-  client: string;
-  /** The address the request came from (the client itself without auth). */
-  address?: string;
-  /** Aborts when the caller disconnects. */
-  signal: AbortSignal;
-  /**
-   * This service's origin as the caller reaches it, for hosted logos' URLs
-   * (only asked for when the upstream answered the image itself).
-   */
-  baseUrl: () => string;
-  /** Told what the upstream call cost (tokens), when the upstream says. */
-  onUsage?: (usage: ImageUsage) => void;
-}
+/**
+ * What the logo line needs of a request: the rate limit and the line count
+ * per client key and per address; the signal says the client left; the
+ * origin is asked for only when a logo is hosted here; the tokens the
+ * upstream reports go on the request's log line.
+ */
+export type LogoCaller = Pick<
+  RequestContext,
+  'clientKey' | 'address' | 'signal' | 'baseUrl' | 'addLogFields'
+>;
 
 /** Beyond the deadline, time for the answer to be stored. */
 const LEASE_MARGIN_MS = 10_000;
@@ -158,13 +153,13 @@ export class LogoService implements OnApplicationBootstrap {
       throw new LogoGenerationError(KEY_MISSING_MESSAGE);
     }
     const prompt = buildLogoPrompt(request);
-    const ticket = this.queue.admit(caller.client, caller.address);
+    const ticket = this.queue.admit(caller.clientKey, caller.address);
     const deadline = startDeadline(this.deadlineMs);
     const signal = AbortSignal.any([caller.signal, deadline.signal]);
     try {
       await inSpan('logo.rate_limit', {}, async (span) => {
         annotate(span, { 'logo.rate_limit.enabled': this.rateLimit.enabled });
-        await this.rateLimit.consume(caller.client);
+        await this.rateLimit.consume(caller.clientKey);
       });
       // The wait for a call slot: zero when one was free at once.
       await inSpan(
@@ -178,7 +173,12 @@ export class LogoService implements OnApplicationBootstrap {
         deadline.at,
         options,
       );
-      if (image.usage) caller.onUsage?.(image.usage);
+      if (image.usage) {
+        caller.addLogFields({
+          imageInputTokens: image.usage.inputTokens,
+          imageOutputTokens: image.usage.outputTokens,
+        });
+      }
       return image;
     } finally {
       ticket.release();

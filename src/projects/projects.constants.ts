@@ -1,3 +1,5 @@
+import { USER_ID_MAX } from '../common/ids';
+
 /** The vocabularies of projects, sections and agents. Sections are listed in their fixed display order. */
 export const SECTION_TYPES = [
   'LOGO',
@@ -29,14 +31,8 @@ export type AgentStatus = (typeof AGENT_STATUSES)[number];
 
 export const PROJECT_NAME_MAX = 100;
 export const PROJECT_DESCRIPTION_MAX = 500;
-/**
- * An addition to the contract, which gives userId no limit: PostgreSQL cannot index a value
- * over about 2.7 kB (a third of a page), and userId is indexed for the
- * list filter, so a long one failed with 500 on PostgreSQL while SQLite
- * stored it. 255 characters (at most 1,020 bytes of UTF-8) keep both
- * databases answering alike.
- */
-export const PROJECT_USER_ID_MAX = 255;
+/** A project's userId is a user id, bounded as every user id is. */
+export const PROJECT_USER_ID_MAX = USER_ID_MAX;
 
 /** The 429 of a client over PROJECT_CREATE_RATE_LIMIT. */
 export const PROJECT_CREATE_RATE_LIMITED_MESSAGE =

@@ -3,22 +3,16 @@ import {
   Delete,
   Get,
   Header,
-  Inject,
   Param,
   Patch,
   Post,
   Query,
-  Req,
   Res,
   StreamableFile,
 } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
-import type { Request, Response } from 'express';
-import { appConfig } from '../../config/app.config';
-import type { AppConfig } from '../../config/environment';
-import { publicBaseUrlOrRelative } from '../common/http/public-base-url';
+import type { Response } from 'express';
 import { sendJsonReply } from '../common/http/json-reply';
-import { ClientIp } from '../common/http/client-ip.decorator';
 import { JsonStreamResponder } from '../common/http/json-stream.responder';
 import {
   JSON_CONTENT_TYPE,
@@ -40,9 +34,9 @@ import type { ProjectDocument } from './project-document';
 import { CreateProjectDto } from './dto/create-project.dto';
 import { ListProjectsQuery } from './dto/list-projects.query';
 import { Authenticated } from '../auth/authenticated.decorator';
-import { CallerBody } from '../auth/caller-body.decorator';
-import { CurrentCaller } from '../auth/current-caller.decorator';
-import type { Caller } from '../common/http/request-context';
+import { CallerBody } from './caller-body.decorator';
+import { Ctx } from '../common/http/request-context.decorator';
+import type { RequestContext } from '../common/http/request-context';
 import { ProjectsService } from './projects.service';
 import {
   CreateProjectEndpoint,
@@ -56,32 +50,24 @@ import {
 @Controller('api/projects')
 @Authenticated()
 export class ProjectsController {
-  private readonly configuredBaseUrl: string | undefined;
-
   constructor(
     private readonly projects: ProjectsService,
     private readonly streams: JsonStreamResponder,
-    @Inject(appConfig.KEY) config: AppConfig,
-  ) {
-    this.configuredBaseUrl = config.publicBaseUrl;
-  }
+  ) {}
 
   @Post()
   @CreateProjectEndpoint()
   async create(
     @CallerBody() input: CreateProjectDto,
-    @ClientIp() client: string,
     @IdempotencyKey({
       operation: 'POST /api/projects',
       answerOf: createdProjectReply,
     })
     key: IdempotentRequest<ProjectDocument> | undefined,
-    @CurrentCaller() caller: Caller | undefined,
+    @Ctx() context: RequestContext,
     @Res({ passthrough: true }) response: Response,
   ) {
-    // The rate limit counts per proven user, or per address without one.
-    const budget = caller ? `user:${caller.userId}` : client;
-    const result = await this.projects.create(input, budget, key, caller);
+    const result = await this.projects.create(input, context, key);
     return sendJsonReply(
       response,
       isReplayed(result) ? replayedReply(result) : createdProjectReply(result),
@@ -96,23 +82,17 @@ export class ProjectsController {
   @Header('Content-Type', JSON_CONTENT_TYPE)
   async list(
     @Query() query: ListProjectsQuery,
-    @CurrentCaller() caller: Caller | undefined,
-    @ClientIp() client: string,
+    @Ctx() context: RequestContext,
   ): Promise<StreamableFile | string> {
     // The unpaged list can be any size: it is streamed, never built whole.
     if (query.limit === undefined && query.cursor === undefined) {
-      // Counted per user (or address) and per address (fair-gate.ts).
-      const identity = caller ? `user:${caller.userId}` : client;
       return this.streams.reply(
-        await this.projects.listAll(query.userId, caller, {
-          identity,
-          address: client,
-        }),
+        await this.projects.listAll(query.userId, context),
       );
     }
     const { projects, nextCursor } = await this.projects.listPage(
       query,
-      caller,
+      context,
     );
     return jsonObjectText({
       projects: jsonArrayText(projects),
@@ -125,19 +105,13 @@ export class ProjectsController {
   async get(
     @Param('id') id: string,
     @RequestPreconditions() conditions: Preconditions,
-    @CurrentCaller() caller: Caller | undefined,
-    @Req() request: Request,
+    @Ctx() context: RequestContext,
     @Res({ passthrough: true }) response: Response,
   ) {
     return sendJsonReply(
       response,
       projectReadReply(
-        await this.projects.get(
-          id,
-          conditions.ifNoneMatch,
-          caller,
-          publicBaseUrlOrRelative(this.configuredBaseUrl, request),
-        ),
+        await this.projects.get(id, conditions.ifNoneMatch, context),
       ),
     );
   }
@@ -150,13 +124,13 @@ export class ProjectsController {
     @Param('id') id: string,
     @RawBody() body: unknown,
     @RequestPreconditions() conditions: Preconditions,
-    @CurrentCaller() caller: Caller | undefined,
+    @Ctx() context: RequestContext,
     @Res({ passthrough: true }) response: Response,
   ) {
     return sendJsonReply(
       response,
       projectReply(
-        await this.projects.update(id, body, conditions.ifMatch, caller),
+        await this.projects.update(id, body, conditions.ifMatch, context),
       ),
     );
   }
@@ -166,9 +140,9 @@ export class ProjectsController {
   async remove(
     @Param('id') id: string,
     @RequestPreconditions() conditions: Preconditions,
-    @CurrentCaller() caller: Caller | undefined,
+    @Ctx() context: RequestContext,
   ) {
-    await this.projects.remove(id, conditions.ifMatch, caller);
+    await this.projects.remove(id, conditions.ifMatch, context);
     return { success: true };
   }
 }

@@ -1,10 +1,9 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { appConfig } from '../../config/app.config';
 import type { AppConfig } from '../../config/environment';
-import { AuthFailure } from '../failures/auth-failure.error';
 import { InputValidationException } from '../failures/input-validation.error';
 import type { EntityTagCondition } from '../common/http/entity-tags';
-import type { Caller } from '../common/http/request-context';
+import type { RequestContext } from '../common/http/request-context';
 import { isWellFormedId } from '../common/ids';
 import { Database } from '../database/database.service';
 import type { IdempotentRequest } from '../idempotency/idempotency-key.decorator';
@@ -16,11 +15,12 @@ import { CreateProjectDto } from './dto/create-project.dto';
 import { ListProjectsQuery } from './dto/list-projects.query';
 import { parseProjectUpdate } from './dto/update-project.dto';
 import { decodeCursor, encodeCursor } from './project-cursor';
+import { ProjectAccess } from './project-access';
 import { ProjectCreateRateLimit } from './project-create-rate-limit';
 import { buildNewProject } from './project-defaults';
 import { ProjectListBody } from './project-list-body';
 import { ListSlots } from './list-slots';
-import type { Claimant } from '../common/concurrency/fair-gate';
+import { claimantOf } from '../common/concurrency/fair-gate';
 import type { JsonCursor } from '../database/json-cursor';
 import { ProjectsRepository, type ProjectTarget } from './projects.repository';
 import { acceptedVersions, isUnchanged } from './project-version';
@@ -55,25 +55,25 @@ export class ProjectsService {
    * With an Idempotency-Key, the key's record commits in the same
    * transaction, so no crash can leave a project without its key or a key
    * without its project; a key already used gets its first answer again.
-   * `client` is counted against PROJECT_CREATE_RATE_LIMIT first, unless
+   * The client is counted against PROJECT_CREATE_RATE_LIMIT first, unless
    * the request replays a create already made.
    */
   async create(
     input: CreateProjectDto,
-    client: string,
+    context: RequestContext,
     key?: IdempotentRequest<ProjectDocument>,
-    caller?: Caller,
   ): Promise<ProjectDocument | Replayed> {
-    if (caller && input.userId !== caller.userId) {
-      throw AuthFailure.forbidden('create for another user');
-    }
+    ProjectAccess.of(context).assertOwnerMayBe(
+      input.userId,
+      'create for another user',
+    );
     // A retry of a keyed create that already succeeded is answered without
     // counting it: the docs call such a retry safe, and it creates nothing.
     if (key && this.createRateLimit.enabled) {
       const replayed = await this.idempotency.replay(key);
       if (replayed) return replayed;
     }
-    await this.createRateLimit.consume(client);
+    await this.createRateLimit.consume(context.clientKey);
     // A record that expires between the two steps is a fresh start.
     for (;;) {
       const project = buildNewProject(input);
@@ -112,7 +112,7 @@ export class ProjectsService {
    * GET /api/projects without a page: every project, or one user's, as
    * the pieces of the JSON body, read from one snapshot as they are sent.
    * A project changed meanwhile is listed as it was when the list started.
-   * `client` (a user, or an address without auth) runs at most
+   * A client (a user, or an address without auth) runs at most
    * LIST_CLIENT_LIMIT such lists at once; one more waits briefly for one of
    * them to end (list-slots.ts). On PostgreSQL its share of the list
    * connections is bounded too, per identity and per address
@@ -120,10 +120,10 @@ export class ProjectsService {
    */
   async listAll(
     userId: string | undefined,
-    caller?: Caller,
-    client: Claimant = { identity: 'anyone', address: 'anyone' },
+    context: RequestContext,
   ): Promise<ProjectListBody> {
-    const listed = listedUser(userId, caller);
+    const listed = ProjectAccess.of(context).listedOwner(userId);
+    const client = claimantOf(context);
     // One of the client's LIST_CLIENT_LIMIT slots, until the cursor closes
     // (the list ended, was cut off, or its client left).
     const release = await this.listSlots.take(client.identity);
@@ -147,7 +147,7 @@ export class ProjectsService {
    * One page of the list (`limit`, optional) and the cursor of
    * the next one (null after the last page).
    */
-  async listPage(query: ListProjectsQuery, caller?: Caller) {
+  async listPage(query: ListProjectsQuery, context: RequestContext) {
     if (query.limit === undefined) {
       throw new InputValidationException([
         {
@@ -162,7 +162,7 @@ export class ProjectsService {
       after:
         query.cursor === undefined ? undefined : decodeCursor(query.cursor),
     };
-    const userId = listedUser(query.userId, caller);
+    const userId = ProjectAccess.of(context).listedOwner(query.userId);
     const { projects, next } = await this.projects.findPage(userId, page);
     return { projects, nextCursor: next ? encodeCursor(next) : null };
   }
@@ -173,16 +173,15 @@ export class ProjectsService {
    */
   async get(
     id: string,
-    ifNoneMatch?: EntityTagCondition,
-    caller?: Caller,
-    baseUrl = '',
+    ifNoneMatch: EntityTagCondition | undefined,
+    context: RequestContext,
   ): Promise<ProjectRead> {
     if (!isWellFormedId(id)) throw new ProjectNotFoundException();
-    const owner = caller?.admin ? undefined : caller?.userId;
+    const owner = ProjectAccess.of(context).readOwner();
     // Made here, for this caller only: signed when AUTH_MODE=oidc. An
     // answer holding signed URLs is tagged with their expiry too, so a
     // revalidation never keeps URLs that have stopped working.
-    const urls = this.assetUrls.partsFor(id, baseUrl);
+    const urls = this.assetUrls.partsFor(id, context.baseUrlOrRelative());
     const expiryOf = (hasAssets: boolean) =>
       hasAssets ? urls.expires : undefined;
     if (ifNoneMatch !== undefined) {
@@ -212,25 +211,20 @@ export class ProjectsService {
   async update(
     id: string,
     body: unknown,
-    ifMatch?: EntityTagCondition,
-    caller?: Caller,
+    ifMatch: EntityTagCondition | undefined,
+    context: RequestContext,
   ): Promise<ProjectDocument> {
     const changes = parseProjectUpdate(body, {
       createLengths: this.config.patchLengthLimits,
     });
-    if (
-      caller &&
-      changes.userId !== undefined &&
-      changes.userId !== caller.userId
-    ) {
-      throw AuthFailure.forbidden('hand a project to another user');
-    }
+    const access = ProjectAccess.of(context);
+    access.assertOwnerMayBe(changes.userId, 'hand a project to another user');
     const versions = ifMatch && acceptedVersions(ifMatch);
     if (!isWellFormedId(id) || (Array.isArray(versions) && !versions.length)) {
       throw unchanged(ifMatch);
     }
     const changed = await this.projects.update(
-      changeTarget(id, versions, caller),
+      changeTarget(id, versions, access.changeOwner()),
       changes,
     );
     if (!changed) throw unchanged(ifMatch);
@@ -256,15 +250,15 @@ export class ProjectsService {
    */
   async remove(
     id: string,
-    ifMatch?: EntityTagCondition,
-    caller?: Caller,
+    ifMatch: EntityTagCondition | undefined,
+    context: RequestContext,
   ): Promise<void> {
     const versions = ifMatch && acceptedVersions(ifMatch);
     if (!isWellFormedId(id) || (Array.isArray(versions) && !versions.length)) {
       throw unchanged(ifMatch);
     }
     const removed = await this.projects.remove(
-      changeTarget(id, versions, caller),
+      changeTarget(id, versions, ProjectAccess.of(context).changeOwner()),
     );
     if (!removed) throw unchanged(ifMatch);
     await this.assetBytes.forget(removed.assets);
@@ -272,32 +266,17 @@ export class ProjectsService {
 }
 
 /**
- * Whose projects a list shows. A proven caller sees their own (an admin
- * anyone's, as without authentication); naming another user is refused.
- */
-function listedUser(
-  userId: string | undefined,
-  caller: Caller | undefined,
-): string | undefined {
-  if (!caller || caller.admin) return userId;
-  if (userId !== undefined && userId !== caller.userId) {
-    throw AuthFailure.forbidden("list another user's projects");
-  }
-  return caller.userId;
-}
-
-/**
- * The project a PATCH or DELETE may change: a proven caller's own, and with
- * If-Match only at a version it names (any for If-Match: *).
+ * The project a PATCH or DELETE may change: the owner's (ProjectAccess),
+ * and with If-Match only at a version it names (any for If-Match: *).
  */
 function changeTarget(
   id: string,
   versions: number[] | '*' | undefined,
-  caller: Caller | undefined,
+  owner: string | undefined,
 ): ProjectTarget {
   return {
     id,
-    ...(caller ? { owner: caller.userId } : {}),
+    ...(owner === undefined ? {} : { owner }),
     ...(Array.isArray(versions) ? { versions } : {}),
   };
 }

@@ -8,6 +8,14 @@ export interface Claimant {
   address: string;
 }
 
+/** A request's claimant: its client key (client-key.ts) and its address. */
+export function claimantOf(request: {
+  clientKey: string;
+  address: string;
+}): Claimant {
+  return { identity: request.clientKey, address: request.address };
+}
+
 /** How much of the gate one identity or one address may hold at once. */
 export interface Share {
   permits: number;

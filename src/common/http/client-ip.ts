@@ -42,20 +42,3 @@ function plainAddress(address: string): string {
     ? address.slice('::ffff:'.length)
     : address;
 }
-
-/**
- * Who a request counts against in the fair gates (fair-gate.ts): the proven
- * user when there is one (as the rate limits count), else the address; and
- * always the address too, so identities minted by one client share its
- * address's bound.
- */
-export function claimantOf(
-  request: Request,
-  userId: string | undefined,
-): { identity: string; address: string } {
-  const address = clientIpOf(request);
-  return {
-    identity: userId === undefined ? address : `user:${userId}`,
-    address,
-  };
-}

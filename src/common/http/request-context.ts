@@ -1,5 +1,10 @@
-import type { Request } from 'express';
+import type { Request, Response } from 'express';
 import type { FailurePolicy } from '../../failures/failure-message.decorator';
+import { addRequestLogFields } from '../../logging/request-log';
+import { clientAbortSignal } from './client-abort-signal';
+import { clientIpOf } from './client-ip';
+import { clientKeyOf } from './client-key';
+import { publicBaseUrl, publicBaseUrlOrRelative } from './public-base-url';
 
 /**
  * What the request carries between the guards, the handlers and the
@@ -8,7 +13,7 @@ import type { FailurePolicy } from '../../failures/failure-message.decorator';
  */
 const FAILURE_POLICY = Symbol('failurePolicy');
 const BODY_DIGEST = Symbol('bodyDigest');
-const CALLER = Symbol('caller');
+const CONTEXT = Symbol('requestContext');
 
 /** A caller proven by a bearer token (AUTH_MODE=oidc). */
 export interface Caller {
@@ -17,39 +22,121 @@ export interface Caller {
   admin: boolean;
 }
 
-interface RequestContext {
-  [FAILURE_POLICY]?: FailurePolicy;
-  [BODY_DIGEST]?: string;
-  [CALLER]?: Caller;
+/**
+ * Who sent a request and what its handling needs besides the route's own
+ * input: made once by AuthGuard, handed to the services whole (`@Ctx()`).
+ */
+export interface RequestContext {
+  /** The proven caller; undefined when authentication is off. */
+  readonly caller: Caller | undefined;
+  /** The address the request came from (client-ip.ts). */
+  readonly address: string;
+  /** Who the request counts against (client-key.ts). */
+  readonly clientKey: string;
+  /** Aborts when the client leaves before its answer is sent. */
+  readonly signal: AbortSignal;
+  /**
+   * This service's origin as the client reaches it; a Host that cannot
+   * be used is invalid input (public-base-url.ts).
+   */
+  baseUrl(): string;
+  /** The same origin, or '' (URLs relative to the request) for such a Host. */
+  baseUrlOrRelative(): string;
+  /** Adds fields to the request's log line. */
+  addLogFields(fields: Record<string, unknown>): void;
 }
 
-const context = (request: Request) => request as Request & RequestContext;
+interface RequestState {
+  [FAILURE_POLICY]?: FailurePolicy;
+  [BODY_DIGEST]?: string;
+  [CONTEXT]?: RequestContext;
+}
+
+const state = (request: Request) => request as Request & RequestState;
 
 export function setFailurePolicy(
   request: Request,
   policy: FailurePolicy | undefined,
 ): void {
-  context(request)[FAILURE_POLICY] = policy;
+  state(request)[FAILURE_POLICY] = policy;
 }
 
 export function getFailurePolicy(request: Request): FailurePolicy | undefined {
-  return context(request)[FAILURE_POLICY];
+  return state(request)[FAILURE_POLICY];
 }
 
 /** SHA-256 of the body's bytes, kept for an Idempotency-Key's fingerprint. */
 export function setBodyDigest(request: Request, digest: string): void {
-  context(request)[BODY_DIGEST] = digest;
+  state(request)[BODY_DIGEST] = digest;
 }
 
 export function getBodyDigest(request: Request): string | undefined {
-  return context(request)[BODY_DIGEST];
+  return state(request)[BODY_DIGEST];
 }
 
-export function setCaller(request: Request, caller: Caller): void {
-  context(request)[CALLER] = caller;
+/**
+ * Makes the request's context and keeps it on the request. The abort
+ * signal is made only when something asks for it: most routes never
+ * wait on anything a client could leave.
+ */
+export function startRequestContext(
+  request: Request,
+  response: Response,
+  caller: Caller | undefined,
+  configuredBaseUrl: string | undefined,
+): RequestContext {
+  const context = new HttpRequestContext(
+    request,
+    response,
+    caller,
+    configuredBaseUrl,
+  );
+  state(request)[CONTEXT] = context;
+  return context;
 }
 
-/** The proven caller; undefined when authentication is off. */
-export function getCaller(request: Request): Caller | undefined {
-  return context(request)[CALLER];
+// A class, not an object literal with a getter: V8 builds such a literal
+// the slow way every time (3 µs a context, measured, against 0.15 µs for
+// this class), and every request makes one.
+class HttpRequestContext implements RequestContext {
+  readonly address: string;
+  readonly clientKey: string;
+  private abortSignal?: AbortSignal;
+
+  constructor(
+    private readonly request: Request,
+    private readonly response: Response,
+    readonly caller: Caller | undefined,
+    private readonly configuredBaseUrl: string | undefined,
+  ) {
+    this.address = clientIpOf(request);
+    this.clientKey = clientKeyOf(caller, this.address);
+  }
+
+  get signal(): AbortSignal {
+    return (this.abortSignal ??= clientAbortSignal(
+      this.request,
+      this.response,
+    ));
+  }
+
+  baseUrl(): string {
+    return publicBaseUrl(this.configuredBaseUrl, this.request);
+  }
+
+  baseUrlOrRelative(): string {
+    return publicBaseUrlOrRelative(this.configuredBaseUrl, this.request);
+  }
+
+  addLogFields(fields: Record<string, unknown>): void {
+    addRequestLogFields(this.response, fields);
+  }
+}
+
+/** The context AuthGuard made; every guarded request has one. */
+export function getRequestContext(request: Request): RequestContext {
+  const context = state(request)[CONTEXT];
+  if (!context)
+    throw new Error('The request has no context: AuthGuard did not run');
+  return context;
 }

@@ -11,17 +11,13 @@ import { refuseTrailingSlash } from '../../platform/trailing-slash';
 /**
  * Runs first on every matched route. Exception filters receive no handler
  * (host.getHandler() is null for HTTP errors), so the route's failure policy
- * is copied onto the request here for the filter to read (and for
- * JsonBodyGuard, which reads the body after this guard and AuthGuard, and
- * before validation, so an unreadable body is never reported as invalid
- * input).
+ * is copied onto the request here for the filter to read.
  *
- * An interceptor is the usual place for this; a global guard sees the same
- * handler earlier. It was chosen when no interceptor was registered, which
- * let Nest skip the Observable chain and async-context binding it otherwise
- * builds for every request (a GET by id used about a quarter less CPU);
- * the tracing module now registers one globally, so that saving is gone,
- * but a guard still runs before the body guard that needs the policy.
+ * A guard and not an interceptor: Nest runs every guard before any
+ * interceptor, and the refusals that need the route's envelope come from
+ * guards (AuthGuard's 401 and 403, JsonBodyGuard's unreadable or oversized
+ * body, which it reports before validation so it is never called invalid
+ * input). An interceptor would set the policy only after them.
  */
 @Injectable()
 export class RouteContextGuard implements CanActivate {

@@ -12,12 +12,12 @@ import type { Request, Response } from 'express';
 import { appConfig } from '../../../config/app.config';
 import type { AppConfig } from '../../../config/environment';
 import { Counter } from 'prom-client';
-import { claimantOf } from '../../common/http/client-ip';
 import {
-  getCaller,
   getFailurePolicy,
+  getRequestContext,
   setBodyDigest,
 } from '../../common/http/request-context';
+import { claimantOf } from '../../common/concurrency/fair-gate';
 import { MetricsService } from '../../metrics/metrics.service';
 import { jsonErrorMessage, NATIVE_PARSE_MAX_CHARS } from './json-error-message';
 import { LargeBodyGate, SMALL_BODY_MAX_BYTES } from './large-body-gate';
@@ -220,7 +220,7 @@ export class JsonBodyGuard implements CanActivate {
   private async takeTurn(request: Request): Promise<() => void> {
     try {
       return await this.gate.enter(
-        claimantOf(request, getCaller(request)?.userId),
+        claimantOf(getRequestContext(request)),
         (leave) => request.once('close', leave),
       );
     } catch (error) {

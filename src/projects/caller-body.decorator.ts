@@ -1,6 +1,6 @@
 import { createParamDecorator, ExecutionContext } from '@nestjs/common';
 import type { Request } from 'express';
-import { getCaller } from '../common/http/request-context';
+import { getRequestContext } from '../common/http/request-context';
 import { REQUEST_BODY } from '../common/validation/app-validation.pipe';
 
 /**
@@ -15,7 +15,7 @@ const callerBody = createParamDecorator(
   (_data: unknown, context: ExecutionContext): unknown => {
     const request = context.switchToHttp().getRequest<Request>();
     const body: unknown = request.body;
-    const caller = getCaller(request);
+    const { caller } = getRequestContext(request);
     if (caller && isJsonObject(body) && body.userId === undefined) {
       return { ...body, userId: caller.userId };
     }
