@@ -11,8 +11,8 @@ import {
 } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
-import { appConfig } from '../../config/app.config';
-import type { AppConfig } from '../../config/environment';
+import type { ConfigType } from '@nestjs/config';
+import { httpConfig } from '../platform/http.config';
 import { Authenticated } from '../auth/authenticated.decorator';
 import { CurrentCaller } from '../auth/current-caller.decorator';
 import { ClientAbortSignal } from '../common/http/client-abort-signal.decorator';
@@ -47,9 +47,9 @@ export class ProjectAssetsController {
 
   constructor(
     private readonly assets: AssetsService,
-    @Inject(appConfig.KEY) config: AppConfig,
+    @Inject(httpConfig.KEY) http: ConfigType<typeof httpConfig>,
   ) {
-    this.configuredBaseUrl = config.publicBaseUrl;
+    this.configuredBaseUrl = http.publicBaseUrl;
   }
 
   @Post('logos')

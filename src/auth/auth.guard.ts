@@ -7,8 +7,7 @@ import {
 } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import type { Request } from 'express';
-import { appConfig } from '../../config/app.config';
-import type { AppConfig } from '../../config/environment';
+import { authConfig, type AuthConfig } from './auth.config';
 import { AuthFailure } from '../failures/auth-failure.error';
 import { setCaller } from '../common/http/request-context';
 import { AUTHENTICATED } from './authenticated.decorator';
@@ -28,10 +27,10 @@ export class AuthGuard implements CanActivate {
 
   constructor(
     private readonly reflector: Reflector,
-    @Inject(appConfig.KEY) config: AppConfig,
+    @Inject(authConfig.KEY) config: AuthConfig,
   ) {
-    if (config.auth.mode === 'oidc') {
-      this.verifier = new TokenVerifier(config.auth);
+    if (config.mode === 'oidc') {
+      this.verifier = new TokenVerifier(config);
     }
   }
 

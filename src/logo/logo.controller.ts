@@ -10,8 +10,8 @@ import {
 } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
-import { appConfig } from '../../config/app.config';
-import type { AppConfig } from '../../config/environment';
+import type { ConfigType } from '@nestjs/config';
+import { httpConfig } from '../platform/http.config';
 import { sendJsonReply } from '../common/http/json-reply';
 import { publicBaseUrl } from '../common/http/public-base-url';
 import { ClientAbortSignal } from '../common/http/client-abort-signal.decorator';
@@ -49,9 +49,9 @@ export class LogoController {
 
   constructor(
     private readonly logo: LogoService,
-    @Inject(appConfig.KEY) config: AppConfig,
+    @Inject(httpConfig.KEY) http: ConfigType<typeof httpConfig>,
   ) {
-    this.configuredBaseUrl = config.publicBaseUrl;
+    this.configuredBaseUrl = http.publicBaseUrl;
   }
 
   @Post()

@@ -14,8 +14,8 @@ import {
 } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
-import { appConfig } from '../../config/app.config';
-import type { AppConfig } from '../../config/environment';
+import type { ConfigType } from '@nestjs/config';
+import { httpConfig } from '../platform/http.config';
 import { publicBaseUrlOrRelative } from '../common/http/public-base-url';
 import { sendJsonReply } from '../common/http/json-reply';
 import { ClientIp } from '../common/http/client-ip.decorator';
@@ -61,9 +61,9 @@ export class ProjectsController {
   constructor(
     private readonly projects: ProjectsService,
     private readonly streams: JsonStreamResponder,
-    @Inject(appConfig.KEY) config: AppConfig,
+    @Inject(httpConfig.KEY) http: ConfigType<typeof httpConfig>,
   ) {
-    this.configuredBaseUrl = config.publicBaseUrl;
+    this.configuredBaseUrl = http.publicBaseUrl;
   }
 
   @Post()
