@@ -8,10 +8,13 @@ const BASE = 'https://api.example.com';
 const NOW = Date.UTC(2026, 10, 26, 12, 0, 0);
 
 const urlsWith = (auth: 'none' | 'oidc', ttl = 3600, key = 'k'.repeat(32)) =>
-  new AssetUrls({ mode: auth } as AuthConfig, {
-    urlTtlSeconds: ttl,
-    urlSigningKey: key,
-  } as AssetsConfig);
+  new AssetUrls(
+    { mode: auth } as AuthConfig,
+    {
+      urlTtlSeconds: ttl,
+      urlSigningKey: key,
+    } as AssetsConfig,
+  );
 
 const queryOf = (after: string) => {
   const params = new URLSearchParams(after.split('?')[1] ?? '');

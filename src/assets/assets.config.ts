@@ -1,4 +1,4 @@
-import { registerAs, type ConfigType } from '@nestjs/config';
+import { registerAs } from '@nestjs/config';
 import {
   boolean,
   ConfigurationError,

@@ -1,9 +1,5 @@
 import { registerAs, type ConfigType } from '@nestjs/config';
-import {
-  ConfigurationError,
-  read,
-  type Env,
-} from '../environment/env-values';
+import { ConfigurationError, read, type Env } from '../environment/env-values';
 
 export const LOG_LEVELS = [
   'silent',

@@ -1,10 +1,6 @@
 import { isIP } from 'node:net';
 import { registerAs, type ConfigType } from '@nestjs/config';
-import {
-  ConfigurationError,
-  read,
-  type Env,
-} from '../environment/env-values';
+import { ConfigurationError, read, type Env } from '../environment/env-values';
 
 /** false, true (every hop), a hop count, or trusted addresses and subnets. */
 export type TrustProxySetting = boolean | number | string[];

@@ -27,7 +27,9 @@ export const LIST_SLOT_WAIT_MS = 10_000;
 export class ListSlots {
   private readonly slots: BoundedSlots;
 
-  constructor(@Inject(limitsConfig.KEY) config: ConfigType<typeof limitsConfig>) {
+  constructor(
+    @Inject(limitsConfig.KEY) config: ConfigType<typeof limitsConfig>,
+  ) {
     this.slots = new BoundedSlots(config.listClientLimit, LIST_SLOT_WAIT_MS);
   }
 
