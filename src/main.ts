@@ -63,7 +63,7 @@ function exitIfStuck(shutdownTimeoutMs: number, logger: StartupLogger): void {
 function main(): void {
   let config: Configuration;
   try {
-    // Every slice validated before anything starts: a line per bad value.
+    // Every slice is read before anything starts: one line per invalid slice.
     config = loadConfiguration();
   } catch (error) {
     console.error(error instanceof Error ? error.message : String(error));
