@@ -1,7 +1,7 @@
 import type { DataSourceOptions } from 'typeorm';
 import { MIGRATIONS } from '../migrations';
 import { PROJECT_ENTITIES } from '../src/projects/entities';
-import type { DatabaseConfig } from './environment';
+import type { DatabaseConfig } from '../src/database/database.config';
 
 /**
  * TypeORM options for the configured database. Used by the app and by the

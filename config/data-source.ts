@@ -1,9 +1,9 @@
 import 'reflect-metadata';
 import { DataSource } from 'typeorm';
+import { loadConfiguration } from './configuration';
 import { buildDataSourceOptions } from './data-source-options';
-import { loadConfiguration } from './environment';
 
 /** The data source of the TypeORM CLI (`typeorm migration:show -d ...`). */
 export default new DataSource(
-  buildDataSourceOptions(loadConfiguration().database),
+  buildDataSourceOptions(loadConfiguration().database.connection),
 );

@@ -1,7 +1,11 @@
 import 'reflect-metadata';
 import { DataSource } from 'typeorm';
 import { buildDataSourceOptions } from './data-source-options';
-import { ConfigurationError, loadConfiguration } from './environment';
+import {
+  ConfigurationError,
+  ConfigurationErrors,
+} from '../src/environment/env-values';
+import { loadConfiguration } from './configuration';
 import { runPendingMigrations } from './run-migrations';
 
 /**
@@ -12,7 +16,7 @@ import { runPendingMigrations } from './run-migrations';
 async function migrate(): Promise<void> {
   const { database } = loadConfiguration();
   const dataSource = await new DataSource(
-    buildDataSourceOptions(database),
+    buildDataSourceOptions(database.connection),
   ).initialize();
   try {
     const applied = await runPendingMigrations(dataSource);
@@ -28,7 +32,7 @@ async function migrate(): Promise<void> {
 
 migrate().catch((error: unknown) => {
   console.error(
-    error instanceof ConfigurationError
+    error instanceof ConfigurationError || error instanceof ConfigurationErrors
       ? error.message
       : `Migration failed: ${error instanceof Error ? error.message : String(error)}`,
   );

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { Client } from 'pg';
 import { DataSource, type Logger as TypeOrmLogger } from 'typeorm';
 import { buildDataSourceOptions } from '../config/data-source-options';
-import type { DatabaseConfig } from '../config/environment';
+import type { DatabaseConfig } from '../src/database/database.config';
 import { runPendingMigrations } from '../config/run-migrations';
 import {
   AssetsRepository,

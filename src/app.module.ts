@@ -1,7 +1,7 @@
 import { Module } from '@nestjs/common';
 import { ConfigModule } from '@nestjs/config';
 import { APP_FILTER, APP_GUARD, APP_PIPE } from '@nestjs/core';
-import { appConfig } from '../config/app.config';
+import { CONFIGURATION } from '../config/configuration';
 import { AllExceptionsFilter } from './failures/all-exceptions.filter';
 import { RouteContextGuard } from './common/http/route-context.guard';
 import { AppValidationPipe } from './common/validation/app-validation.pipe';
@@ -27,7 +27,7 @@ import { TracingModule } from './tracing/tracing.module';
   imports: [
     ConfigModule.forRoot({
       isGlobal: true,
-      load: [appConfig],
+      load: CONFIGURATION,
       // Tests configure the app through process.env only.
       ignoreEnvFile: process.env.NODE_ENV === 'test',
     }),

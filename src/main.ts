@@ -1,7 +1,7 @@
 // First: tracing patches modules as they load (see start-tracing.ts).
 import './tracing/start-tracing';
 import { NestFactory } from '@nestjs/core';
-import { loadConfiguration, type AppConfig } from '../config/environment';
+import { loadConfiguration, type Configuration } from '../config/configuration';
 import { AppModule } from './app.module';
 import { StartupLogger } from './logging/startup-logger';
 
@@ -16,7 +16,10 @@ const LISTEN_BACKLOG = 4096;
 const SHUTDOWN_MARGIN_MS = 3000;
 
 /** Process concerns only; everything a client can observe is in AppModule. */
-async function bootstrap(config: AppConfig, logger: StartupLogger) {
+async function bootstrap(
+  config: Configuration['process'],
+  logger: StartupLogger,
+) {
   const app = await NestFactory.create(AppModule, {
     // JSON lines from the first to the last.
     logger,
@@ -58,16 +61,16 @@ function exitIfStuck(shutdownTimeoutMs: number, logger: StartupLogger): void {
 }
 
 function main(): void {
-  let config: AppConfig;
+  let config: Configuration;
   try {
-    // Validated before anything starts, so a bad value is one clear line.
+    // Every slice is read before anything starts: one line per invalid slice.
     config = loadConfiguration();
   } catch (error) {
     console.error(error instanceof Error ? error.message : String(error));
     process.exit(1);
   }
-  const logger = new StartupLogger(config);
-  bootstrap(config, logger).catch((error: unknown) => {
+  const logger = new StartupLogger(config.logging);
+  bootstrap(config.process, logger).catch((error: unknown) => {
     logger.startUpFailure(error);
     process.exit(1);
   });

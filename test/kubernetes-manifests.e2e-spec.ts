@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as ts from 'typescript';
 import { parseAllDocuments } from 'yaml';
-import { loadConfiguration } from '../config/environment';
+import { loadConfiguration } from '../config/configuration';
 import { REPO_ROOT } from './support/server-process';
 
 /**
@@ -367,10 +367,10 @@ describe('Kubernetes manifests (deploy/kubernetes)', () => {
         ASSET_URL_SIGNING_KEY: 'a-test-signing-key-of-at-least-32-chars',
         NODE_ENV: 'production',
       });
-      expect(config.host).toBe('0.0.0.0');
-      expect(config.shutdownTimeoutMs).toBe(25000);
+      expect(config.process.host).toBe('0.0.0.0');
+      expect(config.process.shutdownTimeoutMs).toBe(25000);
       // Per proven user: the manifests run with AUTH_MODE=oidc.
-      expect(config.projectCreateRateLimit).toEqual({
+      expect(config.projects.createRateLimit).toEqual({
         limit: 120,
         windowSeconds: 60,
       });

@@ -1,7 +1,7 @@
 import request from 'supertest';
 import { DataSource } from 'typeorm';
 import { buildDataSourceOptions } from '../config/data-source-options';
-import { loadConfiguration } from '../config/environment';
+import { databaseConfig } from '../src/database/database.config';
 import { MIGRATIONS } from '../migrations';
 import { seedProjects } from './support/seed-projects';
 import { createTestApp } from './support/test-app';
@@ -19,7 +19,7 @@ describe('upgrading a database made before project versions', () => {
     const database = await createTestDatabase();
     const before = new DataSource({
       ...buildDataSourceOptions(
-        loadConfiguration({ DATABASE_URL: database.url }).database,
+        databaseConfig({ DATABASE_URL: database.url }).connection,
       ),
       migrations: MIGRATIONS.slice(0, 2),
     });
@@ -64,7 +64,7 @@ describe('upgrading a database with hosted logos stored whole', () => {
     const database = await createTestDatabase();
     const before = new DataSource({
       ...buildDataSourceOptions(
-        loadConfiguration({ DATABASE_URL: database.url }).database,
+        databaseConfig({ DATABASE_URL: database.url }).connection,
       ),
       migrations: MIGRATIONS.slice(0, 5),
     });

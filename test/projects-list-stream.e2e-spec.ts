@@ -2,8 +2,9 @@ import { Inject } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import request from 'supertest';
 import { DataSource } from 'typeorm';
-import { appConfig } from '../config/app.config';
-import type { AppConfig } from '../config/environment';
+import type { ConfigType } from '@nestjs/config';
+import { databaseConfig } from '../src/database/database.config';
+import { limitsConfig } from '../src/platform/limits.config';
 import type { JsonCursor } from '../src/database/json-cursor';
 import { SnapshotReader } from '../src/database/snapshot-reader';
 import { CapturingLogger } from './support/capturing-logger';
@@ -238,9 +239,10 @@ class FailingSnapshotReader extends SnapshotReader {
 
   constructor(
     @InjectDataSource() dataSource: DataSource,
-    @Inject(appConfig.KEY) config: AppConfig,
+    @Inject(databaseConfig.KEY) config: ConfigType<typeof databaseConfig>,
+    @Inject(limitsConfig.KEY) limits: ConfigType<typeof limitsConfig>,
   ) {
-    super(dataSource, config);
+    super(dataSource, config, limits);
   }
 
   override async openJson(text: string, params: unknown[]) {

@@ -17,7 +17,7 @@ import {
   S3AssetBytes,
   type S3AssetSettings,
 } from '../src/assets/asset-bytes/s3-asset-bytes';
-import { loadConfiguration } from '../config/environment';
+import { assetsConfig } from '../src/assets/assets.config';
 import { Database, managerOf } from '../src/database/database.service';
 import { CapturingLogger } from './support/capturing-logger';
 import {
@@ -453,11 +453,11 @@ describe('sweepOrphans', () => {
   });
 
   it('with ASSET_S3_PREFIX=logos (no slash), never touches logos-archive/…', async () => {
-    const config = loadConfiguration({
+    const config = assetsConfig({
       ASSET_STORE: 's3',
       ASSET_S3_BUCKET: server.bucket,
       ASSET_S3_PREFIX: 'logos',
-    }).assets.store;
+    }).store;
     const prefix = config.type === 's3' ? config.prefix : 'unused';
     // Shaped like an asset key under `logos`, and even marked as this deployment's.
     const archived = 'logos-archive/report.pdf';

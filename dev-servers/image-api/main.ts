@@ -1,9 +1,7 @@
 import { Logger } from '@nestjs/common';
-import {
-  ConfigurationError,
-  loadDevImageApiConfiguration,
-} from '../../config/environment';
+import { ConfigurationError } from '../../src/environment/env-values';
 import { DevImageApi } from './dev-image-api';
+import { loadDevImageApiConfiguration } from './dev-image-api.config';
 import { replyFromOptions } from './replies';
 
 /**

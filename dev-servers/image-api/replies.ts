@@ -1,7 +1,7 @@
 import {
   DEV_IMAGE_REPLIES,
   type DevImageReplyKind,
-} from '../../config/environment';
+} from './dev-image-api.config';
 
 /** How long to hold the call, and extra response headers (Retry-After). */
 interface ReplyExtras {

@@ -4,8 +4,11 @@ import {
   type OnApplicationBootstrap,
   type OnApplicationShutdown,
 } from '@nestjs/common';
-import { appConfig } from '../../config/app.config';
-import type { AppConfig, S3StoreConfig } from '../../config/environment';
+import {
+  assetsConfig,
+  type AssetsConfig,
+  type S3StoreConfig,
+} from './assets.config';
 import { Counter } from 'prom-client';
 import { Database } from '../database/database.service';
 import { MetricsService } from '../metrics/metrics.service';
@@ -82,15 +85,15 @@ function deletionCounter(
     AssetUrls,
     {
       provide: AssetBytes,
-      inject: [appConfig.KEY, Database, AssetsRepository, MetricsService],
+      inject: [assetsConfig.KEY, Database, AssetsRepository, MetricsService],
       useFactory: (
-        config: AppConfig,
+        config: AssetsConfig,
         db: Database,
         rows: AssetsRepository,
         metrics: MetricsService,
       ): AssetBytes =>
-        config.assets.store.type === 's3'
-          ? s3Store(config.assets.store, db, rows, metrics)
+        config.store.type === 's3'
+          ? s3Store(config.store, db, rows, metrics)
           : new DatabaseAssetBytes(db, rows),
     },
   ],

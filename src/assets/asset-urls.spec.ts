@@ -1,4 +1,5 @@
-import type { AppConfig } from '../../config/environment';
+import type { AuthConfig } from '../auth/auth.config';
+import type { AssetsConfig } from './assets.config';
 import { AssetUrls } from './asset-urls';
 
 const PROJECT = '019aa8f2-5f1c-7c3e-9a51-3c1f5d0b8e20';
@@ -7,10 +8,13 @@ const BASE = 'https://api.example.com';
 const NOW = Date.UTC(2026, 10, 26, 12, 0, 0);
 
 const urlsWith = (auth: 'none' | 'oidc', ttl = 3600, key = 'k'.repeat(32)) =>
-  new AssetUrls({
-    auth: { mode: auth },
-    assets: { urlTtlSeconds: ttl, urlSigningKey: key },
-  } as unknown as AppConfig);
+  new AssetUrls(
+    { mode: auth } as AuthConfig,
+    {
+      urlTtlSeconds: ttl,
+      urlSigningKey: key,
+    } as AssetsConfig,
+  );
 
 const queryOf = (after: string) => {
   const params = new URLSearchParams(after.split('?')[1] ?? '');

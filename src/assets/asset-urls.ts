@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import { appConfig } from '../../config/app.config';
-import type { AppConfig } from '../../config/environment';
+import { authConfig, type AuthConfig } from '../auth/auth.config';
+import { assetsConfig, type AssetsConfig } from './assets.config';
 
 /** What goes around each asset's id in its url: `before + id + after`. */
 export interface AssetUrlParts {
@@ -37,10 +37,12 @@ export class AssetUrls {
   private readonly ttlSeconds: number;
   private readonly windowSeconds: number;
 
-  constructor(@Inject(appConfig.KEY) config: AppConfig) {
-    this.key =
-      config.auth.mode === 'oidc' ? config.assets.urlSigningKey : undefined;
-    this.ttlSeconds = config.assets.urlTtlSeconds;
+  constructor(
+    @Inject(authConfig.KEY) auth: AuthConfig,
+    @Inject(assetsConfig.KEY) config: AssetsConfig,
+  ) {
+    this.key = auth.mode === 'oidc' ? config.urlSigningKey : undefined;
+    this.ttlSeconds = config.urlTtlSeconds;
     this.windowSeconds = Math.max(1, Math.floor(this.ttlSeconds / 6));
   }
 

@@ -1,7 +1,8 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import type { Readable } from 'node:stream';
-import { appConfig } from '../../config/app.config';
-import type { AppConfig } from '../../config/environment';
+import type { ConfigType } from '@nestjs/config';
+import { logoConfig } from '../logo/logo.config';
+import { assetsConfig, type AssetsConfig } from './assets.config';
 import type { EntityTagCondition } from '../common/http/entity-tags';
 import type { RequestContext } from '../common/http/request-context';
 import { isWellFormedId, newId } from '../common/ids';
@@ -59,10 +60,11 @@ export class AssetsService {
     private readonly idempotency: IdempotencyService,
     private readonly db: Database,
     private readonly parked: ParkedLogos,
-    @Inject(appConfig.KEY) config: AppConfig,
+    @Inject(assetsConfig.KEY) config: AssetsConfig,
+    @Inject(logoConfig.KEY) logoSettings: ConfigType<typeof logoConfig>,
   ) {
-    this.maxPerProject = config.assets.maxPerProject;
-    this.leaseMs = config.imageApi.deadlineMs + LEASE_MARGIN_MS;
+    this.maxPerProject = config.maxPerProject;
+    this.leaseMs = logoSettings.imageApi.deadlineMs + LEASE_MARGIN_MS;
   }
 
   /**

@@ -1,7 +1,7 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { createHmac } from 'node:crypto';
-import { appConfig } from '../../config/app.config';
-import type { AppConfig } from '../../config/environment';
+import type { ConfigType } from '@nestjs/config';
+import { logoConfig } from '../logo/logo.config';
 import { Database } from '../database/database.service';
 import { ImageBlobStore } from '../image-store/image-blob-store';
 import { sniffImageType } from '../image-store/image-type';
@@ -30,7 +30,7 @@ export class ParkedLogos {
   constructor(
     private readonly images: ImageBlobStore,
     db: Database,
-    @Inject(appConfig.KEY) config: AppConfig,
+    @Inject(logoConfig.KEY) config: ConfigType<typeof logoConfig>,
   ) {
     this.identity = new DatabaseDeploymentIdentity(db);
     this.model = config.imageApi.model;

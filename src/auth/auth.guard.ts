@@ -7,8 +7,9 @@ import {
 } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import type { Request, Response } from 'express';
-import { appConfig } from '../../config/app.config';
-import type { AppConfig } from '../../config/environment';
+import type { ConfigType } from '@nestjs/config';
+import { authConfig, type AuthConfig } from './auth.config';
+import { httpConfig } from '../platform/http.config';
 import { AuthFailure } from '../failures/auth-failure.error';
 import {
   startRequestContext,
@@ -34,12 +35,13 @@ export class AuthGuard implements CanActivate {
 
   constructor(
     private readonly reflector: Reflector,
-    @Inject(appConfig.KEY) config: AppConfig,
+    @Inject(authConfig.KEY) config: AuthConfig,
+    @Inject(httpConfig.KEY) http: ConfigType<typeof httpConfig>,
   ) {
-    if (config.auth.mode === 'oidc') {
-      this.verifier = new TokenVerifier(config.auth);
+    if (config.mode === 'oidc') {
+      this.verifier = new TokenVerifier(config);
     }
-    this.configuredBaseUrl = config.publicBaseUrl;
+    this.configuredBaseUrl = http.publicBaseUrl;
   }
 
   async canActivate(context: ExecutionContext): Promise<boolean> {

@@ -1,5 +1,5 @@
 import type { JWTVerifyGetKey } from 'jose';
-import type { OidcConfig } from '../../config/environment';
+import type { OidcConfig } from './auth.config';
 import { ServiceBusyError } from '../failures/retry-later.error';
 
 const DISCOVERY_TIMEOUT_MS = 5000;

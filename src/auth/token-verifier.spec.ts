@@ -1,7 +1,7 @@
 import { exportJWK, generateKeyPair, SignJWT } from 'jose';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { OidcConfig } from '../../config/environment';
+import type { OidcConfig } from './auth.config';
 import { TokenVerifier } from './token-verifier';
 
 const ISSUER = 'http://issuer.test';

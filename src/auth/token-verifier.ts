@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { JWTPayload } from 'jose';
-import type { OidcConfig } from '../../config/environment';
+import type { OidcConfig } from './auth.config';
 import { AuthFailure } from '../failures/auth-failure.error';
 import type { Caller } from '../common/http/request-context';
 import { isWellFormedText } from '../common/validation/storable-text.decorator';

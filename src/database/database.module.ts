@@ -1,9 +1,9 @@
 import { Global, Module, OnApplicationShutdown } from '@nestjs/common';
 import { InjectDataSource, TypeOrmModule } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
-import { appConfig } from '../../config/app.config';
+import type { ConfigType } from '@nestjs/config';
+import { databaseConfig, type DatabaseConfig } from './database.config';
 import { buildDataSourceOptions } from '../../config/data-source-options';
-import type { AppConfig, DatabaseConfig } from '../../config/environment';
 import { Database } from './database.service';
 import { MigrationsOnStartup } from './migrations-on-startup';
 import {
@@ -22,9 +22,9 @@ const withScratchFile = (database: DatabaseConfig): DatabaseConfig =>
 @Module({
   imports: [
     TypeOrmModule.forRootAsync({
-      inject: [appConfig.KEY],
-      useFactory: (config: AppConfig) => ({
-        ...buildDataSourceOptions(withScratchFile(config.database)),
+      inject: [databaseConfig.KEY],
+      useFactory: (config: ConfigType<typeof databaseConfig>) => ({
+        ...buildDataSourceOptions(withScratchFile(config.connection)),
         // Fail start-up at once; the orchestrator restarts the process.
         retryAttempts: 0,
       }),

@@ -1,8 +1,8 @@
 import { Inject, Injectable, Logger, OnModuleInit } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
-import { appConfig } from '../../config/app.config';
-import type { AppConfig } from '../../config/environment';
+import type { ConfigType } from '@nestjs/config';
+import { databaseConfig } from './database.config';
 import { runPendingMigrations } from '../../config/run-migrations';
 
 /**
@@ -16,7 +16,8 @@ export class MigrationsOnStartup implements OnModuleInit {
 
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
-    @Inject(appConfig.KEY) private readonly config: AppConfig,
+    @Inject(databaseConfig.KEY)
+    private readonly config: ConfigType<typeof databaseConfig>,
   ) {}
 
   async onModuleInit(): Promise<void> {

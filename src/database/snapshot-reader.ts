@@ -9,8 +9,9 @@ import { statSync } from 'node:fs';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { Pool, PoolConfig } from 'pg';
 import { DataSource } from 'typeorm';
-import { appConfig } from '../../config/app.config';
-import type { AppConfig } from '../../config/environment';
+import type { ConfigType } from '@nestjs/config';
+import { limitsConfig } from '../platform/limits.config';
+import { databaseConfig } from './database.config';
 import { ServiceBusyError } from '../failures/retry-later.error';
 import type { JsonCursor } from './json-cursor';
 import { jsonSqlFor, type JsonSql } from './sql';
@@ -79,13 +80,14 @@ export class SnapshotReader implements OnModuleInit, OnApplicationShutdown {
 
   constructor(
     @InjectDataSource() dataSource: DataSource,
-    @Inject(appConfig.KEY) config: AppConfig,
+    @Inject(databaseConfig.KEY) config: ConfigType<typeof databaseConfig>,
+    @Inject(limitsConfig.KEY) limits: ConfigType<typeof limitsConfig>,
   ) {
     this.json = jsonSqlFor(dataSource.options.type);
-    const database = config.database;
+    const database = config.connection;
     if (database.type === 'postgres') {
       this.connections = new FairGate(
-        listConnectionShares(database.listPoolSize, config.listClientLimit),
+        listConnectionShares(database.listPoolSize, limits.listClientLimit),
       );
       this.poolConfig = {
         connectionString: database.url,

@@ -5,8 +5,8 @@ import {
   SwaggerModule,
   type OpenAPIObject,
 } from '@nestjs/swagger';
-import { appConfig } from '../../config/app.config';
-import type { AppConfig } from '../../config/environment';
+import type { ConfigType } from '@nestjs/config';
+import { apiDocsConfig } from './api-docs.config';
 import loadOpenApiMetadata from '../generated/metadata';
 import { swaggerApplication } from '../platform/app-parity';
 import { finishDocument } from './document-finishing';
@@ -32,7 +32,8 @@ export class ApiDocsModule implements OnModuleInit {
   constructor(
     private readonly modules: ModulesContainer,
     private readonly adapterHost: HttpAdapterHost,
-    @Inject(appConfig.KEY) private readonly config: AppConfig,
+    @Inject(apiDocsConfig.KEY)
+    private readonly config: ConfigType<typeof apiDocsConfig>,
   ) {}
 
   /**
@@ -47,7 +48,7 @@ export class ApiDocsModule implements OnModuleInit {
     }
     this.built ??= createOpenApiDocument(
       this.application,
-      this.config.auth.mode === 'oidc',
+      this.config.bearerAuth,
     );
     return this.built;
   }

@@ -7,8 +7,8 @@ import {
 } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
 import type { Server } from 'node:http';
-import { appConfig } from '../../config/app.config';
-import type { AppConfig } from '../../config/environment';
+import type { ConfigType } from '@nestjs/config';
+import { processConfig } from '../process/process.config';
 
 /**
  * The drain after SIGTERM. Nest's shutdown (enableShutdownHooks in main.ts)
@@ -33,7 +33,7 @@ export class ShutdownState
 
   constructor(
     private readonly adapterHost: HttpAdapterHost,
-    @Inject(appConfig.KEY) config: AppConfig,
+    @Inject(processConfig.KEY) config: ConfigType<typeof processConfig>,
   ) {
     this.timeoutMs = config.shutdownTimeoutMs;
   }

@@ -5,8 +5,8 @@ import {
   OnApplicationBootstrap,
   OnApplicationShutdown,
 } from '@nestjs/common';
-import { appConfig } from '../../config/app.config';
-import type { AppConfig } from '../../config/environment';
+import type { ConfigType } from '@nestjs/config';
+import { idempotencyConfig } from './idempotency.config';
 import type { JsonReply } from '../common/http/json-reply';
 import { BatchedPurge } from '../database/batched-purge';
 import type { Transaction } from '../database/database.service';
@@ -49,9 +49,9 @@ export class IdempotencyService
 
   constructor(
     private readonly records: IdempotencyRepository,
-    @Inject(appConfig.KEY) config: AppConfig,
+    @Inject(idempotencyConfig.KEY) config: ConfigType<typeof idempotencyConfig>,
   ) {
-    this.ttlMs = config.idempotencyTtlSeconds * 1000;
+    this.ttlMs = config.ttlSeconds * 1000;
   }
 
   /**

@@ -1,7 +1,7 @@
 import pino, { stdTimeFunctions, type LoggerOptions } from 'pino';
-import type { AppConfig } from '../../config/environment';
 import { ownSpansEnabled } from '../tracing/spans';
 import { logDestination } from './log-destination';
+import type { LoggingConfig } from './logging.config';
 import { scrubSecret } from './request-log';
 
 /**
@@ -11,10 +11,10 @@ import { scrubSecret } from './request-log';
  * instead.
  */
 export function jsonLogger(
-  config: AppConfig,
+  config: LoggingConfig,
   options: Pick<LoggerOptions, 'redact'> = {},
 ): pino.Logger {
-  const key = config.imageApi.key;
+  const key = config.scrubbedKey;
   const shared: LoggerOptions = {
     ...options,
     level: config.logLevel,

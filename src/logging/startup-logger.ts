@@ -1,7 +1,7 @@
 import type { LoggerService } from '@nestjs/common';
 import type { Logger as Pino } from 'pino';
-import type { AppConfig } from '../../config/environment';
 import { jsonLogger } from './json-logger';
+import type { LoggingConfig } from './logging.config';
 
 /** Field paths that could carry a credential, should any ever be logged. */
 const REDACTED_PATHS = [
@@ -31,7 +31,7 @@ const REPORTED_BY_BOOTSTRAP = new Set(['ExceptionHandler', 'TypeOrmModule']);
 export class StartupLogger implements LoggerService {
   private readonly pino: Pino;
 
-  constructor(config: AppConfig) {
+  constructor(config: LoggingConfig) {
     this.pino = jsonLogger(config, {
       redact: { paths: REDACTED_PATHS, censor: '[redacted]' },
     });

@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { appConfig } from '../../config/app.config';
-import type { AppConfig } from '../../config/environment';
+import type { ConfigType } from '@nestjs/config';
+import { logoConfig } from './logo.config';
 import {
   ImageBlobStore,
   type OpenedImage,
@@ -24,9 +24,9 @@ export class HostedLogos {
 
   constructor(
     private readonly store: ImageBlobStore,
-    @Inject(appConfig.KEY) config: AppConfig,
+    @Inject(logoConfig.KEY) config: ConfigType<typeof logoConfig>,
   ) {
-    this.ttlMs = config.logoUrlTtlSeconds * 1000;
+    this.ttlMs = config.urlTtlSeconds * 1000;
   }
 
   /** Stores the image and returns its absolute URL under `baseUrl`. */

@@ -3,8 +3,8 @@ import { Inject, Injectable } from '@nestjs/common';
 import { isAxiosError } from 'axios';
 import { addAbortSignal, type Readable } from 'node:stream';
 import { firstValueFrom } from 'rxjs';
-import { appConfig } from '../../config/app.config';
-import type { AppConfig } from '../../config/environment';
+import type { ConfigType } from '@nestjs/config';
+import { logoConfig, type ImageApiConfig } from './logo.config';
 import { sniffImageType, type ImageType } from '../image-store/image-type';
 import {
   AnswerDecoderFailure,
@@ -63,13 +63,13 @@ export type GeneratedImage = { usage?: ImageUsage } & (
  */
 @Injectable()
 export class ImageApiClient {
-  private readonly settings: AppConfig['imageApi'];
+  private readonly settings: ImageApiConfig;
 
   constructor(
     private readonly http: HttpService,
     private readonly metrics: LogoMetrics,
     private readonly decoder: Base64AnswerDecoder,
-    @Inject(appConfig.KEY) config: AppConfig,
+    @Inject(logoConfig.KEY) config: ConfigType<typeof logoConfig>,
   ) {
     this.settings = config.imageApi;
   }
@@ -130,7 +130,7 @@ export class ImageApiClient {
     options: ImageCallOptions,
     onStatus: (status: number) => void,
   ): Promise<GeneratedImage> {
-    const settings: AppConfig['imageApi'] = options.bytes
+    const settings: ImageApiConfig = options.bytes
       ? { ...this.settings, responseFormat: 'b64_json' }
       : this.settings;
     const { key, url, timeoutMs, maxImageBytes } = settings;

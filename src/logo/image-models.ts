@@ -1,4 +1,4 @@
-import type { AppConfig } from '../../config/environment';
+import type { ImageApiConfig } from './logo.config';
 
 /**
  * What the image models of OpenAI's images API accept, in one place: which
@@ -33,7 +33,7 @@ export const RETIRED_IMAGE_MODELS: readonly string[] = [
 
 /** The one start-up warning for a retired IMAGE_MODEL, or undefined. */
 export function retiredModelWarning(
-  imageApi: Pick<AppConfig['imageApi'], 'model'>,
+  imageApi: Pick<ImageApiConfig, 'model'>,
 ): string | undefined {
   const model = imageApi.model.trim().toLowerCase();
   if (!RETIRED_IMAGE_MODELS.includes(model)) return undefined;
@@ -42,7 +42,7 @@ export function retiredModelWarning(
 
 /** The body of one generation call, by the configured model. */
 export function imageRequestBody(
-  imageApi: Pick<AppConfig['imageApi'], 'model' | 'quality' | 'responseFormat'>,
+  imageApi: Pick<ImageApiConfig, 'model' | 'quality' | 'responseFormat'>,
   prompt: string,
 ): Record<string, unknown> {
   const { model } = imageApi;
@@ -73,7 +73,7 @@ export function imageRequestBody(
 
 /** Whether the configured call answers base64 (so the service hosts it). */
 export function expectsBase64(
-  imageApi: Pick<AppConfig['imageApi'], 'model' | 'responseFormat'>,
+  imageApi: Pick<ImageApiConfig, 'model' | 'responseFormat'>,
 ): boolean {
   return (
     isGptImageModel(imageApi.model) || imageApi.responseFormat === 'b64_json'

@@ -1,7 +1,8 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { ThrottlerStorage } from '@nestjs/throttler';
-import { appConfig } from '../../config/app.config';
-import type { AppConfig } from '../../config/environment';
+import type { ConfigType } from '@nestjs/config';
+import { redisConfig } from '../common/rate-limit/redis.config';
+import { logoConfig } from './logo.config';
 import { ClientRateLimit } from '../common/rate-limit/client-rate-limit';
 import { LOGO_RATE_LIMITED_MESSAGE } from './logo.constants';
 
@@ -17,14 +18,15 @@ import { LOGO_RATE_LIMITED_MESSAGE } from './logo.constants';
 export class LogoRateLimit extends ClientRateLimit {
   constructor(
     @Inject(ThrottlerStorage) storage: ThrottlerStorage,
-    @Inject(appConfig.KEY) config: AppConfig,
+    @Inject(logoConfig.KEY) config: ConfigType<typeof logoConfig>,
+    @Inject(redisConfig.KEY) redis: ConfigType<typeof redisConfig>,
   ) {
     super(storage, {
       name: 'logo-generate',
       keySegment: 'logo-rate',
-      limit: config.logoRateLimit.limit,
-      windowSeconds: config.logoRateLimit.windowSeconds,
-      keyPrefix: config.redis.keyPrefix,
+      limit: config.rateLimit.limit,
+      windowSeconds: config.rateLimit.windowSeconds,
+      keyPrefix: redis.keyPrefix,
       message: LOGO_RATE_LIMITED_MESSAGE,
     });
   }

@@ -1,7 +1,7 @@
 import { HttpModule } from '@nestjs/axios';
 import { Module } from '@nestjs/common';
-import { appConfig } from '../../config/app.config';
-import type { AppConfig } from '../../config/environment';
+import type { ConfigType } from '@nestjs/config';
+import { logoConfig } from './logo.config';
 import { IdempotencyModule } from '../idempotency/idempotency.module';
 import { ImageStoreModule } from '../image-store/image-store.module';
 import { RateLimitStorageModule } from '../common/rate-limit/rate-limit-storage.module';
@@ -35,8 +35,9 @@ import { RetryingImageApi } from './retrying-image-api';
     {
       // One line per process: every logo request of this instance shares it.
       provide: LogoQueue,
-      inject: [appConfig.KEY],
-      useFactory: (config: AppConfig) => new LogoQueue(config.imageApi),
+      inject: [logoConfig.KEY],
+      useFactory: (config: ConfigType<typeof logoConfig>) =>
+        new LogoQueue(config.imageApi),
     },
   ],
   // Kept logos (the assets module) go through the same pipeline.

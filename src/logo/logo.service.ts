@@ -4,8 +4,8 @@ import {
   Logger,
   OnApplicationBootstrap,
 } from '@nestjs/common';
-import { appConfig } from '../../config/app.config';
-import type { AppConfig } from '../../config/environment';
+import type { ConfigType } from '@nestjs/config';
+import { logoConfig } from './logo.config';
 import type { RequestContext } from '../common/http/request-context';
 import type { IdempotentRequest } from '../idempotency/idempotency-key.decorator';
 import { IdempotencyService } from '../idempotency/idempotency.service';
@@ -62,7 +62,7 @@ export class LogoService implements OnApplicationBootstrap {
     private readonly rateLimit: LogoRateLimit,
     private readonly idempotency: IdempotencyService,
     private readonly hostedLogos: HostedLogos,
-    @Inject(appConfig.KEY) config: AppConfig,
+    @Inject(logoConfig.KEY) config: ConfigType<typeof logoConfig>,
   ) {
     this.deadlineMs = config.imageApi.deadlineMs;
     this.model = config.imageApi.model;

@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { appConfig } from '../../config/app.config';
-import type { AppConfig } from '../../config/environment';
+import type { ConfigType } from '@nestjs/config';
+import { logoConfig } from './logo.config';
 import { ImageApiCallError } from './image-api-call.error';
 import {
   ImageApiClient,
@@ -22,7 +22,7 @@ export class RetryingImageApi {
 
   constructor(
     private readonly client: ImageApiClient,
-    @Inject(appConfig.KEY) config: AppConfig,
+    @Inject(logoConfig.KEY) config: ConfigType<typeof logoConfig>,
   ) {
     const { maxRetries, retryBaseMs, retryMaxMs, retryAfterCapMs } =
       config.imageApi;

@@ -1,6 +1,6 @@
 import cors from 'cors';
 import type { RequestHandler } from 'express';
-import type { AppConfig } from '../../config/environment';
+import type { CorsOrigins } from './http.config';
 
 /**
  * CORS only for the origins in CORS_ORIGINS (off when unset), allowing the
@@ -47,7 +47,7 @@ export const EXPOSED_HEADERS = [
  * PlatformModule.
  */
 export function corsMiddleware(
-  origins: AppConfig['corsOrigins'],
+  origins: CorsOrigins,
 ): RequestHandler | undefined {
   if (origins === undefined) return undefined;
   return cors({

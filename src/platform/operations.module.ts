@@ -6,9 +6,9 @@ import {
 } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
 import type { Application } from 'express';
-import { appConfig } from '../../config/app.config';
-import type { AppConfig } from '../../config/environment';
+import type { ConfigType } from '@nestjs/config';
 import { jsonLogger } from '../logging/json-logger';
+import { loggingConfig } from '../logging/logging.config';
 import { flushLogs } from '../logging/log-destination';
 import { MetricsService } from '../metrics/metrics.service';
 import { operationsMiddleware } from './operations.middleware';
@@ -26,7 +26,8 @@ export class OperationsModule implements NestModule, OnApplicationShutdown {
   constructor(
     private readonly adapterHost: HttpAdapterHost,
     private readonly metrics: MetricsService,
-    @Inject(appConfig.KEY) private readonly config: AppConfig,
+    @Inject(loggingConfig.KEY)
+    private readonly config: ConfigType<typeof loggingConfig>,
   ) {}
 
   configure(): void {

@@ -1,8 +1,8 @@
 import { Inject, MiddlewareConsumer, Module, NestModule } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
 import type { Application } from 'express';
-import { appConfig } from '../../config/app.config';
-import type { AppConfig } from '../../config/environment';
+import type { ConfigType } from '@nestjs/config';
+import { httpConfig } from './http.config';
 import { removeNestBodyParsers } from './app-parity';
 import { corsMiddleware } from './cors';
 import { ExpressSettingsModule } from './express-settings.module';
@@ -40,7 +40,8 @@ import { TrustProxyModule } from './trust-proxy.module';
 export class PlatformModule implements NestModule {
   constructor(
     private readonly adapterHost: HttpAdapterHost,
-    @Inject(appConfig.KEY) private readonly config: AppConfig,
+    @Inject(httpConfig.KEY)
+    private readonly config: ConfigType<typeof httpConfig>,
   ) {}
 
   configure(consumer: MiddlewareConsumer): void {

@@ -1,8 +1,8 @@
 import { Inject, Module, OnModuleInit } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
 import type { Application } from 'express';
-import { appConfig } from '../../config/app.config';
-import type { AppConfig, TrustProxySetting } from '../../config/environment';
+import type { ConfigType } from '@nestjs/config';
+import { httpConfig, type TrustProxySetting } from './http.config';
 
 /**
  * Sets Express's 'trust proxy' from TRUST_PROXY. Off by default: then
@@ -14,7 +14,8 @@ import type { AppConfig, TrustProxySetting } from '../../config/environment';
 export class TrustProxyModule implements OnModuleInit {
   constructor(
     private readonly adapterHost: HttpAdapterHost,
-    @Inject(appConfig.KEY) private readonly config: AppConfig,
+    @Inject(httpConfig.KEY)
+    private readonly config: ConfigType<typeof httpConfig>,
   ) {}
 
   onModuleInit(): void {

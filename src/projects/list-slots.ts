@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { appConfig } from '../../config/app.config';
-import type { AppConfig } from '../../config/environment';
+import type { ConfigType } from '@nestjs/config';
+import { limitsConfig } from '../platform/limits.config';
 import { BoundedSlots } from '../common/concurrency/bounded-slots';
 import { TooManyRequestsError } from '../failures/retry-later.error';
 
@@ -27,7 +27,9 @@ export const LIST_SLOT_WAIT_MS = 10_000;
 export class ListSlots {
   private readonly slots: BoundedSlots;
 
-  constructor(@Inject(appConfig.KEY) config: AppConfig) {
+  constructor(
+    @Inject(limitsConfig.KEY) config: ConfigType<typeof limitsConfig>,
+  ) {
     this.slots = new BoundedSlots(config.listClientLimit, LIST_SLOT_WAIT_MS);
   }
 

@@ -1,7 +1,8 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { ThrottlerStorage } from '@nestjs/throttler';
-import { appConfig } from '../../config/app.config';
-import type { AppConfig } from '../../config/environment';
+import type { ConfigType } from '@nestjs/config';
+import { redisConfig } from '../common/rate-limit/redis.config';
+import { projectsConfig } from './projects.config';
 import { ClientRateLimit } from '../common/rate-limit/client-rate-limit';
 import { PROJECT_CREATE_RATE_LIMITED_MESSAGE } from './projects.constants';
 
@@ -16,14 +17,15 @@ import { PROJECT_CREATE_RATE_LIMITED_MESSAGE } from './projects.constants';
 export class ProjectCreateRateLimit extends ClientRateLimit {
   constructor(
     @Inject(ThrottlerStorage) storage: ThrottlerStorage,
-    @Inject(appConfig.KEY) config: AppConfig,
+    @Inject(projectsConfig.KEY) config: ConfigType<typeof projectsConfig>,
+    @Inject(redisConfig.KEY) redis: ConfigType<typeof redisConfig>,
   ) {
     super(storage, {
       name: 'project-create',
       keySegment: 'project-create-rate',
-      limit: config.projectCreateRateLimit.limit,
-      windowSeconds: config.projectCreateRateLimit.windowSeconds,
-      keyPrefix: config.redis.keyPrefix,
+      limit: config.createRateLimit.limit,
+      windowSeconds: config.createRateLimit.windowSeconds,
+      keyPrefix: redis.keyPrefix,
       message: PROJECT_CREATE_RATE_LIMITED_MESSAGE,
     });
   }

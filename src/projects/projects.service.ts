@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { appConfig } from '../../config/app.config';
-import type { AppConfig } from '../../config/environment';
+import type { ConfigType } from '@nestjs/config';
+import { projectsConfig } from './projects.config';
 import { InputValidationException } from '../failures/input-validation.error';
 import type { EntityTagCondition } from '../common/http/entity-tags';
 import type { RequestContext } from '../common/http/request-context';
@@ -47,7 +47,8 @@ export class ProjectsService {
     private readonly listSlots: ListSlots,
     private readonly assetUrls: AssetUrls,
     private readonly assetBytes: AssetBytes,
-    @Inject(appConfig.KEY) private readonly config: AppConfig,
+    @Inject(projectsConfig.KEY)
+    private readonly config: ConfigType<typeof projectsConfig>,
   ) {}
 
   /**

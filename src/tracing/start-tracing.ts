@@ -6,11 +6,9 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { parseEnv } from 'node:util';
-import {
-  ConfigurationError,
-  loadTracingConfiguration,
-} from '../../config/environment';
+import { ConfigurationError } from '../environment/env-values';
 import { setRunningTracing } from './running-tracing';
+import { loadTracingConfiguration } from './tracing.config';
 
 /**
  * OTEL_* lines of ./.env, for variables the environment does not set: the

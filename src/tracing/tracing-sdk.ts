@@ -31,7 +31,7 @@ import {
   type SpanExporter,
 } from '@opentelemetry/sdk-trace';
 import { ATTR_SERVICE_NAME } from '@opentelemetry/semantic-conventions';
-import type { TracingConfig } from '../../config/environment';
+import type { TracingConfig } from './tracing.config';
 import { enableOwnSpans } from './spans';
 
 type EnabledTracing = Extract<TracingConfig, { enabled: true }>;

@@ -4,8 +4,8 @@ import {
   Injectable,
   OnApplicationShutdown,
 } from '@nestjs/common';
-import { appConfig } from '../../config/app.config';
-import type { AppConfig } from '../../config/environment';
+import type { ConfigType } from '@nestjs/config';
+import { processConfig } from '../process/process.config';
 import { runningTracing } from './running-tracing';
 
 /** The least time the last spans get, even after a drain that used it all. */
@@ -25,7 +25,9 @@ export class TracingShutdown
   private readonly timeoutMs: number;
   private signalledAt = Date.now();
 
-  constructor(@Inject(appConfig.KEY) config: AppConfig) {
+  constructor(
+    @Inject(processConfig.KEY) config: ConfigType<typeof processConfig>,
+  ) {
     this.timeoutMs = config.shutdownTimeoutMs;
   }
 

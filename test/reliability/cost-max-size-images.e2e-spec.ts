@@ -2,7 +2,7 @@ import { POD_HEAP_FLAGS } from '../../bench/pod-heap';
 import {
   DEFAULT_IMAGE_API_CONCURRENCY,
   DEFAULT_IMAGE_MAX_BYTES,
-} from '../../config/environment';
+} from '../../src/logo/logo.config';
 import type { LoopStats } from '../support/event-loop-monitor';
 import { DevImageApi, Replies } from '../support/fake-image-api';
 import { HttpClient } from '../support/http-client';

@@ -1,8 +1,8 @@
 import { Inject, Injectable, Logger, StreamableFile } from '@nestjs/common';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Counter } from 'prom-client';
-import { appConfig } from '../../../config/app.config';
-import type { AppConfig } from '../../../config/environment';
+import type { ConfigType } from '@nestjs/config';
+import { limitsConfig } from '../../platform/limits.config';
 import { matchedRoute } from '../../logging/request-log';
 import { MetricsService } from '../../metrics/metrics.service';
 import {
@@ -28,7 +28,8 @@ export class JsonStreamResponder {
 
   constructor(
     metrics: MetricsService,
-    @Inject(appConfig.KEY) private readonly config: AppConfig,
+    @Inject(limitsConfig.KEY)
+    private readonly config: ConfigType<typeof limitsConfig>,
   ) {
     this.cutOff = new Counter({
       name: 'http_response_streams_cut_off_total',

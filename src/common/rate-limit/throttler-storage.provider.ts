@@ -1,7 +1,7 @@
 import { FactoryProvider, Logger } from '@nestjs/common';
 import { ThrottlerStorage, ThrottlerStorageService } from '@nestjs/throttler';
-import { appConfig } from '../../../config/app.config';
-import type { AppConfig } from '../../../config/environment';
+import type { ConfigType } from '@nestjs/config';
+import { redisConfig } from './redis.config';
 import { MetricsService } from '../../metrics/metrics.service';
 import { FallbackThrottlerStorage } from './fallback-throttler-storage';
 import { RateLimitStorageMetrics } from './rate-limit-storage.metrics';
@@ -18,15 +18,18 @@ import { RedisThrottlerStorage } from './redis-throttler-storage';
  */
 export const throttlerStorageProvider: FactoryProvider<ThrottlerStorage> = {
   provide: ThrottlerStorage,
-  inject: [appConfig.KEY, MetricsService],
-  useFactory: (config: AppConfig, metrics: MetricsService): ThrottlerStorage =>
-    config.redis.url === undefined
+  inject: [redisConfig.KEY, MetricsService],
+  useFactory: (
+    redis: ConfigType<typeof redisConfig>,
+    metrics: MetricsService,
+  ): ThrottlerStorage =>
+    redis.url === undefined
       ? new ThrottlerStorageService()
       : new FallbackThrottlerStorage(
-          redisStorage(config.redis.url, config.redis.commandTimeoutMs),
+          redisStorage(redis.url, redis.commandTimeoutMs),
           new ThrottlerStorageService(),
           new RateLimitStorageMetrics(metrics),
-          { commandTimeoutMs: config.redis.commandTimeoutMs },
+          { commandTimeoutMs: redis.commandTimeoutMs },
         ),
 };
 

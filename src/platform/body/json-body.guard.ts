@@ -9,8 +9,9 @@ import {
 } from '@nestjs/common';
 import { createHash } from 'node:crypto';
 import type { Request, Response } from 'express';
-import { appConfig } from '../../../config/app.config';
-import type { AppConfig } from '../../../config/environment';
+import type { ConfigType } from '@nestjs/config';
+import { httpConfig } from '../http.config';
+import { limitsConfig } from '../limits.config';
 import { Counter } from 'prom-client';
 import {
   getFailurePolicy,
@@ -164,11 +165,12 @@ export class JsonBodyGuard implements CanActivate {
   private readonly turnedAway: Counter<'reason'>;
 
   constructor(
-    @Inject(appConfig.KEY) config: AppConfig,
+    @Inject(limitsConfig.KEY) config: ConfigType<typeof limitsConfig>,
+    @Inject(httpConfig.KEY) http: ConfigType<typeof httpConfig>,
     metrics: MetricsService,
   ) {
     this.limit = config.bodyLimitBytes;
-    this.refusePreflightFree = config.corsOrigins !== undefined;
+    this.refusePreflightFree = http.corsOrigins !== undefined;
     this.readTimeoutMs = config.largeBodies.readTimeoutMs;
     this.turnedAway = new Counter({
       name: 'large_bodies_refused_total',

@@ -1,4 +1,4 @@
-import { loadTracingConfiguration } from './environment';
+import { loadTracingConfiguration } from './tracing.config';
 
 const ENDPOINT = { OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4318' };
 

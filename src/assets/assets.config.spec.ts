@@ -1,4 +1,4 @@
-import { loadConfiguration } from './environment';
+import { assetsConfig } from './assets.config';
 
 const OIDC = {
   AUTH_MODE: 'oidc',
@@ -7,9 +7,9 @@ const OIDC = {
 };
 const KEY = 'k'.repeat(32);
 
-describe('loadConfiguration: kept logos', () => {
+describe('kept logos configuration', () => {
   it('keeps bytes in the database by default, 20 assets per project, URLs unsigned and valid an hour', () => {
-    expect(loadConfiguration({}).assets).toEqual({
+    expect(assetsConfig({})).toEqual({
       store: { type: 'database' },
       maxPerProject: 20,
       urlTtlSeconds: 3600,
@@ -19,8 +19,7 @@ describe('loadConfiguration: kept logos', () => {
 
   it('reads an S3 store with its defaults: us-east-1, virtual-hosted style, prefix assets/, a 15-minute sweep grace', () => {
     expect(
-      loadConfiguration({ ASSET_STORE: 'S3', ASSET_S3_BUCKET: 'logos' }).assets
-        .store,
+      assetsConfig({ ASSET_STORE: 'S3', ASSET_S3_BUCKET: 'logos' }).store,
     ).toEqual({
       type: 's3',
       bucket: 'logos',
@@ -33,7 +32,7 @@ describe('loadConfiguration: kept logos', () => {
       requestTimeoutMs: 20_000,
     });
     expect(
-      loadConfiguration({
+      assetsConfig({
         ASSET_STORE: 's3',
         ASSET_S3_BUCKET: 'logos',
         ASSET_S3_ENDPOINT: 'http://127.0.0.1:9000',
@@ -43,7 +42,7 @@ describe('loadConfiguration: kept logos', () => {
         ASSET_S3_SWEEP_GRACE_S: '3600',
         ASSET_S3_CONNECT_TIMEOUT_MS: '500',
         ASSET_S3_REQUEST_TIMEOUT_MS: '4000',
-      }).assets.store,
+      }).store,
     ).toEqual({
       type: 's3',
       bucket: 'logos',
@@ -59,11 +58,11 @@ describe('loadConfiguration: kept logos', () => {
 
   it('ends a prefix with a slash, so that `logos` never reaches `logos-archive/…`', () => {
     const prefixOf = (prefix: string) => {
-      const store = loadConfiguration({
+      const store = assetsConfig({
         ASSET_STORE: 's3',
         ASSET_S3_BUCKET: 'b',
         ASSET_S3_PREFIX: prefix,
-      }).assets.store;
+      }).store;
       return store.type === 's3' ? store.prefix : undefined;
     };
     expect(prefixOf('logos')).toBe('logos/');
@@ -102,12 +101,12 @@ describe('loadConfiguration: kept logos', () => {
       /ASSET_URL_SIGNING_KEY must be at least 32 characters/,
     ],
   ])('refuses %j', (env, message) => {
-    expect(() => loadConfiguration(env)).toThrow(message);
+    expect(() => assetsConfig(env)).toThrow(message);
   });
 
   it('never shows the signing key in its error', () => {
     expect(() =>
-      loadConfiguration({ ...OIDC, ASSET_URL_SIGNING_KEY: 'secret-but-short' }),
+      assetsConfig({ ...OIDC, ASSET_URL_SIGNING_KEY: 'secret-but-short' }),
     ).toThrow(
       expect.not.objectContaining({
         message: expect.stringContaining('secret-but-short'),
@@ -117,8 +116,7 @@ describe('loadConfiguration: kept logos', () => {
 
   it('takes the signing key with AUTH_MODE=oidc', () => {
     expect(
-      loadConfiguration({ ...OIDC, ASSET_URL_SIGNING_KEY: KEY }).assets
-        .urlSigningKey,
+      assetsConfig({ ...OIDC, ASSET_URL_SIGNING_KEY: KEY }).urlSigningKey,
     ).toBe(KEY);
   });
 });
