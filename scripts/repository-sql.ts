@@ -7,10 +7,8 @@ import { DataSource, type Logger as TypeOrmLogger } from 'typeorm';
 import { buildDataSourceOptions } from '../config/data-source-options';
 import type { DatabaseConfig } from '../config/environment';
 import { runPendingMigrations } from '../config/run-migrations';
-import {
-  AssetsRepository,
-  type AssetRow,
-} from '../src/assets/assets.repository';
+import { AssetsRepository } from '../src/assets/assets.repository';
+import type { AssetRecord } from '../src/assets/dto/asset.dto';
 import { newId } from '../src/common/ids';
 import { Database } from '../src/database/database.service';
 import type { JsonCursor } from '../src/database/json-cursor';
@@ -245,7 +243,7 @@ export async function captureRepositorySql(
       projects.insertNew(transaction, owner),
     );
     entries.splice(0);
-    const asset: AssetRow = {
+    const asset: AssetRecord = {
       id: newId(),
       projectId: owner.id,
       sectionId: null,

@@ -6,27 +6,13 @@ import {
 } from '../database/database.service';
 import { isoTimestamp, sqlFor, type Sql } from '../database/sql';
 import type { AssetRef } from './asset-bytes/asset-bytes';
+import { ASSET_COLUMNS, type AssetRecord } from './dto/asset.dto';
 
 /**
  * The only code that reads and writes the assets and asset_contents tables,
  * in hand-written SQL, the same statements on SQLite (BLOB) and PostgreSQL
  * (bytea), listed in sql/<dialect>/assets.repository.sql.
  */
-
-/** An asset row as stored (its url is made per answer). */
-export interface AssetRow {
-  id: string;
-  projectId: string;
-  sectionId: string | null;
-  kind: 'logo';
-  contentType: string;
-  byteSize: number;
-  sha256: string;
-  prompt: string;
-  model: string;
-  /** ISO 8601. */
-  createdAt: string;
-}
 
 /** Which project a change to its assets applies to. */
 export interface AssetsOwner {
@@ -37,10 +23,14 @@ export interface AssetsOwner {
   versions?: number[];
 }
 
-const ASSET_SELECT =
-  'SELECT "id", "projectId", "sectionId", "kind", "contentType", "byteSize", "sha256", "prompt", "model", "createdAt" FROM "assets"';
+const quoted = ASSET_COLUMNS.map((name) => `"${name}"`).join(', ');
+const ASSET_SELECT = `SELECT ${quoted} FROM "assets"`;
+const ASSET_INSERT = `INSERT INTO "assets" (${quoted}) VALUES (${ASSET_COLUMNS.map(
+  (_, index) => `$${index + 1}`,
+).join(', ')})`;
 
-const fromRow = (row: AssetRow): AssetRow => ({
+/** A selected row with the driver's types made the DTO's. */
+const fromRow = (row: AssetRecord): AssetRecord => ({
   ...row,
   byteSize: Number(row.byteSize),
   createdAt: isoTimestamp(row.createdAt),
@@ -206,22 +196,15 @@ export class AssetsRepository {
     return Number(row.count);
   }
 
-  async insert(transaction: Transaction, asset: AssetRow): Promise<void> {
+  async insert(transaction: Transaction, asset: AssetRecord): Promise<void> {
     const sql = sqlFor(managerOf(transaction));
     await sql.changes(
-      'INSERT INTO "assets" ("id", "projectId", "sectionId", "kind", "contentType", "byteSize", "sha256", "prompt", "model", "createdAt") VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)',
-      [
-        asset.id,
-        asset.projectId,
-        asset.sectionId,
-        asset.kind,
-        asset.contentType,
-        asset.byteSize,
-        asset.sha256,
-        asset.prompt,
-        asset.model,
-        sql.timestamp(new Date(asset.createdAt)),
-      ],
+      ASSET_INSERT,
+      ASSET_COLUMNS.map((name) =>
+        name === 'createdAt'
+          ? sql.timestamp(new Date(asset.createdAt))
+          : asset[name],
+      ),
     );
   }
 
@@ -260,9 +243,9 @@ export class AssetsRepository {
     projectId: string,
     assetId: string,
     owner?: string,
-  ): Promise<AssetRow | null> {
+  ): Promise<AssetRecord | null> {
     const [row] = await this.db.read((manager) =>
-      sqlFor(manager).rows<AssetRow>(
+      sqlFor(manager).rows<AssetRecord>(
         owner === undefined
           ? `${ASSET_SELECT} WHERE "id" = $1 AND "projectId" = $2`
           : `${ASSET_SELECT} WHERE "id" = $1 AND "projectId" = $2 AND EXISTS (SELECT 1 FROM "projects" WHERE "id" = $2 AND "userId" = $3)`,

@@ -21,7 +21,8 @@ import {
   AssetStorageUnavailableError,
   AssetUrlRefusedException,
 } from './assets.errors';
-import { AssetsRepository, type AssetRow } from './assets.repository';
+import { AssetsRepository } from './assets.repository';
+import type { AssetRecord } from './dto/asset.dto';
 import { sha256Of } from './content-hash';
 import type { KeepLogoDto } from './dto/keep-logo.dto';
 import type { LogoImage } from '../logo/generated-logo';
@@ -33,7 +34,7 @@ const LEASE_MARGIN_MS = 10_000;
 
 /** An asset's bytes, ready to be sent. */
 export interface OpenedAsset {
-  asset: AssetRow;
+  asset: AssetRecord;
   body: Readable;
   /** When the URL was signed: the seconds it still works. */
   secondsLeft?: number;
@@ -143,7 +144,7 @@ export class AssetsService {
     const image =
       (key && (await this.parked.find(key, request))) ??
       (await this.logo.generateImage(request, caller));
-    const row: AssetRow = {
+    const row: AssetRecord = {
       id: newId(),
       projectId,
       sectionId: null,
@@ -293,7 +294,7 @@ export class AssetsService {
     projectId: string,
     assetId: string,
     owner: string | undefined,
-  ): Promise<AssetRow> {
+  ): Promise<AssetRecord> {
     if (!isWellFormedId(projectId) || !isWellFormedId(assetId)) {
       throw new AssetNotFoundException();
     }

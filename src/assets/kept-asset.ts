@@ -1,4 +1,4 @@
-import type { AssetDto } from '../projects/dto/project-responses.dto';
+import type { AssetDto } from './dto/asset.dto';
 
 /** A kept logo as its routes answer it: the asset, its url made. */
 export interface KeptAsset {

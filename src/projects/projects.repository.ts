@@ -20,9 +20,9 @@ import type { UpdateProjectDto } from './dto/update-project.dto';
 import type { ProjectCursor } from './project-cursor';
 import type { AssetRef } from '../assets/asset-bytes/asset-bytes';
 import type { AssetUrlParts } from '../assets/asset-urls';
+import { ASSET_COLUMNS } from '../assets/dto/asset.dto';
 import {
   AGENT_FIELDS,
-  ASSET_COLUMNS,
   type AgentDto,
   PROJECT_FIELDS,
   SECTION_FIELDS,
@@ -44,7 +44,10 @@ import {
  * newest first.
  */
 
-/** Each shape's columns are its DTO's fields (dto/project-responses.dto.ts). */
+/**
+ * Each shape's columns are its DTO's fields (dto/project-responses.dto.ts,
+ * assets/dto/asset.dto.ts).
+ */
 const PROJECT = PROJECT_FIELDS;
 const SECTION = SECTION_FIELDS;
 const AGENT = AGENT_FIELDS;

@@ -1,3 +1,5 @@
+import type { ColumnsOfEntity } from '../../database/entity-columns';
+import type { ProjectDto } from '../dto/project-responses.dto';
 import {
   BeforeInsert,
   Column,
@@ -62,3 +64,6 @@ export class Project {
   @OneToMany(() => Asset, (asset) => asset.project)
   assets: Asset[];
 }
+
+/** Every field of ProjectDto is a column here. */
+export type ProjectColumns = ColumnsOfEntity<Project, ProjectDto>;
