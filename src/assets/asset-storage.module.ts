@@ -51,7 +51,6 @@ function s3Store(
       sweepMaxDurationMs: SWEEP_MAX_DURATION_MS,
     },
     rows,
-    db,
     new DatabaseDeploymentIdentity(db),
     deletionCounter(metrics),
   );

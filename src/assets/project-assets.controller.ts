@@ -25,10 +25,9 @@ import {
   publicBaseUrlOrRelative,
 } from '../common/http/public-base-url';
 import type { Caller } from '../common/http/request-context';
-import type { IdempotentRequest } from '../idempotency/idempotency-key.decorator';
+import type { IdempotentKey } from '../idempotency/idempotency-key.decorator';
 import { IdempotencyKey } from '../idempotency/idempotency-key.decorator';
-import { isReplayed, replayedReply } from '../idempotency/replayed';
-import { assetReply, deletedAssetReply, keptAssetReply } from './asset-replies';
+import { assetReply, deletedAssetReply } from './asset-replies';
 import {
   DeleteAssetEndpoint,
   GetAssetEndpoint,
@@ -37,7 +36,6 @@ import {
 import { logoCallerOf } from '../logo/logo-caller';
 import { AssetsService } from './assets.service';
 import { KeepLogoDto } from './dto/keep-logo.dto';
-import type { KeptAsset } from './kept-asset';
 
 @ApiTags('assets')
 @Controller('api/projects/:id')
@@ -59,18 +57,15 @@ export class ProjectAssetsController {
     @Body() request: KeepLogoDto,
     @ClientIp() client: string,
     @ClientAbortSignal() signal: AbortSignal,
-    @IdempotencyKey({
-      operation: 'POST /api/projects/{id}/logos',
-      answerOf: keptAssetReply,
-    })
-    key: IdempotentRequest<KeptAsset> | undefined,
+    @IdempotencyKey({ operation: 'POST /api/projects/{id}/logos' })
+    key: IdempotentKey | undefined,
     @CurrentCaller() caller: Caller | undefined,
     @Req() incoming: Request,
     @Res({ passthrough: true }) response: Response,
   ) {
     // Before anything is paid for: the asset's url needs this origin.
     const baseUrl = publicBaseUrl(this.configuredBaseUrl, incoming);
-    const result = await this.assets.keepLogo(
+    const reply = await this.assets.keepLogo(
       id,
       request,
       logoCallerOf({
@@ -84,10 +79,7 @@ export class ProjectAssetsController {
       caller?.userId,
       key,
     );
-    return sendJsonReply(
-      response,
-      isReplayed(result) ? replayedReply(result) : keptAssetReply(result),
-    );
+    return sendJsonReply(response, reply);
   }
 
   @Get('assets/:assetId')

@@ -22,8 +22,9 @@ import { ProjectListBody } from './project-list-body';
 import { ListSlots } from './list-slots';
 import type { Claimant } from '../common/concurrency/fair-gate';
 import type { JsonCursor } from '../database/json-cursor';
-import { ProjectsRepository, type ProjectTarget } from './projects.repository';
-import { acceptedVersions, isUnchanged } from './project-version';
+import { ProjectsRepository } from './projects.repository';
+import type { ProjectChange } from '../project-versions/project-versions.repository';
+import { isUnchanged } from '../project-versions/project-version';
 import type { ProjectDocument, ProjectRead } from './project-document';
 import {
   toAgentDto,
@@ -31,11 +32,8 @@ import {
   toSectionDto,
 } from './dto/project-responses.dto';
 import { presentProject } from './projects.presenter';
-import {
-  ProjectChangeRejectedError,
-  ProjectNotFoundException,
-  ProjectPreconditionFailedException,
-} from './projects.errors';
+import { ProjectChangeRejectedError } from './projects.errors';
+import { ProjectNotFoundException } from '../project-versions/project-versions.errors';
 
 @Injectable()
 export class ProjectsService {
@@ -225,16 +223,10 @@ export class ProjectsService {
     ) {
       throw AuthFailure.forbidden('hand a project to another user');
     }
-    const versions = ifMatch && acceptedVersions(ifMatch);
-    if (!isWellFormedId(id) || (Array.isArray(versions) && !versions.length)) {
-      throw unchanged(ifMatch);
-    }
-    const changed = await this.projects.update(
-      changeTarget(id, versions, caller),
+    const { project, sections, agents } = await this.projects.update(
+      changeOf(id, ifMatch, caller),
       changes,
     );
-    if (!changed) throw unchanged(ifMatch);
-    const { project, sections, agents } = changed;
     return {
       id,
       version: project.version,
@@ -259,14 +251,7 @@ export class ProjectsService {
     ifMatch?: EntityTagCondition,
     caller?: Caller,
   ): Promise<void> {
-    const versions = ifMatch && acceptedVersions(ifMatch);
-    if (!isWellFormedId(id) || (Array.isArray(versions) && !versions.length)) {
-      throw unchanged(ifMatch);
-    }
-    const removed = await this.projects.remove(
-      changeTarget(id, versions, caller),
-    );
-    if (!removed) throw unchanged(ifMatch);
+    const removed = await this.projects.remove(changeOf(id, ifMatch, caller));
     await this.assetBytes.forget(removed.assets);
   }
 }
@@ -288,27 +273,20 @@ function listedUser(
 
 /**
  * The project a PATCH or DELETE may change: a proven caller's own, and with
- * If-Match only at a version it names (any for If-Match: *).
+ * If-Match only at a version it names (ProjectVersions). Without If-Match,
+ * an unknown id is the route's 500 (docs/api.md); with it, RFC 9110's 412,
+ * which also covers a project that does not exist (If-Match: * means
+ * "exists").
  */
-function changeTarget(
+function changeOf(
   id: string,
-  versions: number[] | '*' | undefined,
+  ifMatch: EntityTagCondition | undefined,
   caller: Caller | undefined,
-): ProjectTarget {
+): ProjectChange {
   return {
-    id,
+    projectId: id,
     ...(caller ? { owner: caller.userId } : {}),
-    ...(Array.isArray(versions) ? { versions } : {}),
+    ...(ifMatch === undefined ? {} : { ifMatch }),
+    missing: () => new ProjectChangeRejectedError('unknown project id'),
   };
-}
-
-/**
- * Why a PATCH or DELETE changed nothing. Without If-Match it is the route's
- * 500 (an unknown id, docs/api.md); with it, RFC 9110's 412, which also covers a
- * project that does not exist (If-Match: * means "exists").
- */
-function unchanged(ifMatch: EntityTagCondition | undefined): Error {
-  return ifMatch === undefined
-    ? new ProjectChangeRejectedError('unknown project id')
-    : new ProjectPreconditionFailedException();
 }
