@@ -3,7 +3,12 @@ import { ClosedSchema } from '../../docs/closed-schema.decorator';
 import { AssetDto } from '../../assets/dto/asset.dto';
 import type { Agent, Project, Section } from '../entities';
 import { NO_NUL_PATTERN } from '../../common/validation/storable-text.decorator';
+import type { SameFields } from '../../common/same-fields';
 import { CURSOR_EXAMPLE } from './cursor-example';
+import type {
+  IgnoredUpdateFields,
+  UpdateProjectDto,
+} from './update-project.dto';
 import {
   PROJECT_USER_ID_MAX,
   AGENT_PROVIDERS,
@@ -322,3 +327,12 @@ export class UpdateProjectBodyDto {
   })
   updatedAt?: string;
 }
+
+/**
+ * The PATCH body's OpenAPI schema is the fields parseProjectUpdate applies
+ * (UpdateProjectDto) and those it ignores, nothing more or less.
+ */
+export const UPDATE_BODY_SCHEMA_MATCHES: SameFields<
+  UpdateProjectBodyDto,
+  UpdateProjectDto & IgnoredUpdateFields
+> = true;
