@@ -13,7 +13,10 @@ import { isReplayed, replayedReply } from '../idempotency/replayed';
 import { buildLogoPrompt } from '../logo/logo-prompt';
 import { LogoService, type LogoCaller } from '../logo/logo.service';
 import { ProjectNotFoundException } from '../project-versions/project-versions.errors';
-import { ProjectVersions } from '../project-versions/project-versions.repository';
+import {
+  ProjectVersions,
+  type ProjectChange,
+} from '../project-versions/project-versions.repository';
 import { keptAssetReply } from './asset-replies';
 import { AssetBytes, type AssetRef } from './asset-bytes/asset-bytes';
 import { AssetUrls, type UrlSignature } from './asset-urls';
@@ -261,19 +264,19 @@ export class AssetsService {
     ifMatch?: EntityTagCondition,
     caller?: Caller,
   ): Promise<AssetsChange> {
+    const change: ProjectChange = {
+      projectId,
+      owner: caller?.userId,
+      ifMatch,
+      missing: () => new ProjectNotFoundException(),
+    };
+    this.versions.precheck(change);
+    if (!isWellFormedId(assetId)) throw new AssetNotFoundException();
     const ref: AssetRef = { projectId, assetId };
     const version = await this.db.transaction(async (transaction) => {
-      const advanced = await this.versions.advance(transaction, {
-        projectId,
-        owner: caller?.userId,
-        ifMatch,
-        missing: () => new ProjectNotFoundException(),
-      });
+      const advanced = await this.versions.advance(transaction, change);
       // Throwing rolls the version back: nothing changed.
-      if (
-        !isWellFormedId(assetId) ||
-        !(await this.rows.delete(transaction, ref))
-      ) {
+      if (!(await this.rows.delete(transaction, ref))) {
         throw new AssetNotFoundException();
       }
       return advanced;

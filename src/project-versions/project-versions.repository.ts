@@ -21,6 +21,12 @@ export interface ProjectChange {
   missing: () => Error;
 }
 
+/** Why a change was refused: 412 with If-Match, else the route's own. */
+const refusal = (change: ProjectChange): Error =>
+  change.ifMatch === undefined
+    ? change.missing()
+    : new ProjectPreconditionFailedException();
+
 /**
  * The only code that writes a project's version (its ETag), and the only
  * place that checks If-Match against it. Every change to a project, its
@@ -45,13 +51,7 @@ export class ProjectVersions {
     transaction: Transaction,
     change: ProjectChange,
   ): Promise<number> {
-    const refused = () =>
-      change.ifMatch === undefined
-        ? change.missing()
-        : new ProjectPreconditionFailedException();
-    const versions = change.ifMatch && acceptedVersions(change.ifMatch);
-    if (!isWellFormedId(change.projectId)) throw refused();
-    if (Array.isArray(versions) && versions.length === 0) throw refused();
+    const versions = this.acceptedBy(change);
     const sql = sqlFor(managerOf(transaction));
     const { projectId, owner } = change;
     const ownerCheck = owner === undefined ? '' : ' AND "userId" = $2';
@@ -61,7 +61,7 @@ export class ProjectVersions {
         `UPDATE "projects" SET "version" = "version" + 1 WHERE "id" = $1${ownerCheck}`,
         params,
       );
-      if (changed === 0) throw refused();
+      if (changed === 0) throw refusal(change);
       // The row is this transaction's until it commits: this is our version.
       const [row] = await sql.rows<{ version: number | string }>(
         'SELECT "version" FROM "projects" WHERE "id" = $1',
@@ -74,13 +74,33 @@ export class ProjectVersions {
       params,
     );
     const version = row ? Number(row.version) : undefined;
-    if (version === undefined || !versions.includes(version)) throw refused();
+    if (version === undefined || !versions.includes(version))
+      throw refusal(change);
     const changed = await sql.changes(
       'UPDATE "projects" SET "version" = "version" + 1 WHERE "id" = $1 AND "version" = $2',
       [projectId, version],
     );
-    if (changed === 0) throw refused();
+    if (changed === 0) throw refusal(change);
     return version + 1;
+  }
+
+  /**
+   * Refuses, before any statement is sent, a change that cannot apply
+   * whatever the database holds: a malformed id, an If-Match that names
+   * no version (weak or malformed tags). advance checks it too; callers
+   * check it before they open their transaction.
+   */
+  precheck(change: ProjectChange): void {
+    this.acceptedBy(change);
+  }
+
+  /** The versions the change accepts ('*': any); throws as precheck. */
+  private acceptedBy(change: ProjectChange): number[] | '*' {
+    const versions =
+      change.ifMatch === undefined ? '*' : acceptedVersions(change.ifMatch);
+    if (!isWellFormedId(change.projectId)) throw refusal(change);
+    if (versions !== '*' && versions.length === 0) throw refusal(change);
+    return versions;
   }
 
   /**

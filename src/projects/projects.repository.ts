@@ -399,6 +399,7 @@ export class ProjectsRepository {
     change: ProjectChange,
     changes: UpdateProjectDto,
   ): Promise<ChangedProject> {
+    this.versions.precheck(change);
     return this.db.transaction(async (transaction) => {
       const version = await this.versions.advance(transaction, change);
       const manager = managerOf(transaction);
@@ -426,6 +427,7 @@ export class ProjectsRepository {
    * outside the database are still to go.
    */
   async remove(change: ProjectChange): Promise<{ assets: AssetRef[] }> {
+    this.versions.precheck(change);
     return this.db.transaction(async (transaction) => {
       await this.versions.advance(transaction, change);
       const sql = sqlFor(managerOf(transaction));
