@@ -36,7 +36,7 @@ SELECT ('{' || '"id":' || COALESCE(to_json("p"."id")::text, 'null') || ',"name":
 START TRANSACTION;
 UPDATE "projects" SET "version" = "version" + 1 WHERE "id" = $1;
 SELECT "version" FROM "projects" WHERE "id" = $1;
-UPDATE "projects" SET "name" = $1, "description" = $2, "updatedAt" = $3, "version" = $4 WHERE "id" = $5;
+UPDATE "projects" SET "name" = $1, "description" = $2, "updatedAt" = $3 WHERE "id" = $4;
 SELECT "Project"."id" AS "Project_id", "Project"."name" AS "Project_name", "Project"."description" AS "Project_description", "Project"."userId" AS "Project_userId", "Project"."createdAt" AS "Project_createdAt", "Project"."updatedAt" AS "Project_updatedAt", "Project"."version" AS "Project_version" FROM "projects" "Project" WHERE (("Project"."id" = $1)) LIMIT 1;
 SELECT "c"."id", "c"."projectId", "c"."type", "c"."status", "c"."createdAt", "c"."updatedAt" FROM "sections" "c" WHERE "c"."projectId" = $1 ORDER BY "c"."position";
 SELECT "c"."id", "c"."projectId", "c"."name", "c"."type", "c"."provider", "c"."status", "c"."createdAt", "c"."updatedAt" FROM "agents" "c" WHERE "c"."projectId" = $1 ORDER BY "c"."createdAt", "c"."id";
@@ -46,7 +46,7 @@ COMMIT;
 START TRANSACTION;
 SELECT "version" FROM "projects" WHERE "id" = $1 AND "userId" = $2;
 UPDATE "projects" SET "version" = "version" + 1 WHERE "id" = $1 AND "version" = $2;
-UPDATE "projects" SET "name" = $1, "updatedAt" = $2, "version" = $3 WHERE "id" = $4;
+UPDATE "projects" SET "name" = $1, "updatedAt" = $2 WHERE "id" = $3;
 SELECT "Project"."id" AS "Project_id", "Project"."name" AS "Project_name", "Project"."description" AS "Project_description", "Project"."userId" AS "Project_userId", "Project"."createdAt" AS "Project_createdAt", "Project"."updatedAt" AS "Project_updatedAt", "Project"."version" AS "Project_version" FROM "projects" "Project" WHERE (("Project"."id" = $1)) LIMIT 1;
 SELECT "c"."id", "c"."projectId", "c"."type", "c"."status", "c"."createdAt", "c"."updatedAt" FROM "sections" "c" WHERE "c"."projectId" = $1 ORDER BY "c"."position";
 SELECT "c"."id", "c"."projectId", "c"."name", "c"."type", "c"."provider", "c"."status", "c"."createdAt", "c"."updatedAt" FROM "agents" "c" WHERE "c"."projectId" = $1 ORDER BY "c"."createdAt", "c"."id";

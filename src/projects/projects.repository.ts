@@ -401,15 +401,23 @@ export class ProjectsRepository {
   ): Promise<ChangedProject> {
     this.versions.precheck(change);
     return this.db.transaction(async (transaction) => {
-      const version = await this.versions.advance(transaction, change);
+      await this.versions.advance(transaction, change);
       const manager = managerOf(transaction);
-      await manager
-        .createQueryBuilder()
-        .update(Project)
-        // Named, the version is not moved on again by TypeORM.
-        .set({ ...changes, updatedAt: new Date(), version })
-        .where('id = :id', { id: change.projectId })
-        .execute();
+      const sql = sqlFor(manager);
+      // Keys of UpdateProjectDto only (parseProjectUpdate admits no other).
+      const fields = Object.keys(changes) as Array<keyof UpdateProjectDto>;
+      const values = [
+        ...fields.map((field) => changes[field]),
+        sql.timestamp(new Date()),
+        change.projectId,
+      ];
+      const assignments = [...fields, 'updatedAt'].map(
+        (field, index) => `"${field}" = $${index + 1}`,
+      );
+      await sql.changes(
+        `UPDATE "projects" SET ${assignments.join(', ')} WHERE "id" = $${values.length}`,
+        values,
+      );
       const project = await manager.findOneByOrFail(Project, {
         id: change.projectId,
       });

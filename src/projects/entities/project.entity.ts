@@ -45,7 +45,8 @@ export class Project {
   @TimestampColumn()
   updatedAt: Date;
 
-  // Starts at 1 and grows by one on every change: the project's ETag.
+  // Starts at 1 and grows by one on every change, its assets' included,
+  // moved on by ProjectVersions only: the project's ETag.
   @VersionColumn()
   version: number;
 
