@@ -204,8 +204,8 @@ export class ProjectsService {
 
   /**
    * PATCH /api/projects/{id}: the body applied as given; updatedAt always set here, and the
-   * version moves on. With If-Match, the check and the change are one
-   * statement, so of two PATCHes naming the same version only one applies.
+   * version moves on (ProjectVersions: of two PATCHes naming the same
+   * version with If-Match, only one applies).
    */
   async update(
     id: string,
