@@ -7,10 +7,9 @@ import { DataSource, type Logger as TypeOrmLogger } from 'typeorm';
 import { buildDataSourceOptions } from '../config/data-source-options';
 import type { DatabaseConfig } from '../src/database/database.config';
 import { runPendingMigrations } from '../config/run-migrations';
-import {
-  AssetsRepository,
-  type AssetRow,
-} from '../src/assets/assets.repository';
+import { AssetsRepository } from '../src/assets/assets.repository';
+import type { AssetRecord } from '../src/assets/dto/asset.dto';
+import type { EntityTagCondition } from '../src/common/http/entity-tags';
 import { newId } from '../src/common/ids';
 import { Database } from '../src/database/database.service';
 import type { JsonCursor } from '../src/database/json-cursor';
@@ -19,6 +18,7 @@ import { forSqlite, jsonSqlFor } from '../src/database/sql';
 import { IdempotencyRepository } from '../src/idempotency/idempotency.repository';
 import { StoredImagesRepository } from '../src/image-store/stored-images.repository';
 import { buildNewProject } from '../src/projects/project-defaults';
+import { ProjectVersions } from '../src/project-versions/project-versions.repository';
 import { ProjectsRepository } from '../src/projects/projects.repository';
 
 /**
@@ -34,6 +34,10 @@ import { ProjectsRepository } from '../src/projects/projects.repository';
  */
 
 export type Dialect = 'sqlite' | 'postgres';
+
+/** An If-Match naming these versions. */
+const tags = (...versions: number[]): EntityTagCondition =>
+  versions.map((version) => ({ weak: false, opaque: String(version) }));
 
 export const SQL_DIR = join(__dirname, '..', 'sql');
 
@@ -150,10 +154,13 @@ export async function captureRepositorySql(
       files.set(repository, render(dialect, title, entries.splice(0)));
     };
 
+    const versions = new ProjectVersions();
     const projects = new ProjectsRepository(
       db,
       recordingSnapshots(dialect, logger),
+      versions,
     );
+    const missing = () => new Error('no such project');
     const project = buildNewProject({ name: 'Site', userId: 'user-1' });
     const { id } = project;
     const at = { updatedAt: new Date(), id };
@@ -176,18 +183,28 @@ export async function captureRepositorySql(
     await record('openList', () => projects.openList(undefined));
     await record('openList (user)', () => projects.openList('user-1'));
     await record('update', () =>
-      projects.update({ id }, { name: 'Renamed', description: null }),
-    );
-    await record('update (owner, versions)', () =>
       projects.update(
-        { id, owner: 'user-1', versions: [2, 3] },
+        { projectId: id, missing },
+        { name: 'Renamed', description: null },
+      ),
+    );
+    await record('update (owner, If-Match)', () =>
+      projects.update(
+        { projectId: id, owner: 'user-1', ifMatch: tags(2, 3), missing },
         { name: 'Again' },
       ),
     );
-    await record('remove (owner, versions)', () =>
-      projects.remove({ id, owner: 'user-1', versions: [3] }),
+    await record('remove (owner, If-Match)', () =>
+      projects.remove({
+        projectId: id,
+        owner: 'user-1',
+        ifMatch: tags(3),
+        missing,
+      }),
     );
-    await record('remove', () => projects.remove({ id }));
+    await record('remove (no such project)', () =>
+      projects.remove({ projectId: id, missing }).catch(() => undefined),
+    );
     write('projects.repository', 'ProjectsRepository');
 
     const keys = new IdempotencyRepository(db);
@@ -245,7 +262,7 @@ export async function captureRepositorySql(
       projects.insertNew(transaction, owner),
     );
     entries.splice(0);
-    const asset: AssetRow = {
+    const asset: AssetRecord = {
       id: newId(),
       projectId: owner.id,
       sectionId: null,
@@ -259,22 +276,18 @@ export async function captureRepositorySql(
     };
     const ref = { projectId: owner.id, assetId: asset.id };
     await record('reserveSlot', () =>
-      assets.reserveSlot({ projectId: owner.id }, 20, 'slot-1', Date.now()),
-    );
-    await record('reserveSlot (owner)', () =>
-      assets.reserveSlot(
-        { projectId: owner.id, owner: 'user-1' },
-        20,
-        'slot-2',
-        Date.now(),
+      db.transaction((transaction) =>
+        assets.reserveSlot(transaction, owner.id, 20, {
+          id: 'slot-1',
+          expiresAt: Date.now(),
+        }),
       ),
     );
     await record('releaseSlot', () => assets.releaseSlot('slot-1'));
     await record(
-      'keep: touchProject, countOfProject, logoSectionId, insert, insertContent',
+      'keep: countOfProject, logoSectionId, insert, insertContent',
       () =>
         db.largeTransaction(async (transaction) => {
-          await assets.touchProject(transaction, { projectId: owner.id });
           await assets.countOfProject(transaction, owner.id);
           asset.sectionId = await assets.logoSectionId(transaction, owner.id);
           await assets.insert(transaction, asset);
@@ -288,25 +301,33 @@ export async function captureRepositorySql(
     await record('countContentParts', () => assets.countContentParts(asset.id));
     await record('readContentPart', () => assets.readContentPart(asset.id, 0));
     await record('existingAssetIds', () => assets.existingAssetIds([asset.id]));
-    await record('touchProject (owner)', () =>
+    await record('delete', () =>
+      db.transaction((transaction) => assets.delete(transaction, ref)),
+    );
+    write('assets.repository', 'AssetsRepository');
+
+    const change = { projectId: owner.id, missing };
+    await record('advance', () =>
+      db.transaction((transaction) => versions.advance(transaction, change)),
+    );
+    await record('advance (owner, If-Match)', () =>
       db.transaction((transaction) =>
-        assets.touchProject(transaction, {
-          projectId: owner.id,
+        versions.advance(transaction, {
+          ...change,
           owner: 'user-1',
+          ifMatch: tags(2),
         }),
       ),
     );
-    await record('delete: touchProject (owner, versions), delete', () =>
-      db.transaction(async (transaction) => {
-        await assets.touchProject(transaction, {
-          projectId: owner.id,
-          owner: 'user-1',
-          versions: [3],
-        });
-        await assets.delete(transaction, ref);
-      }),
+    await record('hold', () =>
+      db.transaction((transaction) => versions.hold(transaction, change)),
     );
-    write('assets.repository', 'AssetsRepository');
+    await record('hold (owner)', () =>
+      db.transaction((transaction) =>
+        versions.hold(transaction, { ...change, owner: 'user-1' }),
+      ),
+    );
+    write('project-versions.repository', 'ProjectVersions');
     return files;
   } finally {
     if (dataSource.isInitialized) await dataSource.destroy();

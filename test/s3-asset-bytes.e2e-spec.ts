@@ -78,7 +78,6 @@ function store(
     client,
     settings(overrides),
     rows,
-    db,
     { id: () => Promise.resolve(deployment) },
     (reason, count) => deletions.push({ reason, count }),
   );
@@ -105,6 +104,28 @@ const insertRow =
       [asset.assetId, asset.projectId],
     );
   };
+
+/**
+ * Stores an asset as AssetsService does: the store's first step, then the
+ * row (and the store's part of it) in one transaction, the bytes discarded
+ * when that transaction fails.
+ */
+async function keep(
+  bytes: S3AssetBytes,
+  asset: AssetContent,
+  writeRow: (transaction: Parameters<typeof managerOf>[0]) => Promise<void>,
+): Promise<void> {
+  const staged = await bytes.stage(asset);
+  try {
+    await db.transaction(async (transaction) => {
+      await writeRow(transaction);
+      await staged.writeIn(transaction);
+    });
+  } catch (error) {
+    await staged.discard();
+    throw error;
+  }
+}
 
 /** An object put straight into the bucket, with no row (by default, as this deployment's). */
 async function putObject(
@@ -178,7 +199,7 @@ describe('keep', () => {
   it('writes the object before the row, under prefix/projectId/assetId', async () => {
     const asset = content();
     let keysWhenRowWritten: string[] = [];
-    await store().keep(asset, async (transaction) => {
+    await keep(store(), asset, async (transaction) => {
       keysWhenRowWritten = await server.objectKeys();
       await insertRow(asset)(transaction);
     });
@@ -189,7 +210,7 @@ describe('keep', () => {
 
   it('stores the content type, length and SHA-256 with the object', async () => {
     const asset = content(randomBytes(1000));
-    await store().keep(asset, insertRow(asset));
+    await keep(store(), asset, insertRow(asset));
 
     const head = await client.send(
       new HeadObjectCommand({ Bucket: server.bucket, Key: keyOf(asset) }),
@@ -207,7 +228,7 @@ describe('keep', () => {
     const refused = new Error('the row was refused');
 
     await expect(
-      store().keep(asset, async (transaction) => {
+      keep(store(), asset, async (transaction) => {
         await insertRow(asset)(transaction);
         throw refused;
       }),
@@ -222,7 +243,7 @@ describe('keep', () => {
     const writeRow = jest.fn(insertRow(asset));
 
     await expect(
-      store({ bucket: 'no-such-bucket' }).keep(asset, writeRow),
+      keep(store({ bucket: 'no-such-bucket' }), asset, writeRow),
     ).rejects.toMatchObject({
       status: 503,
       code: 'asset_storage_unavailable',
@@ -237,7 +258,7 @@ describe('keep', () => {
 describe('open', () => {
   it('streams the exact bytes of a 1.5 MB asset, a chunk at a time', async () => {
     const asset = content(randomBytes(1_500_000));
-    await store().keep(asset, insertRow(asset));
+    await keep(store(), asset, insertRow(asset));
 
     const stream = await store().open(asset, asset.bytes.length);
 
@@ -255,7 +276,7 @@ describe('open', () => {
 
   it('refuses an object whose size differs from the size its row records', async () => {
     const asset = content(randomBytes(100));
-    await store().keep(asset, insertRow(asset));
+    await keep(store(), asset, insertRow(asset));
 
     await expect(store().open(asset, 101)).rejects.toThrow(
       /holds 100 bytes where its row says 101/,
@@ -268,7 +289,7 @@ describe('forget', () => {
     const kept = content();
     const forgotten = [content(), content()];
     for (const asset of [kept, ...forgotten]) {
-      await store().keep(asset, insertRow(asset));
+      await keep(store(), asset, insertRow(asset));
     }
 
     await store().forget(forgotten);
@@ -346,7 +367,7 @@ describe('sweepOrphans', () => {
   it('keeps an object whose asset has a row, however old', async () => {
     const { prefix, sweeper } = isolated();
     const asset = content();
-    await sweeper.keep(asset, insertRow(asset));
+    await keep(sweeper, asset, insertRow(asset));
     const key = `${prefix}${asset.projectId}/${asset.assetId}`;
 
     expect(await sweeper.sweepOrphans(later())).toBe(0);
@@ -433,7 +454,7 @@ describe('sweepOrphans', () => {
     const orphan = `${prefix}${randomUUID()}/${randomUUID()}`;
     await putObject(orphan);
     const asset = content();
-    await sweeper.keep(asset, insertRow(asset));
+    await keep(sweeper, asset, insertRow(asset));
 
     await sweeper.sweepOrphans(later());
     await sweeper.forget([asset]);

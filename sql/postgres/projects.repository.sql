@@ -34,28 +34,33 @@ SELECT ('{' || '"id":' || COALESCE(to_json("p"."id")::text, 'null') || ',"name":
 
 -- ProjectsRepository.update
 START TRANSACTION;
-UPDATE "projects" SET "name" = $1, "description" = $2, "updatedAt" = $3, "version" = "version" + 1 WHERE "id" = $4;
+UPDATE "projects" SET "version" = "version" + 1 WHERE "id" = $1;
+SELECT "version" FROM "projects" WHERE "id" = $1;
+UPDATE "projects" SET "name" = $1, "description" = $2, "updatedAt" = $3 WHERE "id" = $4;
 SELECT "Project"."id" AS "Project_id", "Project"."name" AS "Project_name", "Project"."description" AS "Project_description", "Project"."userId" AS "Project_userId", "Project"."createdAt" AS "Project_createdAt", "Project"."updatedAt" AS "Project_updatedAt", "Project"."version" AS "Project_version" FROM "projects" "Project" WHERE (("Project"."id" = $1)) LIMIT 1;
 SELECT "c"."id", "c"."projectId", "c"."type", "c"."status", "c"."createdAt", "c"."updatedAt" FROM "sections" "c" WHERE "c"."projectId" = $1 ORDER BY "c"."position";
 SELECT "c"."id", "c"."projectId", "c"."name", "c"."type", "c"."provider", "c"."status", "c"."createdAt", "c"."updatedAt" FROM "agents" "c" WHERE "c"."projectId" = $1 ORDER BY "c"."createdAt", "c"."id";
 COMMIT;
 
--- ProjectsRepository.update (owner, versions)
+-- ProjectsRepository.update (owner, If-Match)
 START TRANSACTION;
-UPDATE "projects" SET "name" = $1, "updatedAt" = $2, "version" = "version" + 1 WHERE "id" = $3 AND "userId" = $4 AND "version" IN ($5, $6);
+SELECT "version" FROM "projects" WHERE "id" = $1 AND "userId" = $2;
+UPDATE "projects" SET "version" = "version" + 1 WHERE "id" = $1 AND "version" = $2;
+UPDATE "projects" SET "name" = $1, "updatedAt" = $2 WHERE "id" = $3;
 SELECT "Project"."id" AS "Project_id", "Project"."name" AS "Project_name", "Project"."description" AS "Project_description", "Project"."userId" AS "Project_userId", "Project"."createdAt" AS "Project_createdAt", "Project"."updatedAt" AS "Project_updatedAt", "Project"."version" AS "Project_version" FROM "projects" "Project" WHERE (("Project"."id" = $1)) LIMIT 1;
 SELECT "c"."id", "c"."projectId", "c"."type", "c"."status", "c"."createdAt", "c"."updatedAt" FROM "sections" "c" WHERE "c"."projectId" = $1 ORDER BY "c"."position";
 SELECT "c"."id", "c"."projectId", "c"."name", "c"."type", "c"."provider", "c"."status", "c"."createdAt", "c"."updatedAt" FROM "agents" "c" WHERE "c"."projectId" = $1 ORDER BY "c"."createdAt", "c"."id";
 COMMIT;
 
--- ProjectsRepository.remove (owner, versions)
+-- ProjectsRepository.remove (owner, If-Match)
 START TRANSACTION;
-SELECT "id" AS "assetId" FROM "assets" WHERE "projectId" = $1;
-DELETE FROM "projects" WHERE "id" = $1 AND "userId" = $2 AND "version" IN ($3);
-COMMIT;
-
--- ProjectsRepository.remove
-START TRANSACTION;
+SELECT "version" FROM "projects" WHERE "id" = $1 AND "userId" = $2;
+UPDATE "projects" SET "version" = "version" + 1 WHERE "id" = $1 AND "version" = $2;
 SELECT "id" AS "assetId" FROM "assets" WHERE "projectId" = $1;
 DELETE FROM "projects" WHERE "id" = $1;
 COMMIT;
+
+-- ProjectsRepository.remove (no such project)
+START TRANSACTION;
+UPDATE "projects" SET "version" = "version" + 1 WHERE "id" = $1;
+ROLLBACK;

@@ -3,15 +3,6 @@
 
 -- AssetsRepository.reserveSlot
 BEGIN TRANSACTION;
-UPDATE "projects" SET "version" = "version" WHERE "id" = ?;
-DELETE FROM "asset_slot_reservations" WHERE "projectId" = ? AND "expiresAt" <= ?;
-SELECT (SELECT COUNT(*) FROM "assets" WHERE "projectId" = ?) + (SELECT COUNT(*) FROM "asset_slot_reservations" WHERE "projectId" = ?) AS "count";
-INSERT INTO "asset_slot_reservations" ("id", "projectId", "expiresAt") VALUES (?, ?, ?);
-COMMIT;
-
--- AssetsRepository.reserveSlot (owner)
-BEGIN TRANSACTION;
-UPDATE "projects" SET "version" = "version" WHERE "id" = ? AND "userId" = ?;
 DELETE FROM "asset_slot_reservations" WHERE "projectId" = ? AND "expiresAt" <= ?;
 SELECT (SELECT COUNT(*) FROM "assets" WHERE "projectId" = ?) + (SELECT COUNT(*) FROM "asset_slot_reservations" WHERE "projectId" = ?) AS "count";
 INSERT INTO "asset_slot_reservations" ("id", "projectId", "expiresAt") VALUES (?, ?, ?);
@@ -22,12 +13,10 @@ BEGIN TRANSACTION;
 DELETE FROM "asset_slot_reservations" WHERE "id" = ?;
 COMMIT;
 
--- AssetsRepository.keep: touchProject, countOfProject, logoSectionId, insert, insertContent
+-- AssetsRepository.keep: countOfProject, logoSectionId, insert, insertContent
 PRAGMA wal_autocheckpoint;
 PRAGMA wal_autocheckpoint = 0;
 BEGIN TRANSACTION;
-UPDATE "projects" SET "version" = "version" + 1 WHERE "id" = ?;
-SELECT "version" FROM "projects" WHERE "id" = ?;
 SELECT COUNT(*) AS "count" FROM "assets" WHERE "projectId" = ?;
 SELECT "id" FROM "sections" WHERE "projectId" = ? AND "type" = 'LOGO' ORDER BY "position" LIMIT 1;
 INSERT INTO "assets" ("id", "projectId", "sectionId", "kind", "contentType", "byteSize", "sha256", "prompt", "model", "createdAt") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?);
@@ -51,15 +40,7 @@ SELECT "bytes" FROM "asset_contents" WHERE "assetId" = ? AND "part" = ?;
 -- AssetsRepository.existingAssetIds
 SELECT "id" FROM "assets" WHERE "id" IN (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?);
 
--- AssetsRepository.touchProject (owner)
+-- AssetsRepository.delete
 BEGIN TRANSACTION;
-UPDATE "projects" SET "version" = "version" + 1 WHERE "id" = ? AND "userId" = ?;
-SELECT "version" FROM "projects" WHERE "id" = ?;
-COMMIT;
-
--- AssetsRepository.delete: touchProject (owner, versions), delete
-BEGIN TRANSACTION;
-SELECT "version" FROM "projects" WHERE "id" = ? AND "userId" = ?;
-UPDATE "projects" SET "version" = "version" + 1 WHERE "id" = ? AND "version" = ?;
 DELETE FROM "assets" WHERE "id" = ? AND "projectId" = ?;
 COMMIT;

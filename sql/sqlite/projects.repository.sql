@@ -43,28 +43,33 @@ SELECT json_object('id', "p"."id", 'name', "p"."name", 'description', "p"."descr
 
 -- ProjectsRepository.update
 BEGIN TRANSACTION;
-UPDATE "projects" SET "name" = ?, "description" = ?, "updatedAt" = ?, "version" = "version" + 1 WHERE "id" = ?;
+UPDATE "projects" SET "version" = "version" + 1 WHERE "id" = ?;
+SELECT "version" FROM "projects" WHERE "id" = ?;
+UPDATE "projects" SET "name" = ?, "description" = ?, "updatedAt" = ? WHERE "id" = ?;
 SELECT "Project"."id" AS "Project_id", "Project"."name" AS "Project_name", "Project"."description" AS "Project_description", "Project"."userId" AS "Project_userId", "Project"."createdAt" AS "Project_createdAt", "Project"."updatedAt" AS "Project_updatedAt", "Project"."version" AS "Project_version" FROM "projects" "Project" WHERE (("Project"."id" = ?)) LIMIT 1;
 SELECT "c"."id", "c"."projectId", "c"."type", "c"."status", "c"."createdAt", "c"."updatedAt" FROM "sections" "c" WHERE "c"."projectId" = ? ORDER BY "c"."position";
 SELECT "c"."id", "c"."projectId", "c"."name", "c"."type", "c"."provider", "c"."status", "c"."createdAt", "c"."updatedAt" FROM "agents" "c" WHERE "c"."projectId" = ? ORDER BY "c"."createdAt", "c"."id";
 COMMIT;
 
--- ProjectsRepository.update (owner, versions)
+-- ProjectsRepository.update (owner, If-Match)
 BEGIN TRANSACTION;
-UPDATE "projects" SET "name" = ?, "updatedAt" = ?, "version" = "version" + 1 WHERE "id" = ? AND "userId" = ? AND "version" IN (?, ?);
+SELECT "version" FROM "projects" WHERE "id" = ? AND "userId" = ?;
+UPDATE "projects" SET "version" = "version" + 1 WHERE "id" = ? AND "version" = ?;
+UPDATE "projects" SET "name" = ?, "updatedAt" = ? WHERE "id" = ?;
 SELECT "Project"."id" AS "Project_id", "Project"."name" AS "Project_name", "Project"."description" AS "Project_description", "Project"."userId" AS "Project_userId", "Project"."createdAt" AS "Project_createdAt", "Project"."updatedAt" AS "Project_updatedAt", "Project"."version" AS "Project_version" FROM "projects" "Project" WHERE (("Project"."id" = ?)) LIMIT 1;
 SELECT "c"."id", "c"."projectId", "c"."type", "c"."status", "c"."createdAt", "c"."updatedAt" FROM "sections" "c" WHERE "c"."projectId" = ? ORDER BY "c"."position";
 SELECT "c"."id", "c"."projectId", "c"."name", "c"."type", "c"."provider", "c"."status", "c"."createdAt", "c"."updatedAt" FROM "agents" "c" WHERE "c"."projectId" = ? ORDER BY "c"."createdAt", "c"."id";
 COMMIT;
 
--- ProjectsRepository.remove (owner, versions)
+-- ProjectsRepository.remove (owner, If-Match)
 BEGIN TRANSACTION;
-SELECT "id" AS "assetId" FROM "assets" WHERE "projectId" = ?;
-DELETE FROM "projects" WHERE "id" = ? AND "userId" = ? AND "version" IN (?);
-COMMIT;
-
--- ProjectsRepository.remove
-BEGIN TRANSACTION;
+SELECT "version" FROM "projects" WHERE "id" = ? AND "userId" = ?;
+UPDATE "projects" SET "version" = "version" + 1 WHERE "id" = ? AND "version" = ?;
 SELECT "id" AS "assetId" FROM "assets" WHERE "projectId" = ?;
 DELETE FROM "projects" WHERE "id" = ?;
 COMMIT;
+
+-- ProjectsRepository.remove (no such project)
+BEGIN TRANSACTION;
+UPDATE "projects" SET "version" = "version" + 1 WHERE "id" = ?;
+ROLLBACK;

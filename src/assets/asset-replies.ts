@@ -1,6 +1,6 @@
 import { HttpStatus } from '@nestjs/common';
 import type { JsonReply } from '../common/http/json-reply';
-import { projectETag } from '../projects/project-version';
+import { projectETag } from '../project-versions/project-version';
 import type { AssetsChange, KeptAsset } from './kept-asset';
 
 /** Where one asset is read (GET) and deleted (DELETE). */

@@ -54,7 +54,6 @@ function s3Store(
       sweepMaxDurationMs: SWEEP_MAX_DURATION_MS,
     },
     rows,
-    db,
     new DatabaseDeploymentIdentity(db),
     deletionCounter(metrics),
   );

@@ -2,6 +2,7 @@ import { Module } from '@nestjs/common';
 import { IdempotencyModule } from '../idempotency/idempotency.module';
 import { ImageStoreModule } from '../image-store/image-store.module';
 import { LogoModule } from '../logo/logo.module';
+import { ProjectVersionsModule } from '../project-versions/project-versions.module';
 import { AssetContentController } from './asset-content.controller';
 import { AssetStorageModule } from './asset-storage.module';
 import { AssetsService } from './assets.service';
@@ -18,6 +19,7 @@ import { ProjectAssetsController } from './project-assets.controller';
     IdempotencyModule,
     ImageStoreModule,
     LogoModule,
+    ProjectVersionsModule,
   ],
   controllers: [ProjectAssetsController, AssetContentController],
   providers: [AssetsService, ParkedLogos],

@@ -35,7 +35,7 @@ import {
   DeleteAssetResponseDto,
 } from './dto/asset-responses.dto';
 import { KeepLogoDto } from './dto/keep-logo.dto';
-import { ASSET_EXAMPLE } from './asset-example';
+import { ASSET_EXAMPLE } from './dto/asset.dto';
 import { ASSET_STORAGE_UNAVAILABLE_MESSAGE } from './assets.errors';
 
 /**

@@ -6,93 +6,27 @@ import {
 } from '../database/database.service';
 import { isoTimestamp, sqlFor, type Sql } from '../database/sql';
 import type { AssetRef } from './asset-bytes/asset-bytes';
+import { ASSET_COLUMNS, type AssetRecord } from './dto/asset.dto';
 
 /**
  * The only code that reads and writes the assets and asset_contents tables,
  * in hand-written SQL, the same statements on SQLite (BLOB) and PostgreSQL
- * (bytea), listed in sql/<dialect>/assets.repository.sql.
+ * (bytea), listed in sql/<dialect>/assets.repository.sql. The columns
+ * of its SELECT and INSERT are AssetDto's stored fields (ASSET_COLUMNS).
  */
 
-/** An asset row as stored (its url is made per answer). */
-export interface AssetRow {
-  id: string;
-  projectId: string;
-  sectionId: string | null;
-  kind: 'logo';
-  contentType: string;
-  byteSize: number;
-  sha256: string;
-  prompt: string;
-  model: string;
-  /** ISO 8601. */
-  createdAt: string;
-}
+const quoted = ASSET_COLUMNS.map((name) => `"${name}"`).join(', ');
+const ASSET_SELECT = `SELECT ${quoted} FROM "assets"`;
+const ASSET_INSERT = `INSERT INTO "assets" (${quoted}) VALUES (${ASSET_COLUMNS.map(
+  (_, index) => `$${index + 1}`,
+).join(', ')})`;
 
-/** Which project a change to its assets applies to. */
-export interface AssetsOwner {
-  projectId: string;
-  /** Only a project of this user (a proven caller's own). */
-  owner?: string;
-  /** Only while the project is at one of these versions (If-Match). */
-  versions?: number[];
-}
-
-const ASSET_SELECT =
-  'SELECT "id", "projectId", "sectionId", "kind", "contentType", "byteSize", "sha256", "prompt", "model", "createdAt" FROM "assets"';
-
-const fromRow = (row: AssetRow): AssetRow => ({
+/** A selected row with the driver's types made the DTO's. */
+const fromRow = (row: AssetRecord): AssetRecord => ({
   ...row,
   byteSize: Number(row.byteSize),
   createdAt: isoTimestamp(row.createdAt),
 });
-
-/**
- * Moves the project's version on (its ETag covers its assets) and, on
- * PostgreSQL, holds its row until the commit, so that two changes to one
- * project's assets take turns (the per-project limit counts correctly).
- * The new version, or null when no such project (of that owner, at one of
- * those versions) exists.
- *
- * Without versions the increment is one UPDATE: a concurrent change waits
- * for the row and then applies on top. With versions (If-Match) the UPDATE
- * names the version it read, so of two changes made against one version
- * only one goes through; the other is refused, as If-Match asks.
- */
-async function touchProject(
-  sql: Sql,
-  target: AssetsOwner,
-): Promise<number | null> {
-  const ownerCheck = target.owner === undefined ? '' : ' AND "userId" = $2';
-  const params =
-    target.owner === undefined
-      ? [target.projectId]
-      : [target.projectId, target.owner];
-  if (!target.versions) {
-    const changed = await sql.changes(
-      `UPDATE "projects" SET "version" = "version" + 1 WHERE "id" = $1${ownerCheck}`,
-      params,
-    );
-    if (changed === 0) return null;
-    // The row is this transaction's until it commits: this is our version.
-    const [row] = await sql.rows<{ version: number | string }>(
-      'SELECT "version" FROM "projects" WHERE "id" = $1',
-      [target.projectId],
-    );
-    return Number(row.version);
-  }
-  const [row] = await sql.rows<{ version: number | string }>(
-    `SELECT "version" FROM "projects" WHERE "id" = $1${ownerCheck}`,
-    params,
-  );
-  if (!row) return null;
-  const version = Number(row.version);
-  if (!target.versions.includes(version)) return null;
-  const changed = await sql.changes(
-    'UPDATE "projects" SET "version" = "version" + 1 WHERE "id" = $1 AND "version" = $2',
-    [target.projectId, version],
-  );
-  return changed === 0 ? null : version + 1;
-}
 
 /**
  * Ids are looked up this many at a time, the last batch padded, so that
@@ -115,14 +49,6 @@ export const ASSET_PART_BYTES = 256 * 1024;
 export class AssetsRepository {
   constructor(private readonly db: Database) {}
 
-  /** See touchProject: the project's new version, or null. */
-  touchProject(
-    transaction: Transaction,
-    target: AssetsOwner,
-  ): Promise<number | null> {
-    return touchProject(sqlFor(managerOf(transaction)), target);
-  }
-
   /** The id of the project's LOGO section (every project has one). */
   async logoSectionId(
     transaction: Transaction,
@@ -137,44 +63,32 @@ export class AssetsRepository {
 
   /**
    * Takes one free asset slot of the project until `expiresAt` (epoch ms),
-   * or answers why not: 'missing' (no such project of that owner) or 'full'
-   * (its assets and the slots taken by keeps in progress reach `max`). The
-   * project's row is locked first (a no-op UPDATE: PostgreSQL holds the row
-   * until the commit, SQLite runs one transaction at a time), so concurrent
-   * keeps count one after another. Slots whose time ran out (a process that
-   * died mid-call) are dropped on the way.
+   * in a transaction that holds the project's row (ProjectVersions.hold),
+   * so concurrent keeps count one after another; 'full' when its assets
+   * and the slots taken by keeps in progress reach `max`. Slots whose time
+   * ran out (a process that died mid-call) are dropped on the way.
    */
   async reserveSlot(
-    target: { projectId: string; owner?: string },
+    transaction: Transaction,
+    projectId: string,
     max: number,
-    reservationId: string,
-    expiresAt: number,
-  ): Promise<'reserved' | 'missing' | 'full'> {
-    const { projectId, owner } = target;
-    return this.db.transaction(async (transaction) => {
-      const sql = sqlFor(managerOf(transaction));
-      const locked = await sql.changes(
-        owner === undefined
-          ? 'UPDATE "projects" SET "version" = "version" WHERE "id" = $1'
-          : 'UPDATE "projects" SET "version" = "version" WHERE "id" = $1 AND "userId" = $2',
-        owner === undefined ? [projectId] : [projectId, owner],
-      );
-      if (locked === 0) return 'missing';
-      await sql.changes(
-        'DELETE FROM "asset_slot_reservations" WHERE "projectId" = $1 AND "expiresAt" <= $2',
-        [projectId, Date.now()],
-      );
-      const [row] = await sql.rows<{ count: number | string }>(
-        'SELECT (SELECT COUNT(*) FROM "assets" WHERE "projectId" = $1) + (SELECT COUNT(*) FROM "asset_slot_reservations" WHERE "projectId" = $1) AS "count"',
-        [projectId],
-      );
-      if (Number(row.count) >= max) return 'full';
-      await sql.changes(
-        'INSERT INTO "asset_slot_reservations" ("id", "projectId", "expiresAt") VALUES ($1, $2, $3)',
-        [reservationId, projectId, expiresAt],
-      );
-      return 'reserved';
-    });
+    reservation: { id: string; expiresAt: number },
+  ): Promise<'reserved' | 'full'> {
+    const sql = sqlFor(managerOf(transaction));
+    await sql.changes(
+      'DELETE FROM "asset_slot_reservations" WHERE "projectId" = $1 AND "expiresAt" <= $2',
+      [projectId, Date.now()],
+    );
+    const [row] = await sql.rows<{ count: number | string }>(
+      'SELECT (SELECT COUNT(*) FROM "assets" WHERE "projectId" = $1) + (SELECT COUNT(*) FROM "asset_slot_reservations" WHERE "projectId" = $1) AS "count"',
+      [projectId],
+    );
+    if (Number(row.count) >= max) return 'full';
+    await sql.changes(
+      'INSERT INTO "asset_slot_reservations" ("id", "projectId", "expiresAt") VALUES ($1, $2, $3)',
+      [reservation.id, projectId, reservation.expiresAt],
+    );
+    return 'reserved';
   }
 
   /**
@@ -206,22 +120,15 @@ export class AssetsRepository {
     return Number(row.count);
   }
 
-  async insert(transaction: Transaction, asset: AssetRow): Promise<void> {
+  async insert(transaction: Transaction, asset: AssetRecord): Promise<void> {
     const sql = sqlFor(managerOf(transaction));
     await sql.changes(
-      'INSERT INTO "assets" ("id", "projectId", "sectionId", "kind", "contentType", "byteSize", "sha256", "prompt", "model", "createdAt") VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)',
-      [
-        asset.id,
-        asset.projectId,
-        asset.sectionId,
-        asset.kind,
-        asset.contentType,
-        asset.byteSize,
-        asset.sha256,
-        asset.prompt,
-        asset.model,
-        sql.timestamp(new Date(asset.createdAt)),
-      ],
+      ASSET_INSERT,
+      ASSET_COLUMNS.map((name) =>
+        name === 'createdAt'
+          ? sql.timestamp(new Date(asset.createdAt))
+          : asset[name],
+      ),
     );
   }
 
@@ -260,9 +167,9 @@ export class AssetsRepository {
     projectId: string,
     assetId: string,
     owner?: string,
-  ): Promise<AssetRow | null> {
+  ): Promise<AssetRecord | null> {
     const [row] = await this.db.read((manager) =>
-      sqlFor(manager).rows<AssetRow>(
+      sqlFor(manager).rows<AssetRecord>(
         owner === undefined
           ? `${ASSET_SELECT} WHERE "id" = $1 AND "projectId" = $2`
           : `${ASSET_SELECT} WHERE "id" = $1 AND "projectId" = $2 AND EXISTS (SELECT 1 FROM "projects" WHERE "id" = $2 AND "userId" = $3)`,

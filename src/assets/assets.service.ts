@@ -7,14 +7,19 @@ import type { EntityTagCondition } from '../common/http/entity-tags';
 import type { RequestContext } from '../common/http/request-context';
 import { isWellFormedId, newId } from '../common/ids';
 import { Database } from '../database/database.service';
-import type { IdempotentRequest } from '../idempotency/idempotency-key.decorator';
+import type { JsonReply } from '../common/http/json-reply';
+import type { IdempotentKey } from '../idempotency/idempotency-key.decorator';
 import { IdempotencyService } from '../idempotency/idempotency.service';
-import type { Replayed } from '../idempotency/replayed';
-import { LogoService, type LogoCaller } from '../logo/logo.service';
-import { ProjectNotFoundException } from '../projects/projects.errors';
-import { ProjectPreconditionFailedException } from '../projects/projects.errors';
-import { acceptedVersions } from '../projects/project-version';
-import { ProjectAccess } from '../projects/project-access';
+import { isReplayed, replayedReply } from '../idempotency/replayed';
+import { buildLogoPrompt } from '../logo/logo-prompt';
+import { LogoService } from '../logo/logo.service';
+import { ProjectNotFoundException } from '../project-versions/project-versions.errors';
+import {
+  ProjectVersions,
+  type ProjectChange,
+} from '../project-versions/project-versions.repository';
+import { ProjectAccess } from '../auth/project-access';
+import { keptAssetReply } from './asset-replies';
 import { AssetBytes, type AssetRef } from './asset-bytes/asset-bytes';
 import { AssetUrls, type UrlSignature } from './asset-urls';
 import {
@@ -23,19 +28,20 @@ import {
   AssetStorageUnavailableError,
   AssetUrlRefusedException,
 } from './assets.errors';
-import { AssetsRepository, type AssetRow } from './assets.repository';
+import { AssetsRepository } from './assets.repository';
+import { toAssetDto, type AssetRecord } from './dto/asset.dto';
 import { sha256Of } from './content-hash';
 import type { KeepLogoDto } from './dto/keep-logo.dto';
 import type { LogoImage } from '../logo/generated-logo';
 import { ParkedLogos } from './parked-logos';
-import type { AssetsChange, KeptAsset } from './kept-asset';
+import type { AssetsChange, KeepLogoCommand, KeptAsset } from './kept-asset';
 
 /** Beyond the logo deadline, time for the asset to be stored. */
 const LEASE_MARGIN_MS = 10_000;
 
 /** An asset's bytes, ready to be sent. */
 export interface OpenedAsset {
-  asset: AssetRow;
+  asset: AssetRecord;
   body: Readable;
   /** When the URL was signed: the seconds it still works. */
   secondsLeft?: number;
@@ -60,6 +66,7 @@ export class AssetsService {
     private readonly idempotency: IdempotencyService,
     private readonly db: Database,
     private readonly parked: ParkedLogos,
+    private readonly versions: ProjectVersions,
     @Inject(assetsConfig.KEY) config: AssetsConfig,
     @Inject(logoConfig.KEY) logoSettings: ConfigType<typeof logoConfig>,
   ) {
@@ -72,60 +79,59 @@ export class AssetsService {
    * (409) before the image model is paid, generates the logo as bytes,
    * then stores row and bytes (assets/asset-bytes). With an
    * Idempotency-Key the answer commits with the row, so a retry neither
-   * pays twice nor stores twice.
+   * pays twice nor stores twice. Answers the 201 (or the replay).
    */
   async keepLogo(
     projectId: string,
     request: KeepLogoDto,
     context: RequestContext,
-    key?: IdempotentRequest<KeptAsset>,
-  ): Promise<KeptAsset | Replayed> {
+    key?: IdempotentKey,
+  ): Promise<JsonReply> {
     // Before anything is paid for: the asset's url needs this origin.
     const baseUrl = context.baseUrl();
     const owner = ProjectAccess.of(context).changeOwner();
     if (!isWellFormedId(projectId)) throw new ProjectNotFoundException();
-    const work = () =>
-      this.generateAndKeep(projectId, request, context, baseUrl, owner, key);
-    return key
-      ? this.idempotency.run(key, this.leaseMs, work, { answeredByWork: true })
-      : work();
+    const command: KeepLogoCommand = {
+      projectId,
+      prompt: buildLogoPrompt(request),
+      caller: context,
+      baseUrl,
+      owner,
+      key,
+    };
+    if (!key) return this.reserveAndKeep(command);
+    const answer = await this.idempotency.runAnsweredByWork(
+      key,
+      this.leaseMs,
+      () => this.reserveAndKeep(command),
+    );
+    return isReplayed(answer) ? replayedReply(answer) : answer;
   }
 
-  private async generateAndKeep(
-    projectId: string,
-    request: KeepLogoDto,
-    caller: LogoCaller,
-    baseUrl: string,
-    owner: string | undefined,
-    key: IdempotentRequest<KeptAsset> | undefined,
-  ): Promise<KeptAsset> {
+  private async reserveAndKeep(command: KeepLogoCommand): Promise<JsonReply> {
     // One paid call per free slot: the slot is taken before the image model
     // is called, so of N keeps racing for the last slot N-1 are refused
     // without paying; it is given back whatever happens next.
-    const reservation = newId();
-    const reserved = await this.rows.reserveSlot(
-      { projectId, owner },
-      this.maxPerProject,
-      reservation,
-      Date.now() + this.leaseMs,
-    );
-    if (reserved === 'missing') throw new ProjectNotFoundException();
+    const reservation = { id: newId(), expiresAt: Date.now() + this.leaseMs };
+    const reserved = await this.db.transaction(async (transaction) => {
+      if (!(await this.versions.hold(transaction, command))) {
+        throw new ProjectNotFoundException();
+      }
+      return this.rows.reserveSlot(
+        transaction,
+        command.projectId,
+        this.maxPerProject,
+        reservation,
+      );
+    });
     if (reserved === 'full') {
       throw new AssetLimitReachedException(this.maxPerProject);
     }
     try {
-      return await this.generateAndStore(
-        projectId,
-        request,
-        caller,
-        baseUrl,
-        owner,
-        key,
-        reservation,
-      );
+      return await this.generateAndStore(command, reservation.id);
     } finally {
       // A slot that cannot be given back now frees itself at its expiry.
-      await this.rows.releaseSlot(reservation).catch((error: unknown) => {
+      await this.rows.releaseSlot(reservation.id).catch((error: unknown) => {
         this.logger.warn(
           `Asset slot not released (it expires by itself): ${error instanceof Error ? error.message : String(error)}`,
         );
@@ -134,65 +140,92 @@ export class AssetsService {
   }
 
   private async generateAndStore(
-    projectId: string,
-    request: KeepLogoDto,
-    caller: LogoCaller,
-    baseUrl: string,
-    owner: string | undefined,
-    key: IdempotentRequest<KeptAsset> | undefined,
+    command: KeepLogoCommand,
     reservation: string,
-  ): Promise<KeptAsset> {
+  ): Promise<JsonReply> {
     // A bucket that cannot take the bytes now is found out before paying.
     await this.bytes.checkReachable();
+    const { key } = command;
     const image =
-      (key && (await this.parked.find(key, request))) ??
-      (await this.logo.generateImage(request, caller));
-    const row: AssetRow = {
-      id: newId(),
-      projectId,
-      sectionId: null,
-      kind: 'logo',
-      contentType: image.type.mediaType,
-      byteSize: image.bytes.length,
-      sha256: await sha256Of(image.bytes),
-      prompt: image.prompt,
-      model: image.model,
-      createdAt: new Date().toISOString(),
-    };
-    let kept: KeptAsset | undefined;
-    const stored = this.bytes.keep(
+      (key && (await this.parked.find(key, command.prompt))) ??
+      (await this.logo.generateImage(command.prompt, command.caller));
+    try {
+      return await this.store(command, image, reservation);
+    } catch (error) {
+      return this.parkForRetry(error, image, key);
+    }
+  }
+
+  /**
+   * The bytes (their store's first step), then in one transaction: the
+   * project's version moved on, its room checked again (it may have gone,
+   * or filled up, while the image was made), the row, the bytes' part of
+   * it, the slot given back and the Idempotency-Key's answer. The bytes
+   * are discarded when that transaction fails.
+   */
+  private async store(
+    command: KeepLogoCommand,
+    image: LogoImage,
+    reservation: string,
+  ): Promise<JsonReply> {
+    const { projectId } = command;
+    const id = newId();
+    const sha256 = await sha256Of(image.bytes);
+    const staged = await this.bytes.stage(
       {
-        assetId: row.id,
+        assetId: id,
         projectId,
-        contentType: row.contentType,
+        contentType: image.type.mediaType,
         bytes: image.bytes,
-        sha256: row.sha256,
+        sha256,
       },
-      async (transaction) => {
-        // The project may have gone, or filled up, while the image was made.
-        const version = await this.rows.touchProject(transaction, {
+      command.caller.signal,
+    );
+    const inTransaction = staged.large
+      ? this.db.largeTransaction.bind(this.db)
+      : this.db.transaction.bind(this.db);
+    try {
+      return await inTransaction(async (transaction) => {
+        await this.versions.advance(transaction, {
           projectId,
-          owner,
+          owner: command.owner,
+          missing: () => new ProjectNotFoundException(),
         });
-        if (version === null) throw new ProjectNotFoundException();
         const count = await this.rows.countOfProject(transaction, projectId);
         if (count >= this.maxPerProject) {
           throw new AssetLimitReachedException(this.maxPerProject);
         }
-        row.sectionId = await this.rows.logoSectionId(transaction, projectId);
-        await this.rows.insert(transaction, row);
+        const asset: AssetRecord = {
+          id,
+          projectId,
+          sectionId: await this.rows.logoSectionId(transaction, projectId),
+          kind: 'logo',
+          contentType: image.type.mediaType,
+          byteSize: image.bytes.length,
+          sha256,
+          prompt: image.prompt,
+          model: image.model,
+          createdAt: new Date().toISOString(),
+        };
+        await this.rows.insert(transaction, asset);
+        await staged.writeIn(transaction);
         await this.rows.releaseSlot(reservation, transaction);
-        kept = { asset: { ...row, url: this.urls.urlOf(row, baseUrl) } };
-        if (key) {
-          await this.idempotency.answerInTransaction(transaction, key, kept);
+        const reply = keptAssetReply({
+          asset: toAssetDto(asset, this.urls.urlOf(asset, command.baseUrl)),
+        });
+        if (command.key) {
+          await this.idempotency.answerInTransaction(
+            transaction,
+            command.key,
+            reply,
+          );
         }
-      },
-      caller.signal,
-    );
-    await stored.catch((error: unknown) =>
-      this.parkForRetry(error, image, key),
-    );
-    return kept!;
+        return reply;
+      });
+    } catch (error) {
+      await staged.discard();
+      throw error;
+    }
   }
 
   /**
@@ -203,7 +236,7 @@ export class AssetsService {
   private async parkForRetry(
     error: unknown,
     image: LogoImage,
-    key: IdempotentRequest<KeptAsset> | undefined,
+    key: IdempotentKey | undefined,
   ): Promise<never> {
     if (key && error instanceof AssetStorageUnavailableError) {
       await this.parked.park(key, image);
@@ -220,7 +253,7 @@ export class AssetsService {
     const owner = ProjectAccess.of(context).readOwner();
     const asset = await this.find(projectId, assetId, owner);
     const url = this.urls.urlOf(asset, context.baseUrlOrRelative());
-    return { asset: { ...asset, url } };
+    return { asset: toAssetDto(asset, url) };
   }
 
   /**
@@ -235,27 +268,22 @@ export class AssetsService {
     ifMatch: EntityTagCondition | undefined,
     context: RequestContext,
   ): Promise<AssetsChange> {
-    const versions = ifMatch && acceptedVersions(ifMatch);
-    const refused = () =>
-      ifMatch === undefined
-        ? new ProjectNotFoundException()
-        : new ProjectPreconditionFailedException();
-    if (!isWellFormedId(projectId)) throw refused();
-    if (Array.isArray(versions) && versions.length === 0) throw refused();
+    const change: ProjectChange = {
+      projectId,
+      owner: ProjectAccess.of(context).changeOwner(),
+      ifMatch,
+      missing: () => new ProjectNotFoundException(),
+    };
+    this.versions.precheck(change);
     if (!isWellFormedId(assetId)) throw new AssetNotFoundException();
     const ref: AssetRef = { projectId, assetId };
     const version = await this.db.transaction(async (transaction) => {
-      const touched = await this.rows.touchProject(transaction, {
-        projectId,
-        owner: ProjectAccess.of(context).changeOwner(),
-        ...(Array.isArray(versions) ? { versions } : {}),
-      });
-      if (touched === null) throw refused();
+      const advanced = await this.versions.advance(transaction, change);
       // Throwing rolls the version back: nothing changed.
       if (!(await this.rows.delete(transaction, ref))) {
         throw new AssetNotFoundException();
       }
-      return touched;
+      return advanced;
     });
     await this.bytes.forget([ref]);
     return { version };
@@ -297,7 +325,7 @@ export class AssetsService {
     projectId: string,
     assetId: string,
     owner: string | undefined,
-  ): Promise<AssetRow> {
+  ): Promise<AssetRecord> {
     if (!isWellFormedId(projectId) || !isWellFormedId(assetId)) {
       throw new AssetNotFoundException();
     }

@@ -1,4 +1,6 @@
-import type { AssetDto } from '../projects/dto/project-responses.dto';
+import type { IdempotentKey } from '../idempotency/idempotency-key.decorator';
+import type { LogoCaller } from '../logo/logo.service';
+import type { AssetDto } from './dto/asset.dto';
 
 /** A kept logo as its routes answer it: the asset, its url made. */
 export interface KeptAsset {
@@ -8,4 +10,17 @@ export interface KeptAsset {
 /** What a change to a project's assets leaves: the project's new version. */
 export interface AssetsChange {
   version: number;
+}
+
+/** POST /api/projects/{id}/logos as its steps read it, made once. */
+export interface KeepLogoCommand {
+  projectId: string;
+  /** buildLogoPrompt's: given to the image model, stored with the asset. */
+  prompt: string;
+  caller: LogoCaller;
+  /** The origin the asset's url is made with. */
+  baseUrl: string;
+  /** Only a project of this user (a proven caller's own). */
+  owner?: string;
+  key?: IdempotentKey;
 }

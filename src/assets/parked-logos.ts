@@ -5,10 +5,8 @@ import { logoConfig } from '../logo/logo.config';
 import { Database } from '../database/database.service';
 import { ImageBlobStore } from '../image-store/image-blob-store';
 import { sniffImageType } from '../image-store/image-type';
-import type { IdempotentRequest } from '../idempotency/idempotency-key.decorator';
+import type { IdempotentKey } from '../idempotency/idempotency-key.decorator';
 import type { LogoImage } from '../logo/generated-logo';
-import { buildLogoPrompt } from '../logo/logo-prompt';
-import type { KeepLogoDto } from './dto/keep-logo.dto';
 import { DatabaseDeploymentIdentity } from './asset-bytes/deployment-identity';
 
 /** How long a paid logo whose storage failed waits for its retry. */
@@ -37,7 +35,7 @@ export class ParkedLogos {
   }
 
   /** Never throws: failing to park only means a retry pays again. */
-  async park(key: IdempotentRequest, image: LogoImage): Promise<void> {
+  async park(key: IdempotentKey, image: LogoImage): Promise<void> {
     try {
       const id = await this.idOf(key);
       if (await this.images.head(id)) return;
@@ -54,10 +52,13 @@ export class ParkedLogos {
     }
   }
 
-  /** The logo parked for this key and body, or undefined. */
+  /**
+   * The logo parked for this key and body, or undefined; `prompt` is the
+   * one the image model was given (the same body makes the same prompt).
+   */
   async find(
-    key: IdempotentRequest,
-    request: KeepLogoDto,
+    key: IdempotentKey,
+    prompt: string,
   ): Promise<LogoImage | undefined> {
     const opened = await this.images.open(await this.idOf(key));
     if (!opened) return undefined;
@@ -66,10 +67,10 @@ export class ParkedLogos {
     const bytes = Buffer.concat(chunks);
     const type = sniffImageType(bytes);
     if (!type) return undefined;
-    return { bytes, type, prompt: buildLogoPrompt(request), model: this.model };
+    return { bytes, type, prompt, model: this.model };
   }
 
-  private async idOf(key: IdempotentRequest): Promise<string> {
+  private async idOf(key: IdempotentKey): Promise<string> {
     return createHmac('sha256', await this.identity.id())
       .update(`parked-logo\n${key.recordId}\n${key.fingerprint}`)
       .digest('hex')

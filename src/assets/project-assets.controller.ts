@@ -15,10 +15,9 @@ import type { Preconditions } from '../common/http/preconditions.decorator';
 import { RequestPreconditions } from '../common/http/preconditions.decorator';
 import type { RequestContext } from '../common/http/request-context';
 import { Ctx } from '../common/http/request-context.decorator';
-import type { IdempotentRequest } from '../idempotency/idempotency-key.decorator';
+import type { IdempotentKey } from '../idempotency/idempotency-key.decorator';
 import { IdempotencyKey } from '../idempotency/idempotency-key.decorator';
-import { isReplayed, replayedReply } from '../idempotency/replayed';
-import { assetReply, deletedAssetReply, keptAssetReply } from './asset-replies';
+import { assetReply, deletedAssetReply } from './asset-replies';
 import {
   DeleteAssetEndpoint,
   GetAssetEndpoint,
@@ -26,7 +25,6 @@ import {
 } from './assets.openapi';
 import { AssetsService } from './assets.service';
 import { KeepLogoDto } from './dto/keep-logo.dto';
-import type { KeptAsset } from './kept-asset';
 
 @ApiTags('assets')
 @Controller('api/projects/:id')
@@ -39,19 +37,13 @@ export class ProjectAssetsController {
   async keepLogo(
     @Param('id') id: string,
     @Body() request: KeepLogoDto,
-    @IdempotencyKey({
-      operation: 'POST /api/projects/{id}/logos',
-      answerOf: keptAssetReply,
-    })
-    key: IdempotentRequest<KeptAsset> | undefined,
+    @IdempotencyKey({ operation: 'POST /api/projects/{id}/logos' })
+    key: IdempotentKey | undefined,
     @Ctx() context: RequestContext,
     @Res({ passthrough: true }) response: Response,
   ) {
-    const result = await this.assets.keepLogo(id, request, context, key);
-    return sendJsonReply(
-      response,
-      isReplayed(result) ? replayedReply(result) : keptAssetReply(result),
-    );
+    const reply = await this.assets.keepLogo(id, request, context, key);
+    return sendJsonReply(response, reply);
   }
 
   @Get('assets/:assetId')

@@ -2,101 +2,15 @@
 /* eslint-disable */
 export default async () => {
   const t = {
-    ['./failures/error-responses.dto']: require('../failures/error-responses.dto'),
+    ['./assets/dto/asset.dto']: require('../assets/dto/asset.dto'),
     ['./projects/dto/project-responses.dto']: require('../projects/dto/project-responses.dto'),
+    ['./failures/error-responses.dto']: require('../failures/error-responses.dto'),
   };
   return {
     '@nestjs/swagger': {
       models: [
         [
-          Promise.resolve(require('../failures/error-responses.dto')),
-          {
-            ValidationIssueDto: {
-              path: { required: true, type: () => [Object] },
-              message: { required: true, type: () => String },
-              code: { required: true, type: () => String },
-            },
-            ErrorResponseDto: {
-              error: { required: true, type: () => String },
-              code: { required: false, type: () => String },
-            },
-            ValidationErrorResponseDto: {
-              error: { required: true, type: () => String },
-              details: {
-                required: true,
-                type: () => [
-                  t['./failures/error-responses.dto'].ValidationIssueDto,
-                ],
-              },
-            },
-            LogoErrorResponseDto: {
-              success: { required: true, type: () => Boolean },
-              error: { required: true, type: () => String },
-            },
-            LogoValidationErrorResponseDto: {
-              error: { required: true, type: () => String },
-              details: {
-                required: true,
-                type: () => [
-                  t['./failures/error-responses.dto'].ValidationIssueDto,
-                ],
-              },
-            },
-          },
-        ],
-        [
-          Promise.resolve(require('../logo/dto/generate-logo.dto')),
-          {
-            GenerateLogoDto: {
-              projectId: {
-                required: true,
-                type: () => String,
-                description:
-                  'Required, otherwise unused: the project is not looked up, and the logo is not linked to it.',
-              },
-              companyName: { required: true, type: () => String, minLength: 1 },
-              style: {
-                required: true,
-                enum: [
-                  'modern',
-                  'minimalist',
-                  'vintage',
-                  'playful',
-                  'professional',
-                  'abstract',
-                  'geometric',
-                  'organic',
-                ],
-              },
-              colors: { required: true, type: () => [String], minItems: 1 },
-              description: { required: false, type: () => String },
-              industry: { required: false, type: () => String },
-              mood: { required: false, type: () => [String] },
-            },
-          },
-        ],
-        [
-          Promise.resolve(require('../logo/dto/logo-responses.dto')),
-          {
-            GenerateLogoResponseDto: {
-              success: { required: true, type: () => Boolean },
-              logoUrl: { required: true, type: () => String },
-              message: { required: true, type: () => String },
-            },
-            LogoGeneratorInfoDto: {
-              service: { required: true, type: () => String },
-              status: {
-                required: true,
-                enum: ['configured', 'not_configured'],
-              },
-              message: { required: true, type: () => String },
-              supportedStyles: { required: true, type: () => [String] },
-              maxColors: { required: true, type: () => Number },
-            },
-          },
-        ],
-        [
-          Promise.resolve(require('../projects/dto/project-responses.dto')),
+          Promise.resolve(require('../assets/dto/asset.dto')),
           {
             AssetDto: {
               id: { required: true, type: () => String },
@@ -111,6 +25,11 @@ export default async () => {
               model: { required: true, type: () => String },
               createdAt: { required: true, type: () => String },
             },
+          },
+        ],
+        [
+          Promise.resolve(require('../projects/dto/project-responses.dto')),
+          {
             SectionDto: {
               id: { required: true, type: () => String },
               projectId: { required: true, type: () => String },
@@ -122,9 +41,7 @@ export default async () => {
             SectionWithAssetsDto: {
               assets: {
                 required: true,
-                type: () => [
-                  t['./projects/dto/project-responses.dto'].AssetDto,
-                ],
+                type: () => [t['./assets/dto/asset.dto'].AssetDto],
               },
             },
             AgentDto: {
@@ -213,9 +130,7 @@ export default async () => {
               },
               assets: {
                 required: true,
-                type: () => [
-                  t['./projects/dto/project-responses.dto'].AssetDto,
-                ],
+                type: () => [t['./assets/dto/asset.dto'].AssetDto],
               },
             },
             ProjectResponseDto: {
@@ -264,12 +179,99 @@ export default async () => {
           },
         ],
         [
+          Promise.resolve(require('../failures/error-responses.dto')),
+          {
+            ValidationIssueDto: {
+              path: { required: true, type: () => [Object] },
+              message: { required: true, type: () => String },
+              code: { required: true, type: () => String },
+            },
+            ErrorResponseDto: {
+              error: { required: true, type: () => String },
+              code: { required: false, type: () => String },
+            },
+            ValidationErrorResponseDto: {
+              error: { required: true, type: () => String },
+              details: {
+                required: true,
+                type: () => [
+                  t['./failures/error-responses.dto'].ValidationIssueDto,
+                ],
+              },
+            },
+            LogoErrorResponseDto: {
+              success: { required: true, type: () => Boolean },
+              error: { required: true, type: () => String },
+            },
+            LogoValidationErrorResponseDto: {
+              error: { required: true, type: () => String },
+              details: {
+                required: true,
+                type: () => [
+                  t['./failures/error-responses.dto'].ValidationIssueDto,
+                ],
+              },
+            },
+          },
+        ],
+        [
+          Promise.resolve(require('../logo/dto/generate-logo.dto')),
+          {
+            GenerateLogoDto: {
+              projectId: {
+                required: true,
+                type: () => String,
+                description:
+                  'Required, otherwise unused: the project is not looked up, and the logo is not linked to it.',
+              },
+              companyName: { required: true, type: () => String, minLength: 1 },
+              style: {
+                required: true,
+                enum: [
+                  'modern',
+                  'minimalist',
+                  'vintage',
+                  'playful',
+                  'professional',
+                  'abstract',
+                  'geometric',
+                  'organic',
+                ],
+              },
+              colors: { required: true, type: () => [String], minItems: 1 },
+              description: { required: false, type: () => String },
+              industry: { required: false, type: () => String },
+              mood: { required: false, type: () => [String] },
+            },
+          },
+        ],
+        [
+          Promise.resolve(require('../logo/dto/logo-responses.dto')),
+          {
+            GenerateLogoResponseDto: {
+              success: { required: true, type: () => Boolean },
+              logoUrl: { required: true, type: () => String },
+              message: { required: true, type: () => String },
+            },
+            LogoGeneratorInfoDto: {
+              service: { required: true, type: () => String },
+              status: {
+                required: true,
+                enum: ['configured', 'not_configured'],
+              },
+              message: { required: true, type: () => String },
+              supportedStyles: { required: true, type: () => [String] },
+              maxColors: { required: true, type: () => Number },
+            },
+          },
+        ],
+        [
           Promise.resolve(require('../assets/dto/asset-responses.dto')),
           {
             AssetResponseDto: {
               asset: {
                 required: true,
-                type: () => t['./projects/dto/project-responses.dto'].AssetDto,
+                type: () => t['./assets/dto/asset.dto'].AssetDto,
               },
             },
             DeleteAssetResponseDto: {

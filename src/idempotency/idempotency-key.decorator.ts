@@ -8,16 +8,21 @@ import {
   getRequestContext,
 } from '../common/http/request-context';
 
-/**
- * A request that carries an Idempotency-Key, as the store needs it, with
- * the route's own mapping of its result to the HTTP answer that is stored
- * and replayed: so the services that do the work never build one.
- */
-export interface IdempotentRequest<Result = never> {
+/** A request's Idempotency-Key, as the store needs it. */
+export interface IdempotentKey {
   /** SHA-256 of operation, caller and key: the stored record's id. */
   recordId: string;
   /** SHA-256 of the request body's bytes: a retry sends the same bytes. */
   fingerprint: string;
+}
+
+/**
+ * A key with the route's own mapping of its result to the HTTP answer that
+ * is stored and replayed: so the services that do the work never build
+ * one. A route whose work builds its answer itself (a kept logo, which
+ * stores it in the work's own transaction) gives none: an IdempotentKey.
+ */
+export interface IdempotentRequest<Result = never> extends IdempotentKey {
   /** The answer a result of the work is sent as (the feature's replies). */
   answerOf: (result: Result) => JsonReply;
 }
@@ -26,7 +31,7 @@ export interface IdempotentRequest<Result = never> {
 export interface IdempotentOperation<Result> {
   /** Method and path, e.g. `POST /api/projects`: keys are per operation. */
   operation: string;
-  answerOf: (result: Result) => JsonReply;
+  answerOf?: (result: Result) => JsonReply;
 }
 
 export const IDEMPOTENCY_KEY_HEADER = 'Idempotency-Key';
@@ -44,14 +49,15 @@ function invalidKey(message: string): InputValidationException {
 }
 
 /**
- * The request's Idempotency-Key for the given operation, or undefined when
- * it sends none. A malformed or repeated key is invalid input (400).
+ * The request's Idempotency-Key for the given operation (an
+ * IdempotentRequest when the operation gives answerOf, else an
+ * IdempotentKey), or undefined when it sends none. A malformed or repeated key is invalid input (400).
  */
 export const IdempotencyKey = createParamDecorator(
   (
     { operation, answerOf }: IdempotentOperation<never>,
     context: ExecutionContext,
-  ): IdempotentRequest<never> | undefined => {
+  ): IdempotentRequest<never> | IdempotentKey | undefined => {
     const request = context.switchToHttp().getRequest<Request>();
     const key = request.headers['idempotency-key'];
     if (key === undefined) return undefined;
@@ -73,7 +79,7 @@ export const IdempotencyKey = createParamDecorator(
         `${operation}\n${getRequestContext(request).clientKey}\n${key}`,
       ),
       fingerprint: getBodyDigest(request) ?? sha256(''),
-      answerOf,
+      ...(answerOf ? { answerOf } : {}),
     };
   },
 );

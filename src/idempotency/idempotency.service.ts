@@ -10,7 +10,10 @@ import { idempotencyConfig } from './idempotency.config';
 import type { JsonReply } from '../common/http/json-reply';
 import { BatchedPurge } from '../database/batched-purge';
 import type { Transaction } from '../database/database.service';
-import type { IdempotentRequest } from './idempotency-key.decorator';
+import type {
+  IdempotentKey,
+  IdempotentRequest,
+} from './idempotency-key.decorator';
 import {
   IdempotencyKeyInUseError,
   IdempotencyKeyReusedError,
@@ -80,20 +83,20 @@ export class IdempotencyService
   }
 
   /**
-   * For run's work that ends in a transaction of its own (a kept logo):
-   * stores the leased key's answer in it, so that the work's effect and
-   * the answer commit together and no crash between them can make a retry
-   * do the work twice. Pass `answeredByWork` to run.
+   * For runAnsweredByWork's work, which ends in a transaction of its own (a
+   * kept logo): stores the leased key's answer in it, so that the work's
+   * effect and the answer commit together and no crash between them can
+   * make a retry do the work twice.
    */
-  async answerInTransaction<T>(
+  async answerInTransaction(
     transaction: Transaction,
-    request: IdempotentRequest<T>,
-    result: T,
+    key: IdempotentKey,
+    answer: JsonReply,
   ): Promise<void> {
     await this.records.completeInTransaction(
       transaction,
-      request.recordId,
-      storable(request.answerOf(result)),
+      key.recordId,
+      storable(answer),
     );
   }
 
@@ -102,7 +105,7 @@ export class IdempotencyService
    * differs, 409 while the first request is in progress. Undefined when
    * the record has expired meanwhile.
    */
-  async replay(request: IdempotentRequest): Promise<Replayed | undefined> {
+  async replay(request: IdempotentKey): Promise<Replayed | undefined> {
     const record = await this.records.findLive(request.recordId, Date.now());
     return record ? this.answerFrom(record, request) : undefined;
   }
@@ -118,19 +121,10 @@ export class IdempotencyService
     request: IdempotentRequest<T>,
     leaseMs: number,
     work: () => Promise<T>,
-    options: { answeredByWork?: boolean } = {},
   ): Promise<T | Replayed> {
     const leased = await this.lease(request, leaseMs);
     if (leased !== true) return leased;
-    let result: T;
-    try {
-      result = await work();
-    } catch (error) {
-      await this.release(request);
-      throw error;
-    }
-    // The work stored its answer in its own transaction (answerInTransaction).
-    if (options.answeredByWork) return result;
+    const result = await this.leased(request, work);
     const answer = request.answerOf(result);
     if (isStored(answer.status)) {
       await this.records.complete(request.recordId, storable(answer));
@@ -138,6 +132,21 @@ export class IdempotencyService
       await this.release(request);
     }
     return result;
+  }
+
+  /**
+   * As run, for work that stores its own answer in the transaction of its
+   * effect (answerInTransaction) and returns it: the key is leased, the
+   * work runs, and the key is freed again only if the work throws.
+   */
+  async runAnsweredByWork(
+    key: IdempotentKey,
+    leaseMs: number,
+    work: () => Promise<JsonReply>,
+  ): Promise<JsonReply | Replayed> {
+    const leased = await this.lease(key, leaseMs);
+    if (leased !== true) return leased;
+    return this.leased(key, work);
   }
 
   onApplicationBootstrap(): void {
@@ -153,9 +162,19 @@ export class IdempotencyService
     return this.purger.run(now);
   }
 
+  /** The work of a leased key; the key is freed when it throws. */
+  private async leased<T>(key: IdempotentKey, work: () => Promise<T>) {
+    try {
+      return await work();
+    } catch (error) {
+      await this.release(key);
+      throw error;
+    }
+  }
+
   /** True when this request now holds the key; otherwise the replay. */
   private async lease(
-    request: IdempotentRequest,
+    request: IdempotentKey,
     leaseMs: number,
   ): Promise<true | Replayed> {
     // A record can expire between two statements; a few tries settle it.
@@ -176,7 +195,7 @@ export class IdempotencyService
   }
 
   /** Never throws: a key that cannot be freed now is free when its lease ends. */
-  private async release(request: IdempotentRequest): Promise<void> {
+  private async release(request: IdempotentKey): Promise<void> {
     try {
       await this.records.release(request.recordId);
     } catch (error) {
@@ -188,7 +207,7 @@ export class IdempotencyService
 
   private answerFrom(
     record: IdempotencyRecord,
-    request: IdempotentRequest,
+    request: IdempotentKey,
   ): Replayed {
     if (record.fingerprint !== request.fingerprint) {
       throw new IdempotencyKeyReusedError();

@@ -11,7 +11,7 @@ import type { IdempotentRequest } from '../idempotency/idempotency-key.decorator
 import { IdempotencyService } from '../idempotency/idempotency.service';
 import type { Replayed } from '../idempotency/replayed';
 import type { GeneratedLogo, LogoImage } from './generated-logo';
-import type { GenerateLogoDto, LogoRequest } from './dto/generate-logo.dto';
+import type { GenerateLogoDto } from './dto/generate-logo.dto';
 import { HostedLogos } from './hosted-logos';
 import {
   ImageApiClient,
@@ -110,7 +110,7 @@ export class LogoService implements OnApplicationBootstrap {
       this.imageApi.isConfigured && this.hostsImages
         ? caller.baseUrl()
         : undefined;
-    const image = await this.callUpstream(request, caller, {});
+    const image = await this.callUpstream(buildLogoPrompt(request), caller, {});
     if (image.kind === 'url') return image.url;
     return this.hostedLogos.host(
       image.bytes,
@@ -123,13 +123,10 @@ export class LogoService implements OnApplicationBootstrap {
    * One generated logo's bytes (PNG, JPEG or WebP, at most
    * IMAGE_MAX_BYTES): every model is asked for base64, through the same
    * line, rate limit, deadline and retries as a generated logo's URL.
+   * `prompt`: buildLogoPrompt's, which the caller keeps with the image.
    */
-  async generateImage(
-    request: LogoRequest,
-    caller: LogoCaller,
-  ): Promise<LogoImage> {
-    const prompt = buildLogoPrompt(request);
-    const image = await this.callUpstream(request, caller, { bytes: true });
+  async generateImage(prompt: string, caller: LogoCaller): Promise<LogoImage> {
+    const image = await this.callUpstream(prompt, caller, { bytes: true });
     // Asked for base64, an upstream that answers a URL broke the contract.
     if (image.kind !== 'bytes') {
       throw new LogoGenerationError(INVALID_RESPONSE_MESSAGE);
@@ -145,14 +142,13 @@ export class LogoService implements OnApplicationBootstrap {
    * with its retries. The deadline covers everything from the line on.
    */
   private async callUpstream(
-    request: LogoRequest,
+    prompt: string,
     caller: LogoCaller,
     options: ImageCallOptions,
   ): Promise<GeneratedImage> {
     if (!this.imageApi.isConfigured) {
       throw new LogoGenerationError(KEY_MISSING_MESSAGE);
     }
-    const prompt = buildLogoPrompt(request);
     const ticket = this.queue.admit(caller.clientKey, caller.address);
     const deadline = startDeadline(this.deadlineMs);
     const signal = AbortSignal.any([caller.signal, deadline.signal]);

@@ -3,6 +3,7 @@ import { Module } from '@nestjs/common';
 import { JsonStreamResponder } from '../common/http/json-stream.responder';
 import { AssetStorageModule } from '../assets/asset-storage.module';
 import { IdempotencyModule } from '../idempotency/idempotency.module';
+import { ProjectVersionsModule } from '../project-versions/project-versions.module';
 import { RateLimitStorageModule } from '../common/rate-limit/rate-limit-storage.module';
 import { ProjectCreateRateLimit } from './project-create-rate-limit';
 import { ProjectsController } from './projects.controller';
@@ -10,7 +11,12 @@ import { ProjectsRepository } from './projects.repository';
 import { ProjectsService } from './projects.service';
 
 @Module({
-  imports: [AssetStorageModule, IdempotencyModule, RateLimitStorageModule],
+  imports: [
+    AssetStorageModule,
+    IdempotencyModule,
+    ProjectVersionsModule,
+    RateLimitStorageModule,
+  ],
   controllers: [ProjectsController],
   providers: [
     ProjectsService,

@@ -18,11 +18,15 @@ import {
 } from '../database/sql';
 import type { UpdateProjectDto } from './dto/update-project.dto';
 import type { ProjectCursor } from './project-cursor';
+import {
+  ProjectVersions,
+  type ProjectChange,
+} from '../project-versions/project-versions.repository';
 import type { AssetRef } from '../assets/asset-bytes/asset-bytes';
 import type { AssetUrlParts } from '../assets/asset-urls';
+import { ASSET_COLUMNS } from '../assets/dto/asset.dto';
 import {
   AGENT_FIELDS,
-  ASSET_COLUMNS,
   type AgentDto,
   PROJECT_FIELDS,
   SECTION_FIELDS,
@@ -44,7 +48,10 @@ import {
  * newest first.
  */
 
-/** Each shape's columns are its DTO's fields (dto/project-responses.dto.ts). */
+/**
+ * Each shape's columns are its DTO's fields (dto/project-responses.dto.ts,
+ * assets/dto/asset.dto.ts).
+ */
 const PROJECT = PROJECT_FIELDS;
 const SECTION = SECTION_FIELDS;
 const AGENT = AGENT_FIELDS;
@@ -312,15 +319,6 @@ async function findProjectPage(
   };
 }
 
-/** Which project a change applies to: its id, its owner, its versions. */
-export interface ProjectTarget {
-  id: string;
-  /** Only a project of this user (a proven caller's own). */
-  owner?: string;
-  /** Only while the project is at one of these versions (If-Match). */
-  versions?: number[];
-}
-
 /** A project as PATCH answers it: the row, its sections and agents. */
 export interface ChangedProject {
   project: Project;
@@ -333,6 +331,7 @@ export class ProjectsRepository {
   constructor(
     private readonly db: Database,
     private readonly snapshots: SnapshotReader,
+    private readonly versions: ProjectVersions,
   ) {}
 
   /**
@@ -391,72 +390,66 @@ export class ProjectsRepository {
   }
 
   /**
-   * Applies `changes` with a new updatedAt to the target, then reads it
-   * back with its sections and agents, in one transaction; null when no
-   * project matched. The check of owner and versions and the change are
-   * one statement, so of two changes naming the same version one applies.
+   * Applies `changes` with a new updatedAt to the project, then reads it
+   * back with its sections and agents, in one transaction that first moves
+   * its version on (ProjectVersions: the owner and If-Match checks, and
+   * `change.missing()` or 412 when they fail).
    */
   update(
-    target: ProjectTarget,
+    change: ProjectChange,
     changes: UpdateProjectDto,
-  ): Promise<ChangedProject | null> {
-    return this.db.write(async (manager) => {
-      const update = manager
-        .createQueryBuilder()
-        .update(Project)
-        // TypeORM adds "version" = "version" + 1 for the version column.
-        .set({ ...changes, updatedAt: new Date() })
-        .where('id = :id', { id: target.id });
-      if (target.owner !== undefined) {
-        update.andWhere('userId = :owner', { owner: target.owner });
-      }
-      if (target.versions) {
-        update.andWhere('version IN (:...versions)', {
-          versions: target.versions,
-        });
-      }
-      const { affected } = await update.execute();
-      if (!affected) return null;
+  ): Promise<ChangedProject> {
+    this.versions.precheck(change);
+    return this.db.transaction(async (transaction) => {
+      await this.versions.advance(transaction, change);
+      const manager = managerOf(transaction);
+      const sql = sqlFor(manager);
+      // Keys of UpdateProjectDto only (parseProjectUpdate admits no other).
+      const fields = Object.keys(changes) as Array<keyof UpdateProjectDto>;
+      const values = [
+        ...fields.map((field) => changes[field]),
+        sql.timestamp(new Date()),
+        change.projectId,
+      ];
+      const assignments = [...fields, 'updatedAt'].map(
+        (field, index) => `"${field}" = $${index + 1}`,
+      );
+      await sql.changes(
+        `UPDATE "projects" SET ${assignments.join(', ')} WHERE "id" = $${values.length}`,
+        values,
+      );
       const project = await manager.findOneByOrFail(Project, {
-        id: target.id,
+        id: change.projectId,
       });
       return {
         project,
-        ...(await findSectionsAndAgents(sqlFor(manager), target.id)),
+        ...(await findSectionsAndAgents(sqlFor(manager), change.projectId)),
       };
     });
   }
 
   /**
-   * Deletes the target with its children (ON DELETE CASCADE); null when
-   * no project matched, else the assets that went with it (read in the
-   * same transaction), whose bytes outside the database are still to go.
+   * Deletes the project with its children (ON DELETE CASCADE), once
+   * ProjectVersions let the change through (as for update); answers the
+   * assets that went with it (read in the same transaction), whose bytes
+   * outside the database are still to go.
    */
-  async remove(target: ProjectTarget): Promise<{ assets: AssetRef[] } | null> {
-    return this.db.write(async (manager) => {
-      const assets = await sqlFor(manager).rows<{ assetId: string }>(
+  async remove(change: ProjectChange): Promise<{ assets: AssetRef[] }> {
+    this.versions.precheck(change);
+    return this.db.transaction(async (transaction) => {
+      await this.versions.advance(transaction, change);
+      const sql = sqlFor(managerOf(transaction));
+      const assets = await sql.rows<{ assetId: string }>(
         'SELECT "id" AS "assetId" FROM "assets" WHERE "projectId" = $1',
-        [target.id],
+        [change.projectId],
       );
-      const deletion = manager
-        .createQueryBuilder()
-        .delete()
-        .from(Project)
-        .where('id = :id', { id: target.id });
-      if (target.owner !== undefined) {
-        deletion.andWhere('userId = :owner', { owner: target.owner });
-      }
-      if (target.versions) {
-        deletion.andWhere('version IN (:...versions)', {
-          versions: target.versions,
-        });
-      }
-      const { affected } = await deletion.execute();
-      if (!affected) return null;
+      await sql.changes('DELETE FROM "projects" WHERE "id" = $1', [
+        change.projectId,
+      ]);
       return {
         assets: assets.map(({ assetId }) => ({
           assetId,
-          projectId: target.id,
+          projectId: change.projectId,
         })),
       };
     });

@@ -15,15 +15,16 @@ import { CreateProjectDto } from './dto/create-project.dto';
 import { ListProjectsQuery } from './dto/list-projects.query';
 import { parseProjectUpdate } from './dto/update-project.dto';
 import { decodeCursor, encodeCursor } from './project-cursor';
-import { ProjectAccess } from './project-access';
+import { ProjectAccess } from '../auth/project-access';
 import { ProjectCreateRateLimit } from './project-create-rate-limit';
 import { buildNewProject } from './project-defaults';
 import { ProjectListBody } from './project-list-body';
 import { ListSlots } from './list-slots';
 import { claimantOf } from '../common/concurrency/fair-gate';
 import type { JsonCursor } from '../database/json-cursor';
-import { ProjectsRepository, type ProjectTarget } from './projects.repository';
-import { acceptedVersions, isUnchanged } from './project-version';
+import { ProjectsRepository } from './projects.repository';
+import type { ProjectChange } from '../project-versions/project-versions.repository';
+import { isUnchanged } from '../project-versions/project-version';
 import type { ProjectDocument, ProjectRead } from './project-document';
 import {
   toAgentDto,
@@ -31,11 +32,8 @@ import {
   toSectionDto,
 } from './dto/project-responses.dto';
 import { presentProject } from './projects.presenter';
-import {
-  ProjectChangeRejectedError,
-  ProjectNotFoundException,
-  ProjectPreconditionFailedException,
-} from './projects.errors';
+import { ProjectChangeRejectedError } from './projects.errors';
+import { ProjectNotFoundException } from '../project-versions/project-versions.errors';
 
 @Injectable()
 export class ProjectsService {
@@ -206,8 +204,8 @@ export class ProjectsService {
 
   /**
    * PATCH /api/projects/{id}: the body applied as given; updatedAt always set here, and the
-   * version moves on. With If-Match, the check and the change are one
-   * statement, so of two PATCHes naming the same version only one applies.
+   * version moves on (ProjectVersions: of two PATCHes naming the same
+   * version with If-Match, only one applies).
    */
   async update(
     id: string,
@@ -220,16 +218,10 @@ export class ProjectsService {
     });
     const access = ProjectAccess.of(context);
     access.assertOwnerMayBe(changes.userId, 'hand a project to another user');
-    const versions = ifMatch && acceptedVersions(ifMatch);
-    if (!isWellFormedId(id) || (Array.isArray(versions) && !versions.length)) {
-      throw unchanged(ifMatch);
-    }
-    const changed = await this.projects.update(
-      changeTarget(id, versions, access.changeOwner()),
+    const { project, sections, agents } = await this.projects.update(
+      changeOf(id, ifMatch, access.changeOwner()),
       changes,
     );
-    if (!changed) throw unchanged(ifMatch);
-    const { project, sections, agents } = changed;
     return {
       id,
       version: project.version,
@@ -254,41 +246,29 @@ export class ProjectsService {
     ifMatch: EntityTagCondition | undefined,
     context: RequestContext,
   ): Promise<void> {
-    const versions = ifMatch && acceptedVersions(ifMatch);
-    if (!isWellFormedId(id) || (Array.isArray(versions) && !versions.length)) {
-      throw unchanged(ifMatch);
-    }
     const removed = await this.projects.remove(
-      changeTarget(id, versions, ProjectAccess.of(context).changeOwner()),
+      changeOf(id, ifMatch, ProjectAccess.of(context).changeOwner()),
     );
-    if (!removed) throw unchanged(ifMatch);
     await this.assetBytes.forget(removed.assets);
   }
 }
 
 /**
  * The project a PATCH or DELETE may change: the owner's (ProjectAccess),
- * and with If-Match only at a version it names (any for If-Match: *).
+ * and with If-Match only at a version it names (ProjectVersions). Without
+ * If-Match, an unknown id is the route's 500 (docs/api.md); with it, RFC
+ * 9110's 412, which also covers a project that does not exist (If-Match: *
+ * means "exists").
  */
-function changeTarget(
+function changeOf(
   id: string,
-  versions: number[] | '*' | undefined,
+  ifMatch: EntityTagCondition | undefined,
   owner: string | undefined,
-): ProjectTarget {
+): ProjectChange {
   return {
-    id,
+    projectId: id,
     ...(owner === undefined ? {} : { owner }),
-    ...(Array.isArray(versions) ? { versions } : {}),
+    ...(ifMatch === undefined ? {} : { ifMatch }),
+    missing: () => new ProjectChangeRejectedError('unknown project id'),
   };
-}
-
-/**
- * Why a PATCH or DELETE changed nothing. Without If-Match it is the route's
- * 500 (an unknown id, docs/api.md); with it, RFC 9110's 412, which also covers a
- * project that does not exist (If-Match: * means "exists").
- */
-function unchanged(ifMatch: EntityTagCondition | undefined): Error {
-  return ifMatch === undefined
-    ? new ProjectChangeRejectedError('unknown project id')
-    : new ProjectPreconditionFailedException();
 }

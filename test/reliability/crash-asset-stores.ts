@@ -174,8 +174,6 @@ const s3Store: AssetStoreUnderTest = {
               return new Set(ids.filter((id) => rows.has(id)));
             },
           },
-          // The sweep never writes rows.
-          undefined as never,
           // The app's deployment, as its objects' metadata names it.
           { id: () => deploymentOfAnObject() },
         );

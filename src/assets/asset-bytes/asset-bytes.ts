@@ -15,8 +15,21 @@ export interface AssetContent extends AssetRef {
   sha256: string;
 }
 
-/** Writes the asset's row; runs inside the transaction the store chooses. */
-export type RowWriter = (transaction: Transaction) => Promise<void>;
+/**
+ * A new asset's bytes once `stage` has run: what remains of storing them,
+ * around the transaction that writes the asset's row.
+ */
+export interface StagedBytes {
+  /**
+   * Whether the row's transaction also writes the bytes (megabytes: run it
+   * as Database.largeTransaction).
+   */
+  readonly large: boolean;
+  /** In the row's transaction, after the row is written. */
+  writeIn(transaction: Transaction): Promise<void>;
+  /** The row's transaction failed: nothing of the bytes may stay. */
+  discard(): Promise<void>;
+}
 
 /**
  * Where asset bytes are kept: the database (ASSET_STORE=database) or an
@@ -28,18 +41,18 @@ export abstract class AssetBytes {
   abstract readonly kind: 'database' | 's3';
 
   /**
-   * Stores `content` and runs `writeRow` in a transaction: the database
-   * store writes the bytes in that same transaction; the S3 store writes
-   * the object first, the row second, and deletes the object again when
-   * the row fails. Rejects with writeRow's error when the row fails, and
-   * with AssetStorageUnavailableError when the bytes cannot be stored.
-   * `signal`: the request's; storing stops when its client leaves.
+   * The first step of storing `content`, before the transaction that
+   * writes its row: the S3 store writes the object now (the row comes
+   * second, and `discard` deletes the object when the row fails); the
+   * database store writes nothing yet (`writeIn` writes the bytes in the
+   * row's transaction). Rejects with AssetStorageUnavailableError when the
+   * bytes cannot be stored. `signal`: the request's; storing stops when
+   * its client leaves.
    */
-  abstract keep(
+  abstract stage(
     content: AssetContent,
-    writeRow: RowWriter,
     signal?: AbortSignal,
-  ): Promise<void>;
+  ): Promise<StagedBytes>;
 
   /**
    * The bytes of a stored asset (`byteSize` long), read as they are

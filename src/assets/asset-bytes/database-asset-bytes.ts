@@ -6,7 +6,7 @@ import {
   AssetBytes,
   type AssetContent,
   type AssetRef,
-  type RowWriter,
+  type StagedBytes,
 } from './asset-bytes';
 
 /**
@@ -24,14 +24,13 @@ export class DatabaseAssetBytes extends AssetBytes {
     super();
   }
 
-  keep(content: AssetContent, writeRow: RowWriter): Promise<void> {
-    return this.db.largeTransaction(async (transaction) => {
-      await writeRow(transaction);
-      await this.rows.insertContent(
-        transaction,
-        content.assetId,
-        content.bytes,
-      );
+  stage(content: AssetContent): Promise<StagedBytes> {
+    return Promise.resolve({
+      large: true,
+      writeIn: (transaction) =>
+        this.rows.insertContent(transaction, content.assetId, content.bytes),
+      // Written in the row's transaction, the bytes went with its rollback.
+      discard: () => Promise.resolve(),
     });
   }
 

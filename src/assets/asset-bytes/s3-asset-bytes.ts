@@ -10,14 +10,13 @@ import {
   S3ServiceException,
 } from '@aws-sdk/client-s3';
 import { Readable } from 'node:stream';
-import type { Database } from '../../database/database.service';
 import { ClientClosedRequestError } from '../../failures/client-closed-request.error';
 import { AssetStorageUnavailableError } from '../assets.errors';
 import {
   AssetBytes,
   type AssetContent,
   type AssetRef,
-  type RowWriter,
+  type StagedBytes,
 } from './asset-bytes';
 import type { DeploymentIdentity } from './deployment-identity';
 
@@ -143,7 +142,6 @@ export class S3AssetBytes extends AssetBytes {
     private readonly client: S3Client,
     private readonly settings: S3AssetSettings,
     private readonly rows: AssetRowLookup,
-    private readonly db: Database,
     private readonly identity: DeploymentIdentity,
     private readonly onDeleted: (
       reason: DeletionReason,
@@ -158,11 +156,10 @@ export class S3AssetBytes extends AssetBytes {
     if (failure !== null) throw new AssetStorageUnavailableError(failure);
   }
 
-  async keep(
+  async stage(
     content: AssetContent,
-    writeRow: RowWriter,
     signal?: AbortSignal,
-  ): Promise<void> {
+  ): Promise<StagedBytes> {
     const key = this.keyOf(content);
     const deployment = await this.identity.id();
     await this.forRequest(
@@ -186,12 +183,13 @@ export class S3AssetBytes extends AssetBytes {
         signal,
       ),
     );
-    try {
-      await this.db.transaction(writeRow);
-    } catch (error) {
-      await this.deleteKeys([key], 'row_failed');
-      throw error;
-    }
+    return {
+      large: false,
+      writeIn: () => Promise.resolve(),
+      discard: async () => {
+        await this.deleteKeys([key], 'row_failed');
+      },
+    };
   }
 
   async open(

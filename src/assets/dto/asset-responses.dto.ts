@@ -1,5 +1,5 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { AssetDto } from '../../projects/dto/project-responses.dto';
+import { AssetDto } from './asset.dto';
 
 /** 201 of POST /api/projects/{id}/logos, 200 of GET of one asset. */
 export class AssetResponseDto {

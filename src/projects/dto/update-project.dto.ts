@@ -49,8 +49,23 @@ export interface ProjectUpdateRules {
   createLengths: boolean;
 }
 
-/** Sent back by a client that PATCHes a project it fetched; never applied. */
-const READ_ONLY_FIELDS = new Set(['id', 'createdAt', 'updatedAt']);
+/**
+ * Sent back by a client that PATCHes a project it fetched; never applied
+ * (UpdateProjectBodyDto documents them as ignored).
+ */
+export interface IgnoredUpdateFields {
+  id?: string;
+  createdAt?: string;
+  updatedAt?: string;
+}
+
+const READ_ONLY_FIELDS = new Set(
+  Object.keys({
+    id: true,
+    createdAt: true,
+    updatedAt: true,
+  } satisfies Record<keyof IgnoredUpdateFields, true>),
+);
 
 // PostgreSQL cannot store NUL in text; SQLite can. Refused on both.
 // eslint-disable-next-line no-control-regex

@@ -1,3 +1,5 @@
+import type { AssetRecord } from '../../assets/dto/asset.dto';
+import type { ColumnsOfEntity } from '../../database/entity-columns';
 import {
   Column,
   Entity,
@@ -62,3 +64,6 @@ export class Asset {
   @TimestampColumn()
   createdAt: Date;
 }
+
+/** Every stored field of AssetDto is a column here. */
+export type AssetColumns = ColumnsOfEntity<Asset, AssetRecord>;

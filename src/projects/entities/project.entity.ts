@@ -1,3 +1,5 @@
+import type { ColumnsOfEntity } from '../../database/entity-columns';
+import type { ProjectDto } from '../dto/project-responses.dto';
 import {
   BeforeInsert,
   Column,
@@ -43,7 +45,8 @@ export class Project {
   @TimestampColumn()
   updatedAt: Date;
 
-  // Starts at 1 and grows by one on every change: the project's ETag.
+  // Starts at 1 and grows by one on every change, its assets' included,
+  // moved on by ProjectVersions only: the project's ETag.
   @VersionColumn()
   version: number;
 
@@ -62,3 +65,6 @@ export class Project {
   @OneToMany(() => Asset, (asset) => asset.project)
   assets: Asset[];
 }
+
+/** Every field of ProjectDto is a column here. */
+export type ProjectColumns = ColumnsOfEntity<Project, ProjectDto>;

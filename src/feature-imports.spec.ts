@@ -1,0 +1,41 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join, relative, sep } from 'node:path';
+
+/**
+ * Kept logos and projects depend on each other one way only: projects
+ * show and delete assets (projects -> assets); both change a project's
+ * version through project-versions, which depends on neither. A folder
+ * cycle would make every change to one a change to the other.
+ */
+const FORBIDDEN: Record<string, string[]> = {
+  assets: ['projects'],
+  'project-versions': ['projects', 'assets'],
+};
+
+const sourcesOf = (folder: string): string[] =>
+  readdirSync(folder, { withFileTypes: true, recursive: true })
+    .filter((entry) => entry.isFile() && entry.name.endsWith('.ts'))
+    .map((entry) => join(entry.parentPath, entry.name));
+
+/** The top folder of src/ an import of `file` lands in, if relative. */
+function importedFolders(file: string): string[] {
+  const text = readFileSync(file, 'utf8');
+  return [...text.matchAll(/from '(\.[^']+)'/g)].map(([, path]) => {
+    const target = relative(__dirname, join(file, '..', path));
+    return target.split(sep)[0];
+  });
+}
+
+describe('imports between feature folders', () => {
+  it.each(Object.entries(FORBIDDEN))(
+    'src/%s imports none of %j',
+    (folder, forbidden) => {
+      const offending = sourcesOf(join(__dirname, folder)).flatMap((file) =>
+        importedFolders(file)
+          .filter((target) => forbidden.includes(target))
+          .map((target) => `${relative(__dirname, file)} -> ${target}`),
+      );
+      expect(offending).toEqual([]);
+    },
+  );
+});
