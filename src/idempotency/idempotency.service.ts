@@ -14,7 +14,7 @@ import type { IdempotentRequest } from './idempotency-key.decorator';
 import {
   IdempotencyKeyInUseError,
   IdempotencyKeyReusedError,
-} from './idempotency.errors';
+} from './idempotency-key.error';
 import {
   IdempotencyRecord,
   IdempotencyRepository,

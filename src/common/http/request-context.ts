@@ -1,12 +1,10 @@
 import type { Request } from 'express';
-import type { FailurePolicy } from '../../failures/failure-message.decorator';
 
 /**
- * What the request carries between the guards, the handlers and the
- * exception filter. Symbols keep it off the public shape
- * of the request.
+ * What the request carries between the guards and the handlers (the
+ * failure policy is in failures/request-failure-policy.ts). Symbols keep it
+ * off the public shape of the request.
  */
-const FAILURE_POLICY = Symbol('failurePolicy');
 const BODY_DIGEST = Symbol('bodyDigest');
 const CALLER = Symbol('caller');
 
@@ -18,23 +16,11 @@ export interface Caller {
 }
 
 interface RequestContext {
-  [FAILURE_POLICY]?: FailurePolicy;
   [BODY_DIGEST]?: string;
   [CALLER]?: Caller;
 }
 
 const context = (request: Request) => request as Request & RequestContext;
-
-export function setFailurePolicy(
-  request: Request,
-  policy: FailurePolicy | undefined,
-): void {
-  context(request)[FAILURE_POLICY] = policy;
-}
-
-export function getFailurePolicy(request: Request): FailurePolicy | undefined {
-  return context(request)[FAILURE_POLICY];
-}
 
 /** SHA-256 of the body's bytes, kept for an Idempotency-Key's fingerprint. */
 export function setBodyDigest(request: Request, digest: string): void {

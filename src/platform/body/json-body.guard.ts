@@ -13,14 +13,12 @@ import { appConfig } from '../../../config/app.config';
 import type { AppConfig } from '../../../config/environment';
 import { Counter } from 'prom-client';
 import { claimantOf } from '../../common/http/client-ip';
-import {
-  getCaller,
-  getFailurePolicy,
-  setBodyDigest,
-} from '../../common/http/request-context';
+import { getCaller, setBodyDigest } from '../../common/http/request-context';
+import { getFailurePolicy } from '../../failures/request-failure-policy';
 import { MetricsService } from '../../metrics/metrics.service';
 import { jsonErrorMessage, NATIVE_PARSE_MAX_CHARS } from './json-error-message';
-import { LargeBodyGate, SMALL_BODY_MAX_BYTES } from './large-body-gate';
+import { LargeBodyGate } from './large-body-gate';
+import { SMALL_BODY_MAX_BYTES } from '../../failures/refused-body';
 import {
   checkJsonInSlices,
   NotJsonError,
