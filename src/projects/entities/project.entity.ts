@@ -43,8 +43,10 @@ export class Project {
   @TimestampColumn()
   updatedAt: Date;
 
-  // Starts at 1 and grows by one on every change: the project's ETag.
-  @VersionColumn()
+  // Starts at 1 and grows by one on every change: the project's ETag. The
+  // default is the one the migration that added the column gave existing
+  // rows; TypeORM writes 1 itself on insert.
+  @VersionColumn({ default: 1 })
   version: number;
 
   // Saving a new project inserts its default sections and agents with it.
