@@ -31,7 +31,12 @@ import { ProjectsRepository } from '../src/projects/projects.repository';
  * always readable, and reviewed, as text.
  *
  * Parameters are not recorded (ids and times differ on every run); only
- * the statements, in order.
+ * the statements, in order, one clause per line (sql-format.ts).
+ *
+ * Each repository is called through a proxy that notes the methods used;
+ * repositoryMethods() lists every method of every *Repository class under
+ * src/, so a method added without a capture here is reported by name
+ * (uncaptured) instead of being silently absent from sql/.
  */
 
 export type Dialect = 'sqlite' | 'postgres';
@@ -398,7 +403,12 @@ function render(dialect: Dialect, title: string, entries: Entry[]): string {
   for (const entry of entries) {
     lines.push('', `-- ${title}.${entry.name}`);
     for (const statement of entry.statements) {
-      lines.push(`${formatSql(statement)};`);
+      const formatted = formatSql(statement);
+      // The layout may only move whitespace: what is reviewed is what runs.
+      if (formatted.replace(/\s+/g, '') !== statement.replace(/\s+/g, '')) {
+        throw new Error(`formatSql changed more than whitespace: ${statement}`);
+      }
+      lines.push(`${formatted};`);
     }
   }
   return `${lines.join('\n')}\n`;

@@ -19,7 +19,7 @@ import type { AppConfig } from '../../config/environment';
 import { publicBaseUrlOrRelative } from '../common/http/public-base-url';
 import { sendJsonReply } from '../common/http/json-reply';
 import { ClientIp } from '../common/http/client-ip.decorator';
-import { JsonStreamResponder } from '../common/http/json-stream.responder';
+import { JsonStreamResponder } from '../common/http/json-stream-responder';
 import {
   JSON_CONTENT_TYPE,
   jsonArrayText,

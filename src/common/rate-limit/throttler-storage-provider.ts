@@ -4,7 +4,7 @@ import { appConfig } from '../../../config/app.config';
 import type { AppConfig } from '../../../config/environment';
 import { MetricsService } from '../../metrics/metrics.service';
 import { FallbackThrottlerStorage } from './fallback-throttler-storage';
-import { RateLimitStorageMetrics } from './rate-limit-storage.metrics';
+import { RateLimitStorageMetrics } from './rate-limit-storage-metrics';
 import { RedisThrottlerStorage } from './redis-throttler-storage';
 
 /**
