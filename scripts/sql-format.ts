@@ -1,8 +1,9 @@
 /**
  * Lays out one SQL statement for sql/<dialect>/*.sql: each clause on a line
  * of its own, a sub-select in parentheses indented one step deeper, and each
- * `||` piece (the JSON the list and detail statements build) on a line of
- * its own, so a diff names the clause or field that changed. Only the
+ * member of the JSON the list and detail statements build with `||` (from
+ * the `||` before a quoted name such as '"id":') on a line of its own, so
+ * a diff names the clause or field that changed. Only the
  * whitespace between tokens changes: quoted text and identifiers are kept
  * as they are, and keywords are recognised in upper case only, as the
  * repositories and TypeORM write them.
@@ -58,13 +59,19 @@ export function formatSql(statement: string): string {
   let line = '';
   let depth = 0;
   /**
-   * Per open parenthesis: the depth to return to when it holds a sub-select
-   * (laid out as a block, one step deeper than the line that opens it), or
-   * undefined when it is inline.
+   * Per open parenthesis: `outer`, the depth to return to, when it holds a
+   * sub-select (laid out as a block, one step deeper than the line that
+   * opens it); `members` when it holds json_object's name/value pairs, one
+   * pair per line (SQLite's JSON of the list and detail statements).
    */
-  const parens: (number | undefined)[] = [];
+  const parens: {
+    outer?: number;
+    members?: { indent: number; commas: number };
+  }[] = [];
   const inBlock = () =>
-    parens.length === 0 || parens[parens.length - 1] !== undefined;
+    parens.length === 0 || parens[parens.length - 1].outer !== undefined;
+  const indentOfLine = () =>
+    (line.length - line.trimStart().length) / INDENT.length;
   const newLine = (indent: number) => {
     if (line.trim() !== '') lines.push(line.trimEnd());
     line = INDENT.repeat(indent);
@@ -87,19 +94,32 @@ export function formatSql(statement: string): string {
     } else if (token === '(') {
       const subSelect =
         tokens[index + 1] === 'SELECT' || tokens[index + 1] === 'WITH';
+      const members = tokens[index - 1] === 'json_object';
       append('(', spaced[index]);
-      parens.push(subSelect ? depth : undefined);
       if (subSelect) {
-        depth = (line.length - line.trimStart().length) / INDENT.length + 1;
+        parens.push({ outer: depth });
+        depth = indentOfLine() + 1;
+      } else if (members) {
+        parens.push({ members: { indent: indentOfLine() + 1, commas: 0 } });
+      } else {
+        parens.push({});
       }
     } else if (token === ')') {
-      const outer = parens.pop();
+      const { outer } = parens.pop() ?? {};
       if (outer !== undefined) {
         newLine(depth - 1);
         depth = outer;
       }
       append(')', spaced[index]);
-    } else if (token === '||') {
+    } else if (token === ',' && parens.at(-1)?.members) {
+      const members = parens.at(-1)?.members as {
+        indent: number;
+        commas: number;
+      };
+      append(',', spaced[index]);
+      // Every second argument is a name: its pair starts a line.
+      if (++members.commas % 2 === 0) newLine(members.indent);
+    } else if (token === '||' && /^'.*"/.test(tokens[index + 1] ?? '')) {
       newLine(depth + 1);
       append('||', true);
     } else {

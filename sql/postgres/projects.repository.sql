@@ -13,158 +13,82 @@ COMMIT;
 
 -- ProjectsRepository.findDetail
 SELECT ('{'
-  || '"id":'
-  || COALESCE(to_json("p"."id")::text, 'null')
-  || ',"name":'
-  || COALESCE(to_json("p"."name")::text, 'null')
-  || ',"description":'
-  || COALESCE(to_json("p"."description")::text, 'null')
-  || ',"userId":'
-  || COALESCE(to_json("p"."userId")::text, 'null')
-  || ',"createdAt":'
-  || COALESCE(to_json(to_char("p"."createdAt" AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))::text, 'null')
-  || ',"updatedAt":'
-  || COALESCE(to_json(to_char("p"."updatedAt" AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))::text, 'null')
-  || ',"sections":'
-  || COALESCE((
-    SELECT COALESCE('['
-      || string_agg(('{'
-      || '"id":'
-      || COALESCE(to_json("c"."id")::text, 'null')
-      || ',"projectId":'
-      || COALESCE(to_json("c"."projectId")::text, 'null')
-      || ',"type":'
-      || COALESCE(to_json("c"."type")::text, 'null')
-      || ',"status":'
-      || COALESCE(to_json("c"."status")::text, 'null')
-      || ',"createdAt":'
-      || COALESCE(to_json(to_char("c"."createdAt" AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))::text, 'null')
-      || ',"updatedAt":'
-      || COALESCE(to_json(to_char("c"."updatedAt" AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))::text, 'null')
-      || ',"assets":'
-      || COALESCE((
-        SELECT COALESCE('['
-          || string_agg(('{'
-          || '"id":'
-          || COALESCE(to_json("a"."id")::text, 'null')
-          || ',"projectId":'
-          || COALESCE(to_json("a"."projectId")::text, 'null')
-          || ',"sectionId":'
-          || COALESCE(to_json("a"."sectionId")::text, 'null')
-          || ',"kind":'
-          || COALESCE(to_json("a"."kind")::text, 'null')
-          || ',"contentType":'
-          || COALESCE(to_json("a"."contentType")::text, 'null')
-          || ',"byteSize":'
-          || COALESCE(to_json("a"."byteSize")::text, 'null')
-          || ',"sha256":'
-          || COALESCE(to_json("a"."sha256")::text, 'null')
-          || ',"prompt":'
-          || COALESCE(to_json("a"."prompt")::text, 'null')
-          || ',"model":'
-          || COALESCE(to_json("a"."model")::text, 'null')
-          || ',"createdAt":'
-          || COALESCE(to_json(to_char("a"."createdAt" AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))::text, 'null')
-          || ',"url":'
-          || COALESCE(to_json(CAST($2 AS TEXT)
-          || "a"."id"
-          || CAST($3 AS TEXT))::text, 'null')
-          || '}'), ',' ORDER BY "a"."createdAt", "a"."id")
-          || ']', '[]')
+  || '"id":' || COALESCE(to_json("p"."id")::text, 'null')
+  || ',"name":' || COALESCE(to_json("p"."name")::text, 'null')
+  || ',"description":' || COALESCE(to_json("p"."description")::text, 'null')
+  || ',"userId":' || COALESCE(to_json("p"."userId")::text, 'null')
+  || ',"createdAt":' || COALESCE(to_json(to_char("p"."createdAt" AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))::text, 'null')
+  || ',"updatedAt":' || COALESCE(to_json(to_char("p"."updatedAt" AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))::text, 'null')
+  || ',"sections":' || COALESCE((
+    SELECT COALESCE('[' || string_agg(('{'
+      || '"id":' || COALESCE(to_json("c"."id")::text, 'null')
+      || ',"projectId":' || COALESCE(to_json("c"."projectId")::text, 'null')
+      || ',"type":' || COALESCE(to_json("c"."type")::text, 'null')
+      || ',"status":' || COALESCE(to_json("c"."status")::text, 'null')
+      || ',"createdAt":' || COALESCE(to_json(to_char("c"."createdAt" AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))::text, 'null')
+      || ',"updatedAt":' || COALESCE(to_json(to_char("c"."updatedAt" AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))::text, 'null')
+      || ',"assets":' || COALESCE((
+        SELECT COALESCE('[' || string_agg(('{'
+          || '"id":' || COALESCE(to_json("a"."id")::text, 'null')
+          || ',"projectId":' || COALESCE(to_json("a"."projectId")::text, 'null')
+          || ',"sectionId":' || COALESCE(to_json("a"."sectionId")::text, 'null')
+          || ',"kind":' || COALESCE(to_json("a"."kind")::text, 'null')
+          || ',"contentType":' || COALESCE(to_json("a"."contentType")::text, 'null')
+          || ',"byteSize":' || COALESCE(to_json("a"."byteSize")::text, 'null')
+          || ',"sha256":' || COALESCE(to_json("a"."sha256")::text, 'null')
+          || ',"prompt":' || COALESCE(to_json("a"."prompt")::text, 'null')
+          || ',"model":' || COALESCE(to_json("a"."model")::text, 'null')
+          || ',"createdAt":' || COALESCE(to_json(to_char("a"."createdAt" AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))::text, 'null')
+          || ',"url":' || COALESCE(to_json(CAST($2 AS TEXT) || "a"."id" || CAST($3 AS TEXT))::text, 'null') || '}'), ',' ORDER BY "a"."createdAt", "a"."id") || ']', '[]')
         FROM "assets" "a"
         WHERE "a"."projectId" = "p"."id" AND "a"."sectionId" = "c"."id"
-      ), 'null')
-      || '}'), ',' ORDER BY "c"."position")
-      || ']', '[]')
+      ), 'null') || '}'), ',' ORDER BY "c"."position") || ']', '[]')
     FROM "sections" "c"
     WHERE "c"."projectId" = "p"."id"
   ), 'null')
-  || ',"agents":'
-  || COALESCE((
-    SELECT COALESCE('['
-      || string_agg(('{'
-      || '"id":'
-      || COALESCE(to_json("c"."id")::text, 'null')
-      || ',"projectId":'
-      || COALESCE(to_json("c"."projectId")::text, 'null')
-      || ',"name":'
-      || COALESCE(to_json("c"."name")::text, 'null')
-      || ',"type":'
-      || COALESCE(to_json("c"."type")::text, 'null')
-      || ',"provider":'
-      || COALESCE(to_json("c"."provider")::text, 'null')
-      || ',"status":'
-      || COALESCE(to_json("c"."status")::text, 'null')
-      || ',"createdAt":'
-      || COALESCE(to_json(to_char("c"."createdAt" AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))::text, 'null')
-      || ',"updatedAt":'
-      || COALESCE(to_json(to_char("c"."updatedAt" AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))::text, 'null')
-      || '}'), ',' ORDER BY "c"."createdAt", "c"."id")
-      || ']', '[]')
+  || ',"agents":' || COALESCE((
+    SELECT COALESCE('[' || string_agg(('{'
+      || '"id":' || COALESCE(to_json("c"."id")::text, 'null')
+      || ',"projectId":' || COALESCE(to_json("c"."projectId")::text, 'null')
+      || ',"name":' || COALESCE(to_json("c"."name")::text, 'null')
+      || ',"type":' || COALESCE(to_json("c"."type")::text, 'null')
+      || ',"provider":' || COALESCE(to_json("c"."provider")::text, 'null')
+      || ',"status":' || COALESCE(to_json("c"."status")::text, 'null')
+      || ',"createdAt":' || COALESCE(to_json(to_char("c"."createdAt" AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))::text, 'null')
+      || ',"updatedAt":' || COALESCE(to_json(to_char("c"."updatedAt" AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))::text, 'null') || '}'), ',' ORDER BY "c"."createdAt", "c"."id") || ']', '[]')
     FROM "agents" "c"
     WHERE "c"."projectId" = "p"."id"
   ), 'null')
-  || ',"tasks":'
-  || COALESCE((
-    SELECT COALESCE('['
-      || string_agg(('{'
-      || '"id":'
-      || COALESCE(to_json("c"."id")::text, 'null')
-      || ',"projectId":'
-      || COALESCE(to_json("c"."projectId")::text, 'null')
-      || ',"sectionId":'
-      || COALESCE(to_json("c"."sectionId")::text, 'null')
-      || ',"agentId":'
-      || COALESCE(to_json("c"."agentId")::text, 'null')
-      || ',"title":'
-      || COALESCE(to_json("c"."title")::text, 'null')
-      || ',"description":'
-      || COALESCE(to_json("c"."description")::text, 'null')
-      || ',"status":'
-      || COALESCE(to_json("c"."status")::text, 'null')
-      || ',"createdAt":'
-      || COALESCE(to_json(to_char("c"."createdAt" AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))::text, 'null')
-      || ',"updatedAt":'
-      || COALESCE(to_json(to_char("c"."updatedAt" AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))::text, 'null')
-      || '}'), ',' ORDER BY "c"."createdAt" DESC, "c"."id" DESC)
-      || ']', '[]')
+  || ',"tasks":' || COALESCE((
+    SELECT COALESCE('[' || string_agg(('{'
+      || '"id":' || COALESCE(to_json("c"."id")::text, 'null')
+      || ',"projectId":' || COALESCE(to_json("c"."projectId")::text, 'null')
+      || ',"sectionId":' || COALESCE(to_json("c"."sectionId")::text, 'null')
+      || ',"agentId":' || COALESCE(to_json("c"."agentId")::text, 'null')
+      || ',"title":' || COALESCE(to_json("c"."title")::text, 'null')
+      || ',"description":' || COALESCE(to_json("c"."description")::text, 'null')
+      || ',"status":' || COALESCE(to_json("c"."status")::text, 'null')
+      || ',"createdAt":' || COALESCE(to_json(to_char("c"."createdAt" AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))::text, 'null')
+      || ',"updatedAt":' || COALESCE(to_json(to_char("c"."updatedAt" AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))::text, 'null') || '}'), ',' ORDER BY "c"."createdAt" DESC, "c"."id" DESC) || ']', '[]')
     FROM "tasks" "c"
     WHERE "c"."projectId" = "p"."id"
   ), 'null')
-  || ',"assets":'
-  || COALESCE((
-    SELECT COALESCE('['
-      || string_agg(('{'
-      || '"id":'
-      || COALESCE(to_json("c"."id")::text, 'null')
-      || ',"projectId":'
-      || COALESCE(to_json("c"."projectId")::text, 'null')
-      || ',"sectionId":'
-      || COALESCE(to_json("c"."sectionId")::text, 'null')
-      || ',"kind":'
-      || COALESCE(to_json("c"."kind")::text, 'null')
-      || ',"contentType":'
-      || COALESCE(to_json("c"."contentType")::text, 'null')
-      || ',"byteSize":'
-      || COALESCE(to_json("c"."byteSize")::text, 'null')
-      || ',"sha256":'
-      || COALESCE(to_json("c"."sha256")::text, 'null')
-      || ',"prompt":'
-      || COALESCE(to_json("c"."prompt")::text, 'null')
-      || ',"model":'
-      || COALESCE(to_json("c"."model")::text, 'null')
-      || ',"createdAt":'
-      || COALESCE(to_json(to_char("c"."createdAt" AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))::text, 'null')
-      || ',"url":'
-      || COALESCE(to_json(CAST($2 AS TEXT)
-      || "c"."id"
-      || CAST($3 AS TEXT))::text, 'null')
-      || '}'), ',' ORDER BY "c"."createdAt", "c"."id")
-      || ']', '[]')
+  || ',"assets":' || COALESCE((
+    SELECT COALESCE('[' || string_agg(('{'
+      || '"id":' || COALESCE(to_json("c"."id")::text, 'null')
+      || ',"projectId":' || COALESCE(to_json("c"."projectId")::text, 'null')
+      || ',"sectionId":' || COALESCE(to_json("c"."sectionId")::text, 'null')
+      || ',"kind":' || COALESCE(to_json("c"."kind")::text, 'null')
+      || ',"contentType":' || COALESCE(to_json("c"."contentType")::text, 'null')
+      || ',"byteSize":' || COALESCE(to_json("c"."byteSize")::text, 'null')
+      || ',"sha256":' || COALESCE(to_json("c"."sha256")::text, 'null')
+      || ',"prompt":' || COALESCE(to_json("c"."prompt")::text, 'null')
+      || ',"model":' || COALESCE(to_json("c"."model")::text, 'null')
+      || ',"createdAt":' || COALESCE(to_json(to_char("c"."createdAt" AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))::text, 'null')
+      || ',"url":' || COALESCE(to_json(CAST($2 AS TEXT) || "c"."id" || CAST($3 AS TEXT))::text, 'null') || '}'), ',' ORDER BY "c"."createdAt", "c"."id") || ']', '[]')
     FROM "assets" "c"
     WHERE "c"."projectId" = "p"."id"
-  ), 'null')
-  || '}') AS "document", "p"."version" AS "version", EXISTS (
+  ), 'null') || '}') AS "document", "p"."version" AS "version", EXISTS (
     SELECT 1
     FROM "assets" "a"
     WHERE "a"."projectId" = "p"."id"
@@ -174,158 +98,82 @@ WHERE "p"."id" = $1;
 
 -- ProjectsRepository.findDetail (owner)
 SELECT ('{'
-  || '"id":'
-  || COALESCE(to_json("p"."id")::text, 'null')
-  || ',"name":'
-  || COALESCE(to_json("p"."name")::text, 'null')
-  || ',"description":'
-  || COALESCE(to_json("p"."description")::text, 'null')
-  || ',"userId":'
-  || COALESCE(to_json("p"."userId")::text, 'null')
-  || ',"createdAt":'
-  || COALESCE(to_json(to_char("p"."createdAt" AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))::text, 'null')
-  || ',"updatedAt":'
-  || COALESCE(to_json(to_char("p"."updatedAt" AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))::text, 'null')
-  || ',"sections":'
-  || COALESCE((
-    SELECT COALESCE('['
-      || string_agg(('{'
-      || '"id":'
-      || COALESCE(to_json("c"."id")::text, 'null')
-      || ',"projectId":'
-      || COALESCE(to_json("c"."projectId")::text, 'null')
-      || ',"type":'
-      || COALESCE(to_json("c"."type")::text, 'null')
-      || ',"status":'
-      || COALESCE(to_json("c"."status")::text, 'null')
-      || ',"createdAt":'
-      || COALESCE(to_json(to_char("c"."createdAt" AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))::text, 'null')
-      || ',"updatedAt":'
-      || COALESCE(to_json(to_char("c"."updatedAt" AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))::text, 'null')
-      || ',"assets":'
-      || COALESCE((
-        SELECT COALESCE('['
-          || string_agg(('{'
-          || '"id":'
-          || COALESCE(to_json("a"."id")::text, 'null')
-          || ',"projectId":'
-          || COALESCE(to_json("a"."projectId")::text, 'null')
-          || ',"sectionId":'
-          || COALESCE(to_json("a"."sectionId")::text, 'null')
-          || ',"kind":'
-          || COALESCE(to_json("a"."kind")::text, 'null')
-          || ',"contentType":'
-          || COALESCE(to_json("a"."contentType")::text, 'null')
-          || ',"byteSize":'
-          || COALESCE(to_json("a"."byteSize")::text, 'null')
-          || ',"sha256":'
-          || COALESCE(to_json("a"."sha256")::text, 'null')
-          || ',"prompt":'
-          || COALESCE(to_json("a"."prompt")::text, 'null')
-          || ',"model":'
-          || COALESCE(to_json("a"."model")::text, 'null')
-          || ',"createdAt":'
-          || COALESCE(to_json(to_char("a"."createdAt" AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))::text, 'null')
-          || ',"url":'
-          || COALESCE(to_json(CAST($2 AS TEXT)
-          || "a"."id"
-          || CAST($3 AS TEXT))::text, 'null')
-          || '}'), ',' ORDER BY "a"."createdAt", "a"."id")
-          || ']', '[]')
+  || '"id":' || COALESCE(to_json("p"."id")::text, 'null')
+  || ',"name":' || COALESCE(to_json("p"."name")::text, 'null')
+  || ',"description":' || COALESCE(to_json("p"."description")::text, 'null')
+  || ',"userId":' || COALESCE(to_json("p"."userId")::text, 'null')
+  || ',"createdAt":' || COALESCE(to_json(to_char("p"."createdAt" AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))::text, 'null')
+  || ',"updatedAt":' || COALESCE(to_json(to_char("p"."updatedAt" AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))::text, 'null')
+  || ',"sections":' || COALESCE((
+    SELECT COALESCE('[' || string_agg(('{'
+      || '"id":' || COALESCE(to_json("c"."id")::text, 'null')
+      || ',"projectId":' || COALESCE(to_json("c"."projectId")::text, 'null')
+      || ',"type":' || COALESCE(to_json("c"."type")::text, 'null')
+      || ',"status":' || COALESCE(to_json("c"."status")::text, 'null')
+      || ',"createdAt":' || COALESCE(to_json(to_char("c"."createdAt" AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))::text, 'null')
+      || ',"updatedAt":' || COALESCE(to_json(to_char("c"."updatedAt" AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))::text, 'null')
+      || ',"assets":' || COALESCE((
+        SELECT COALESCE('[' || string_agg(('{'
+          || '"id":' || COALESCE(to_json("a"."id")::text, 'null')
+          || ',"projectId":' || COALESCE(to_json("a"."projectId")::text, 'null')
+          || ',"sectionId":' || COALESCE(to_json("a"."sectionId")::text, 'null')
+          || ',"kind":' || COALESCE(to_json("a"."kind")::text, 'null')
+          || ',"contentType":' || COALESCE(to_json("a"."contentType")::text, 'null')
+          || ',"byteSize":' || COALESCE(to_json("a"."byteSize")::text, 'null')
+          || ',"sha256":' || COALESCE(to_json("a"."sha256")::text, 'null')
+          || ',"prompt":' || COALESCE(to_json("a"."prompt")::text, 'null')
+          || ',"model":' || COALESCE(to_json("a"."model")::text, 'null')
+          || ',"createdAt":' || COALESCE(to_json(to_char("a"."createdAt" AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))::text, 'null')
+          || ',"url":' || COALESCE(to_json(CAST($2 AS TEXT) || "a"."id" || CAST($3 AS TEXT))::text, 'null') || '}'), ',' ORDER BY "a"."createdAt", "a"."id") || ']', '[]')
         FROM "assets" "a"
         WHERE "a"."projectId" = "p"."id" AND "a"."sectionId" = "c"."id"
-      ), 'null')
-      || '}'), ',' ORDER BY "c"."position")
-      || ']', '[]')
+      ), 'null') || '}'), ',' ORDER BY "c"."position") || ']', '[]')
     FROM "sections" "c"
     WHERE "c"."projectId" = "p"."id"
   ), 'null')
-  || ',"agents":'
-  || COALESCE((
-    SELECT COALESCE('['
-      || string_agg(('{'
-      || '"id":'
-      || COALESCE(to_json("c"."id")::text, 'null')
-      || ',"projectId":'
-      || COALESCE(to_json("c"."projectId")::text, 'null')
-      || ',"name":'
-      || COALESCE(to_json("c"."name")::text, 'null')
-      || ',"type":'
-      || COALESCE(to_json("c"."type")::text, 'null')
-      || ',"provider":'
-      || COALESCE(to_json("c"."provider")::text, 'null')
-      || ',"status":'
-      || COALESCE(to_json("c"."status")::text, 'null')
-      || ',"createdAt":'
-      || COALESCE(to_json(to_char("c"."createdAt" AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))::text, 'null')
-      || ',"updatedAt":'
-      || COALESCE(to_json(to_char("c"."updatedAt" AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))::text, 'null')
-      || '}'), ',' ORDER BY "c"."createdAt", "c"."id")
-      || ']', '[]')
+  || ',"agents":' || COALESCE((
+    SELECT COALESCE('[' || string_agg(('{'
+      || '"id":' || COALESCE(to_json("c"."id")::text, 'null')
+      || ',"projectId":' || COALESCE(to_json("c"."projectId")::text, 'null')
+      || ',"name":' || COALESCE(to_json("c"."name")::text, 'null')
+      || ',"type":' || COALESCE(to_json("c"."type")::text, 'null')
+      || ',"provider":' || COALESCE(to_json("c"."provider")::text, 'null')
+      || ',"status":' || COALESCE(to_json("c"."status")::text, 'null')
+      || ',"createdAt":' || COALESCE(to_json(to_char("c"."createdAt" AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))::text, 'null')
+      || ',"updatedAt":' || COALESCE(to_json(to_char("c"."updatedAt" AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))::text, 'null') || '}'), ',' ORDER BY "c"."createdAt", "c"."id") || ']', '[]')
     FROM "agents" "c"
     WHERE "c"."projectId" = "p"."id"
   ), 'null')
-  || ',"tasks":'
-  || COALESCE((
-    SELECT COALESCE('['
-      || string_agg(('{'
-      || '"id":'
-      || COALESCE(to_json("c"."id")::text, 'null')
-      || ',"projectId":'
-      || COALESCE(to_json("c"."projectId")::text, 'null')
-      || ',"sectionId":'
-      || COALESCE(to_json("c"."sectionId")::text, 'null')
-      || ',"agentId":'
-      || COALESCE(to_json("c"."agentId")::text, 'null')
-      || ',"title":'
-      || COALESCE(to_json("c"."title")::text, 'null')
-      || ',"description":'
-      || COALESCE(to_json("c"."description")::text, 'null')
-      || ',"status":'
-      || COALESCE(to_json("c"."status")::text, 'null')
-      || ',"createdAt":'
-      || COALESCE(to_json(to_char("c"."createdAt" AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))::text, 'null')
-      || ',"updatedAt":'
-      || COALESCE(to_json(to_char("c"."updatedAt" AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))::text, 'null')
-      || '}'), ',' ORDER BY "c"."createdAt" DESC, "c"."id" DESC)
-      || ']', '[]')
+  || ',"tasks":' || COALESCE((
+    SELECT COALESCE('[' || string_agg(('{'
+      || '"id":' || COALESCE(to_json("c"."id")::text, 'null')
+      || ',"projectId":' || COALESCE(to_json("c"."projectId")::text, 'null')
+      || ',"sectionId":' || COALESCE(to_json("c"."sectionId")::text, 'null')
+      || ',"agentId":' || COALESCE(to_json("c"."agentId")::text, 'null')
+      || ',"title":' || COALESCE(to_json("c"."title")::text, 'null')
+      || ',"description":' || COALESCE(to_json("c"."description")::text, 'null')
+      || ',"status":' || COALESCE(to_json("c"."status")::text, 'null')
+      || ',"createdAt":' || COALESCE(to_json(to_char("c"."createdAt" AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))::text, 'null')
+      || ',"updatedAt":' || COALESCE(to_json(to_char("c"."updatedAt" AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))::text, 'null') || '}'), ',' ORDER BY "c"."createdAt" DESC, "c"."id" DESC) || ']', '[]')
     FROM "tasks" "c"
     WHERE "c"."projectId" = "p"."id"
   ), 'null')
-  || ',"assets":'
-  || COALESCE((
-    SELECT COALESCE('['
-      || string_agg(('{'
-      || '"id":'
-      || COALESCE(to_json("c"."id")::text, 'null')
-      || ',"projectId":'
-      || COALESCE(to_json("c"."projectId")::text, 'null')
-      || ',"sectionId":'
-      || COALESCE(to_json("c"."sectionId")::text, 'null')
-      || ',"kind":'
-      || COALESCE(to_json("c"."kind")::text, 'null')
-      || ',"contentType":'
-      || COALESCE(to_json("c"."contentType")::text, 'null')
-      || ',"byteSize":'
-      || COALESCE(to_json("c"."byteSize")::text, 'null')
-      || ',"sha256":'
-      || COALESCE(to_json("c"."sha256")::text, 'null')
-      || ',"prompt":'
-      || COALESCE(to_json("c"."prompt")::text, 'null')
-      || ',"model":'
-      || COALESCE(to_json("c"."model")::text, 'null')
-      || ',"createdAt":'
-      || COALESCE(to_json(to_char("c"."createdAt" AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))::text, 'null')
-      || ',"url":'
-      || COALESCE(to_json(CAST($2 AS TEXT)
-      || "c"."id"
-      || CAST($3 AS TEXT))::text, 'null')
-      || '}'), ',' ORDER BY "c"."createdAt", "c"."id")
-      || ']', '[]')
+  || ',"assets":' || COALESCE((
+    SELECT COALESCE('[' || string_agg(('{'
+      || '"id":' || COALESCE(to_json("c"."id")::text, 'null')
+      || ',"projectId":' || COALESCE(to_json("c"."projectId")::text, 'null')
+      || ',"sectionId":' || COALESCE(to_json("c"."sectionId")::text, 'null')
+      || ',"kind":' || COALESCE(to_json("c"."kind")::text, 'null')
+      || ',"contentType":' || COALESCE(to_json("c"."contentType")::text, 'null')
+      || ',"byteSize":' || COALESCE(to_json("c"."byteSize")::text, 'null')
+      || ',"sha256":' || COALESCE(to_json("c"."sha256")::text, 'null')
+      || ',"prompt":' || COALESCE(to_json("c"."prompt")::text, 'null')
+      || ',"model":' || COALESCE(to_json("c"."model")::text, 'null')
+      || ',"createdAt":' || COALESCE(to_json(to_char("c"."createdAt" AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))::text, 'null')
+      || ',"url":' || COALESCE(to_json(CAST($2 AS TEXT) || "c"."id" || CAST($3 AS TEXT))::text, 'null') || '}'), ',' ORDER BY "c"."createdAt", "c"."id") || ']', '[]')
     FROM "assets" "c"
     WHERE "c"."projectId" = "p"."id"
-  ), 'null')
-  || '}') AS "document", "p"."version" AS "version", EXISTS (
+  ), 'null') || '}') AS "document", "p"."version" AS "version", EXISTS (
     SELECT 1
     FROM "assets" "a"
     WHERE "a"."projectId" = "p"."id"
@@ -353,214 +201,122 @@ WHERE "p"."id" = $1 AND "p"."userId" = $2;
 
 -- ProjectsRepository.findPage
 SELECT ('{'
-  || '"id":'
-  || COALESCE(to_json("p"."id")::text, 'null')
-  || ',"name":'
-  || COALESCE(to_json("p"."name")::text, 'null')
-  || ',"description":'
-  || COALESCE(to_json("p"."description")::text, 'null')
-  || ',"userId":'
-  || COALESCE(to_json("p"."userId")::text, 'null')
-  || ',"createdAt":'
-  || COALESCE(to_json(to_char("p"."createdAt" AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))::text, 'null')
-  || ',"updatedAt":'
-  || COALESCE(to_json(to_char("p"."updatedAt" AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))::text, 'null')
-  || ',"sections":'
-  || COALESCE((
-    SELECT COALESCE('['
-      || string_agg(('{'
-      || '"id":'
-      || COALESCE(to_json("c"."id")::text, 'null')
-      || ',"projectId":'
-      || COALESCE(to_json("c"."projectId")::text, 'null')
-      || ',"type":'
-      || COALESCE(to_json("c"."type")::text, 'null')
-      || ',"status":'
-      || COALESCE(to_json("c"."status")::text, 'null')
-      || ',"createdAt":'
-      || COALESCE(to_json(to_char("c"."createdAt" AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))::text, 'null')
-      || ',"updatedAt":'
-      || COALESCE(to_json(to_char("c"."updatedAt" AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))::text, 'null')
-      || '}'), ',' ORDER BY "c"."position")
-      || ']', '[]')
+  || '"id":' || COALESCE(to_json("p"."id")::text, 'null')
+  || ',"name":' || COALESCE(to_json("p"."name")::text, 'null')
+  || ',"description":' || COALESCE(to_json("p"."description")::text, 'null')
+  || ',"userId":' || COALESCE(to_json("p"."userId")::text, 'null')
+  || ',"createdAt":' || COALESCE(to_json(to_char("p"."createdAt" AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))::text, 'null')
+  || ',"updatedAt":' || COALESCE(to_json(to_char("p"."updatedAt" AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))::text, 'null')
+  || ',"sections":' || COALESCE((
+    SELECT COALESCE('[' || string_agg(('{'
+      || '"id":' || COALESCE(to_json("c"."id")::text, 'null')
+      || ',"projectId":' || COALESCE(to_json("c"."projectId")::text, 'null')
+      || ',"type":' || COALESCE(to_json("c"."type")::text, 'null')
+      || ',"status":' || COALESCE(to_json("c"."status")::text, 'null')
+      || ',"createdAt":' || COALESCE(to_json(to_char("c"."createdAt" AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))::text, 'null')
+      || ',"updatedAt":' || COALESCE(to_json(to_char("c"."updatedAt" AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))::text, 'null') || '}'), ',' ORDER BY "c"."position") || ']', '[]')
     FROM "sections" "c"
     WHERE "c"."projectId" = "p"."id"
   ), 'null')
-  || ',"agents":'
-  || COALESCE((
-    SELECT COALESCE('['
-      || string_agg(('{'
-      || '"id":'
-      || COALESCE(to_json("c"."id")::text, 'null')
-      || ',"projectId":'
-      || COALESCE(to_json("c"."projectId")::text, 'null')
-      || ',"name":'
-      || COALESCE(to_json("c"."name")::text, 'null')
-      || ',"type":'
-      || COALESCE(to_json("c"."type")::text, 'null')
-      || ',"provider":'
-      || COALESCE(to_json("c"."provider")::text, 'null')
-      || ',"status":'
-      || COALESCE(to_json("c"."status")::text, 'null')
-      || ',"createdAt":'
-      || COALESCE(to_json(to_char("c"."createdAt" AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))::text, 'null')
-      || ',"updatedAt":'
-      || COALESCE(to_json(to_char("c"."updatedAt" AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))::text, 'null')
-      || '}'), ',' ORDER BY "c"."createdAt", "c"."id")
-      || ']', '[]')
+  || ',"agents":' || COALESCE((
+    SELECT COALESCE('[' || string_agg(('{'
+      || '"id":' || COALESCE(to_json("c"."id")::text, 'null')
+      || ',"projectId":' || COALESCE(to_json("c"."projectId")::text, 'null')
+      || ',"name":' || COALESCE(to_json("c"."name")::text, 'null')
+      || ',"type":' || COALESCE(to_json("c"."type")::text, 'null')
+      || ',"provider":' || COALESCE(to_json("c"."provider")::text, 'null')
+      || ',"status":' || COALESCE(to_json("c"."status")::text, 'null')
+      || ',"createdAt":' || COALESCE(to_json(to_char("c"."createdAt" AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))::text, 'null')
+      || ',"updatedAt":' || COALESCE(to_json(to_char("c"."updatedAt" AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))::text, 'null') || '}'), ',' ORDER BY "c"."createdAt", "c"."id") || ']', '[]')
     FROM "agents" "c"
     WHERE "c"."projectId" = "p"."id"
   ), 'null')
-  || ',"tasks":'
-  || COALESCE((
-    SELECT COALESCE('['
-      || string_agg(('{'
-      || '"id":'
-      || COALESCE(to_json("c"."id")::text, 'null')
-      || ',"projectId":'
-      || COALESCE(to_json("c"."projectId")::text, 'null')
-      || ',"sectionId":'
-      || COALESCE(to_json("c"."sectionId")::text, 'null')
-      || ',"agentId":'
-      || COALESCE(to_json("c"."agentId")::text, 'null')
-      || ',"title":'
-      || COALESCE(to_json("c"."title")::text, 'null')
-      || ',"description":'
-      || COALESCE(to_json("c"."description")::text, 'null')
-      || ',"status":'
-      || COALESCE(to_json("c"."status")::text, 'null')
-      || ',"createdAt":'
-      || COALESCE(to_json(to_char("c"."createdAt" AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))::text, 'null')
-      || ',"updatedAt":'
-      || COALESCE(to_json(to_char("c"."updatedAt" AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))::text, 'null')
-      || '}'), ',' ORDER BY "c"."createdAt" DESC, "c"."id" DESC)
-      || ']', '[]')
+  || ',"tasks":' || COALESCE((
+    SELECT COALESCE('[' || string_agg(('{'
+      || '"id":' || COALESCE(to_json("c"."id")::text, 'null')
+      || ',"projectId":' || COALESCE(to_json("c"."projectId")::text, 'null')
+      || ',"sectionId":' || COALESCE(to_json("c"."sectionId")::text, 'null')
+      || ',"agentId":' || COALESCE(to_json("c"."agentId")::text, 'null')
+      || ',"title":' || COALESCE(to_json("c"."title")::text, 'null')
+      || ',"description":' || COALESCE(to_json("c"."description")::text, 'null')
+      || ',"status":' || COALESCE(to_json("c"."status")::text, 'null')
+      || ',"createdAt":' || COALESCE(to_json(to_char("c"."createdAt" AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))::text, 'null')
+      || ',"updatedAt":' || COALESCE(to_json(to_char("c"."updatedAt" AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))::text, 'null') || '}'), ',' ORDER BY "c"."createdAt" DESC, "c"."id" DESC) || ']', '[]')
     FROM "tasks" "c"
     WHERE "c"."projectId" = "p"."id"
   ), 'null')
-  || ',"_count":'
-  || COALESCE(('{'
-  || '"tasks":'
-  || COALESCE(to_json((
+  || ',"_count":' || COALESCE(('{'
+  || '"tasks":' || COALESCE(to_json((
     SELECT COUNT(*)
     FROM "tasks" "c"
     WHERE "c"."projectId" = "p"."id"
   ))::text, 'null')
-  || ',"assets":'
-  || COALESCE(to_json((
+  || ',"assets":' || COALESCE(to_json((
     SELECT COUNT(*)
     FROM "assets" "c"
     WHERE "c"."projectId" = "p"."id"
-  ))::text, 'null')
-  || '}'), 'null')
-  || '}') AS "document", "p"."id" AS "id", "p"."updatedAt" AS "updatedAt"
+  ))::text, 'null') || '}'), 'null') || '}') AS "document", "p"."id" AS "id", "p"."updatedAt" AS "updatedAt"
 FROM "projects" "p"
 ORDER BY "p"."updatedAt" DESC, "p"."id" DESC
 LIMIT $1;
 
 -- ProjectsRepository.findPage (user, after)
 SELECT ('{'
-  || '"id":'
-  || COALESCE(to_json("p"."id")::text, 'null')
-  || ',"name":'
-  || COALESCE(to_json("p"."name")::text, 'null')
-  || ',"description":'
-  || COALESCE(to_json("p"."description")::text, 'null')
-  || ',"userId":'
-  || COALESCE(to_json("p"."userId")::text, 'null')
-  || ',"createdAt":'
-  || COALESCE(to_json(to_char("p"."createdAt" AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))::text, 'null')
-  || ',"updatedAt":'
-  || COALESCE(to_json(to_char("p"."updatedAt" AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))::text, 'null')
-  || ',"sections":'
-  || COALESCE((
-    SELECT COALESCE('['
-      || string_agg(('{'
-      || '"id":'
-      || COALESCE(to_json("c"."id")::text, 'null')
-      || ',"projectId":'
-      || COALESCE(to_json("c"."projectId")::text, 'null')
-      || ',"type":'
-      || COALESCE(to_json("c"."type")::text, 'null')
-      || ',"status":'
-      || COALESCE(to_json("c"."status")::text, 'null')
-      || ',"createdAt":'
-      || COALESCE(to_json(to_char("c"."createdAt" AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))::text, 'null')
-      || ',"updatedAt":'
-      || COALESCE(to_json(to_char("c"."updatedAt" AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))::text, 'null')
-      || '}'), ',' ORDER BY "c"."position")
-      || ']', '[]')
+  || '"id":' || COALESCE(to_json("p"."id")::text, 'null')
+  || ',"name":' || COALESCE(to_json("p"."name")::text, 'null')
+  || ',"description":' || COALESCE(to_json("p"."description")::text, 'null')
+  || ',"userId":' || COALESCE(to_json("p"."userId")::text, 'null')
+  || ',"createdAt":' || COALESCE(to_json(to_char("p"."createdAt" AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))::text, 'null')
+  || ',"updatedAt":' || COALESCE(to_json(to_char("p"."updatedAt" AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))::text, 'null')
+  || ',"sections":' || COALESCE((
+    SELECT COALESCE('[' || string_agg(('{'
+      || '"id":' || COALESCE(to_json("c"."id")::text, 'null')
+      || ',"projectId":' || COALESCE(to_json("c"."projectId")::text, 'null')
+      || ',"type":' || COALESCE(to_json("c"."type")::text, 'null')
+      || ',"status":' || COALESCE(to_json("c"."status")::text, 'null')
+      || ',"createdAt":' || COALESCE(to_json(to_char("c"."createdAt" AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))::text, 'null')
+      || ',"updatedAt":' || COALESCE(to_json(to_char("c"."updatedAt" AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))::text, 'null') || '}'), ',' ORDER BY "c"."position") || ']', '[]')
     FROM "sections" "c"
     WHERE "c"."projectId" = "p"."id"
   ), 'null')
-  || ',"agents":'
-  || COALESCE((
-    SELECT COALESCE('['
-      || string_agg(('{'
-      || '"id":'
-      || COALESCE(to_json("c"."id")::text, 'null')
-      || ',"projectId":'
-      || COALESCE(to_json("c"."projectId")::text, 'null')
-      || ',"name":'
-      || COALESCE(to_json("c"."name")::text, 'null')
-      || ',"type":'
-      || COALESCE(to_json("c"."type")::text, 'null')
-      || ',"provider":'
-      || COALESCE(to_json("c"."provider")::text, 'null')
-      || ',"status":'
-      || COALESCE(to_json("c"."status")::text, 'null')
-      || ',"createdAt":'
-      || COALESCE(to_json(to_char("c"."createdAt" AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))::text, 'null')
-      || ',"updatedAt":'
-      || COALESCE(to_json(to_char("c"."updatedAt" AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))::text, 'null')
-      || '}'), ',' ORDER BY "c"."createdAt", "c"."id")
-      || ']', '[]')
+  || ',"agents":' || COALESCE((
+    SELECT COALESCE('[' || string_agg(('{'
+      || '"id":' || COALESCE(to_json("c"."id")::text, 'null')
+      || ',"projectId":' || COALESCE(to_json("c"."projectId")::text, 'null')
+      || ',"name":' || COALESCE(to_json("c"."name")::text, 'null')
+      || ',"type":' || COALESCE(to_json("c"."type")::text, 'null')
+      || ',"provider":' || COALESCE(to_json("c"."provider")::text, 'null')
+      || ',"status":' || COALESCE(to_json("c"."status")::text, 'null')
+      || ',"createdAt":' || COALESCE(to_json(to_char("c"."createdAt" AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))::text, 'null')
+      || ',"updatedAt":' || COALESCE(to_json(to_char("c"."updatedAt" AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))::text, 'null') || '}'), ',' ORDER BY "c"."createdAt", "c"."id") || ']', '[]')
     FROM "agents" "c"
     WHERE "c"."projectId" = "p"."id"
   ), 'null')
-  || ',"tasks":'
-  || COALESCE((
-    SELECT COALESCE('['
-      || string_agg(('{'
-      || '"id":'
-      || COALESCE(to_json("c"."id")::text, 'null')
-      || ',"projectId":'
-      || COALESCE(to_json("c"."projectId")::text, 'null')
-      || ',"sectionId":'
-      || COALESCE(to_json("c"."sectionId")::text, 'null')
-      || ',"agentId":'
-      || COALESCE(to_json("c"."agentId")::text, 'null')
-      || ',"title":'
-      || COALESCE(to_json("c"."title")::text, 'null')
-      || ',"description":'
-      || COALESCE(to_json("c"."description")::text, 'null')
-      || ',"status":'
-      || COALESCE(to_json("c"."status")::text, 'null')
-      || ',"createdAt":'
-      || COALESCE(to_json(to_char("c"."createdAt" AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))::text, 'null')
-      || ',"updatedAt":'
-      || COALESCE(to_json(to_char("c"."updatedAt" AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))::text, 'null')
-      || '}'), ',' ORDER BY "c"."createdAt" DESC, "c"."id" DESC)
-      || ']', '[]')
+  || ',"tasks":' || COALESCE((
+    SELECT COALESCE('[' || string_agg(('{'
+      || '"id":' || COALESCE(to_json("c"."id")::text, 'null')
+      || ',"projectId":' || COALESCE(to_json("c"."projectId")::text, 'null')
+      || ',"sectionId":' || COALESCE(to_json("c"."sectionId")::text, 'null')
+      || ',"agentId":' || COALESCE(to_json("c"."agentId")::text, 'null')
+      || ',"title":' || COALESCE(to_json("c"."title")::text, 'null')
+      || ',"description":' || COALESCE(to_json("c"."description")::text, 'null')
+      || ',"status":' || COALESCE(to_json("c"."status")::text, 'null')
+      || ',"createdAt":' || COALESCE(to_json(to_char("c"."createdAt" AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))::text, 'null')
+      || ',"updatedAt":' || COALESCE(to_json(to_char("c"."updatedAt" AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))::text, 'null') || '}'), ',' ORDER BY "c"."createdAt" DESC, "c"."id" DESC) || ']', '[]')
     FROM "tasks" "c"
     WHERE "c"."projectId" = "p"."id"
   ), 'null')
-  || ',"_count":'
-  || COALESCE(('{'
-  || '"tasks":'
-  || COALESCE(to_json((
+  || ',"_count":' || COALESCE(('{'
+  || '"tasks":' || COALESCE(to_json((
     SELECT COUNT(*)
     FROM "tasks" "c"
     WHERE "c"."projectId" = "p"."id"
   ))::text, 'null')
-  || ',"assets":'
-  || COALESCE(to_json((
+  || ',"assets":' || COALESCE(to_json((
     SELECT COUNT(*)
     FROM "assets" "c"
     WHERE "c"."projectId" = "p"."id"
-  ))::text, 'null')
-  || '}'), 'null')
-  || '}') AS "document", "p"."id" AS "id", "p"."updatedAt" AS "updatedAt"
+  ))::text, 'null') || '}'), 'null') || '}') AS "document", "p"."id" AS "id", "p"."updatedAt" AS "updatedAt"
 FROM "projects" "p"
 WHERE "p"."userId" = $1 AND ("p"."updatedAt" < $2 OR ("p"."updatedAt" = $2 AND "p"."id" < $3))
 ORDER BY "p"."updatedAt" DESC, "p"."id" DESC
@@ -568,213 +324,121 @@ LIMIT $4;
 
 -- ProjectsRepository.openList
 SELECT ('{'
-  || '"id":'
-  || COALESCE(to_json("p"."id")::text, 'null')
-  || ',"name":'
-  || COALESCE(to_json("p"."name")::text, 'null')
-  || ',"description":'
-  || COALESCE(to_json("p"."description")::text, 'null')
-  || ',"userId":'
-  || COALESCE(to_json("p"."userId")::text, 'null')
-  || ',"createdAt":'
-  || COALESCE(to_json(to_char("p"."createdAt" AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))::text, 'null')
-  || ',"updatedAt":'
-  || COALESCE(to_json(to_char("p"."updatedAt" AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))::text, 'null')
-  || ',"sections":'
-  || COALESCE((
-    SELECT COALESCE('['
-      || string_agg(('{'
-      || '"id":'
-      || COALESCE(to_json("c"."id")::text, 'null')
-      || ',"projectId":'
-      || COALESCE(to_json("c"."projectId")::text, 'null')
-      || ',"type":'
-      || COALESCE(to_json("c"."type")::text, 'null')
-      || ',"status":'
-      || COALESCE(to_json("c"."status")::text, 'null')
-      || ',"createdAt":'
-      || COALESCE(to_json(to_char("c"."createdAt" AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))::text, 'null')
-      || ',"updatedAt":'
-      || COALESCE(to_json(to_char("c"."updatedAt" AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))::text, 'null')
-      || '}'), ',' ORDER BY "c"."position")
-      || ']', '[]')
+  || '"id":' || COALESCE(to_json("p"."id")::text, 'null')
+  || ',"name":' || COALESCE(to_json("p"."name")::text, 'null')
+  || ',"description":' || COALESCE(to_json("p"."description")::text, 'null')
+  || ',"userId":' || COALESCE(to_json("p"."userId")::text, 'null')
+  || ',"createdAt":' || COALESCE(to_json(to_char("p"."createdAt" AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))::text, 'null')
+  || ',"updatedAt":' || COALESCE(to_json(to_char("p"."updatedAt" AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))::text, 'null')
+  || ',"sections":' || COALESCE((
+    SELECT COALESCE('[' || string_agg(('{'
+      || '"id":' || COALESCE(to_json("c"."id")::text, 'null')
+      || ',"projectId":' || COALESCE(to_json("c"."projectId")::text, 'null')
+      || ',"type":' || COALESCE(to_json("c"."type")::text, 'null')
+      || ',"status":' || COALESCE(to_json("c"."status")::text, 'null')
+      || ',"createdAt":' || COALESCE(to_json(to_char("c"."createdAt" AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))::text, 'null')
+      || ',"updatedAt":' || COALESCE(to_json(to_char("c"."updatedAt" AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))::text, 'null') || '}'), ',' ORDER BY "c"."position") || ']', '[]')
     FROM "sections" "c"
     WHERE "c"."projectId" = "p"."id"
   ), 'null')
-  || ',"agents":'
-  || COALESCE((
-    SELECT COALESCE('['
-      || string_agg(('{'
-      || '"id":'
-      || COALESCE(to_json("c"."id")::text, 'null')
-      || ',"projectId":'
-      || COALESCE(to_json("c"."projectId")::text, 'null')
-      || ',"name":'
-      || COALESCE(to_json("c"."name")::text, 'null')
-      || ',"type":'
-      || COALESCE(to_json("c"."type")::text, 'null')
-      || ',"provider":'
-      || COALESCE(to_json("c"."provider")::text, 'null')
-      || ',"status":'
-      || COALESCE(to_json("c"."status")::text, 'null')
-      || ',"createdAt":'
-      || COALESCE(to_json(to_char("c"."createdAt" AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))::text, 'null')
-      || ',"updatedAt":'
-      || COALESCE(to_json(to_char("c"."updatedAt" AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))::text, 'null')
-      || '}'), ',' ORDER BY "c"."createdAt", "c"."id")
-      || ']', '[]')
+  || ',"agents":' || COALESCE((
+    SELECT COALESCE('[' || string_agg(('{'
+      || '"id":' || COALESCE(to_json("c"."id")::text, 'null')
+      || ',"projectId":' || COALESCE(to_json("c"."projectId")::text, 'null')
+      || ',"name":' || COALESCE(to_json("c"."name")::text, 'null')
+      || ',"type":' || COALESCE(to_json("c"."type")::text, 'null')
+      || ',"provider":' || COALESCE(to_json("c"."provider")::text, 'null')
+      || ',"status":' || COALESCE(to_json("c"."status")::text, 'null')
+      || ',"createdAt":' || COALESCE(to_json(to_char("c"."createdAt" AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))::text, 'null')
+      || ',"updatedAt":' || COALESCE(to_json(to_char("c"."updatedAt" AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))::text, 'null') || '}'), ',' ORDER BY "c"."createdAt", "c"."id") || ']', '[]')
     FROM "agents" "c"
     WHERE "c"."projectId" = "p"."id"
   ), 'null')
-  || ',"tasks":'
-  || COALESCE((
-    SELECT COALESCE('['
-      || string_agg(('{'
-      || '"id":'
-      || COALESCE(to_json("c"."id")::text, 'null')
-      || ',"projectId":'
-      || COALESCE(to_json("c"."projectId")::text, 'null')
-      || ',"sectionId":'
-      || COALESCE(to_json("c"."sectionId")::text, 'null')
-      || ',"agentId":'
-      || COALESCE(to_json("c"."agentId")::text, 'null')
-      || ',"title":'
-      || COALESCE(to_json("c"."title")::text, 'null')
-      || ',"description":'
-      || COALESCE(to_json("c"."description")::text, 'null')
-      || ',"status":'
-      || COALESCE(to_json("c"."status")::text, 'null')
-      || ',"createdAt":'
-      || COALESCE(to_json(to_char("c"."createdAt" AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))::text, 'null')
-      || ',"updatedAt":'
-      || COALESCE(to_json(to_char("c"."updatedAt" AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))::text, 'null')
-      || '}'), ',' ORDER BY "c"."createdAt" DESC, "c"."id" DESC)
-      || ']', '[]')
+  || ',"tasks":' || COALESCE((
+    SELECT COALESCE('[' || string_agg(('{'
+      || '"id":' || COALESCE(to_json("c"."id")::text, 'null')
+      || ',"projectId":' || COALESCE(to_json("c"."projectId")::text, 'null')
+      || ',"sectionId":' || COALESCE(to_json("c"."sectionId")::text, 'null')
+      || ',"agentId":' || COALESCE(to_json("c"."agentId")::text, 'null')
+      || ',"title":' || COALESCE(to_json("c"."title")::text, 'null')
+      || ',"description":' || COALESCE(to_json("c"."description")::text, 'null')
+      || ',"status":' || COALESCE(to_json("c"."status")::text, 'null')
+      || ',"createdAt":' || COALESCE(to_json(to_char("c"."createdAt" AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))::text, 'null')
+      || ',"updatedAt":' || COALESCE(to_json(to_char("c"."updatedAt" AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))::text, 'null') || '}'), ',' ORDER BY "c"."createdAt" DESC, "c"."id" DESC) || ']', '[]')
     FROM "tasks" "c"
     WHERE "c"."projectId" = "p"."id"
   ), 'null')
-  || ',"_count":'
-  || COALESCE(('{'
-  || '"tasks":'
-  || COALESCE(to_json((
+  || ',"_count":' || COALESCE(('{'
+  || '"tasks":' || COALESCE(to_json((
     SELECT COUNT(*)
     FROM "tasks" "c"
     WHERE "c"."projectId" = "p"."id"
   ))::text, 'null')
-  || ',"assets":'
-  || COALESCE(to_json((
+  || ',"assets":' || COALESCE(to_json((
     SELECT COUNT(*)
     FROM "assets" "c"
     WHERE "c"."projectId" = "p"."id"
-  ))::text, 'null')
-  || '}'), 'null')
-  || '}') AS "document", "p"."id" AS "id", "p"."updatedAt" AS "updatedAt"
+  ))::text, 'null') || '}'), 'null') || '}') AS "document", "p"."id" AS "id", "p"."updatedAt" AS "updatedAt"
 FROM "projects" "p"
 ORDER BY "p"."updatedAt" DESC, "p"."id" DESC;
 
 -- ProjectsRepository.openList (user)
 SELECT ('{'
-  || '"id":'
-  || COALESCE(to_json("p"."id")::text, 'null')
-  || ',"name":'
-  || COALESCE(to_json("p"."name")::text, 'null')
-  || ',"description":'
-  || COALESCE(to_json("p"."description")::text, 'null')
-  || ',"userId":'
-  || COALESCE(to_json("p"."userId")::text, 'null')
-  || ',"createdAt":'
-  || COALESCE(to_json(to_char("p"."createdAt" AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))::text, 'null')
-  || ',"updatedAt":'
-  || COALESCE(to_json(to_char("p"."updatedAt" AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))::text, 'null')
-  || ',"sections":'
-  || COALESCE((
-    SELECT COALESCE('['
-      || string_agg(('{'
-      || '"id":'
-      || COALESCE(to_json("c"."id")::text, 'null')
-      || ',"projectId":'
-      || COALESCE(to_json("c"."projectId")::text, 'null')
-      || ',"type":'
-      || COALESCE(to_json("c"."type")::text, 'null')
-      || ',"status":'
-      || COALESCE(to_json("c"."status")::text, 'null')
-      || ',"createdAt":'
-      || COALESCE(to_json(to_char("c"."createdAt" AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))::text, 'null')
-      || ',"updatedAt":'
-      || COALESCE(to_json(to_char("c"."updatedAt" AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))::text, 'null')
-      || '}'), ',' ORDER BY "c"."position")
-      || ']', '[]')
+  || '"id":' || COALESCE(to_json("p"."id")::text, 'null')
+  || ',"name":' || COALESCE(to_json("p"."name")::text, 'null')
+  || ',"description":' || COALESCE(to_json("p"."description")::text, 'null')
+  || ',"userId":' || COALESCE(to_json("p"."userId")::text, 'null')
+  || ',"createdAt":' || COALESCE(to_json(to_char("p"."createdAt" AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))::text, 'null')
+  || ',"updatedAt":' || COALESCE(to_json(to_char("p"."updatedAt" AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))::text, 'null')
+  || ',"sections":' || COALESCE((
+    SELECT COALESCE('[' || string_agg(('{'
+      || '"id":' || COALESCE(to_json("c"."id")::text, 'null')
+      || ',"projectId":' || COALESCE(to_json("c"."projectId")::text, 'null')
+      || ',"type":' || COALESCE(to_json("c"."type")::text, 'null')
+      || ',"status":' || COALESCE(to_json("c"."status")::text, 'null')
+      || ',"createdAt":' || COALESCE(to_json(to_char("c"."createdAt" AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))::text, 'null')
+      || ',"updatedAt":' || COALESCE(to_json(to_char("c"."updatedAt" AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))::text, 'null') || '}'), ',' ORDER BY "c"."position") || ']', '[]')
     FROM "sections" "c"
     WHERE "c"."projectId" = "p"."id"
   ), 'null')
-  || ',"agents":'
-  || COALESCE((
-    SELECT COALESCE('['
-      || string_agg(('{'
-      || '"id":'
-      || COALESCE(to_json("c"."id")::text, 'null')
-      || ',"projectId":'
-      || COALESCE(to_json("c"."projectId")::text, 'null')
-      || ',"name":'
-      || COALESCE(to_json("c"."name")::text, 'null')
-      || ',"type":'
-      || COALESCE(to_json("c"."type")::text, 'null')
-      || ',"provider":'
-      || COALESCE(to_json("c"."provider")::text, 'null')
-      || ',"status":'
-      || COALESCE(to_json("c"."status")::text, 'null')
-      || ',"createdAt":'
-      || COALESCE(to_json(to_char("c"."createdAt" AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))::text, 'null')
-      || ',"updatedAt":'
-      || COALESCE(to_json(to_char("c"."updatedAt" AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))::text, 'null')
-      || '}'), ',' ORDER BY "c"."createdAt", "c"."id")
-      || ']', '[]')
+  || ',"agents":' || COALESCE((
+    SELECT COALESCE('[' || string_agg(('{'
+      || '"id":' || COALESCE(to_json("c"."id")::text, 'null')
+      || ',"projectId":' || COALESCE(to_json("c"."projectId")::text, 'null')
+      || ',"name":' || COALESCE(to_json("c"."name")::text, 'null')
+      || ',"type":' || COALESCE(to_json("c"."type")::text, 'null')
+      || ',"provider":' || COALESCE(to_json("c"."provider")::text, 'null')
+      || ',"status":' || COALESCE(to_json("c"."status")::text, 'null')
+      || ',"createdAt":' || COALESCE(to_json(to_char("c"."createdAt" AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))::text, 'null')
+      || ',"updatedAt":' || COALESCE(to_json(to_char("c"."updatedAt" AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))::text, 'null') || '}'), ',' ORDER BY "c"."createdAt", "c"."id") || ']', '[]')
     FROM "agents" "c"
     WHERE "c"."projectId" = "p"."id"
   ), 'null')
-  || ',"tasks":'
-  || COALESCE((
-    SELECT COALESCE('['
-      || string_agg(('{'
-      || '"id":'
-      || COALESCE(to_json("c"."id")::text, 'null')
-      || ',"projectId":'
-      || COALESCE(to_json("c"."projectId")::text, 'null')
-      || ',"sectionId":'
-      || COALESCE(to_json("c"."sectionId")::text, 'null')
-      || ',"agentId":'
-      || COALESCE(to_json("c"."agentId")::text, 'null')
-      || ',"title":'
-      || COALESCE(to_json("c"."title")::text, 'null')
-      || ',"description":'
-      || COALESCE(to_json("c"."description")::text, 'null')
-      || ',"status":'
-      || COALESCE(to_json("c"."status")::text, 'null')
-      || ',"createdAt":'
-      || COALESCE(to_json(to_char("c"."createdAt" AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))::text, 'null')
-      || ',"updatedAt":'
-      || COALESCE(to_json(to_char("c"."updatedAt" AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))::text, 'null')
-      || '}'), ',' ORDER BY "c"."createdAt" DESC, "c"."id" DESC)
-      || ']', '[]')
+  || ',"tasks":' || COALESCE((
+    SELECT COALESCE('[' || string_agg(('{'
+      || '"id":' || COALESCE(to_json("c"."id")::text, 'null')
+      || ',"projectId":' || COALESCE(to_json("c"."projectId")::text, 'null')
+      || ',"sectionId":' || COALESCE(to_json("c"."sectionId")::text, 'null')
+      || ',"agentId":' || COALESCE(to_json("c"."agentId")::text, 'null')
+      || ',"title":' || COALESCE(to_json("c"."title")::text, 'null')
+      || ',"description":' || COALESCE(to_json("c"."description")::text, 'null')
+      || ',"status":' || COALESCE(to_json("c"."status")::text, 'null')
+      || ',"createdAt":' || COALESCE(to_json(to_char("c"."createdAt" AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))::text, 'null')
+      || ',"updatedAt":' || COALESCE(to_json(to_char("c"."updatedAt" AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))::text, 'null') || '}'), ',' ORDER BY "c"."createdAt" DESC, "c"."id" DESC) || ']', '[]')
     FROM "tasks" "c"
     WHERE "c"."projectId" = "p"."id"
   ), 'null')
-  || ',"_count":'
-  || COALESCE(('{'
-  || '"tasks":'
-  || COALESCE(to_json((
+  || ',"_count":' || COALESCE(('{'
+  || '"tasks":' || COALESCE(to_json((
     SELECT COUNT(*)
     FROM "tasks" "c"
     WHERE "c"."projectId" = "p"."id"
   ))::text, 'null')
-  || ',"assets":'
-  || COALESCE(to_json((
+  || ',"assets":' || COALESCE(to_json((
     SELECT COUNT(*)
     FROM "assets" "c"
     WHERE "c"."projectId" = "p"."id"
-  ))::text, 'null')
-  || '}'), 'null')
-  || '}') AS "document", "p"."id" AS "id", "p"."updatedAt" AS "updatedAt"
+  ))::text, 'null') || '}'), 'null') || '}') AS "document", "p"."id" AS "id", "p"."updatedAt" AS "updatedAt"
 FROM "projects" "p"
 WHERE "p"."userId" = $1
 ORDER BY "p"."updatedAt" DESC, "p"."id" DESC;

@@ -30,38 +30,74 @@ VALUES (?, ?, ?, ?, 7, ?, ?);
 COMMIT;
 
 -- ProjectsRepository.findDetail
-SELECT json_object('id', "p"."id", 'name', "p"."name", 'description', "p"."description", 'userId', "p"."userId", 'createdAt', (replace("p"."createdAt", ' ', 'T')
-  || 'Z'), 'updatedAt', (replace("p"."updatedAt", ' ', 'T')
-  || 'Z'), 'sections', (
-    SELECT jsonb_group_array(json_object('id', "c"."id", 'projectId', "c"."projectId", 'type', "c"."type", 'status', "c"."status", 'createdAt', (replace("c"."createdAt", ' ', 'T')
-      || 'Z'), 'updatedAt', (replace("c"."updatedAt", ' ', 'T')
-      || 'Z'), 'assets', (
-        SELECT jsonb_group_array(json_object('id', "a"."id", 'projectId', "a"."projectId", 'sectionId', "a"."sectionId", 'kind', "a"."kind", 'contentType', "a"."contentType", 'byteSize', "a"."byteSize", 'sha256', "a"."sha256", 'prompt', "a"."prompt", 'model', "a"."model", 'createdAt', (replace("a"."createdAt", ' ', 'T')
-          || 'Z'), 'url', CAST(? AS TEXT)
-          || "a"."id"
-          || CAST(? AS TEXT)) ORDER BY "a"."createdAt", "a"."id")
+SELECT json_object('id', "p"."id",
+  'name', "p"."name",
+  'description', "p"."description",
+  'userId', "p"."userId",
+  'createdAt', (replace("p"."createdAt", ' ', 'T') || 'Z'),
+  'updatedAt', (replace("p"."updatedAt", ' ', 'T') || 'Z'),
+  'sections', (
+    SELECT jsonb_group_array(json_object('id', "c"."id",
+      'projectId', "c"."projectId",
+      'type', "c"."type",
+      'status', "c"."status",
+      'createdAt', (replace("c"."createdAt", ' ', 'T') || 'Z'),
+      'updatedAt', (replace("c"."updatedAt", ' ', 'T') || 'Z'),
+      'assets', (
+        SELECT jsonb_group_array(json_object('id', "a"."id",
+          'projectId', "a"."projectId",
+          'sectionId', "a"."sectionId",
+          'kind', "a"."kind",
+          'contentType', "a"."contentType",
+          'byteSize', "a"."byteSize",
+          'sha256', "a"."sha256",
+          'prompt', "a"."prompt",
+          'model', "a"."model",
+          'createdAt', (replace("a"."createdAt", ' ', 'T') || 'Z'),
+          'url', CAST(? AS TEXT) || "a"."id" || CAST(? AS TEXT)) ORDER BY "a"."createdAt", "a"."id")
         FROM "assets" "a"
         WHERE "a"."projectId" = "p"."id" AND "a"."sectionId" = "c"."id"
       )) ORDER BY "c"."position")
     FROM "sections" "c"
     WHERE "c"."projectId" = "p"."id"
-  ), 'agents', (
-    SELECT jsonb_group_array(json_object('id', "c"."id", 'projectId', "c"."projectId", 'name', "c"."name", 'type', "c"."type", 'provider', "c"."provider", 'status', "c"."status", 'createdAt', (replace("c"."createdAt", ' ', 'T')
-      || 'Z'), 'updatedAt', (replace("c"."updatedAt", ' ', 'T')
-      || 'Z')) ORDER BY "c"."createdAt", "c"."id")
+  ),
+  'agents', (
+    SELECT jsonb_group_array(json_object('id', "c"."id",
+      'projectId', "c"."projectId",
+      'name', "c"."name",
+      'type', "c"."type",
+      'provider', "c"."provider",
+      'status', "c"."status",
+      'createdAt', (replace("c"."createdAt", ' ', 'T') || 'Z'),
+      'updatedAt', (replace("c"."updatedAt", ' ', 'T') || 'Z')) ORDER BY "c"."createdAt", "c"."id")
     FROM "agents" "c"
     WHERE "c"."projectId" = "p"."id"
-  ), 'tasks', (
-    SELECT jsonb_group_array(json_object('id', "c"."id", 'projectId', "c"."projectId", 'sectionId', "c"."sectionId", 'agentId', "c"."agentId", 'title', "c"."title", 'description', "c"."description", 'status', "c"."status", 'createdAt', (replace("c"."createdAt", ' ', 'T')
-      || 'Z'), 'updatedAt', (replace("c"."updatedAt", ' ', 'T')
-      || 'Z')) ORDER BY "c"."createdAt" DESC, "c"."id" DESC)
+  ),
+  'tasks', (
+    SELECT jsonb_group_array(json_object('id', "c"."id",
+      'projectId', "c"."projectId",
+      'sectionId', "c"."sectionId",
+      'agentId', "c"."agentId",
+      'title', "c"."title",
+      'description', "c"."description",
+      'status', "c"."status",
+      'createdAt', (replace("c"."createdAt", ' ', 'T') || 'Z'),
+      'updatedAt', (replace("c"."updatedAt", ' ', 'T') || 'Z')) ORDER BY "c"."createdAt" DESC, "c"."id" DESC)
     FROM "tasks" "c"
     WHERE "c"."projectId" = "p"."id"
-  ), 'assets', (
-    SELECT jsonb_group_array(json_object('id', "c"."id", 'projectId', "c"."projectId", 'sectionId', "c"."sectionId", 'kind', "c"."kind", 'contentType', "c"."contentType", 'byteSize', "c"."byteSize", 'sha256', "c"."sha256", 'prompt', "c"."prompt", 'model', "c"."model", 'createdAt', (replace("c"."createdAt", ' ', 'T')
-      || 'Z'), 'url', CAST(? AS TEXT)
-      || "c"."id"
-      || CAST(? AS TEXT)) ORDER BY "c"."createdAt", "c"."id")
+  ),
+  'assets', (
+    SELECT jsonb_group_array(json_object('id', "c"."id",
+      'projectId', "c"."projectId",
+      'sectionId', "c"."sectionId",
+      'kind', "c"."kind",
+      'contentType', "c"."contentType",
+      'byteSize', "c"."byteSize",
+      'sha256', "c"."sha256",
+      'prompt', "c"."prompt",
+      'model', "c"."model",
+      'createdAt', (replace("c"."createdAt", ' ', 'T') || 'Z'),
+      'url', CAST(? AS TEXT) || "c"."id" || CAST(? AS TEXT)) ORDER BY "c"."createdAt", "c"."id")
     FROM "assets" "c"
     WHERE "c"."projectId" = "p"."id"
   )) AS "document", "p"."version" AS "version", EXISTS (
@@ -73,38 +109,74 @@ FROM "projects" "p"
 WHERE "p"."id" = ?;
 
 -- ProjectsRepository.findDetail (owner)
-SELECT json_object('id', "p"."id", 'name', "p"."name", 'description', "p"."description", 'userId', "p"."userId", 'createdAt', (replace("p"."createdAt", ' ', 'T')
-  || 'Z'), 'updatedAt', (replace("p"."updatedAt", ' ', 'T')
-  || 'Z'), 'sections', (
-    SELECT jsonb_group_array(json_object('id', "c"."id", 'projectId', "c"."projectId", 'type', "c"."type", 'status', "c"."status", 'createdAt', (replace("c"."createdAt", ' ', 'T')
-      || 'Z'), 'updatedAt', (replace("c"."updatedAt", ' ', 'T')
-      || 'Z'), 'assets', (
-        SELECT jsonb_group_array(json_object('id', "a"."id", 'projectId', "a"."projectId", 'sectionId', "a"."sectionId", 'kind', "a"."kind", 'contentType', "a"."contentType", 'byteSize', "a"."byteSize", 'sha256', "a"."sha256", 'prompt', "a"."prompt", 'model', "a"."model", 'createdAt', (replace("a"."createdAt", ' ', 'T')
-          || 'Z'), 'url', CAST(? AS TEXT)
-          || "a"."id"
-          || CAST(? AS TEXT)) ORDER BY "a"."createdAt", "a"."id")
+SELECT json_object('id', "p"."id",
+  'name', "p"."name",
+  'description', "p"."description",
+  'userId', "p"."userId",
+  'createdAt', (replace("p"."createdAt", ' ', 'T') || 'Z'),
+  'updatedAt', (replace("p"."updatedAt", ' ', 'T') || 'Z'),
+  'sections', (
+    SELECT jsonb_group_array(json_object('id', "c"."id",
+      'projectId', "c"."projectId",
+      'type', "c"."type",
+      'status', "c"."status",
+      'createdAt', (replace("c"."createdAt", ' ', 'T') || 'Z'),
+      'updatedAt', (replace("c"."updatedAt", ' ', 'T') || 'Z'),
+      'assets', (
+        SELECT jsonb_group_array(json_object('id', "a"."id",
+          'projectId', "a"."projectId",
+          'sectionId', "a"."sectionId",
+          'kind', "a"."kind",
+          'contentType', "a"."contentType",
+          'byteSize', "a"."byteSize",
+          'sha256', "a"."sha256",
+          'prompt', "a"."prompt",
+          'model', "a"."model",
+          'createdAt', (replace("a"."createdAt", ' ', 'T') || 'Z'),
+          'url', CAST(? AS TEXT) || "a"."id" || CAST(? AS TEXT)) ORDER BY "a"."createdAt", "a"."id")
         FROM "assets" "a"
         WHERE "a"."projectId" = "p"."id" AND "a"."sectionId" = "c"."id"
       )) ORDER BY "c"."position")
     FROM "sections" "c"
     WHERE "c"."projectId" = "p"."id"
-  ), 'agents', (
-    SELECT jsonb_group_array(json_object('id', "c"."id", 'projectId', "c"."projectId", 'name', "c"."name", 'type', "c"."type", 'provider', "c"."provider", 'status', "c"."status", 'createdAt', (replace("c"."createdAt", ' ', 'T')
-      || 'Z'), 'updatedAt', (replace("c"."updatedAt", ' ', 'T')
-      || 'Z')) ORDER BY "c"."createdAt", "c"."id")
+  ),
+  'agents', (
+    SELECT jsonb_group_array(json_object('id', "c"."id",
+      'projectId', "c"."projectId",
+      'name', "c"."name",
+      'type', "c"."type",
+      'provider', "c"."provider",
+      'status', "c"."status",
+      'createdAt', (replace("c"."createdAt", ' ', 'T') || 'Z'),
+      'updatedAt', (replace("c"."updatedAt", ' ', 'T') || 'Z')) ORDER BY "c"."createdAt", "c"."id")
     FROM "agents" "c"
     WHERE "c"."projectId" = "p"."id"
-  ), 'tasks', (
-    SELECT jsonb_group_array(json_object('id', "c"."id", 'projectId', "c"."projectId", 'sectionId', "c"."sectionId", 'agentId', "c"."agentId", 'title', "c"."title", 'description', "c"."description", 'status', "c"."status", 'createdAt', (replace("c"."createdAt", ' ', 'T')
-      || 'Z'), 'updatedAt', (replace("c"."updatedAt", ' ', 'T')
-      || 'Z')) ORDER BY "c"."createdAt" DESC, "c"."id" DESC)
+  ),
+  'tasks', (
+    SELECT jsonb_group_array(json_object('id', "c"."id",
+      'projectId', "c"."projectId",
+      'sectionId', "c"."sectionId",
+      'agentId', "c"."agentId",
+      'title', "c"."title",
+      'description', "c"."description",
+      'status', "c"."status",
+      'createdAt', (replace("c"."createdAt", ' ', 'T') || 'Z'),
+      'updatedAt', (replace("c"."updatedAt", ' ', 'T') || 'Z')) ORDER BY "c"."createdAt" DESC, "c"."id" DESC)
     FROM "tasks" "c"
     WHERE "c"."projectId" = "p"."id"
-  ), 'assets', (
-    SELECT jsonb_group_array(json_object('id', "c"."id", 'projectId', "c"."projectId", 'sectionId', "c"."sectionId", 'kind', "c"."kind", 'contentType', "c"."contentType", 'byteSize', "c"."byteSize", 'sha256', "c"."sha256", 'prompt', "c"."prompt", 'model', "c"."model", 'createdAt', (replace("c"."createdAt", ' ', 'T')
-      || 'Z'), 'url', CAST(? AS TEXT)
-      || "c"."id"
-      || CAST(? AS TEXT)) ORDER BY "c"."createdAt", "c"."id")
+  ),
+  'assets', (
+    SELECT jsonb_group_array(json_object('id', "c"."id",
+      'projectId', "c"."projectId",
+      'sectionId', "c"."sectionId",
+      'kind', "c"."kind",
+      'contentType', "c"."contentType",
+      'byteSize', "c"."byteSize",
+      'sha256', "c"."sha256",
+      'prompt', "c"."prompt",
+      'model', "c"."model",
+      'createdAt', (replace("c"."createdAt", ' ', 'T') || 'Z'),
+      'url', CAST(? AS TEXT) || "c"."id" || CAST(? AS TEXT)) ORDER BY "c"."createdAt", "c"."id")
     FROM "assets" "c"
     WHERE "c"."projectId" = "p"."id"
   )) AS "document", "p"."version" AS "version", EXISTS (
@@ -134,137 +206,225 @@ FROM "projects" "p"
 WHERE "p"."id" = ? AND "p"."userId" = ?;
 
 -- ProjectsRepository.findPage
-SELECT json_object('id', "p"."id", 'name', "p"."name", 'description', "p"."description", 'userId', "p"."userId", 'createdAt', (replace("p"."createdAt", ' ', 'T')
-  || 'Z'), 'updatedAt', (replace("p"."updatedAt", ' ', 'T')
-  || 'Z'), 'sections', (
-    SELECT jsonb_group_array(json_object('id', "c"."id", 'projectId', "c"."projectId", 'type', "c"."type", 'status', "c"."status", 'createdAt', (replace("c"."createdAt", ' ', 'T')
-      || 'Z'), 'updatedAt', (replace("c"."updatedAt", ' ', 'T')
-      || 'Z')) ORDER BY "c"."position")
+SELECT json_object('id', "p"."id",
+  'name', "p"."name",
+  'description', "p"."description",
+  'userId', "p"."userId",
+  'createdAt', (replace("p"."createdAt", ' ', 'T') || 'Z'),
+  'updatedAt', (replace("p"."updatedAt", ' ', 'T') || 'Z'),
+  'sections', (
+    SELECT jsonb_group_array(json_object('id', "c"."id",
+      'projectId', "c"."projectId",
+      'type', "c"."type",
+      'status', "c"."status",
+      'createdAt', (replace("c"."createdAt", ' ', 'T') || 'Z'),
+      'updatedAt', (replace("c"."updatedAt", ' ', 'T') || 'Z')) ORDER BY "c"."position")
     FROM "sections" "c"
     WHERE "c"."projectId" = "p"."id"
-  ), 'agents', (
-    SELECT jsonb_group_array(json_object('id', "c"."id", 'projectId', "c"."projectId", 'name', "c"."name", 'type', "c"."type", 'provider', "c"."provider", 'status', "c"."status", 'createdAt', (replace("c"."createdAt", ' ', 'T')
-      || 'Z'), 'updatedAt', (replace("c"."updatedAt", ' ', 'T')
-      || 'Z')) ORDER BY "c"."createdAt", "c"."id")
+  ),
+  'agents', (
+    SELECT jsonb_group_array(json_object('id', "c"."id",
+      'projectId', "c"."projectId",
+      'name', "c"."name",
+      'type', "c"."type",
+      'provider', "c"."provider",
+      'status', "c"."status",
+      'createdAt', (replace("c"."createdAt", ' ', 'T') || 'Z'),
+      'updatedAt', (replace("c"."updatedAt", ' ', 'T') || 'Z')) ORDER BY "c"."createdAt", "c"."id")
     FROM "agents" "c"
     WHERE "c"."projectId" = "p"."id"
-  ), 'tasks', (
-    SELECT jsonb_group_array(json_object('id', "c"."id", 'projectId', "c"."projectId", 'sectionId', "c"."sectionId", 'agentId', "c"."agentId", 'title', "c"."title", 'description', "c"."description", 'status', "c"."status", 'createdAt', (replace("c"."createdAt", ' ', 'T')
-      || 'Z'), 'updatedAt', (replace("c"."updatedAt", ' ', 'T')
-      || 'Z')) ORDER BY "c"."createdAt" DESC, "c"."id" DESC)
+  ),
+  'tasks', (
+    SELECT jsonb_group_array(json_object('id', "c"."id",
+      'projectId', "c"."projectId",
+      'sectionId', "c"."sectionId",
+      'agentId', "c"."agentId",
+      'title', "c"."title",
+      'description', "c"."description",
+      'status', "c"."status",
+      'createdAt', (replace("c"."createdAt", ' ', 'T') || 'Z'),
+      'updatedAt', (replace("c"."updatedAt", ' ', 'T') || 'Z')) ORDER BY "c"."createdAt" DESC, "c"."id" DESC)
     FROM "tasks" "c"
     WHERE "c"."projectId" = "p"."id"
-  ), '_count', json_object('tasks', (
+  ),
+  '_count', json_object('tasks', (
     SELECT COUNT(*)
     FROM "tasks" "c"
     WHERE "c"."projectId" = "p"."id"
-  ), 'assets', (
-    SELECT COUNT(*)
-    FROM "assets" "c"
-    WHERE "c"."projectId" = "p"."id"
-  ))) AS "document", "p"."id" AS "id", "p"."updatedAt" AS "updatedAt"
+  ),
+    'assets', (
+      SELECT COUNT(*)
+      FROM "assets" "c"
+      WHERE "c"."projectId" = "p"."id"
+    ))) AS "document", "p"."id" AS "id", "p"."updatedAt" AS "updatedAt"
 FROM "projects" "p"
 ORDER BY "p"."updatedAt" DESC, "p"."id" DESC
 LIMIT ?;
 
 -- ProjectsRepository.findPage (user, after)
-SELECT json_object('id', "p"."id", 'name', "p"."name", 'description', "p"."description", 'userId', "p"."userId", 'createdAt', (replace("p"."createdAt", ' ', 'T')
-  || 'Z'), 'updatedAt', (replace("p"."updatedAt", ' ', 'T')
-  || 'Z'), 'sections', (
-    SELECT jsonb_group_array(json_object('id', "c"."id", 'projectId', "c"."projectId", 'type', "c"."type", 'status', "c"."status", 'createdAt', (replace("c"."createdAt", ' ', 'T')
-      || 'Z'), 'updatedAt', (replace("c"."updatedAt", ' ', 'T')
-      || 'Z')) ORDER BY "c"."position")
+SELECT json_object('id', "p"."id",
+  'name', "p"."name",
+  'description', "p"."description",
+  'userId', "p"."userId",
+  'createdAt', (replace("p"."createdAt", ' ', 'T') || 'Z'),
+  'updatedAt', (replace("p"."updatedAt", ' ', 'T') || 'Z'),
+  'sections', (
+    SELECT jsonb_group_array(json_object('id', "c"."id",
+      'projectId', "c"."projectId",
+      'type', "c"."type",
+      'status', "c"."status",
+      'createdAt', (replace("c"."createdAt", ' ', 'T') || 'Z'),
+      'updatedAt', (replace("c"."updatedAt", ' ', 'T') || 'Z')) ORDER BY "c"."position")
     FROM "sections" "c"
     WHERE "c"."projectId" = "p"."id"
-  ), 'agents', (
-    SELECT jsonb_group_array(json_object('id', "c"."id", 'projectId', "c"."projectId", 'name', "c"."name", 'type', "c"."type", 'provider', "c"."provider", 'status', "c"."status", 'createdAt', (replace("c"."createdAt", ' ', 'T')
-      || 'Z'), 'updatedAt', (replace("c"."updatedAt", ' ', 'T')
-      || 'Z')) ORDER BY "c"."createdAt", "c"."id")
+  ),
+  'agents', (
+    SELECT jsonb_group_array(json_object('id', "c"."id",
+      'projectId', "c"."projectId",
+      'name', "c"."name",
+      'type', "c"."type",
+      'provider', "c"."provider",
+      'status', "c"."status",
+      'createdAt', (replace("c"."createdAt", ' ', 'T') || 'Z'),
+      'updatedAt', (replace("c"."updatedAt", ' ', 'T') || 'Z')) ORDER BY "c"."createdAt", "c"."id")
     FROM "agents" "c"
     WHERE "c"."projectId" = "p"."id"
-  ), 'tasks', (
-    SELECT jsonb_group_array(json_object('id', "c"."id", 'projectId', "c"."projectId", 'sectionId', "c"."sectionId", 'agentId', "c"."agentId", 'title', "c"."title", 'description', "c"."description", 'status', "c"."status", 'createdAt', (replace("c"."createdAt", ' ', 'T')
-      || 'Z'), 'updatedAt', (replace("c"."updatedAt", ' ', 'T')
-      || 'Z')) ORDER BY "c"."createdAt" DESC, "c"."id" DESC)
+  ),
+  'tasks', (
+    SELECT jsonb_group_array(json_object('id', "c"."id",
+      'projectId', "c"."projectId",
+      'sectionId', "c"."sectionId",
+      'agentId', "c"."agentId",
+      'title', "c"."title",
+      'description', "c"."description",
+      'status', "c"."status",
+      'createdAt', (replace("c"."createdAt", ' ', 'T') || 'Z'),
+      'updatedAt', (replace("c"."updatedAt", ' ', 'T') || 'Z')) ORDER BY "c"."createdAt" DESC, "c"."id" DESC)
     FROM "tasks" "c"
     WHERE "c"."projectId" = "p"."id"
-  ), '_count', json_object('tasks', (
+  ),
+  '_count', json_object('tasks', (
     SELECT COUNT(*)
     FROM "tasks" "c"
     WHERE "c"."projectId" = "p"."id"
-  ), 'assets', (
-    SELECT COUNT(*)
-    FROM "assets" "c"
-    WHERE "c"."projectId" = "p"."id"
-  ))) AS "document", "p"."id" AS "id", "p"."updatedAt" AS "updatedAt"
+  ),
+    'assets', (
+      SELECT COUNT(*)
+      FROM "assets" "c"
+      WHERE "c"."projectId" = "p"."id"
+    ))) AS "document", "p"."id" AS "id", "p"."updatedAt" AS "updatedAt"
 FROM "projects" "p"
 WHERE "p"."userId" = ? AND ("p"."updatedAt" < ? OR ("p"."updatedAt" = ? AND "p"."id" < ?))
 ORDER BY "p"."updatedAt" DESC, "p"."id" DESC
 LIMIT ?;
 
 -- ProjectsRepository.openList
-SELECT json_object('id', "p"."id", 'name', "p"."name", 'description', "p"."description", 'userId', "p"."userId", 'createdAt', (replace("p"."createdAt", ' ', 'T')
-  || 'Z'), 'updatedAt', (replace("p"."updatedAt", ' ', 'T')
-  || 'Z'), 'sections', (
-    SELECT jsonb_group_array(json_object('id', "c"."id", 'projectId', "c"."projectId", 'type', "c"."type", 'status', "c"."status", 'createdAt', (replace("c"."createdAt", ' ', 'T')
-      || 'Z'), 'updatedAt', (replace("c"."updatedAt", ' ', 'T')
-      || 'Z')) ORDER BY "c"."position")
+SELECT json_object('id', "p"."id",
+  'name', "p"."name",
+  'description', "p"."description",
+  'userId', "p"."userId",
+  'createdAt', (replace("p"."createdAt", ' ', 'T') || 'Z'),
+  'updatedAt', (replace("p"."updatedAt", ' ', 'T') || 'Z'),
+  'sections', (
+    SELECT jsonb_group_array(json_object('id', "c"."id",
+      'projectId', "c"."projectId",
+      'type', "c"."type",
+      'status', "c"."status",
+      'createdAt', (replace("c"."createdAt", ' ', 'T') || 'Z'),
+      'updatedAt', (replace("c"."updatedAt", ' ', 'T') || 'Z')) ORDER BY "c"."position")
     FROM "sections" "c"
     WHERE "c"."projectId" = "p"."id"
-  ), 'agents', (
-    SELECT jsonb_group_array(json_object('id', "c"."id", 'projectId', "c"."projectId", 'name', "c"."name", 'type', "c"."type", 'provider', "c"."provider", 'status', "c"."status", 'createdAt', (replace("c"."createdAt", ' ', 'T')
-      || 'Z'), 'updatedAt', (replace("c"."updatedAt", ' ', 'T')
-      || 'Z')) ORDER BY "c"."createdAt", "c"."id")
+  ),
+  'agents', (
+    SELECT jsonb_group_array(json_object('id', "c"."id",
+      'projectId', "c"."projectId",
+      'name', "c"."name",
+      'type', "c"."type",
+      'provider', "c"."provider",
+      'status', "c"."status",
+      'createdAt', (replace("c"."createdAt", ' ', 'T') || 'Z'),
+      'updatedAt', (replace("c"."updatedAt", ' ', 'T') || 'Z')) ORDER BY "c"."createdAt", "c"."id")
     FROM "agents" "c"
     WHERE "c"."projectId" = "p"."id"
-  ), 'tasks', (
-    SELECT jsonb_group_array(json_object('id', "c"."id", 'projectId', "c"."projectId", 'sectionId', "c"."sectionId", 'agentId', "c"."agentId", 'title', "c"."title", 'description', "c"."description", 'status', "c"."status", 'createdAt', (replace("c"."createdAt", ' ', 'T')
-      || 'Z'), 'updatedAt', (replace("c"."updatedAt", ' ', 'T')
-      || 'Z')) ORDER BY "c"."createdAt" DESC, "c"."id" DESC)
+  ),
+  'tasks', (
+    SELECT jsonb_group_array(json_object('id', "c"."id",
+      'projectId', "c"."projectId",
+      'sectionId', "c"."sectionId",
+      'agentId', "c"."agentId",
+      'title', "c"."title",
+      'description', "c"."description",
+      'status', "c"."status",
+      'createdAt', (replace("c"."createdAt", ' ', 'T') || 'Z'),
+      'updatedAt', (replace("c"."updatedAt", ' ', 'T') || 'Z')) ORDER BY "c"."createdAt" DESC, "c"."id" DESC)
     FROM "tasks" "c"
     WHERE "c"."projectId" = "p"."id"
-  ), '_count', json_object('tasks', (
+  ),
+  '_count', json_object('tasks', (
     SELECT COUNT(*)
     FROM "tasks" "c"
     WHERE "c"."projectId" = "p"."id"
-  ), 'assets', (
-    SELECT COUNT(*)
-    FROM "assets" "c"
-    WHERE "c"."projectId" = "p"."id"
-  ))) AS "document", "p"."id" AS "id", "p"."updatedAt" AS "updatedAt"
+  ),
+    'assets', (
+      SELECT COUNT(*)
+      FROM "assets" "c"
+      WHERE "c"."projectId" = "p"."id"
+    ))) AS "document", "p"."id" AS "id", "p"."updatedAt" AS "updatedAt"
 FROM "projects" "p"
 ORDER BY "p"."updatedAt" DESC, "p"."id" DESC;
 
 -- ProjectsRepository.openList (user)
-SELECT json_object('id', "p"."id", 'name', "p"."name", 'description', "p"."description", 'userId', "p"."userId", 'createdAt', (replace("p"."createdAt", ' ', 'T')
-  || 'Z'), 'updatedAt', (replace("p"."updatedAt", ' ', 'T')
-  || 'Z'), 'sections', (
-    SELECT jsonb_group_array(json_object('id', "c"."id", 'projectId', "c"."projectId", 'type', "c"."type", 'status', "c"."status", 'createdAt', (replace("c"."createdAt", ' ', 'T')
-      || 'Z'), 'updatedAt', (replace("c"."updatedAt", ' ', 'T')
-      || 'Z')) ORDER BY "c"."position")
+SELECT json_object('id', "p"."id",
+  'name', "p"."name",
+  'description', "p"."description",
+  'userId', "p"."userId",
+  'createdAt', (replace("p"."createdAt", ' ', 'T') || 'Z'),
+  'updatedAt', (replace("p"."updatedAt", ' ', 'T') || 'Z'),
+  'sections', (
+    SELECT jsonb_group_array(json_object('id', "c"."id",
+      'projectId', "c"."projectId",
+      'type', "c"."type",
+      'status', "c"."status",
+      'createdAt', (replace("c"."createdAt", ' ', 'T') || 'Z'),
+      'updatedAt', (replace("c"."updatedAt", ' ', 'T') || 'Z')) ORDER BY "c"."position")
     FROM "sections" "c"
     WHERE "c"."projectId" = "p"."id"
-  ), 'agents', (
-    SELECT jsonb_group_array(json_object('id', "c"."id", 'projectId', "c"."projectId", 'name', "c"."name", 'type', "c"."type", 'provider', "c"."provider", 'status', "c"."status", 'createdAt', (replace("c"."createdAt", ' ', 'T')
-      || 'Z'), 'updatedAt', (replace("c"."updatedAt", ' ', 'T')
-      || 'Z')) ORDER BY "c"."createdAt", "c"."id")
+  ),
+  'agents', (
+    SELECT jsonb_group_array(json_object('id', "c"."id",
+      'projectId', "c"."projectId",
+      'name', "c"."name",
+      'type', "c"."type",
+      'provider', "c"."provider",
+      'status', "c"."status",
+      'createdAt', (replace("c"."createdAt", ' ', 'T') || 'Z'),
+      'updatedAt', (replace("c"."updatedAt", ' ', 'T') || 'Z')) ORDER BY "c"."createdAt", "c"."id")
     FROM "agents" "c"
     WHERE "c"."projectId" = "p"."id"
-  ), 'tasks', (
-    SELECT jsonb_group_array(json_object('id', "c"."id", 'projectId', "c"."projectId", 'sectionId', "c"."sectionId", 'agentId', "c"."agentId", 'title', "c"."title", 'description', "c"."description", 'status', "c"."status", 'createdAt', (replace("c"."createdAt", ' ', 'T')
-      || 'Z'), 'updatedAt', (replace("c"."updatedAt", ' ', 'T')
-      || 'Z')) ORDER BY "c"."createdAt" DESC, "c"."id" DESC)
+  ),
+  'tasks', (
+    SELECT jsonb_group_array(json_object('id', "c"."id",
+      'projectId', "c"."projectId",
+      'sectionId', "c"."sectionId",
+      'agentId', "c"."agentId",
+      'title', "c"."title",
+      'description', "c"."description",
+      'status', "c"."status",
+      'createdAt', (replace("c"."createdAt", ' ', 'T') || 'Z'),
+      'updatedAt', (replace("c"."updatedAt", ' ', 'T') || 'Z')) ORDER BY "c"."createdAt" DESC, "c"."id" DESC)
     FROM "tasks" "c"
     WHERE "c"."projectId" = "p"."id"
-  ), '_count', json_object('tasks', (
+  ),
+  '_count', json_object('tasks', (
     SELECT COUNT(*)
     FROM "tasks" "c"
     WHERE "c"."projectId" = "p"."id"
-  ), 'assets', (
-    SELECT COUNT(*)
-    FROM "assets" "c"
-    WHERE "c"."projectId" = "p"."id"
-  ))) AS "document", "p"."id" AS "id", "p"."updatedAt" AS "updatedAt"
+  ),
+    'assets', (
+      SELECT COUNT(*)
+      FROM "assets" "c"
+      WHERE "c"."projectId" = "p"."id"
+    ))) AS "document", "p"."id" AS "id", "p"."updatedAt" AS "updatedAt"
 FROM "projects" "p"
 WHERE "p"."userId" = ?
 ORDER BY "p"."updatedAt" DESC, "p"."id" DESC;
