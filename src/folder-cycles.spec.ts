@@ -2,18 +2,29 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 
 /**
- * The top-level folders of src/ form layers: when a file of one folder
- * imports another folder, nothing in that other folder may import it back
- * (spec files, which may borrow fixtures, aside). A cycle means neither folder can be
- * read, moved or tested without the other.
- *
- * Cycles still being taken apart elsewhere, as "a <-> b". Each is checked
- * to still exist, so an entry fails once its cycle is gone: remove it then.
+ * The top-level folders of src/ form layers: no chain of imports between
+ * them (a -> b, or a -> b -> c) leads back to where it started. A cycle
+ * means none of its folders can be read, moved or tested without the
+ * others. Spec files, which may borrow fixtures, are left out.
+ */
+
+/**
+ * Two-way imports still being taken apart elsewhere, as "a <-> b". A cycle
+ * that takes one of their imports is let through too. Each entry must
+ * still be a two-way import, so it fails once fixed: remove it then (and
+ * any longer cycle it hid shows up).
  */
 const KNOWN_CYCLES: readonly string[] = [
   'assets <-> projects',
   'auth <-> projects',
 ];
+
+/**
+ * Folders whose imports are not followed: src/generated/metadata.ts is the
+ * OpenAPI plugin's output (npm run openapi:metadata), a copy of every DTO's
+ * metadata that imports each DTO folder; nothing in it is written by hand.
+ */
+const NOT_FOLLOWED: readonly string[] = ['generated'];
 
 const SRC = __dirname;
 
@@ -37,12 +48,14 @@ function folderOf(path: string): string | undefined {
 const IMPORT =
   /(?:\bfrom\s*|\bimport\s*\(\s*|\brequire\s*\(\s*|^\s*import\s+)['"](\.{1,2}\/[^'"]*)['"]/gm;
 
+type Graph = Map<string, Map<string, string>>;
+
 /** folder -> imported folder -> one file that imports it (for the report). */
-function folderImports(): Map<string, Map<string, string>> {
-  const graph = new Map<string, Map<string, string>>();
+function folderImports(): Graph {
+  const graph: Graph = new Map();
   for (const file of sourceFiles(SRC)) {
     const from = folderOf(file);
-    if (!from) continue;
+    if (!from || NOT_FOLLOWED.includes(from)) continue;
     for (const [, specifier] of readFileSync(file, 'utf8').matchAll(IMPORT)) {
       const to = folderOf(resolve(dirname(file), specifier));
       if (!to || to === from) continue;
@@ -55,47 +68,60 @@ function folderImports(): Map<string, Map<string, string>> {
 }
 
 /**
- * Every pair of folders that import each other, each once. Longer loops
- * (a -> b -> c -> a) are not looked for yet: src/generated/metadata.ts,
- * which the OpenAPI plugin writes, imports every DTO folder and closes
- * several of them through src/docs.
+ * Every elementary cycle, each once: started from its alphabetically first
+ * folder and walked only through folders after it.
  */
-function cycles(graph: Map<string, Map<string, string>>): string[][] {
+function cycles(graph: Graph): string[][] {
   const found: string[][] = [];
-  for (const [from, edges] of graph) {
-    for (const to of edges.keys()) {
-      if (from < to && graph.get(to)?.has(from)) found.push([from, to]);
+  const walk = (start: string, path: string[]) => {
+    const edges = graph.get(path[path.length - 1]);
+    for (const next of [...(edges?.keys() ?? [])].sort()) {
+      if (next === start) found.push(path);
+      else if (next > start && !path.includes(next)) {
+        walk(start, [...path, next]);
+      }
     }
-  }
-  return found.sort((a, b) => a.join().localeCompare(b.join()));
+  };
+  for (const start of [...graph.keys()].sort()) walk(start, [start]);
+  return found;
 }
 
-const describeCycle = (cycle: string[]) => cycle.join(' <-> ');
+/** The imports of a cycle, as [from, to]. */
+const steps = (cycle: string[]) =>
+  cycle.map((from, index) => [from, cycle[(index + 1) % cycle.length]]);
 
-function explain(
-  cycle: string[],
-  graph: Map<string, Map<string, string>>,
-): string {
-  const steps = cycle.map((from, index) => {
-    const to = cycle[(index + 1) % cycle.length];
-    return `  ${from} -> ${to} (e.g. src/${graph.get(from)?.get(to)})`;
-  });
-  return [describeCycle(cycle), ...steps].join('\n');
+const pairName = (a: string, b: string) => [a, b].sort().join(' <-> ');
+
+function explain(cycle: string[], graph: Graph): string {
+  return [
+    [...cycle, cycle[0]].join(' -> '),
+    ...steps(cycle).map(
+      ([from, to]) =>
+        `  ${from} -> ${to} (e.g. src/${graph.get(from)?.get(to)})`,
+    ),
+  ].join('\n');
 }
 
 describe('folders under src/', () => {
   const graph = folderImports();
   const all = cycles(graph);
 
-  it('never import each other both ways', () => {
+  it('import each other in one direction only (no cycles)', () => {
     const unexpected = all
-      .filter((cycle) => !KNOWN_CYCLES.includes(describeCycle(cycle)))
+      .filter(
+        (cycle) =>
+          !steps(cycle).some(([from, to]) =>
+            KNOWN_CYCLES.includes(pairName(from, to)),
+          ),
+      )
       .map((cycle) => explain(cycle, graph));
     expect(unexpected).toEqual([]);
   });
 
-  it('list as known only cycles that still exist', () => {
-    const existing = new Set(all.map(describeCycle));
-    expect(KNOWN_CYCLES.filter((cycle) => !existing.has(cycle))).toEqual([]);
+  it('list as known only two-way imports that still exist', () => {
+    const pairs = new Set(
+      all.filter((cycle) => cycle.length === 2).map(([a, b]) => pairName(a, b)),
+    );
+    expect(KNOWN_CYCLES.filter((pair) => !pairs.has(pair))).toEqual([]);
   });
 });
