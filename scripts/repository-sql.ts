@@ -385,9 +385,15 @@ export async function captureRepositorySql(
       }),
     );
     write('assets.repository', 'AssetsRepository');
-    const uncaptured = repositoryMethods().filter(
-      (method) => !called.has(method) && !(method in METHODS_WITHOUT_SQL),
-    );
+    const methods = repositoryMethods();
+    const uncaptured = [
+      ...methods.filter(
+        (method) => !called.has(method) && !(method in METHODS_WITHOUT_SQL),
+      ),
+      ...Object.keys(METHODS_WITHOUT_SQL)
+        .filter((method) => !methods.includes(method))
+        .map((method) => `${method} (in METHODS_WITHOUT_SQL: no such method)`),
+    ];
     return { files, uncaptured, silent };
   } finally {
     if (dataSource.isInitialized) await dataSource.destroy();
