@@ -12,7 +12,7 @@ import { idempotencyConfig } from '../src/idempotency/idempotency.config';
 import { loggingConfig } from '../src/logging/logging.config';
 import { logoConfig } from '../src/logo/logo.config';
 import { httpConfig } from '../src/platform/http.config';
-import { limitsConfig } from '../src/platform/limits.config';
+import { limitsConfig } from '../src/common/limits.config';
 import { processConfig } from '../src/process/process.config';
 import { projectsConfig } from '../src/projects/projects.config';
 

@@ -1,8 +1,9 @@
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from 'pg';
+import { formatSql } from './sql-format';
 import { DataSource, type Logger as TypeOrmLogger } from 'typeorm';
 import { buildDataSourceOptions } from '../config/data-source-options';
 import type { DatabaseConfig } from '../src/database/database.config';
@@ -30,7 +31,12 @@ import { ProjectsRepository } from '../src/projects/projects.repository';
  * always readable, and reviewed, as text.
  *
  * Parameters are not recorded (ids and times differ on every run); only
- * the statements, in order.
+ * the statements, in order, one clause per line (sql-format.ts).
+ *
+ * Each repository is called through a proxy that notes the methods used;
+ * repositoryMethods() lists every method of every *Repository class under
+ * src/, so a method added without a capture here is reported by name
+ * (uncaptured) instead of being silently absent from sql/.
  */
 
 export type Dialect = 'sqlite' | 'postgres';
@@ -48,6 +54,73 @@ export const sqlFile = (dialect: Dialect, repository: string): string =>
 interface Entry {
   name: string;
   statements: string[];
+}
+
+/**
+ * Repository methods that send no SQL of their own, each with the reason:
+ * they need no capture. Every other public method of every *Repository
+ * class under src/ must be called by captureRepositorySql.
+ */
+export const METHODS_WITHOUT_SQL: Readonly<Record<string, string>> = {};
+
+type RepositoryClass = abstract new (...args: never[]) => object;
+
+const SRC_DIR = join(__dirname, '..', 'src');
+
+function repositoryFiles(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) return repositoryFiles(path);
+    return entry.name.endsWith('.repository.ts') ? [path] : [];
+  });
+}
+
+/**
+ * Every class exported by a src/**\/*.repository.ts file, with
+ * its methods as "Class.method" (the prototype's own functions: what a
+ * service can call).
+ */
+export function repositoryMethods(): string[] {
+  const methods: string[] = [];
+  for (const file of repositoryFiles(SRC_DIR)) {
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    const exports = require(file) as Record<string, unknown>;
+    for (const [name, value] of Object.entries(exports)) {
+      // Every class a repository file exports (ProjectVersions included).
+      if (!/^[A-Z]/.test(name) || typeof value !== 'function') continue;
+      const prototype = (value as RepositoryClass).prototype as object;
+      for (const method of Object.getOwnPropertyNames(prototype)) {
+        const descriptor = Object.getOwnPropertyDescriptor(prototype, method);
+        if (method !== 'constructor' && typeof descriptor?.value === 'function')
+          methods.push(`${name}.${method}`);
+      }
+    }
+  }
+  return methods.sort();
+}
+
+/** Wraps a repository so every method called on it is noted in `called`. */
+function watched<T extends object>(repository: T, called: Set<string>): T {
+  const name = repository.constructor.name;
+  return new Proxy(repository, {
+    get(target, property, receiver) {
+      const value: unknown = Reflect.get(target, property, receiver);
+      if (typeof property === 'string' && typeof value === 'function') {
+        called.add(`${name}.${property}`);
+      }
+      return value;
+    },
+  });
+}
+
+/** What captureRepositorySql found: the files, and what it left out. */
+export interface CapturedSql {
+  /** repository file name (e.g. projects.repository) -> its .sql text */
+  files: Map<string, string>;
+  /** Repository methods no capture called (and not METHODS_WITHOUT_SQL). */
+  uncaptured: string[];
+  /** Captures that recorded no statement. */
+  silent: string[];
 }
 
 class CapturingLogger implements TypeOrmLogger {
@@ -130,7 +203,7 @@ function recordingSnapshots(dialect: Dialect, logger: CapturingLogger) {
 /** Runs every repository method once; the SQL of each, per repository. */
 export async function captureRepositorySql(
   dialect: Dialect,
-): Promise<Map<string, string>> {
+): Promise<CapturedSql> {
   const scratch = await scratchDatabase(dialect);
   const logger = new CapturingLogger();
   const dataSource = new DataSource({
@@ -143,6 +216,8 @@ export async function captureRepositorySql(
     const db = new Database(dataSource);
     const files = new Map<string, string>();
     const entries: Entry[] = [];
+    const called = new Set<string>();
+    const silent: string[] = [];
     const record = async (name: string, call: () => Promise<unknown>) => {
       logger.statements = [];
       await call();
@@ -151,14 +226,17 @@ export async function captureRepositorySql(
       entries.push({ name, statements: logger.statements });
     };
     const write = (repository: string, title: string) => {
+      for (const entry of entries) {
+        if (entry.statements.length === 0)
+          silent.push(`${title}.${entry.name}`);
+      }
       files.set(repository, render(dialect, title, entries.splice(0)));
     };
 
-    const versions = new ProjectVersions();
-    const projects = new ProjectsRepository(
-      db,
-      recordingSnapshots(dialect, logger),
-      versions,
+    const versions = watched(new ProjectVersions(), called);
+    const projects = watched(
+      new ProjectsRepository(db, recordingSnapshots(dialect, logger), versions),
+      called,
     );
     const missing = () => new Error('no such project');
     const project = buildNewProject({ name: 'Site', userId: 'user-1' });
@@ -207,7 +285,7 @@ export async function captureRepositorySql(
     );
     write('projects.repository', 'ProjectsRepository');
 
-    const keys = new IdempotencyRepository(db);
+    const keys = watched(new IdempotencyRepository(db), called);
     const now = Date.now();
     const answer = { status: 201, body: '{}', headers: '{}' };
     await record('insertInTransaction', () =>
@@ -238,7 +316,7 @@ export async function captureRepositorySql(
     await record('purgeExpired', () => keys.purgeExpired(now, 500));
     write('idempotency.repository', 'IdempotencyRepository');
 
-    const images = new StoredImagesRepository(db);
+    const images = watched(new StoredImagesRepository(db), called);
     const image = {
       id: 'a'.repeat(32),
       mediaType: 'image/png',
@@ -256,7 +334,7 @@ export async function captureRepositorySql(
     await record('delete', () => images.delete(image.id, now));
     write('stored-images.repository', 'StoredImagesRepository');
 
-    const assets = new AssetsRepository(db);
+    const assets = watched(new AssetsRepository(db), called);
     const owner = buildNewProject({ name: 'Logos', userId: 'user-1' });
     await db.transaction((transaction) =>
       projects.insertNew(transaction, owner),
@@ -328,7 +406,16 @@ export async function captureRepositorySql(
       ),
     );
     write('project-versions.repository', 'ProjectVersions');
-    return files;
+    const methods = repositoryMethods();
+    const uncaptured = [
+      ...methods.filter(
+        (method) => !called.has(method) && !(method in METHODS_WITHOUT_SQL),
+      ),
+      ...Object.keys(METHODS_WITHOUT_SQL)
+        .filter((method) => !methods.includes(method))
+        .map((method) => `${method} (in METHODS_WITHOUT_SQL: no such method)`),
+    ];
+    return { files, uncaptured, silent };
   } finally {
     if (dataSource.isInitialized) await dataSource.destroy();
     await scratch.drop();
@@ -342,7 +429,14 @@ function render(dialect: Dialect, title: string, entries: Entry[]): string {
   ];
   for (const entry of entries) {
     lines.push('', `-- ${title}.${entry.name}`);
-    for (const statement of entry.statements) lines.push(`${statement};`);
+    for (const statement of entry.statements) {
+      const formatted = formatSql(statement);
+      // The layout may only move whitespace: what is reviewed is what runs.
+      if (formatted.replace(/\s+/g, '') !== statement.replace(/\s+/g, '')) {
+        throw new Error(`formatSql changed more than whitespace: ${statement}`);
+      }
+      lines.push(`${formatted};`);
+    }
   }
   return `${lines.join('\n')}\n`;
 }

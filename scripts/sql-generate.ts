@@ -16,7 +16,13 @@ async function main(): Promise<void> {
     );
   }
   for (const dialect of dialects) {
-    for (const [repository, text] of await captureRepositorySql(dialect)) {
+    const { files, uncaptured, silent } = await captureRepositorySql(dialect);
+    if (uncaptured.length > 0 || silent.length > 0) {
+      throw new Error(
+        `every repository method needs a capture in scripts/repository-sql.ts that sends SQL (or an entry in METHODS_WITHOUT_SQL); not captured: ${uncaptured.join(', ') || 'none'}; captured without SQL: ${silent.join(', ') || 'none'}`,
+      );
+    }
+    for (const [repository, text] of files) {
       const file = sqlFile(dialect, repository);
       mkdirSync(dirname(file), { recursive: true });
       writeFileSync(file, text);

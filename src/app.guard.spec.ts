@@ -2,7 +2,7 @@ import type { ExecutionContext } from '@nestjs/common';
 import { AppGuard } from './app.guard';
 import type { AuthGuard } from './auth/auth.guard';
 import type { JsonBodyGuard } from './platform/body/json-body.guard';
-import type { RouteContextGuard } from './common/http/route-context.guard';
+import type { RouteContextGuard } from './platform/route-context.guard';
 
 describe('AppGuard', () => {
   const context = {} as ExecutionContext;

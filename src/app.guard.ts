@@ -1,7 +1,7 @@
 import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
 import { AuthGuard } from './auth/auth.guard';
 import { JsonBodyGuard } from './platform/body/json-body.guard';
-import { RouteContextGuard } from './common/http/route-context.guard';
+import { RouteContextGuard } from './platform/route-context.guard';
 
 /**
  * The guards of every route, run in this order, each only when the one

@@ -3,7 +3,7 @@ import { ConfigModule } from '@nestjs/config';
 import { APP_FILTER, APP_GUARD, APP_PIPE } from '@nestjs/core';
 import { CONFIGURATION } from '../config/configuration';
 import { AllExceptionsFilter } from './failures/all-exceptions.filter';
-import { RouteContextGuard } from './common/http/route-context.guard';
+import { RouteContextGuard } from './platform/route-context.guard';
 import { AppValidationPipe } from './common/validation/app-validation.pipe';
 import { JsonBodyGuard } from './platform/body/json-body.guard';
 import { AppGuard } from './app.guard';

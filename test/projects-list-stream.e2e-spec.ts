@@ -4,7 +4,7 @@ import request from 'supertest';
 import { DataSource } from 'typeorm';
 import type { ConfigType } from '@nestjs/config';
 import { databaseConfig } from '../src/database/database.config';
-import { limitsConfig } from '../src/platform/limits.config';
+import { limitsConfig } from '../src/common/limits.config';
 import type { JsonCursor } from '../src/database/json-cursor';
 import { SnapshotReader } from '../src/database/snapshot-reader';
 import { CapturingLogger } from './support/capturing-logger';

@@ -3,40 +3,74 @@
 
 -- AssetsRepository.reserveSlot
 START TRANSACTION;
-DELETE FROM "asset_slot_reservations" WHERE "projectId" = $1 AND "expiresAt" <= $2;
-SELECT (SELECT COUNT(*) FROM "assets" WHERE "projectId" = $1) + (SELECT COUNT(*) FROM "asset_slot_reservations" WHERE "projectId" = $1) AS "count";
-INSERT INTO "asset_slot_reservations" ("id", "projectId", "expiresAt") VALUES ($1, $2, $3);
+DELETE FROM "asset_slot_reservations"
+WHERE "projectId" = $1 AND "expiresAt" <= $2;
+SELECT (
+  SELECT COUNT(*)
+  FROM "assets"
+  WHERE "projectId" = $1
+) + (
+  SELECT COUNT(*)
+  FROM "asset_slot_reservations"
+  WHERE "projectId" = $1
+) AS "count";
+INSERT INTO "asset_slot_reservations" ("id", "projectId", "expiresAt")
+VALUES ($1, $2, $3);
 COMMIT;
 
 -- AssetsRepository.releaseSlot
 START TRANSACTION;
-DELETE FROM "asset_slot_reservations" WHERE "id" = $1;
+DELETE FROM "asset_slot_reservations"
+WHERE "id" = $1;
 COMMIT;
 
 -- AssetsRepository.keep: countOfProject, logoSectionId, insert, insertContent
 START TRANSACTION;
-SELECT COUNT(*) AS "count" FROM "assets" WHERE "projectId" = $1;
-SELECT "id" FROM "sections" WHERE "projectId" = $1 AND "type" = 'LOGO' ORDER BY "position" LIMIT 1;
-INSERT INTO "assets" ("id", "projectId", "sectionId", "kind", "contentType", "byteSize", "sha256", "prompt", "model", "createdAt") VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10);
-INSERT INTO "asset_contents" ("assetId", "part", "bytes") VALUES ($1, $2, $3);
+SELECT COUNT(*) AS "count"
+FROM "assets"
+WHERE "projectId" = $1;
+SELECT "id"
+FROM "sections"
+WHERE "projectId" = $1 AND "type" = 'LOGO'
+ORDER BY "position"
+LIMIT 1;
+INSERT INTO "assets" ("id", "projectId", "sectionId", "kind", "contentType", "byteSize", "sha256", "prompt", "model", "createdAt")
+VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10);
+INSERT INTO "asset_contents" ("assetId", "part", "bytes")
+VALUES ($1, $2, $3);
 COMMIT;
 
 -- AssetsRepository.find
-SELECT "id", "projectId", "sectionId", "kind", "contentType", "byteSize", "sha256", "prompt", "model", "createdAt" FROM "assets" WHERE "id" = $1 AND "projectId" = $2;
+SELECT "id", "projectId", "sectionId", "kind", "contentType", "byteSize", "sha256", "prompt", "model", "createdAt"
+FROM "assets"
+WHERE "id" = $1 AND "projectId" = $2;
 
 -- AssetsRepository.find (owner)
-SELECT "id", "projectId", "sectionId", "kind", "contentType", "byteSize", "sha256", "prompt", "model", "createdAt" FROM "assets" WHERE "id" = $1 AND "projectId" = $2 AND EXISTS (SELECT 1 FROM "projects" WHERE "id" = $2 AND "userId" = $3);
+SELECT "id", "projectId", "sectionId", "kind", "contentType", "byteSize", "sha256", "prompt", "model", "createdAt"
+FROM "assets"
+WHERE "id" = $1 AND "projectId" = $2 AND EXISTS (
+  SELECT 1
+  FROM "projects"
+  WHERE "id" = $2 AND "userId" = $3
+);
 
 -- AssetsRepository.countContentParts
-SELECT COUNT(*) AS "count" FROM "asset_contents" WHERE "assetId" = $1;
+SELECT COUNT(*) AS "count"
+FROM "asset_contents"
+WHERE "assetId" = $1;
 
 -- AssetsRepository.readContentPart
-SELECT "bytes" FROM "asset_contents" WHERE "assetId" = $1 AND "part" = $2;
+SELECT "bytes"
+FROM "asset_contents"
+WHERE "assetId" = $1 AND "part" = $2;
 
 -- AssetsRepository.existingAssetIds
-SELECT "id" FROM "assets" WHERE "id" IN ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22, $23, $24, $25, $26, $27, $28, $29, $30, $31, $32, $33, $34, $35, $36, $37, $38, $39, $40, $41, $42, $43, $44, $45, $46, $47, $48, $49, $50, $51, $52, $53, $54, $55, $56, $57, $58, $59, $60, $61, $62, $63, $64, $65, $66, $67, $68, $69, $70, $71, $72, $73, $74, $75, $76, $77, $78, $79, $80, $81, $82, $83, $84, $85, $86, $87, $88, $89, $90, $91, $92, $93, $94, $95, $96, $97, $98, $99, $100);
+SELECT "id"
+FROM "assets"
+WHERE "id" IN ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22, $23, $24, $25, $26, $27, $28, $29, $30, $31, $32, $33, $34, $35, $36, $37, $38, $39, $40, $41, $42, $43, $44, $45, $46, $47, $48, $49, $50, $51, $52, $53, $54, $55, $56, $57, $58, $59, $60, $61, $62, $63, $64, $65, $66, $67, $68, $69, $70, $71, $72, $73, $74, $75, $76, $77, $78, $79, $80, $81, $82, $83, $84, $85, $86, $87, $88, $89, $90, $91, $92, $93, $94, $95, $96, $97, $98, $99, $100);
 
 -- AssetsRepository.delete
 START TRANSACTION;
-DELETE FROM "assets" WHERE "id" = $1 AND "projectId" = $2;
+DELETE FROM "assets"
+WHERE "id" = $1 AND "projectId" = $2;
 COMMIT;

@@ -3,42 +3,66 @@
 
 -- IdempotencyRepository.insertInTransaction
 START TRANSACTION;
-DELETE FROM "idempotency_keys" WHERE "id" = $1 AND "expiresAt" <= $2;
-INSERT INTO "idempotency_keys" ("id", "fingerprint", "status", "body", "headers", "lockedUntil", "expiresAt") VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT ("id") DO NOTHING;
+DELETE FROM "idempotency_keys"
+WHERE "id" = $1 AND "expiresAt" <= $2;
+INSERT INTO "idempotency_keys" ("id", "fingerprint", "status", "body", "headers", "lockedUntil", "expiresAt")
+VALUES ($1, $2, $3, $4, $5, $6, $7)
+ON CONFLICT ("id") DO NOTHING;
 COMMIT;
 
 -- IdempotencyRepository.lease (new)
 START TRANSACTION;
-DELETE FROM "idempotency_keys" WHERE "id" = $1 AND "expiresAt" <= $2;
-INSERT INTO "idempotency_keys" ("id", "fingerprint", "status", "body", "headers", "lockedUntil", "expiresAt") VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT ("id") DO NOTHING;
+DELETE FROM "idempotency_keys"
+WHERE "id" = $1 AND "expiresAt" <= $2;
+INSERT INTO "idempotency_keys" ("id", "fingerprint", "status", "body", "headers", "lockedUntil", "expiresAt")
+VALUES ($1, $2, $3, $4, $5, $6, $7)
+ON CONFLICT ("id") DO NOTHING;
 COMMIT;
 
 -- IdempotencyRepository.lease (taken)
 START TRANSACTION;
-DELETE FROM "idempotency_keys" WHERE "id" = $1 AND "expiresAt" <= $2;
-INSERT INTO "idempotency_keys" ("id", "fingerprint", "status", "body", "headers", "lockedUntil", "expiresAt") VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT ("id") DO NOTHING;
-UPDATE "idempotency_keys" SET "fingerprint" = $2, "lockedUntil" = $3, "expiresAt" = $4 WHERE "id" = $1 AND "status" IS NULL AND "lockedUntil" <= $5;
+DELETE FROM "idempotency_keys"
+WHERE "id" = $1 AND "expiresAt" <= $2;
+INSERT INTO "idempotency_keys" ("id", "fingerprint", "status", "body", "headers", "lockedUntil", "expiresAt")
+VALUES ($1, $2, $3, $4, $5, $6, $7)
+ON CONFLICT ("id") DO NOTHING;
+UPDATE "idempotency_keys"
+SET "fingerprint" = $2, "lockedUntil" = $3, "expiresAt" = $4
+WHERE "id" = $1 AND "status" IS NULL AND "lockedUntil" <= $5;
 COMMIT;
 
 -- IdempotencyRepository.findLive
-SELECT "fingerprint", "status", "body", "headers", "lockedUntil" FROM "idempotency_keys" WHERE "id" = $1 AND "expiresAt" > $2;
+SELECT "fingerprint", "status", "body", "headers", "lockedUntil"
+FROM "idempotency_keys"
+WHERE "id" = $1 AND "expiresAt" > $2;
 
 -- IdempotencyRepository.complete
 START TRANSACTION;
-UPDATE "idempotency_keys" SET "status" = $2, "body" = $3, "headers" = $4, "lockedUntil" = NULL WHERE "id" = $1;
+UPDATE "idempotency_keys"
+SET "status" = $2, "body" = $3, "headers" = $4, "lockedUntil" = NULL
+WHERE "id" = $1;
 COMMIT;
 
 -- IdempotencyRepository.completeInTransaction
 START TRANSACTION;
-UPDATE "idempotency_keys" SET "status" = $2, "body" = $3, "headers" = $4, "lockedUntil" = NULL WHERE "id" = $1;
+UPDATE "idempotency_keys"
+SET "status" = $2, "body" = $3, "headers" = $4, "lockedUntil" = NULL
+WHERE "id" = $1;
 COMMIT;
 
 -- IdempotencyRepository.release
 START TRANSACTION;
-DELETE FROM "idempotency_keys" WHERE "id" = $1 AND "status" IS NULL;
+DELETE FROM "idempotency_keys"
+WHERE "id" = $1 AND "status" IS NULL;
 COMMIT;
 
 -- IdempotencyRepository.purgeExpired
 START TRANSACTION;
-DELETE FROM "idempotency_keys" WHERE "id" IN (SELECT "id" FROM "idempotency_keys" WHERE "expiresAt" <= $1 LIMIT $2);
+DELETE FROM "idempotency_keys"
+WHERE "id" IN (
+  SELECT "id"
+  FROM "idempotency_keys"
+  WHERE "expiresAt" <= $1
+  LIMIT $2
+);
 COMMIT;

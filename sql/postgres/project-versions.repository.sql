@@ -3,22 +3,34 @@
 
 -- ProjectVersions.advance
 START TRANSACTION;
-UPDATE "projects" SET "version" = "version" + 1 WHERE "id" = $1;
-SELECT "version" FROM "projects" WHERE "id" = $1;
+UPDATE "projects"
+SET "version" = "version" + 1
+WHERE "id" = $1;
+SELECT "version"
+FROM "projects"
+WHERE "id" = $1;
 COMMIT;
 
 -- ProjectVersions.advance (owner, If-Match)
 START TRANSACTION;
-SELECT "version" FROM "projects" WHERE "id" = $1 AND "userId" = $2;
-UPDATE "projects" SET "version" = "version" + 1 WHERE "id" = $1 AND "version" = $2;
+SELECT "version"
+FROM "projects"
+WHERE "id" = $1 AND "userId" = $2;
+UPDATE "projects"
+SET "version" = "version" + 1
+WHERE "id" = $1 AND "version" = $2;
 COMMIT;
 
 -- ProjectVersions.hold
 START TRANSACTION;
-UPDATE "projects" SET "version" = "version" WHERE "id" = $1;
+UPDATE "projects"
+SET "version" = "version"
+WHERE "id" = $1;
 COMMIT;
 
 -- ProjectVersions.hold (owner)
 START TRANSACTION;
-UPDATE "projects" SET "version" = "version" WHERE "id" = $1 AND "userId" = $2;
+UPDATE "projects"
+SET "version" = "version"
+WHERE "id" = $1 AND "userId" = $2;
 COMMIT;

@@ -3,64 +3,514 @@
 
 -- ProjectsRepository.insertNew
 START TRANSACTION;
-INSERT INTO "projects"("id", "name", "description", "userId", "createdAt", "updatedAt", "version") VALUES ($1, $2, $3, $4, $5, $6, $7);
-INSERT INTO "agents"("id", "projectId", "name", "type", "provider", "status", "createdAt", "updatedAt") VALUES ($1, $2, $3, $4, $5, $6, $7, $8), ($9, $10, $11, $12, $13, $14, $15, $16), ($17, $18, $19, $20, $21, $22, $23, $24);
-INSERT INTO "sections"("id", "projectId", "type", "status", "position", "createdAt", "updatedAt") VALUES ($1, $2, $3, $4, $5, $6, $7), ($8, $9, $10, $11, $12, $13, $14), ($15, $16, $17, $18, $19, $20, $21), ($22, $23, $24, $25, $26, $27, $28), ($29, $30, $31, $32, $33, $34, $35), ($36, $37, $38, $39, $40, $41, $42), ($43, $44, $45, $46, $47, $48, $49), ($50, $51, $52, $53, $54, $55, $56);
+INSERT INTO "projects"("id", "name", "description", "userId", "createdAt", "updatedAt", "version")
+VALUES ($1, $2, $3, $4, $5, $6, $7);
+INSERT INTO "agents"("id", "projectId", "name", "type", "provider", "status", "createdAt", "updatedAt")
+VALUES ($1, $2, $3, $4, $5, $6, $7, $8), ($9, $10, $11, $12, $13, $14, $15, $16), ($17, $18, $19, $20, $21, $22, $23, $24);
+INSERT INTO "sections"("id", "projectId", "type", "status", "position", "createdAt", "updatedAt")
+VALUES ($1, $2, $3, $4, $5, $6, $7), ($8, $9, $10, $11, $12, $13, $14), ($15, $16, $17, $18, $19, $20, $21), ($22, $23, $24, $25, $26, $27, $28), ($29, $30, $31, $32, $33, $34, $35), ($36, $37, $38, $39, $40, $41, $42), ($43, $44, $45, $46, $47, $48, $49), ($50, $51, $52, $53, $54, $55, $56);
 COMMIT;
 
 -- ProjectsRepository.findDetail
-SELECT ('{' || '"id":' || COALESCE(to_json("p"."id")::text, 'null') || ',"name":' || COALESCE(to_json("p"."name")::text, 'null') || ',"description":' || COALESCE(to_json("p"."description")::text, 'null') || ',"userId":' || COALESCE(to_json("p"."userId")::text, 'null') || ',"createdAt":' || COALESCE(to_json(to_char("p"."createdAt" AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))::text, 'null') || ',"updatedAt":' || COALESCE(to_json(to_char("p"."updatedAt" AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))::text, 'null') || ',"sections":' || COALESCE((SELECT COALESCE('[' || string_agg(('{' || '"id":' || COALESCE(to_json("c"."id")::text, 'null') || ',"projectId":' || COALESCE(to_json("c"."projectId")::text, 'null') || ',"type":' || COALESCE(to_json("c"."type")::text, 'null') || ',"status":' || COALESCE(to_json("c"."status")::text, 'null') || ',"createdAt":' || COALESCE(to_json(to_char("c"."createdAt" AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))::text, 'null') || ',"updatedAt":' || COALESCE(to_json(to_char("c"."updatedAt" AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))::text, 'null') || ',"assets":' || COALESCE((SELECT COALESCE('[' || string_agg(('{' || '"id":' || COALESCE(to_json("a"."id")::text, 'null') || ',"projectId":' || COALESCE(to_json("a"."projectId")::text, 'null') || ',"sectionId":' || COALESCE(to_json("a"."sectionId")::text, 'null') || ',"kind":' || COALESCE(to_json("a"."kind")::text, 'null') || ',"contentType":' || COALESCE(to_json("a"."contentType")::text, 'null') || ',"byteSize":' || COALESCE(to_json("a"."byteSize")::text, 'null') || ',"sha256":' || COALESCE(to_json("a"."sha256")::text, 'null') || ',"prompt":' || COALESCE(to_json("a"."prompt")::text, 'null') || ',"model":' || COALESCE(to_json("a"."model")::text, 'null') || ',"createdAt":' || COALESCE(to_json(to_char("a"."createdAt" AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))::text, 'null') || ',"url":' || COALESCE(to_json(CAST($2 AS TEXT) || "a"."id" || CAST($3 AS TEXT))::text, 'null') || '}'), ',' ORDER BY "a"."createdAt", "a"."id") || ']', '[]') FROM "assets" "a" WHERE "a"."projectId" = "p"."id" AND "a"."sectionId" = "c"."id"), 'null') || '}'), ',' ORDER BY "c"."position") || ']', '[]') FROM "sections" "c" WHERE "c"."projectId" = "p"."id"), 'null') || ',"agents":' || COALESCE((SELECT COALESCE('[' || string_agg(('{' || '"id":' || COALESCE(to_json("c"."id")::text, 'null') || ',"projectId":' || COALESCE(to_json("c"."projectId")::text, 'null') || ',"name":' || COALESCE(to_json("c"."name")::text, 'null') || ',"type":' || COALESCE(to_json("c"."type")::text, 'null') || ',"provider":' || COALESCE(to_json("c"."provider")::text, 'null') || ',"status":' || COALESCE(to_json("c"."status")::text, 'null') || ',"createdAt":' || COALESCE(to_json(to_char("c"."createdAt" AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))::text, 'null') || ',"updatedAt":' || COALESCE(to_json(to_char("c"."updatedAt" AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))::text, 'null') || '}'), ',' ORDER BY "c"."createdAt", "c"."id") || ']', '[]') FROM "agents" "c" WHERE "c"."projectId" = "p"."id"), 'null') || ',"tasks":' || COALESCE((SELECT COALESCE('[' || string_agg(('{' || '"id":' || COALESCE(to_json("c"."id")::text, 'null') || ',"projectId":' || COALESCE(to_json("c"."projectId")::text, 'null') || ',"sectionId":' || COALESCE(to_json("c"."sectionId")::text, 'null') || ',"agentId":' || COALESCE(to_json("c"."agentId")::text, 'null') || ',"title":' || COALESCE(to_json("c"."title")::text, 'null') || ',"description":' || COALESCE(to_json("c"."description")::text, 'null') || ',"status":' || COALESCE(to_json("c"."status")::text, 'null') || ',"createdAt":' || COALESCE(to_json(to_char("c"."createdAt" AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))::text, 'null') || ',"updatedAt":' || COALESCE(to_json(to_char("c"."updatedAt" AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))::text, 'null') || '}'), ',' ORDER BY "c"."createdAt" DESC, "c"."id" DESC) || ']', '[]') FROM "tasks" "c" WHERE "c"."projectId" = "p"."id"), 'null') || ',"assets":' || COALESCE((SELECT COALESCE('[' || string_agg(('{' || '"id":' || COALESCE(to_json("c"."id")::text, 'null') || ',"projectId":' || COALESCE(to_json("c"."projectId")::text, 'null') || ',"sectionId":' || COALESCE(to_json("c"."sectionId")::text, 'null') || ',"kind":' || COALESCE(to_json("c"."kind")::text, 'null') || ',"contentType":' || COALESCE(to_json("c"."contentType")::text, 'null') || ',"byteSize":' || COALESCE(to_json("c"."byteSize")::text, 'null') || ',"sha256":' || COALESCE(to_json("c"."sha256")::text, 'null') || ',"prompt":' || COALESCE(to_json("c"."prompt")::text, 'null') || ',"model":' || COALESCE(to_json("c"."model")::text, 'null') || ',"createdAt":' || COALESCE(to_json(to_char("c"."createdAt" AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))::text, 'null') || ',"url":' || COALESCE(to_json(CAST($2 AS TEXT) || "c"."id" || CAST($3 AS TEXT))::text, 'null') || '}'), ',' ORDER BY "c"."createdAt", "c"."id") || ']', '[]') FROM "assets" "c" WHERE "c"."projectId" = "p"."id"), 'null') || '}') AS "document", "p"."version" AS "version", EXISTS (SELECT 1 FROM "assets" "a" WHERE "a"."projectId" = "p"."id") AS "hasAssets" FROM "projects" "p" WHERE "p"."id" = $1;
+SELECT ('{'
+  || '"id":' || COALESCE(to_json("p"."id")::text, 'null')
+  || ',"name":' || COALESCE(to_json("p"."name")::text, 'null')
+  || ',"description":' || COALESCE(to_json("p"."description")::text, 'null')
+  || ',"userId":' || COALESCE(to_json("p"."userId")::text, 'null')
+  || ',"createdAt":' || COALESCE(to_json(to_char("p"."createdAt" AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))::text, 'null')
+  || ',"updatedAt":' || COALESCE(to_json(to_char("p"."updatedAt" AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))::text, 'null')
+  || ',"sections":' || COALESCE((
+    SELECT COALESCE('[' || string_agg(('{'
+      || '"id":' || COALESCE(to_json("c"."id")::text, 'null')
+      || ',"projectId":' || COALESCE(to_json("c"."projectId")::text, 'null')
+      || ',"type":' || COALESCE(to_json("c"."type")::text, 'null')
+      || ',"status":' || COALESCE(to_json("c"."status")::text, 'null')
+      || ',"createdAt":' || COALESCE(to_json(to_char("c"."createdAt" AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))::text, 'null')
+      || ',"updatedAt":' || COALESCE(to_json(to_char("c"."updatedAt" AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))::text, 'null')
+      || ',"assets":' || COALESCE((
+        SELECT COALESCE('[' || string_agg(('{'
+          || '"id":' || COALESCE(to_json("a"."id")::text, 'null')
+          || ',"projectId":' || COALESCE(to_json("a"."projectId")::text, 'null')
+          || ',"sectionId":' || COALESCE(to_json("a"."sectionId")::text, 'null')
+          || ',"kind":' || COALESCE(to_json("a"."kind")::text, 'null')
+          || ',"contentType":' || COALESCE(to_json("a"."contentType")::text, 'null')
+          || ',"byteSize":' || COALESCE(to_json("a"."byteSize")::text, 'null')
+          || ',"sha256":' || COALESCE(to_json("a"."sha256")::text, 'null')
+          || ',"prompt":' || COALESCE(to_json("a"."prompt")::text, 'null')
+          || ',"model":' || COALESCE(to_json("a"."model")::text, 'null')
+          || ',"createdAt":' || COALESCE(to_json(to_char("a"."createdAt" AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))::text, 'null')
+          || ',"url":' || COALESCE(to_json(CAST($2 AS TEXT) || "a"."id" || CAST($3 AS TEXT))::text, 'null') || '}'), ',' ORDER BY "a"."createdAt", "a"."id") || ']', '[]')
+        FROM "assets" "a"
+        WHERE "a"."projectId" = "p"."id" AND "a"."sectionId" = "c"."id"
+      ), 'null') || '}'), ',' ORDER BY "c"."position") || ']', '[]')
+    FROM "sections" "c"
+    WHERE "c"."projectId" = "p"."id"
+  ), 'null')
+  || ',"agents":' || COALESCE((
+    SELECT COALESCE('[' || string_agg(('{'
+      || '"id":' || COALESCE(to_json("c"."id")::text, 'null')
+      || ',"projectId":' || COALESCE(to_json("c"."projectId")::text, 'null')
+      || ',"name":' || COALESCE(to_json("c"."name")::text, 'null')
+      || ',"type":' || COALESCE(to_json("c"."type")::text, 'null')
+      || ',"provider":' || COALESCE(to_json("c"."provider")::text, 'null')
+      || ',"status":' || COALESCE(to_json("c"."status")::text, 'null')
+      || ',"createdAt":' || COALESCE(to_json(to_char("c"."createdAt" AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))::text, 'null')
+      || ',"updatedAt":' || COALESCE(to_json(to_char("c"."updatedAt" AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))::text, 'null') || '}'), ',' ORDER BY "c"."createdAt", "c"."id") || ']', '[]')
+    FROM "agents" "c"
+    WHERE "c"."projectId" = "p"."id"
+  ), 'null')
+  || ',"tasks":' || COALESCE((
+    SELECT COALESCE('[' || string_agg(('{'
+      || '"id":' || COALESCE(to_json("c"."id")::text, 'null')
+      || ',"projectId":' || COALESCE(to_json("c"."projectId")::text, 'null')
+      || ',"sectionId":' || COALESCE(to_json("c"."sectionId")::text, 'null')
+      || ',"agentId":' || COALESCE(to_json("c"."agentId")::text, 'null')
+      || ',"title":' || COALESCE(to_json("c"."title")::text, 'null')
+      || ',"description":' || COALESCE(to_json("c"."description")::text, 'null')
+      || ',"status":' || COALESCE(to_json("c"."status")::text, 'null')
+      || ',"createdAt":' || COALESCE(to_json(to_char("c"."createdAt" AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))::text, 'null')
+      || ',"updatedAt":' || COALESCE(to_json(to_char("c"."updatedAt" AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))::text, 'null') || '}'), ',' ORDER BY "c"."createdAt" DESC, "c"."id" DESC) || ']', '[]')
+    FROM "tasks" "c"
+    WHERE "c"."projectId" = "p"."id"
+  ), 'null')
+  || ',"assets":' || COALESCE((
+    SELECT COALESCE('[' || string_agg(('{'
+      || '"id":' || COALESCE(to_json("c"."id")::text, 'null')
+      || ',"projectId":' || COALESCE(to_json("c"."projectId")::text, 'null')
+      || ',"sectionId":' || COALESCE(to_json("c"."sectionId")::text, 'null')
+      || ',"kind":' || COALESCE(to_json("c"."kind")::text, 'null')
+      || ',"contentType":' || COALESCE(to_json("c"."contentType")::text, 'null')
+      || ',"byteSize":' || COALESCE(to_json("c"."byteSize")::text, 'null')
+      || ',"sha256":' || COALESCE(to_json("c"."sha256")::text, 'null')
+      || ',"prompt":' || COALESCE(to_json("c"."prompt")::text, 'null')
+      || ',"model":' || COALESCE(to_json("c"."model")::text, 'null')
+      || ',"createdAt":' || COALESCE(to_json(to_char("c"."createdAt" AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))::text, 'null')
+      || ',"url":' || COALESCE(to_json(CAST($2 AS TEXT) || "c"."id" || CAST($3 AS TEXT))::text, 'null') || '}'), ',' ORDER BY "c"."createdAt", "c"."id") || ']', '[]')
+    FROM "assets" "c"
+    WHERE "c"."projectId" = "p"."id"
+  ), 'null') || '}') AS "document", "p"."version" AS "version", EXISTS (
+    SELECT 1
+    FROM "assets" "a"
+    WHERE "a"."projectId" = "p"."id"
+  ) AS "hasAssets"
+FROM "projects" "p"
+WHERE "p"."id" = $1;
 
 -- ProjectsRepository.findDetail (owner)
-SELECT ('{' || '"id":' || COALESCE(to_json("p"."id")::text, 'null') || ',"name":' || COALESCE(to_json("p"."name")::text, 'null') || ',"description":' || COALESCE(to_json("p"."description")::text, 'null') || ',"userId":' || COALESCE(to_json("p"."userId")::text, 'null') || ',"createdAt":' || COALESCE(to_json(to_char("p"."createdAt" AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))::text, 'null') || ',"updatedAt":' || COALESCE(to_json(to_char("p"."updatedAt" AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))::text, 'null') || ',"sections":' || COALESCE((SELECT COALESCE('[' || string_agg(('{' || '"id":' || COALESCE(to_json("c"."id")::text, 'null') || ',"projectId":' || COALESCE(to_json("c"."projectId")::text, 'null') || ',"type":' || COALESCE(to_json("c"."type")::text, 'null') || ',"status":' || COALESCE(to_json("c"."status")::text, 'null') || ',"createdAt":' || COALESCE(to_json(to_char("c"."createdAt" AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))::text, 'null') || ',"updatedAt":' || COALESCE(to_json(to_char("c"."updatedAt" AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))::text, 'null') || ',"assets":' || COALESCE((SELECT COALESCE('[' || string_agg(('{' || '"id":' || COALESCE(to_json("a"."id")::text, 'null') || ',"projectId":' || COALESCE(to_json("a"."projectId")::text, 'null') || ',"sectionId":' || COALESCE(to_json("a"."sectionId")::text, 'null') || ',"kind":' || COALESCE(to_json("a"."kind")::text, 'null') || ',"contentType":' || COALESCE(to_json("a"."contentType")::text, 'null') || ',"byteSize":' || COALESCE(to_json("a"."byteSize")::text, 'null') || ',"sha256":' || COALESCE(to_json("a"."sha256")::text, 'null') || ',"prompt":' || COALESCE(to_json("a"."prompt")::text, 'null') || ',"model":' || COALESCE(to_json("a"."model")::text, 'null') || ',"createdAt":' || COALESCE(to_json(to_char("a"."createdAt" AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))::text, 'null') || ',"url":' || COALESCE(to_json(CAST($2 AS TEXT) || "a"."id" || CAST($3 AS TEXT))::text, 'null') || '}'), ',' ORDER BY "a"."createdAt", "a"."id") || ']', '[]') FROM "assets" "a" WHERE "a"."projectId" = "p"."id" AND "a"."sectionId" = "c"."id"), 'null') || '}'), ',' ORDER BY "c"."position") || ']', '[]') FROM "sections" "c" WHERE "c"."projectId" = "p"."id"), 'null') || ',"agents":' || COALESCE((SELECT COALESCE('[' || string_agg(('{' || '"id":' || COALESCE(to_json("c"."id")::text, 'null') || ',"projectId":' || COALESCE(to_json("c"."projectId")::text, 'null') || ',"name":' || COALESCE(to_json("c"."name")::text, 'null') || ',"type":' || COALESCE(to_json("c"."type")::text, 'null') || ',"provider":' || COALESCE(to_json("c"."provider")::text, 'null') || ',"status":' || COALESCE(to_json("c"."status")::text, 'null') || ',"createdAt":' || COALESCE(to_json(to_char("c"."createdAt" AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))::text, 'null') || ',"updatedAt":' || COALESCE(to_json(to_char("c"."updatedAt" AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))::text, 'null') || '}'), ',' ORDER BY "c"."createdAt", "c"."id") || ']', '[]') FROM "agents" "c" WHERE "c"."projectId" = "p"."id"), 'null') || ',"tasks":' || COALESCE((SELECT COALESCE('[' || string_agg(('{' || '"id":' || COALESCE(to_json("c"."id")::text, 'null') || ',"projectId":' || COALESCE(to_json("c"."projectId")::text, 'null') || ',"sectionId":' || COALESCE(to_json("c"."sectionId")::text, 'null') || ',"agentId":' || COALESCE(to_json("c"."agentId")::text, 'null') || ',"title":' || COALESCE(to_json("c"."title")::text, 'null') || ',"description":' || COALESCE(to_json("c"."description")::text, 'null') || ',"status":' || COALESCE(to_json("c"."status")::text, 'null') || ',"createdAt":' || COALESCE(to_json(to_char("c"."createdAt" AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))::text, 'null') || ',"updatedAt":' || COALESCE(to_json(to_char("c"."updatedAt" AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))::text, 'null') || '}'), ',' ORDER BY "c"."createdAt" DESC, "c"."id" DESC) || ']', '[]') FROM "tasks" "c" WHERE "c"."projectId" = "p"."id"), 'null') || ',"assets":' || COALESCE((SELECT COALESCE('[' || string_agg(('{' || '"id":' || COALESCE(to_json("c"."id")::text, 'null') || ',"projectId":' || COALESCE(to_json("c"."projectId")::text, 'null') || ',"sectionId":' || COALESCE(to_json("c"."sectionId")::text, 'null') || ',"kind":' || COALESCE(to_json("c"."kind")::text, 'null') || ',"contentType":' || COALESCE(to_json("c"."contentType")::text, 'null') || ',"byteSize":' || COALESCE(to_json("c"."byteSize")::text, 'null') || ',"sha256":' || COALESCE(to_json("c"."sha256")::text, 'null') || ',"prompt":' || COALESCE(to_json("c"."prompt")::text, 'null') || ',"model":' || COALESCE(to_json("c"."model")::text, 'null') || ',"createdAt":' || COALESCE(to_json(to_char("c"."createdAt" AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))::text, 'null') || ',"url":' || COALESCE(to_json(CAST($2 AS TEXT) || "c"."id" || CAST($3 AS TEXT))::text, 'null') || '}'), ',' ORDER BY "c"."createdAt", "c"."id") || ']', '[]') FROM "assets" "c" WHERE "c"."projectId" = "p"."id"), 'null') || '}') AS "document", "p"."version" AS "version", EXISTS (SELECT 1 FROM "assets" "a" WHERE "a"."projectId" = "p"."id") AS "hasAssets" FROM "projects" "p" WHERE "p"."id" = $1 AND "p"."userId" = $4;
+SELECT ('{'
+  || '"id":' || COALESCE(to_json("p"."id")::text, 'null')
+  || ',"name":' || COALESCE(to_json("p"."name")::text, 'null')
+  || ',"description":' || COALESCE(to_json("p"."description")::text, 'null')
+  || ',"userId":' || COALESCE(to_json("p"."userId")::text, 'null')
+  || ',"createdAt":' || COALESCE(to_json(to_char("p"."createdAt" AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))::text, 'null')
+  || ',"updatedAt":' || COALESCE(to_json(to_char("p"."updatedAt" AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))::text, 'null')
+  || ',"sections":' || COALESCE((
+    SELECT COALESCE('[' || string_agg(('{'
+      || '"id":' || COALESCE(to_json("c"."id")::text, 'null')
+      || ',"projectId":' || COALESCE(to_json("c"."projectId")::text, 'null')
+      || ',"type":' || COALESCE(to_json("c"."type")::text, 'null')
+      || ',"status":' || COALESCE(to_json("c"."status")::text, 'null')
+      || ',"createdAt":' || COALESCE(to_json(to_char("c"."createdAt" AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))::text, 'null')
+      || ',"updatedAt":' || COALESCE(to_json(to_char("c"."updatedAt" AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))::text, 'null')
+      || ',"assets":' || COALESCE((
+        SELECT COALESCE('[' || string_agg(('{'
+          || '"id":' || COALESCE(to_json("a"."id")::text, 'null')
+          || ',"projectId":' || COALESCE(to_json("a"."projectId")::text, 'null')
+          || ',"sectionId":' || COALESCE(to_json("a"."sectionId")::text, 'null')
+          || ',"kind":' || COALESCE(to_json("a"."kind")::text, 'null')
+          || ',"contentType":' || COALESCE(to_json("a"."contentType")::text, 'null')
+          || ',"byteSize":' || COALESCE(to_json("a"."byteSize")::text, 'null')
+          || ',"sha256":' || COALESCE(to_json("a"."sha256")::text, 'null')
+          || ',"prompt":' || COALESCE(to_json("a"."prompt")::text, 'null')
+          || ',"model":' || COALESCE(to_json("a"."model")::text, 'null')
+          || ',"createdAt":' || COALESCE(to_json(to_char("a"."createdAt" AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))::text, 'null')
+          || ',"url":' || COALESCE(to_json(CAST($2 AS TEXT) || "a"."id" || CAST($3 AS TEXT))::text, 'null') || '}'), ',' ORDER BY "a"."createdAt", "a"."id") || ']', '[]')
+        FROM "assets" "a"
+        WHERE "a"."projectId" = "p"."id" AND "a"."sectionId" = "c"."id"
+      ), 'null') || '}'), ',' ORDER BY "c"."position") || ']', '[]')
+    FROM "sections" "c"
+    WHERE "c"."projectId" = "p"."id"
+  ), 'null')
+  || ',"agents":' || COALESCE((
+    SELECT COALESCE('[' || string_agg(('{'
+      || '"id":' || COALESCE(to_json("c"."id")::text, 'null')
+      || ',"projectId":' || COALESCE(to_json("c"."projectId")::text, 'null')
+      || ',"name":' || COALESCE(to_json("c"."name")::text, 'null')
+      || ',"type":' || COALESCE(to_json("c"."type")::text, 'null')
+      || ',"provider":' || COALESCE(to_json("c"."provider")::text, 'null')
+      || ',"status":' || COALESCE(to_json("c"."status")::text, 'null')
+      || ',"createdAt":' || COALESCE(to_json(to_char("c"."createdAt" AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))::text, 'null')
+      || ',"updatedAt":' || COALESCE(to_json(to_char("c"."updatedAt" AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))::text, 'null') || '}'), ',' ORDER BY "c"."createdAt", "c"."id") || ']', '[]')
+    FROM "agents" "c"
+    WHERE "c"."projectId" = "p"."id"
+  ), 'null')
+  || ',"tasks":' || COALESCE((
+    SELECT COALESCE('[' || string_agg(('{'
+      || '"id":' || COALESCE(to_json("c"."id")::text, 'null')
+      || ',"projectId":' || COALESCE(to_json("c"."projectId")::text, 'null')
+      || ',"sectionId":' || COALESCE(to_json("c"."sectionId")::text, 'null')
+      || ',"agentId":' || COALESCE(to_json("c"."agentId")::text, 'null')
+      || ',"title":' || COALESCE(to_json("c"."title")::text, 'null')
+      || ',"description":' || COALESCE(to_json("c"."description")::text, 'null')
+      || ',"status":' || COALESCE(to_json("c"."status")::text, 'null')
+      || ',"createdAt":' || COALESCE(to_json(to_char("c"."createdAt" AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))::text, 'null')
+      || ',"updatedAt":' || COALESCE(to_json(to_char("c"."updatedAt" AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))::text, 'null') || '}'), ',' ORDER BY "c"."createdAt" DESC, "c"."id" DESC) || ']', '[]')
+    FROM "tasks" "c"
+    WHERE "c"."projectId" = "p"."id"
+  ), 'null')
+  || ',"assets":' || COALESCE((
+    SELECT COALESCE('[' || string_agg(('{'
+      || '"id":' || COALESCE(to_json("c"."id")::text, 'null')
+      || ',"projectId":' || COALESCE(to_json("c"."projectId")::text, 'null')
+      || ',"sectionId":' || COALESCE(to_json("c"."sectionId")::text, 'null')
+      || ',"kind":' || COALESCE(to_json("c"."kind")::text, 'null')
+      || ',"contentType":' || COALESCE(to_json("c"."contentType")::text, 'null')
+      || ',"byteSize":' || COALESCE(to_json("c"."byteSize")::text, 'null')
+      || ',"sha256":' || COALESCE(to_json("c"."sha256")::text, 'null')
+      || ',"prompt":' || COALESCE(to_json("c"."prompt")::text, 'null')
+      || ',"model":' || COALESCE(to_json("c"."model")::text, 'null')
+      || ',"createdAt":' || COALESCE(to_json(to_char("c"."createdAt" AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))::text, 'null')
+      || ',"url":' || COALESCE(to_json(CAST($2 AS TEXT) || "c"."id" || CAST($3 AS TEXT))::text, 'null') || '}'), ',' ORDER BY "c"."createdAt", "c"."id") || ']', '[]')
+    FROM "assets" "c"
+    WHERE "c"."projectId" = "p"."id"
+  ), 'null') || '}') AS "document", "p"."version" AS "version", EXISTS (
+    SELECT 1
+    FROM "assets" "a"
+    WHERE "a"."projectId" = "p"."id"
+  ) AS "hasAssets"
+FROM "projects" "p"
+WHERE "p"."id" = $1 AND "p"."userId" = $4;
 
 -- ProjectsRepository.findVersion
-SELECT "p"."version" AS "version", EXISTS (SELECT 1 FROM "assets" "a" WHERE "a"."projectId" = "p"."id") AS "hasAssets" FROM "projects" "p" WHERE "p"."id" = $1;
+SELECT "p"."version" AS "version", EXISTS (
+  SELECT 1
+  FROM "assets" "a"
+  WHERE "a"."projectId" = "p"."id"
+) AS "hasAssets"
+FROM "projects" "p"
+WHERE "p"."id" = $1;
 
 -- ProjectsRepository.findVersion (owner)
-SELECT "p"."version" AS "version", EXISTS (SELECT 1 FROM "assets" "a" WHERE "a"."projectId" = "p"."id") AS "hasAssets" FROM "projects" "p" WHERE "p"."id" = $1 AND "p"."userId" = $2;
+SELECT "p"."version" AS "version", EXISTS (
+  SELECT 1
+  FROM "assets" "a"
+  WHERE "a"."projectId" = "p"."id"
+) AS "hasAssets"
+FROM "projects" "p"
+WHERE "p"."id" = $1 AND "p"."userId" = $2;
 
 -- ProjectsRepository.findPage
-SELECT ('{' || '"id":' || COALESCE(to_json("p"."id")::text, 'null') || ',"name":' || COALESCE(to_json("p"."name")::text, 'null') || ',"description":' || COALESCE(to_json("p"."description")::text, 'null') || ',"userId":' || COALESCE(to_json("p"."userId")::text, 'null') || ',"createdAt":' || COALESCE(to_json(to_char("p"."createdAt" AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))::text, 'null') || ',"updatedAt":' || COALESCE(to_json(to_char("p"."updatedAt" AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))::text, 'null') || ',"sections":' || COALESCE((SELECT COALESCE('[' || string_agg(('{' || '"id":' || COALESCE(to_json("c"."id")::text, 'null') || ',"projectId":' || COALESCE(to_json("c"."projectId")::text, 'null') || ',"type":' || COALESCE(to_json("c"."type")::text, 'null') || ',"status":' || COALESCE(to_json("c"."status")::text, 'null') || ',"createdAt":' || COALESCE(to_json(to_char("c"."createdAt" AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))::text, 'null') || ',"updatedAt":' || COALESCE(to_json(to_char("c"."updatedAt" AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))::text, 'null') || '}'), ',' ORDER BY "c"."position") || ']', '[]') FROM "sections" "c" WHERE "c"."projectId" = "p"."id"), 'null') || ',"agents":' || COALESCE((SELECT COALESCE('[' || string_agg(('{' || '"id":' || COALESCE(to_json("c"."id")::text, 'null') || ',"projectId":' || COALESCE(to_json("c"."projectId")::text, 'null') || ',"name":' || COALESCE(to_json("c"."name")::text, 'null') || ',"type":' || COALESCE(to_json("c"."type")::text, 'null') || ',"provider":' || COALESCE(to_json("c"."provider")::text, 'null') || ',"status":' || COALESCE(to_json("c"."status")::text, 'null') || ',"createdAt":' || COALESCE(to_json(to_char("c"."createdAt" AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))::text, 'null') || ',"updatedAt":' || COALESCE(to_json(to_char("c"."updatedAt" AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))::text, 'null') || '}'), ',' ORDER BY "c"."createdAt", "c"."id") || ']', '[]') FROM "agents" "c" WHERE "c"."projectId" = "p"."id"), 'null') || ',"tasks":' || COALESCE((SELECT COALESCE('[' || string_agg(('{' || '"id":' || COALESCE(to_json("c"."id")::text, 'null') || ',"projectId":' || COALESCE(to_json("c"."projectId")::text, 'null') || ',"sectionId":' || COALESCE(to_json("c"."sectionId")::text, 'null') || ',"agentId":' || COALESCE(to_json("c"."agentId")::text, 'null') || ',"title":' || COALESCE(to_json("c"."title")::text, 'null') || ',"description":' || COALESCE(to_json("c"."description")::text, 'null') || ',"status":' || COALESCE(to_json("c"."status")::text, 'null') || ',"createdAt":' || COALESCE(to_json(to_char("c"."createdAt" AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))::text, 'null') || ',"updatedAt":' || COALESCE(to_json(to_char("c"."updatedAt" AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))::text, 'null') || '}'), ',' ORDER BY "c"."createdAt" DESC, "c"."id" DESC) || ']', '[]') FROM "tasks" "c" WHERE "c"."projectId" = "p"."id"), 'null') || ',"_count":' || COALESCE(('{' || '"tasks":' || COALESCE(to_json((SELECT COUNT(*) FROM "tasks" "c" WHERE "c"."projectId" = "p"."id"))::text, 'null') || ',"assets":' || COALESCE(to_json((SELECT COUNT(*) FROM "assets" "c" WHERE "c"."projectId" = "p"."id"))::text, 'null') || '}'), 'null') || '}') AS "document", "p"."id" AS "id", "p"."updatedAt" AS "updatedAt" FROM "projects" "p" ORDER BY "p"."updatedAt" DESC, "p"."id" DESC LIMIT $1;
+SELECT ('{'
+  || '"id":' || COALESCE(to_json("p"."id")::text, 'null')
+  || ',"name":' || COALESCE(to_json("p"."name")::text, 'null')
+  || ',"description":' || COALESCE(to_json("p"."description")::text, 'null')
+  || ',"userId":' || COALESCE(to_json("p"."userId")::text, 'null')
+  || ',"createdAt":' || COALESCE(to_json(to_char("p"."createdAt" AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))::text, 'null')
+  || ',"updatedAt":' || COALESCE(to_json(to_char("p"."updatedAt" AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))::text, 'null')
+  || ',"sections":' || COALESCE((
+    SELECT COALESCE('[' || string_agg(('{'
+      || '"id":' || COALESCE(to_json("c"."id")::text, 'null')
+      || ',"projectId":' || COALESCE(to_json("c"."projectId")::text, 'null')
+      || ',"type":' || COALESCE(to_json("c"."type")::text, 'null')
+      || ',"status":' || COALESCE(to_json("c"."status")::text, 'null')
+      || ',"createdAt":' || COALESCE(to_json(to_char("c"."createdAt" AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))::text, 'null')
+      || ',"updatedAt":' || COALESCE(to_json(to_char("c"."updatedAt" AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))::text, 'null') || '}'), ',' ORDER BY "c"."position") || ']', '[]')
+    FROM "sections" "c"
+    WHERE "c"."projectId" = "p"."id"
+  ), 'null')
+  || ',"agents":' || COALESCE((
+    SELECT COALESCE('[' || string_agg(('{'
+      || '"id":' || COALESCE(to_json("c"."id")::text, 'null')
+      || ',"projectId":' || COALESCE(to_json("c"."projectId")::text, 'null')
+      || ',"name":' || COALESCE(to_json("c"."name")::text, 'null')
+      || ',"type":' || COALESCE(to_json("c"."type")::text, 'null')
+      || ',"provider":' || COALESCE(to_json("c"."provider")::text, 'null')
+      || ',"status":' || COALESCE(to_json("c"."status")::text, 'null')
+      || ',"createdAt":' || COALESCE(to_json(to_char("c"."createdAt" AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))::text, 'null')
+      || ',"updatedAt":' || COALESCE(to_json(to_char("c"."updatedAt" AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))::text, 'null') || '}'), ',' ORDER BY "c"."createdAt", "c"."id") || ']', '[]')
+    FROM "agents" "c"
+    WHERE "c"."projectId" = "p"."id"
+  ), 'null')
+  || ',"tasks":' || COALESCE((
+    SELECT COALESCE('[' || string_agg(('{'
+      || '"id":' || COALESCE(to_json("c"."id")::text, 'null')
+      || ',"projectId":' || COALESCE(to_json("c"."projectId")::text, 'null')
+      || ',"sectionId":' || COALESCE(to_json("c"."sectionId")::text, 'null')
+      || ',"agentId":' || COALESCE(to_json("c"."agentId")::text, 'null')
+      || ',"title":' || COALESCE(to_json("c"."title")::text, 'null')
+      || ',"description":' || COALESCE(to_json("c"."description")::text, 'null')
+      || ',"status":' || COALESCE(to_json("c"."status")::text, 'null')
+      || ',"createdAt":' || COALESCE(to_json(to_char("c"."createdAt" AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))::text, 'null')
+      || ',"updatedAt":' || COALESCE(to_json(to_char("c"."updatedAt" AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))::text, 'null') || '}'), ',' ORDER BY "c"."createdAt" DESC, "c"."id" DESC) || ']', '[]')
+    FROM "tasks" "c"
+    WHERE "c"."projectId" = "p"."id"
+  ), 'null')
+  || ',"_count":' || COALESCE(('{'
+  || '"tasks":' || COALESCE(to_json((
+    SELECT COUNT(*)
+    FROM "tasks" "c"
+    WHERE "c"."projectId" = "p"."id"
+  ))::text, 'null')
+  || ',"assets":' || COALESCE(to_json((
+    SELECT COUNT(*)
+    FROM "assets" "c"
+    WHERE "c"."projectId" = "p"."id"
+  ))::text, 'null') || '}'), 'null') || '}') AS "document", "p"."id" AS "id", "p"."updatedAt" AS "updatedAt"
+FROM "projects" "p"
+ORDER BY "p"."updatedAt" DESC, "p"."id" DESC
+LIMIT $1;
 
 -- ProjectsRepository.findPage (user, after)
-SELECT ('{' || '"id":' || COALESCE(to_json("p"."id")::text, 'null') || ',"name":' || COALESCE(to_json("p"."name")::text, 'null') || ',"description":' || COALESCE(to_json("p"."description")::text, 'null') || ',"userId":' || COALESCE(to_json("p"."userId")::text, 'null') || ',"createdAt":' || COALESCE(to_json(to_char("p"."createdAt" AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))::text, 'null') || ',"updatedAt":' || COALESCE(to_json(to_char("p"."updatedAt" AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))::text, 'null') || ',"sections":' || COALESCE((SELECT COALESCE('[' || string_agg(('{' || '"id":' || COALESCE(to_json("c"."id")::text, 'null') || ',"projectId":' || COALESCE(to_json("c"."projectId")::text, 'null') || ',"type":' || COALESCE(to_json("c"."type")::text, 'null') || ',"status":' || COALESCE(to_json("c"."status")::text, 'null') || ',"createdAt":' || COALESCE(to_json(to_char("c"."createdAt" AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))::text, 'null') || ',"updatedAt":' || COALESCE(to_json(to_char("c"."updatedAt" AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))::text, 'null') || '}'), ',' ORDER BY "c"."position") || ']', '[]') FROM "sections" "c" WHERE "c"."projectId" = "p"."id"), 'null') || ',"agents":' || COALESCE((SELECT COALESCE('[' || string_agg(('{' || '"id":' || COALESCE(to_json("c"."id")::text, 'null') || ',"projectId":' || COALESCE(to_json("c"."projectId")::text, 'null') || ',"name":' || COALESCE(to_json("c"."name")::text, 'null') || ',"type":' || COALESCE(to_json("c"."type")::text, 'null') || ',"provider":' || COALESCE(to_json("c"."provider")::text, 'null') || ',"status":' || COALESCE(to_json("c"."status")::text, 'null') || ',"createdAt":' || COALESCE(to_json(to_char("c"."createdAt" AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))::text, 'null') || ',"updatedAt":' || COALESCE(to_json(to_char("c"."updatedAt" AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))::text, 'null') || '}'), ',' ORDER BY "c"."createdAt", "c"."id") || ']', '[]') FROM "agents" "c" WHERE "c"."projectId" = "p"."id"), 'null') || ',"tasks":' || COALESCE((SELECT COALESCE('[' || string_agg(('{' || '"id":' || COALESCE(to_json("c"."id")::text, 'null') || ',"projectId":' || COALESCE(to_json("c"."projectId")::text, 'null') || ',"sectionId":' || COALESCE(to_json("c"."sectionId")::text, 'null') || ',"agentId":' || COALESCE(to_json("c"."agentId")::text, 'null') || ',"title":' || COALESCE(to_json("c"."title")::text, 'null') || ',"description":' || COALESCE(to_json("c"."description")::text, 'null') || ',"status":' || COALESCE(to_json("c"."status")::text, 'null') || ',"createdAt":' || COALESCE(to_json(to_char("c"."createdAt" AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))::text, 'null') || ',"updatedAt":' || COALESCE(to_json(to_char("c"."updatedAt" AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))::text, 'null') || '}'), ',' ORDER BY "c"."createdAt" DESC, "c"."id" DESC) || ']', '[]') FROM "tasks" "c" WHERE "c"."projectId" = "p"."id"), 'null') || ',"_count":' || COALESCE(('{' || '"tasks":' || COALESCE(to_json((SELECT COUNT(*) FROM "tasks" "c" WHERE "c"."projectId" = "p"."id"))::text, 'null') || ',"assets":' || COALESCE(to_json((SELECT COUNT(*) FROM "assets" "c" WHERE "c"."projectId" = "p"."id"))::text, 'null') || '}'), 'null') || '}') AS "document", "p"."id" AS "id", "p"."updatedAt" AS "updatedAt" FROM "projects" "p" WHERE "p"."userId" = $1 AND ("p"."updatedAt" < $2 OR ("p"."updatedAt" = $2 AND "p"."id" < $3)) ORDER BY "p"."updatedAt" DESC, "p"."id" DESC LIMIT $4;
+SELECT ('{'
+  || '"id":' || COALESCE(to_json("p"."id")::text, 'null')
+  || ',"name":' || COALESCE(to_json("p"."name")::text, 'null')
+  || ',"description":' || COALESCE(to_json("p"."description")::text, 'null')
+  || ',"userId":' || COALESCE(to_json("p"."userId")::text, 'null')
+  || ',"createdAt":' || COALESCE(to_json(to_char("p"."createdAt" AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))::text, 'null')
+  || ',"updatedAt":' || COALESCE(to_json(to_char("p"."updatedAt" AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))::text, 'null')
+  || ',"sections":' || COALESCE((
+    SELECT COALESCE('[' || string_agg(('{'
+      || '"id":' || COALESCE(to_json("c"."id")::text, 'null')
+      || ',"projectId":' || COALESCE(to_json("c"."projectId")::text, 'null')
+      || ',"type":' || COALESCE(to_json("c"."type")::text, 'null')
+      || ',"status":' || COALESCE(to_json("c"."status")::text, 'null')
+      || ',"createdAt":' || COALESCE(to_json(to_char("c"."createdAt" AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))::text, 'null')
+      || ',"updatedAt":' || COALESCE(to_json(to_char("c"."updatedAt" AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))::text, 'null') || '}'), ',' ORDER BY "c"."position") || ']', '[]')
+    FROM "sections" "c"
+    WHERE "c"."projectId" = "p"."id"
+  ), 'null')
+  || ',"agents":' || COALESCE((
+    SELECT COALESCE('[' || string_agg(('{'
+      || '"id":' || COALESCE(to_json("c"."id")::text, 'null')
+      || ',"projectId":' || COALESCE(to_json("c"."projectId")::text, 'null')
+      || ',"name":' || COALESCE(to_json("c"."name")::text, 'null')
+      || ',"type":' || COALESCE(to_json("c"."type")::text, 'null')
+      || ',"provider":' || COALESCE(to_json("c"."provider")::text, 'null')
+      || ',"status":' || COALESCE(to_json("c"."status")::text, 'null')
+      || ',"createdAt":' || COALESCE(to_json(to_char("c"."createdAt" AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))::text, 'null')
+      || ',"updatedAt":' || COALESCE(to_json(to_char("c"."updatedAt" AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))::text, 'null') || '}'), ',' ORDER BY "c"."createdAt", "c"."id") || ']', '[]')
+    FROM "agents" "c"
+    WHERE "c"."projectId" = "p"."id"
+  ), 'null')
+  || ',"tasks":' || COALESCE((
+    SELECT COALESCE('[' || string_agg(('{'
+      || '"id":' || COALESCE(to_json("c"."id")::text, 'null')
+      || ',"projectId":' || COALESCE(to_json("c"."projectId")::text, 'null')
+      || ',"sectionId":' || COALESCE(to_json("c"."sectionId")::text, 'null')
+      || ',"agentId":' || COALESCE(to_json("c"."agentId")::text, 'null')
+      || ',"title":' || COALESCE(to_json("c"."title")::text, 'null')
+      || ',"description":' || COALESCE(to_json("c"."description")::text, 'null')
+      || ',"status":' || COALESCE(to_json("c"."status")::text, 'null')
+      || ',"createdAt":' || COALESCE(to_json(to_char("c"."createdAt" AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))::text, 'null')
+      || ',"updatedAt":' || COALESCE(to_json(to_char("c"."updatedAt" AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))::text, 'null') || '}'), ',' ORDER BY "c"."createdAt" DESC, "c"."id" DESC) || ']', '[]')
+    FROM "tasks" "c"
+    WHERE "c"."projectId" = "p"."id"
+  ), 'null')
+  || ',"_count":' || COALESCE(('{'
+  || '"tasks":' || COALESCE(to_json((
+    SELECT COUNT(*)
+    FROM "tasks" "c"
+    WHERE "c"."projectId" = "p"."id"
+  ))::text, 'null')
+  || ',"assets":' || COALESCE(to_json((
+    SELECT COUNT(*)
+    FROM "assets" "c"
+    WHERE "c"."projectId" = "p"."id"
+  ))::text, 'null') || '}'), 'null') || '}') AS "document", "p"."id" AS "id", "p"."updatedAt" AS "updatedAt"
+FROM "projects" "p"
+WHERE "p"."userId" = $1 AND ("p"."updatedAt" < $2 OR ("p"."updatedAt" = $2 AND "p"."id" < $3))
+ORDER BY "p"."updatedAt" DESC, "p"."id" DESC
+LIMIT $4;
 
 -- ProjectsRepository.openList
-SELECT ('{' || '"id":' || COALESCE(to_json("p"."id")::text, 'null') || ',"name":' || COALESCE(to_json("p"."name")::text, 'null') || ',"description":' || COALESCE(to_json("p"."description")::text, 'null') || ',"userId":' || COALESCE(to_json("p"."userId")::text, 'null') || ',"createdAt":' || COALESCE(to_json(to_char("p"."createdAt" AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))::text, 'null') || ',"updatedAt":' || COALESCE(to_json(to_char("p"."updatedAt" AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))::text, 'null') || ',"sections":' || COALESCE((SELECT COALESCE('[' || string_agg(('{' || '"id":' || COALESCE(to_json("c"."id")::text, 'null') || ',"projectId":' || COALESCE(to_json("c"."projectId")::text, 'null') || ',"type":' || COALESCE(to_json("c"."type")::text, 'null') || ',"status":' || COALESCE(to_json("c"."status")::text, 'null') || ',"createdAt":' || COALESCE(to_json(to_char("c"."createdAt" AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))::text, 'null') || ',"updatedAt":' || COALESCE(to_json(to_char("c"."updatedAt" AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))::text, 'null') || '}'), ',' ORDER BY "c"."position") || ']', '[]') FROM "sections" "c" WHERE "c"."projectId" = "p"."id"), 'null') || ',"agents":' || COALESCE((SELECT COALESCE('[' || string_agg(('{' || '"id":' || COALESCE(to_json("c"."id")::text, 'null') || ',"projectId":' || COALESCE(to_json("c"."projectId")::text, 'null') || ',"name":' || COALESCE(to_json("c"."name")::text, 'null') || ',"type":' || COALESCE(to_json("c"."type")::text, 'null') || ',"provider":' || COALESCE(to_json("c"."provider")::text, 'null') || ',"status":' || COALESCE(to_json("c"."status")::text, 'null') || ',"createdAt":' || COALESCE(to_json(to_char("c"."createdAt" AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))::text, 'null') || ',"updatedAt":' || COALESCE(to_json(to_char("c"."updatedAt" AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))::text, 'null') || '}'), ',' ORDER BY "c"."createdAt", "c"."id") || ']', '[]') FROM "agents" "c" WHERE "c"."projectId" = "p"."id"), 'null') || ',"tasks":' || COALESCE((SELECT COALESCE('[' || string_agg(('{' || '"id":' || COALESCE(to_json("c"."id")::text, 'null') || ',"projectId":' || COALESCE(to_json("c"."projectId")::text, 'null') || ',"sectionId":' || COALESCE(to_json("c"."sectionId")::text, 'null') || ',"agentId":' || COALESCE(to_json("c"."agentId")::text, 'null') || ',"title":' || COALESCE(to_json("c"."title")::text, 'null') || ',"description":' || COALESCE(to_json("c"."description")::text, 'null') || ',"status":' || COALESCE(to_json("c"."status")::text, 'null') || ',"createdAt":' || COALESCE(to_json(to_char("c"."createdAt" AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))::text, 'null') || ',"updatedAt":' || COALESCE(to_json(to_char("c"."updatedAt" AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))::text, 'null') || '}'), ',' ORDER BY "c"."createdAt" DESC, "c"."id" DESC) || ']', '[]') FROM "tasks" "c" WHERE "c"."projectId" = "p"."id"), 'null') || ',"_count":' || COALESCE(('{' || '"tasks":' || COALESCE(to_json((SELECT COUNT(*) FROM "tasks" "c" WHERE "c"."projectId" = "p"."id"))::text, 'null') || ',"assets":' || COALESCE(to_json((SELECT COUNT(*) FROM "assets" "c" WHERE "c"."projectId" = "p"."id"))::text, 'null') || '}'), 'null') || '}') AS "document", "p"."id" AS "id", "p"."updatedAt" AS "updatedAt" FROM "projects" "p" ORDER BY "p"."updatedAt" DESC, "p"."id" DESC;
+SELECT ('{'
+  || '"id":' || COALESCE(to_json("p"."id")::text, 'null')
+  || ',"name":' || COALESCE(to_json("p"."name")::text, 'null')
+  || ',"description":' || COALESCE(to_json("p"."description")::text, 'null')
+  || ',"userId":' || COALESCE(to_json("p"."userId")::text, 'null')
+  || ',"createdAt":' || COALESCE(to_json(to_char("p"."createdAt" AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))::text, 'null')
+  || ',"updatedAt":' || COALESCE(to_json(to_char("p"."updatedAt" AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))::text, 'null')
+  || ',"sections":' || COALESCE((
+    SELECT COALESCE('[' || string_agg(('{'
+      || '"id":' || COALESCE(to_json("c"."id")::text, 'null')
+      || ',"projectId":' || COALESCE(to_json("c"."projectId")::text, 'null')
+      || ',"type":' || COALESCE(to_json("c"."type")::text, 'null')
+      || ',"status":' || COALESCE(to_json("c"."status")::text, 'null')
+      || ',"createdAt":' || COALESCE(to_json(to_char("c"."createdAt" AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))::text, 'null')
+      || ',"updatedAt":' || COALESCE(to_json(to_char("c"."updatedAt" AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))::text, 'null') || '}'), ',' ORDER BY "c"."position") || ']', '[]')
+    FROM "sections" "c"
+    WHERE "c"."projectId" = "p"."id"
+  ), 'null')
+  || ',"agents":' || COALESCE((
+    SELECT COALESCE('[' || string_agg(('{'
+      || '"id":' || COALESCE(to_json("c"."id")::text, 'null')
+      || ',"projectId":' || COALESCE(to_json("c"."projectId")::text, 'null')
+      || ',"name":' || COALESCE(to_json("c"."name")::text, 'null')
+      || ',"type":' || COALESCE(to_json("c"."type")::text, 'null')
+      || ',"provider":' || COALESCE(to_json("c"."provider")::text, 'null')
+      || ',"status":' || COALESCE(to_json("c"."status")::text, 'null')
+      || ',"createdAt":' || COALESCE(to_json(to_char("c"."createdAt" AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))::text, 'null')
+      || ',"updatedAt":' || COALESCE(to_json(to_char("c"."updatedAt" AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))::text, 'null') || '}'), ',' ORDER BY "c"."createdAt", "c"."id") || ']', '[]')
+    FROM "agents" "c"
+    WHERE "c"."projectId" = "p"."id"
+  ), 'null')
+  || ',"tasks":' || COALESCE((
+    SELECT COALESCE('[' || string_agg(('{'
+      || '"id":' || COALESCE(to_json("c"."id")::text, 'null')
+      || ',"projectId":' || COALESCE(to_json("c"."projectId")::text, 'null')
+      || ',"sectionId":' || COALESCE(to_json("c"."sectionId")::text, 'null')
+      || ',"agentId":' || COALESCE(to_json("c"."agentId")::text, 'null')
+      || ',"title":' || COALESCE(to_json("c"."title")::text, 'null')
+      || ',"description":' || COALESCE(to_json("c"."description")::text, 'null')
+      || ',"status":' || COALESCE(to_json("c"."status")::text, 'null')
+      || ',"createdAt":' || COALESCE(to_json(to_char("c"."createdAt" AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))::text, 'null')
+      || ',"updatedAt":' || COALESCE(to_json(to_char("c"."updatedAt" AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))::text, 'null') || '}'), ',' ORDER BY "c"."createdAt" DESC, "c"."id" DESC) || ']', '[]')
+    FROM "tasks" "c"
+    WHERE "c"."projectId" = "p"."id"
+  ), 'null')
+  || ',"_count":' || COALESCE(('{'
+  || '"tasks":' || COALESCE(to_json((
+    SELECT COUNT(*)
+    FROM "tasks" "c"
+    WHERE "c"."projectId" = "p"."id"
+  ))::text, 'null')
+  || ',"assets":' || COALESCE(to_json((
+    SELECT COUNT(*)
+    FROM "assets" "c"
+    WHERE "c"."projectId" = "p"."id"
+  ))::text, 'null') || '}'), 'null') || '}') AS "document", "p"."id" AS "id", "p"."updatedAt" AS "updatedAt"
+FROM "projects" "p"
+ORDER BY "p"."updatedAt" DESC, "p"."id" DESC;
 
 -- ProjectsRepository.openList (user)
-SELECT ('{' || '"id":' || COALESCE(to_json("p"."id")::text, 'null') || ',"name":' || COALESCE(to_json("p"."name")::text, 'null') || ',"description":' || COALESCE(to_json("p"."description")::text, 'null') || ',"userId":' || COALESCE(to_json("p"."userId")::text, 'null') || ',"createdAt":' || COALESCE(to_json(to_char("p"."createdAt" AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))::text, 'null') || ',"updatedAt":' || COALESCE(to_json(to_char("p"."updatedAt" AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))::text, 'null') || ',"sections":' || COALESCE((SELECT COALESCE('[' || string_agg(('{' || '"id":' || COALESCE(to_json("c"."id")::text, 'null') || ',"projectId":' || COALESCE(to_json("c"."projectId")::text, 'null') || ',"type":' || COALESCE(to_json("c"."type")::text, 'null') || ',"status":' || COALESCE(to_json("c"."status")::text, 'null') || ',"createdAt":' || COALESCE(to_json(to_char("c"."createdAt" AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))::text, 'null') || ',"updatedAt":' || COALESCE(to_json(to_char("c"."updatedAt" AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))::text, 'null') || '}'), ',' ORDER BY "c"."position") || ']', '[]') FROM "sections" "c" WHERE "c"."projectId" = "p"."id"), 'null') || ',"agents":' || COALESCE((SELECT COALESCE('[' || string_agg(('{' || '"id":' || COALESCE(to_json("c"."id")::text, 'null') || ',"projectId":' || COALESCE(to_json("c"."projectId")::text, 'null') || ',"name":' || COALESCE(to_json("c"."name")::text, 'null') || ',"type":' || COALESCE(to_json("c"."type")::text, 'null') || ',"provider":' || COALESCE(to_json("c"."provider")::text, 'null') || ',"status":' || COALESCE(to_json("c"."status")::text, 'null') || ',"createdAt":' || COALESCE(to_json(to_char("c"."createdAt" AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))::text, 'null') || ',"updatedAt":' || COALESCE(to_json(to_char("c"."updatedAt" AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))::text, 'null') || '}'), ',' ORDER BY "c"."createdAt", "c"."id") || ']', '[]') FROM "agents" "c" WHERE "c"."projectId" = "p"."id"), 'null') || ',"tasks":' || COALESCE((SELECT COALESCE('[' || string_agg(('{' || '"id":' || COALESCE(to_json("c"."id")::text, 'null') || ',"projectId":' || COALESCE(to_json("c"."projectId")::text, 'null') || ',"sectionId":' || COALESCE(to_json("c"."sectionId")::text, 'null') || ',"agentId":' || COALESCE(to_json("c"."agentId")::text, 'null') || ',"title":' || COALESCE(to_json("c"."title")::text, 'null') || ',"description":' || COALESCE(to_json("c"."description")::text, 'null') || ',"status":' || COALESCE(to_json("c"."status")::text, 'null') || ',"createdAt":' || COALESCE(to_json(to_char("c"."createdAt" AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))::text, 'null') || ',"updatedAt":' || COALESCE(to_json(to_char("c"."updatedAt" AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))::text, 'null') || '}'), ',' ORDER BY "c"."createdAt" DESC, "c"."id" DESC) || ']', '[]') FROM "tasks" "c" WHERE "c"."projectId" = "p"."id"), 'null') || ',"_count":' || COALESCE(('{' || '"tasks":' || COALESCE(to_json((SELECT COUNT(*) FROM "tasks" "c" WHERE "c"."projectId" = "p"."id"))::text, 'null') || ',"assets":' || COALESCE(to_json((SELECT COUNT(*) FROM "assets" "c" WHERE "c"."projectId" = "p"."id"))::text, 'null') || '}'), 'null') || '}') AS "document", "p"."id" AS "id", "p"."updatedAt" AS "updatedAt" FROM "projects" "p" WHERE "p"."userId" = $1 ORDER BY "p"."updatedAt" DESC, "p"."id" DESC;
+SELECT ('{'
+  || '"id":' || COALESCE(to_json("p"."id")::text, 'null')
+  || ',"name":' || COALESCE(to_json("p"."name")::text, 'null')
+  || ',"description":' || COALESCE(to_json("p"."description")::text, 'null')
+  || ',"userId":' || COALESCE(to_json("p"."userId")::text, 'null')
+  || ',"createdAt":' || COALESCE(to_json(to_char("p"."createdAt" AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))::text, 'null')
+  || ',"updatedAt":' || COALESCE(to_json(to_char("p"."updatedAt" AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))::text, 'null')
+  || ',"sections":' || COALESCE((
+    SELECT COALESCE('[' || string_agg(('{'
+      || '"id":' || COALESCE(to_json("c"."id")::text, 'null')
+      || ',"projectId":' || COALESCE(to_json("c"."projectId")::text, 'null')
+      || ',"type":' || COALESCE(to_json("c"."type")::text, 'null')
+      || ',"status":' || COALESCE(to_json("c"."status")::text, 'null')
+      || ',"createdAt":' || COALESCE(to_json(to_char("c"."createdAt" AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))::text, 'null')
+      || ',"updatedAt":' || COALESCE(to_json(to_char("c"."updatedAt" AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))::text, 'null') || '}'), ',' ORDER BY "c"."position") || ']', '[]')
+    FROM "sections" "c"
+    WHERE "c"."projectId" = "p"."id"
+  ), 'null')
+  || ',"agents":' || COALESCE((
+    SELECT COALESCE('[' || string_agg(('{'
+      || '"id":' || COALESCE(to_json("c"."id")::text, 'null')
+      || ',"projectId":' || COALESCE(to_json("c"."projectId")::text, 'null')
+      || ',"name":' || COALESCE(to_json("c"."name")::text, 'null')
+      || ',"type":' || COALESCE(to_json("c"."type")::text, 'null')
+      || ',"provider":' || COALESCE(to_json("c"."provider")::text, 'null')
+      || ',"status":' || COALESCE(to_json("c"."status")::text, 'null')
+      || ',"createdAt":' || COALESCE(to_json(to_char("c"."createdAt" AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))::text, 'null')
+      || ',"updatedAt":' || COALESCE(to_json(to_char("c"."updatedAt" AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))::text, 'null') || '}'), ',' ORDER BY "c"."createdAt", "c"."id") || ']', '[]')
+    FROM "agents" "c"
+    WHERE "c"."projectId" = "p"."id"
+  ), 'null')
+  || ',"tasks":' || COALESCE((
+    SELECT COALESCE('[' || string_agg(('{'
+      || '"id":' || COALESCE(to_json("c"."id")::text, 'null')
+      || ',"projectId":' || COALESCE(to_json("c"."projectId")::text, 'null')
+      || ',"sectionId":' || COALESCE(to_json("c"."sectionId")::text, 'null')
+      || ',"agentId":' || COALESCE(to_json("c"."agentId")::text, 'null')
+      || ',"title":' || COALESCE(to_json("c"."title")::text, 'null')
+      || ',"description":' || COALESCE(to_json("c"."description")::text, 'null')
+      || ',"status":' || COALESCE(to_json("c"."status")::text, 'null')
+      || ',"createdAt":' || COALESCE(to_json(to_char("c"."createdAt" AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))::text, 'null')
+      || ',"updatedAt":' || COALESCE(to_json(to_char("c"."updatedAt" AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))::text, 'null') || '}'), ',' ORDER BY "c"."createdAt" DESC, "c"."id" DESC) || ']', '[]')
+    FROM "tasks" "c"
+    WHERE "c"."projectId" = "p"."id"
+  ), 'null')
+  || ',"_count":' || COALESCE(('{'
+  || '"tasks":' || COALESCE(to_json((
+    SELECT COUNT(*)
+    FROM "tasks" "c"
+    WHERE "c"."projectId" = "p"."id"
+  ))::text, 'null')
+  || ',"assets":' || COALESCE(to_json((
+    SELECT COUNT(*)
+    FROM "assets" "c"
+    WHERE "c"."projectId" = "p"."id"
+  ))::text, 'null') || '}'), 'null') || '}') AS "document", "p"."id" AS "id", "p"."updatedAt" AS "updatedAt"
+FROM "projects" "p"
+WHERE "p"."userId" = $1
+ORDER BY "p"."updatedAt" DESC, "p"."id" DESC;
 
 -- ProjectsRepository.update
 START TRANSACTION;
-UPDATE "projects" SET "version" = "version" + 1 WHERE "id" = $1;
-SELECT "version" FROM "projects" WHERE "id" = $1;
-UPDATE "projects" SET "name" = $1, "description" = $2, "updatedAt" = $3 WHERE "id" = $4;
-SELECT "Project"."id" AS "Project_id", "Project"."name" AS "Project_name", "Project"."description" AS "Project_description", "Project"."userId" AS "Project_userId", "Project"."createdAt" AS "Project_createdAt", "Project"."updatedAt" AS "Project_updatedAt", "Project"."version" AS "Project_version" FROM "projects" "Project" WHERE (("Project"."id" = $1)) LIMIT 1;
-SELECT "c"."id", "c"."projectId", "c"."type", "c"."status", "c"."createdAt", "c"."updatedAt" FROM "sections" "c" WHERE "c"."projectId" = $1 ORDER BY "c"."position";
-SELECT "c"."id", "c"."projectId", "c"."name", "c"."type", "c"."provider", "c"."status", "c"."createdAt", "c"."updatedAt" FROM "agents" "c" WHERE "c"."projectId" = $1 ORDER BY "c"."createdAt", "c"."id";
+UPDATE "projects"
+SET "version" = "version" + 1
+WHERE "id" = $1;
+SELECT "version"
+FROM "projects"
+WHERE "id" = $1;
+UPDATE "projects"
+SET "name" = $1, "description" = $2, "updatedAt" = $3
+WHERE "id" = $4;
+SELECT "Project"."id" AS "Project_id", "Project"."name" AS "Project_name", "Project"."description" AS "Project_description", "Project"."userId" AS "Project_userId", "Project"."createdAt" AS "Project_createdAt", "Project"."updatedAt" AS "Project_updatedAt", "Project"."version" AS "Project_version"
+FROM "projects" "Project"
+WHERE (("Project"."id" = $1))
+LIMIT 1;
+SELECT "c"."id", "c"."projectId", "c"."type", "c"."status", "c"."createdAt", "c"."updatedAt"
+FROM "sections" "c"
+WHERE "c"."projectId" = $1
+ORDER BY "c"."position";
+SELECT "c"."id", "c"."projectId", "c"."name", "c"."type", "c"."provider", "c"."status", "c"."createdAt", "c"."updatedAt"
+FROM "agents" "c"
+WHERE "c"."projectId" = $1
+ORDER BY "c"."createdAt", "c"."id";
 COMMIT;
 
 -- ProjectsRepository.update (owner, If-Match)
 START TRANSACTION;
-SELECT "version" FROM "projects" WHERE "id" = $1 AND "userId" = $2;
-UPDATE "projects" SET "version" = "version" + 1 WHERE "id" = $1 AND "version" = $2;
-UPDATE "projects" SET "name" = $1, "updatedAt" = $2 WHERE "id" = $3;
-SELECT "Project"."id" AS "Project_id", "Project"."name" AS "Project_name", "Project"."description" AS "Project_description", "Project"."userId" AS "Project_userId", "Project"."createdAt" AS "Project_createdAt", "Project"."updatedAt" AS "Project_updatedAt", "Project"."version" AS "Project_version" FROM "projects" "Project" WHERE (("Project"."id" = $1)) LIMIT 1;
-SELECT "c"."id", "c"."projectId", "c"."type", "c"."status", "c"."createdAt", "c"."updatedAt" FROM "sections" "c" WHERE "c"."projectId" = $1 ORDER BY "c"."position";
-SELECT "c"."id", "c"."projectId", "c"."name", "c"."type", "c"."provider", "c"."status", "c"."createdAt", "c"."updatedAt" FROM "agents" "c" WHERE "c"."projectId" = $1 ORDER BY "c"."createdAt", "c"."id";
+SELECT "version"
+FROM "projects"
+WHERE "id" = $1 AND "userId" = $2;
+UPDATE "projects"
+SET "version" = "version" + 1
+WHERE "id" = $1 AND "version" = $2;
+UPDATE "projects"
+SET "name" = $1, "updatedAt" = $2
+WHERE "id" = $3;
+SELECT "Project"."id" AS "Project_id", "Project"."name" AS "Project_name", "Project"."description" AS "Project_description", "Project"."userId" AS "Project_userId", "Project"."createdAt" AS "Project_createdAt", "Project"."updatedAt" AS "Project_updatedAt", "Project"."version" AS "Project_version"
+FROM "projects" "Project"
+WHERE (("Project"."id" = $1))
+LIMIT 1;
+SELECT "c"."id", "c"."projectId", "c"."type", "c"."status", "c"."createdAt", "c"."updatedAt"
+FROM "sections" "c"
+WHERE "c"."projectId" = $1
+ORDER BY "c"."position";
+SELECT "c"."id", "c"."projectId", "c"."name", "c"."type", "c"."provider", "c"."status", "c"."createdAt", "c"."updatedAt"
+FROM "agents" "c"
+WHERE "c"."projectId" = $1
+ORDER BY "c"."createdAt", "c"."id";
 COMMIT;
 
 -- ProjectsRepository.remove (owner, If-Match)
 START TRANSACTION;
-SELECT "version" FROM "projects" WHERE "id" = $1 AND "userId" = $2;
-UPDATE "projects" SET "version" = "version" + 1 WHERE "id" = $1 AND "version" = $2;
-SELECT "id" AS "assetId" FROM "assets" WHERE "projectId" = $1;
-DELETE FROM "projects" WHERE "id" = $1;
+SELECT "version"
+FROM "projects"
+WHERE "id" = $1 AND "userId" = $2;
+UPDATE "projects"
+SET "version" = "version" + 1
+WHERE "id" = $1 AND "version" = $2;
+SELECT "id" AS "assetId"
+FROM "assets"
+WHERE "projectId" = $1;
+DELETE FROM "projects"
+WHERE "id" = $1;
 COMMIT;
 
 -- ProjectsRepository.remove (no such project)
 START TRANSACTION;
-UPDATE "projects" SET "version" = "version" + 1 WHERE "id" = $1;
+UPDATE "projects"
+SET "version" = "version" + 1
+WHERE "id" = $1;
 ROLLBACK;

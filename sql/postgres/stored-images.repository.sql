@@ -3,29 +3,41 @@
 
 -- StoredImagesRepository.insert
 START TRANSACTION;
-INSERT INTO "stored_images" ("id", "mediaType", "size", "expiresAt") VALUES ($1, $2, $3, $4);
+INSERT INTO "stored_images" ("id", "mediaType", "size", "expiresAt")
+VALUES ($1, $2, $3, $4);
 COMMIT;
 
 -- StoredImagesRepository.insertPart
 START TRANSACTION;
-INSERT INTO "stored_image_parts" ("imageId", "part", "bytes") VALUES ($1, $2, $3);
+INSERT INTO "stored_image_parts" ("imageId", "part", "bytes")
+VALUES ($1, $2, $3);
 COMMIT;
 
 -- StoredImagesRepository.findLive
-SELECT "mediaType", "size", "expiresAt" FROM "stored_images" WHERE "id" = $1 AND "expiresAt" > $2;
+SELECT "mediaType", "size", "expiresAt"
+FROM "stored_images"
+WHERE "id" = $1 AND "expiresAt" > $2;
 
 -- StoredImagesRepository.readPart
-SELECT p."bytes" AS "bytes" FROM "stored_image_parts" p JOIN "stored_images" i ON i."id" = p."imageId" WHERE p."imageId" = $1 AND p."part" = $2 AND i."expiresAt" > $3;
+SELECT p."bytes" AS "bytes"
+FROM "stored_image_parts" p
+JOIN "stored_images" i ON i."id" = p."imageId"
+WHERE p."imageId" = $1 AND p."part" = $2 AND i."expiresAt" > $3;
 
 -- StoredImagesRepository.findExpired
-SELECT "id", "size" FROM "stored_images" WHERE "expiresAt" <= $1 LIMIT $2;
+SELECT "id", "size"
+FROM "stored_images"
+WHERE "expiresAt" <= $1
+LIMIT $2;
 
 -- StoredImagesRepository.deleteParts
 START TRANSACTION;
-DELETE FROM "stored_image_parts" WHERE "imageId" = $1 AND "part" >= $2 AND "part" < $3;
+DELETE FROM "stored_image_parts"
+WHERE "imageId" = $1 AND "part" >= $2 AND "part" < $3;
 COMMIT;
 
 -- StoredImagesRepository.delete
 START TRANSACTION;
-DELETE FROM "stored_images" WHERE "id" = $1 AND "expiresAt" <= $2;
+DELETE FROM "stored_images"
+WHERE "id" = $1 AND "expiresAt" <= $2;
 COMMIT;

@@ -3,44 +3,78 @@
 
 -- AssetsRepository.reserveSlot
 BEGIN TRANSACTION;
-DELETE FROM "asset_slot_reservations" WHERE "projectId" = ? AND "expiresAt" <= ?;
-SELECT (SELECT COUNT(*) FROM "assets" WHERE "projectId" = ?) + (SELECT COUNT(*) FROM "asset_slot_reservations" WHERE "projectId" = ?) AS "count";
-INSERT INTO "asset_slot_reservations" ("id", "projectId", "expiresAt") VALUES (?, ?, ?);
+DELETE FROM "asset_slot_reservations"
+WHERE "projectId" = ? AND "expiresAt" <= ?;
+SELECT (
+  SELECT COUNT(*)
+  FROM "assets"
+  WHERE "projectId" = ?
+) + (
+  SELECT COUNT(*)
+  FROM "asset_slot_reservations"
+  WHERE "projectId" = ?
+) AS "count";
+INSERT INTO "asset_slot_reservations" ("id", "projectId", "expiresAt")
+VALUES (?, ?, ?);
 COMMIT;
 
 -- AssetsRepository.releaseSlot
 BEGIN TRANSACTION;
-DELETE FROM "asset_slot_reservations" WHERE "id" = ?;
+DELETE FROM "asset_slot_reservations"
+WHERE "id" = ?;
 COMMIT;
 
 -- AssetsRepository.keep: countOfProject, logoSectionId, insert, insertContent
 PRAGMA wal_autocheckpoint;
 PRAGMA wal_autocheckpoint = 0;
 BEGIN TRANSACTION;
-SELECT COUNT(*) AS "count" FROM "assets" WHERE "projectId" = ?;
-SELECT "id" FROM "sections" WHERE "projectId" = ? AND "type" = 'LOGO' ORDER BY "position" LIMIT 1;
-INSERT INTO "assets" ("id", "projectId", "sectionId", "kind", "contentType", "byteSize", "sha256", "prompt", "model", "createdAt") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?);
-INSERT INTO "asset_contents" ("assetId", "part", "bytes") VALUES (?, ?, ?);
+SELECT COUNT(*) AS "count"
+FROM "assets"
+WHERE "projectId" = ?;
+SELECT "id"
+FROM "sections"
+WHERE "projectId" = ? AND "type" = 'LOGO'
+ORDER BY "position"
+LIMIT 1;
+INSERT INTO "assets" ("id", "projectId", "sectionId", "kind", "contentType", "byteSize", "sha256", "prompt", "model", "createdAt")
+VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?);
+INSERT INTO "asset_contents" ("assetId", "part", "bytes")
+VALUES (?, ?, ?);
 COMMIT;
 PRAGMA wal_autocheckpoint = 1000;
 PRAGMA wal_checkpoint(PASSIVE);
 
 -- AssetsRepository.find
-SELECT "id", "projectId", "sectionId", "kind", "contentType", "byteSize", "sha256", "prompt", "model", "createdAt" FROM "assets" WHERE "id" = ? AND "projectId" = ?;
+SELECT "id", "projectId", "sectionId", "kind", "contentType", "byteSize", "sha256", "prompt", "model", "createdAt"
+FROM "assets"
+WHERE "id" = ? AND "projectId" = ?;
 
 -- AssetsRepository.find (owner)
-SELECT "id", "projectId", "sectionId", "kind", "contentType", "byteSize", "sha256", "prompt", "model", "createdAt" FROM "assets" WHERE "id" = ? AND "projectId" = ? AND EXISTS (SELECT 1 FROM "projects" WHERE "id" = ? AND "userId" = ?);
+SELECT "id", "projectId", "sectionId", "kind", "contentType", "byteSize", "sha256", "prompt", "model", "createdAt"
+FROM "assets"
+WHERE "id" = ? AND "projectId" = ? AND EXISTS (
+  SELECT 1
+  FROM "projects"
+  WHERE "id" = ? AND "userId" = ?
+);
 
 -- AssetsRepository.countContentParts
-SELECT COUNT(*) AS "count" FROM "asset_contents" WHERE "assetId" = ?;
+SELECT COUNT(*) AS "count"
+FROM "asset_contents"
+WHERE "assetId" = ?;
 
 -- AssetsRepository.readContentPart
-SELECT "bytes" FROM "asset_contents" WHERE "assetId" = ? AND "part" = ?;
+SELECT "bytes"
+FROM "asset_contents"
+WHERE "assetId" = ? AND "part" = ?;
 
 -- AssetsRepository.existingAssetIds
-SELECT "id" FROM "assets" WHERE "id" IN (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?);
+SELECT "id"
+FROM "assets"
+WHERE "id" IN (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?);
 
 -- AssetsRepository.delete
 BEGIN TRANSACTION;
-DELETE FROM "assets" WHERE "id" = ? AND "projectId" = ?;
+DELETE FROM "assets"
+WHERE "id" = ? AND "projectId" = ?;
 COMMIT;

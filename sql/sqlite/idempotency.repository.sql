@@ -3,42 +3,66 @@
 
 -- IdempotencyRepository.insertInTransaction
 BEGIN TRANSACTION;
-DELETE FROM "idempotency_keys" WHERE "id" = ? AND "expiresAt" <= ?;
-INSERT INTO "idempotency_keys" ("id", "fingerprint", "status", "body", "headers", "lockedUntil", "expiresAt") VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT ("id") DO NOTHING;
+DELETE FROM "idempotency_keys"
+WHERE "id" = ? AND "expiresAt" <= ?;
+INSERT INTO "idempotency_keys" ("id", "fingerprint", "status", "body", "headers", "lockedUntil", "expiresAt")
+VALUES (?, ?, ?, ?, ?, ?, ?)
+ON CONFLICT ("id") DO NOTHING;
 COMMIT;
 
 -- IdempotencyRepository.lease (new)
 BEGIN TRANSACTION;
-DELETE FROM "idempotency_keys" WHERE "id" = ? AND "expiresAt" <= ?;
-INSERT INTO "idempotency_keys" ("id", "fingerprint", "status", "body", "headers", "lockedUntil", "expiresAt") VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT ("id") DO NOTHING;
+DELETE FROM "idempotency_keys"
+WHERE "id" = ? AND "expiresAt" <= ?;
+INSERT INTO "idempotency_keys" ("id", "fingerprint", "status", "body", "headers", "lockedUntil", "expiresAt")
+VALUES (?, ?, ?, ?, ?, ?, ?)
+ON CONFLICT ("id") DO NOTHING;
 COMMIT;
 
 -- IdempotencyRepository.lease (taken)
 BEGIN TRANSACTION;
-DELETE FROM "idempotency_keys" WHERE "id" = ? AND "expiresAt" <= ?;
-INSERT INTO "idempotency_keys" ("id", "fingerprint", "status", "body", "headers", "lockedUntil", "expiresAt") VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT ("id") DO NOTHING;
-UPDATE "idempotency_keys" SET "fingerprint" = ?, "lockedUntil" = ?, "expiresAt" = ? WHERE "id" = ? AND "status" IS NULL AND "lockedUntil" <= ?;
+DELETE FROM "idempotency_keys"
+WHERE "id" = ? AND "expiresAt" <= ?;
+INSERT INTO "idempotency_keys" ("id", "fingerprint", "status", "body", "headers", "lockedUntil", "expiresAt")
+VALUES (?, ?, ?, ?, ?, ?, ?)
+ON CONFLICT ("id") DO NOTHING;
+UPDATE "idempotency_keys"
+SET "fingerprint" = ?, "lockedUntil" = ?, "expiresAt" = ?
+WHERE "id" = ? AND "status" IS NULL AND "lockedUntil" <= ?;
 COMMIT;
 
 -- IdempotencyRepository.findLive
-SELECT "fingerprint", "status", "body", "headers", "lockedUntil" FROM "idempotency_keys" WHERE "id" = ? AND "expiresAt" > ?;
+SELECT "fingerprint", "status", "body", "headers", "lockedUntil"
+FROM "idempotency_keys"
+WHERE "id" = ? AND "expiresAt" > ?;
 
 -- IdempotencyRepository.complete
 BEGIN TRANSACTION;
-UPDATE "idempotency_keys" SET "status" = ?, "body" = ?, "headers" = ?, "lockedUntil" = NULL WHERE "id" = ?;
+UPDATE "idempotency_keys"
+SET "status" = ?, "body" = ?, "headers" = ?, "lockedUntil" = NULL
+WHERE "id" = ?;
 COMMIT;
 
 -- IdempotencyRepository.completeInTransaction
 BEGIN TRANSACTION;
-UPDATE "idempotency_keys" SET "status" = ?, "body" = ?, "headers" = ?, "lockedUntil" = NULL WHERE "id" = ?;
+UPDATE "idempotency_keys"
+SET "status" = ?, "body" = ?, "headers" = ?, "lockedUntil" = NULL
+WHERE "id" = ?;
 COMMIT;
 
 -- IdempotencyRepository.release
 BEGIN TRANSACTION;
-DELETE FROM "idempotency_keys" WHERE "id" = ? AND "status" IS NULL;
+DELETE FROM "idempotency_keys"
+WHERE "id" = ? AND "status" IS NULL;
 COMMIT;
 
 -- IdempotencyRepository.purgeExpired
 BEGIN TRANSACTION;
-DELETE FROM "idempotency_keys" WHERE "id" IN (SELECT "id" FROM "idempotency_keys" WHERE "expiresAt" <= ? LIMIT ?);
+DELETE FROM "idempotency_keys"
+WHERE "id" IN (
+  SELECT "id"
+  FROM "idempotency_keys"
+  WHERE "expiresAt" <= ?
+  LIMIT ?
+);
 COMMIT;

@@ -3,22 +3,34 @@
 
 -- ProjectVersions.advance
 BEGIN TRANSACTION;
-UPDATE "projects" SET "version" = "version" + 1 WHERE "id" = ?;
-SELECT "version" FROM "projects" WHERE "id" = ?;
+UPDATE "projects"
+SET "version" = "version" + 1
+WHERE "id" = ?;
+SELECT "version"
+FROM "projects"
+WHERE "id" = ?;
 COMMIT;
 
 -- ProjectVersions.advance (owner, If-Match)
 BEGIN TRANSACTION;
-SELECT "version" FROM "projects" WHERE "id" = ? AND "userId" = ?;
-UPDATE "projects" SET "version" = "version" + 1 WHERE "id" = ? AND "version" = ?;
+SELECT "version"
+FROM "projects"
+WHERE "id" = ? AND "userId" = ?;
+UPDATE "projects"
+SET "version" = "version" + 1
+WHERE "id" = ? AND "version" = ?;
 COMMIT;
 
 -- ProjectVersions.hold
 BEGIN TRANSACTION;
-UPDATE "projects" SET "version" = "version" WHERE "id" = ?;
+UPDATE "projects"
+SET "version" = "version"
+WHERE "id" = ?;
 COMMIT;
 
 -- ProjectVersions.hold (owner)
 BEGIN TRANSACTION;
-UPDATE "projects" SET "version" = "version" WHERE "id" = ? AND "userId" = ?;
+UPDATE "projects"
+SET "version" = "version"
+WHERE "id" = ? AND "userId" = ?;
 COMMIT;

@@ -3,73 +3,500 @@
 
 -- ProjectsRepository.insertNew
 BEGIN TRANSACTION;
-INSERT INTO "projects"("id", "name", "description", "userId", "createdAt", "updatedAt", "version") VALUES (?, ?, ?, ?, ?, ?, 1);
-INSERT INTO "agents"("id", "projectId", "name", "type", "provider", "status", "createdAt", "updatedAt") VALUES (?, ?, ?, ?, ?, ?, ?, ?);
-INSERT INTO "agents"("id", "projectId", "name", "type", "provider", "status", "createdAt", "updatedAt") VALUES (?, ?, ?, ?, ?, ?, ?, ?);
-INSERT INTO "agents"("id", "projectId", "name", "type", "provider", "status", "createdAt", "updatedAt") VALUES (?, ?, ?, ?, ?, ?, ?, ?);
-INSERT INTO "sections"("id", "projectId", "type", "status", "position", "createdAt", "updatedAt") VALUES (?, ?, ?, ?, 0, ?, ?);
-INSERT INTO "sections"("id", "projectId", "type", "status", "position", "createdAt", "updatedAt") VALUES (?, ?, ?, ?, 1, ?, ?);
-INSERT INTO "sections"("id", "projectId", "type", "status", "position", "createdAt", "updatedAt") VALUES (?, ?, ?, ?, 2, ?, ?);
-INSERT INTO "sections"("id", "projectId", "type", "status", "position", "createdAt", "updatedAt") VALUES (?, ?, ?, ?, 3, ?, ?);
-INSERT INTO "sections"("id", "projectId", "type", "status", "position", "createdAt", "updatedAt") VALUES (?, ?, ?, ?, 4, ?, ?);
-INSERT INTO "sections"("id", "projectId", "type", "status", "position", "createdAt", "updatedAt") VALUES (?, ?, ?, ?, 5, ?, ?);
-INSERT INTO "sections"("id", "projectId", "type", "status", "position", "createdAt", "updatedAt") VALUES (?, ?, ?, ?, 6, ?, ?);
-INSERT INTO "sections"("id", "projectId", "type", "status", "position", "createdAt", "updatedAt") VALUES (?, ?, ?, ?, 7, ?, ?);
+INSERT INTO "projects"("id", "name", "description", "userId", "createdAt", "updatedAt", "version")
+VALUES (?, ?, ?, ?, ?, ?, 1);
+INSERT INTO "agents"("id", "projectId", "name", "type", "provider", "status", "createdAt", "updatedAt")
+VALUES (?, ?, ?, ?, ?, ?, ?, ?);
+INSERT INTO "agents"("id", "projectId", "name", "type", "provider", "status", "createdAt", "updatedAt")
+VALUES (?, ?, ?, ?, ?, ?, ?, ?);
+INSERT INTO "agents"("id", "projectId", "name", "type", "provider", "status", "createdAt", "updatedAt")
+VALUES (?, ?, ?, ?, ?, ?, ?, ?);
+INSERT INTO "sections"("id", "projectId", "type", "status", "position", "createdAt", "updatedAt")
+VALUES (?, ?, ?, ?, 0, ?, ?);
+INSERT INTO "sections"("id", "projectId", "type", "status", "position", "createdAt", "updatedAt")
+VALUES (?, ?, ?, ?, 1, ?, ?);
+INSERT INTO "sections"("id", "projectId", "type", "status", "position", "createdAt", "updatedAt")
+VALUES (?, ?, ?, ?, 2, ?, ?);
+INSERT INTO "sections"("id", "projectId", "type", "status", "position", "createdAt", "updatedAt")
+VALUES (?, ?, ?, ?, 3, ?, ?);
+INSERT INTO "sections"("id", "projectId", "type", "status", "position", "createdAt", "updatedAt")
+VALUES (?, ?, ?, ?, 4, ?, ?);
+INSERT INTO "sections"("id", "projectId", "type", "status", "position", "createdAt", "updatedAt")
+VALUES (?, ?, ?, ?, 5, ?, ?);
+INSERT INTO "sections"("id", "projectId", "type", "status", "position", "createdAt", "updatedAt")
+VALUES (?, ?, ?, ?, 6, ?, ?);
+INSERT INTO "sections"("id", "projectId", "type", "status", "position", "createdAt", "updatedAt")
+VALUES (?, ?, ?, ?, 7, ?, ?);
 COMMIT;
 
 -- ProjectsRepository.findDetail
-SELECT json_object('id', "p"."id", 'name', "p"."name", 'description', "p"."description", 'userId', "p"."userId", 'createdAt', (replace("p"."createdAt", ' ', 'T') || 'Z'), 'updatedAt', (replace("p"."updatedAt", ' ', 'T') || 'Z'), 'sections', (SELECT jsonb_group_array(json_object('id', "c"."id", 'projectId', "c"."projectId", 'type', "c"."type", 'status', "c"."status", 'createdAt', (replace("c"."createdAt", ' ', 'T') || 'Z'), 'updatedAt', (replace("c"."updatedAt", ' ', 'T') || 'Z'), 'assets', (SELECT jsonb_group_array(json_object('id', "a"."id", 'projectId', "a"."projectId", 'sectionId', "a"."sectionId", 'kind', "a"."kind", 'contentType', "a"."contentType", 'byteSize', "a"."byteSize", 'sha256', "a"."sha256", 'prompt', "a"."prompt", 'model', "a"."model", 'createdAt', (replace("a"."createdAt", ' ', 'T') || 'Z'), 'url', CAST(? AS TEXT) || "a"."id" || CAST(? AS TEXT)) ORDER BY "a"."createdAt", "a"."id") FROM "assets" "a" WHERE "a"."projectId" = "p"."id" AND "a"."sectionId" = "c"."id")) ORDER BY "c"."position") FROM "sections" "c" WHERE "c"."projectId" = "p"."id"), 'agents', (SELECT jsonb_group_array(json_object('id', "c"."id", 'projectId', "c"."projectId", 'name', "c"."name", 'type', "c"."type", 'provider', "c"."provider", 'status', "c"."status", 'createdAt', (replace("c"."createdAt", ' ', 'T') || 'Z'), 'updatedAt', (replace("c"."updatedAt", ' ', 'T') || 'Z')) ORDER BY "c"."createdAt", "c"."id") FROM "agents" "c" WHERE "c"."projectId" = "p"."id"), 'tasks', (SELECT jsonb_group_array(json_object('id', "c"."id", 'projectId', "c"."projectId", 'sectionId', "c"."sectionId", 'agentId', "c"."agentId", 'title', "c"."title", 'description', "c"."description", 'status', "c"."status", 'createdAt', (replace("c"."createdAt", ' ', 'T') || 'Z'), 'updatedAt', (replace("c"."updatedAt", ' ', 'T') || 'Z')) ORDER BY "c"."createdAt" DESC, "c"."id" DESC) FROM "tasks" "c" WHERE "c"."projectId" = "p"."id"), 'assets', (SELECT jsonb_group_array(json_object('id', "c"."id", 'projectId', "c"."projectId", 'sectionId', "c"."sectionId", 'kind', "c"."kind", 'contentType', "c"."contentType", 'byteSize', "c"."byteSize", 'sha256', "c"."sha256", 'prompt', "c"."prompt", 'model', "c"."model", 'createdAt', (replace("c"."createdAt", ' ', 'T') || 'Z'), 'url', CAST(? AS TEXT) || "c"."id" || CAST(? AS TEXT)) ORDER BY "c"."createdAt", "c"."id") FROM "assets" "c" WHERE "c"."projectId" = "p"."id")) AS "document", "p"."version" AS "version", EXISTS (SELECT 1 FROM "assets" "a" WHERE "a"."projectId" = "p"."id") AS "hasAssets" FROM "projects" "p" WHERE "p"."id" = ?;
+SELECT json_object('id', "p"."id",
+  'name', "p"."name",
+  'description', "p"."description",
+  'userId', "p"."userId",
+  'createdAt', (replace("p"."createdAt", ' ', 'T') || 'Z'),
+  'updatedAt', (replace("p"."updatedAt", ' ', 'T') || 'Z'),
+  'sections', (
+    SELECT jsonb_group_array(json_object('id', "c"."id",
+      'projectId', "c"."projectId",
+      'type', "c"."type",
+      'status', "c"."status",
+      'createdAt', (replace("c"."createdAt", ' ', 'T') || 'Z'),
+      'updatedAt', (replace("c"."updatedAt", ' ', 'T') || 'Z'),
+      'assets', (
+        SELECT jsonb_group_array(json_object('id', "a"."id",
+          'projectId', "a"."projectId",
+          'sectionId', "a"."sectionId",
+          'kind', "a"."kind",
+          'contentType', "a"."contentType",
+          'byteSize', "a"."byteSize",
+          'sha256', "a"."sha256",
+          'prompt', "a"."prompt",
+          'model', "a"."model",
+          'createdAt', (replace("a"."createdAt", ' ', 'T') || 'Z'),
+          'url', CAST(? AS TEXT) || "a"."id" || CAST(? AS TEXT)) ORDER BY "a"."createdAt", "a"."id")
+        FROM "assets" "a"
+        WHERE "a"."projectId" = "p"."id" AND "a"."sectionId" = "c"."id"
+      )) ORDER BY "c"."position")
+    FROM "sections" "c"
+    WHERE "c"."projectId" = "p"."id"
+  ),
+  'agents', (
+    SELECT jsonb_group_array(json_object('id', "c"."id",
+      'projectId', "c"."projectId",
+      'name', "c"."name",
+      'type', "c"."type",
+      'provider', "c"."provider",
+      'status', "c"."status",
+      'createdAt', (replace("c"."createdAt", ' ', 'T') || 'Z'),
+      'updatedAt', (replace("c"."updatedAt", ' ', 'T') || 'Z')) ORDER BY "c"."createdAt", "c"."id")
+    FROM "agents" "c"
+    WHERE "c"."projectId" = "p"."id"
+  ),
+  'tasks', (
+    SELECT jsonb_group_array(json_object('id', "c"."id",
+      'projectId', "c"."projectId",
+      'sectionId', "c"."sectionId",
+      'agentId', "c"."agentId",
+      'title', "c"."title",
+      'description', "c"."description",
+      'status', "c"."status",
+      'createdAt', (replace("c"."createdAt", ' ', 'T') || 'Z'),
+      'updatedAt', (replace("c"."updatedAt", ' ', 'T') || 'Z')) ORDER BY "c"."createdAt" DESC, "c"."id" DESC)
+    FROM "tasks" "c"
+    WHERE "c"."projectId" = "p"."id"
+  ),
+  'assets', (
+    SELECT jsonb_group_array(json_object('id', "c"."id",
+      'projectId', "c"."projectId",
+      'sectionId', "c"."sectionId",
+      'kind', "c"."kind",
+      'contentType', "c"."contentType",
+      'byteSize', "c"."byteSize",
+      'sha256', "c"."sha256",
+      'prompt', "c"."prompt",
+      'model', "c"."model",
+      'createdAt', (replace("c"."createdAt", ' ', 'T') || 'Z'),
+      'url', CAST(? AS TEXT) || "c"."id" || CAST(? AS TEXT)) ORDER BY "c"."createdAt", "c"."id")
+    FROM "assets" "c"
+    WHERE "c"."projectId" = "p"."id"
+  )) AS "document", "p"."version" AS "version", EXISTS (
+    SELECT 1
+    FROM "assets" "a"
+    WHERE "a"."projectId" = "p"."id"
+  ) AS "hasAssets"
+FROM "projects" "p"
+WHERE "p"."id" = ?;
 
 -- ProjectsRepository.findDetail (owner)
-SELECT json_object('id', "p"."id", 'name', "p"."name", 'description', "p"."description", 'userId', "p"."userId", 'createdAt', (replace("p"."createdAt", ' ', 'T') || 'Z'), 'updatedAt', (replace("p"."updatedAt", ' ', 'T') || 'Z'), 'sections', (SELECT jsonb_group_array(json_object('id', "c"."id", 'projectId', "c"."projectId", 'type', "c"."type", 'status', "c"."status", 'createdAt', (replace("c"."createdAt", ' ', 'T') || 'Z'), 'updatedAt', (replace("c"."updatedAt", ' ', 'T') || 'Z'), 'assets', (SELECT jsonb_group_array(json_object('id', "a"."id", 'projectId', "a"."projectId", 'sectionId', "a"."sectionId", 'kind', "a"."kind", 'contentType', "a"."contentType", 'byteSize', "a"."byteSize", 'sha256', "a"."sha256", 'prompt', "a"."prompt", 'model', "a"."model", 'createdAt', (replace("a"."createdAt", ' ', 'T') || 'Z'), 'url', CAST(? AS TEXT) || "a"."id" || CAST(? AS TEXT)) ORDER BY "a"."createdAt", "a"."id") FROM "assets" "a" WHERE "a"."projectId" = "p"."id" AND "a"."sectionId" = "c"."id")) ORDER BY "c"."position") FROM "sections" "c" WHERE "c"."projectId" = "p"."id"), 'agents', (SELECT jsonb_group_array(json_object('id', "c"."id", 'projectId', "c"."projectId", 'name', "c"."name", 'type', "c"."type", 'provider', "c"."provider", 'status', "c"."status", 'createdAt', (replace("c"."createdAt", ' ', 'T') || 'Z'), 'updatedAt', (replace("c"."updatedAt", ' ', 'T') || 'Z')) ORDER BY "c"."createdAt", "c"."id") FROM "agents" "c" WHERE "c"."projectId" = "p"."id"), 'tasks', (SELECT jsonb_group_array(json_object('id', "c"."id", 'projectId', "c"."projectId", 'sectionId', "c"."sectionId", 'agentId', "c"."agentId", 'title', "c"."title", 'description', "c"."description", 'status', "c"."status", 'createdAt', (replace("c"."createdAt", ' ', 'T') || 'Z'), 'updatedAt', (replace("c"."updatedAt", ' ', 'T') || 'Z')) ORDER BY "c"."createdAt" DESC, "c"."id" DESC) FROM "tasks" "c" WHERE "c"."projectId" = "p"."id"), 'assets', (SELECT jsonb_group_array(json_object('id', "c"."id", 'projectId', "c"."projectId", 'sectionId', "c"."sectionId", 'kind', "c"."kind", 'contentType', "c"."contentType", 'byteSize', "c"."byteSize", 'sha256', "c"."sha256", 'prompt', "c"."prompt", 'model', "c"."model", 'createdAt', (replace("c"."createdAt", ' ', 'T') || 'Z'), 'url', CAST(? AS TEXT) || "c"."id" || CAST(? AS TEXT)) ORDER BY "c"."createdAt", "c"."id") FROM "assets" "c" WHERE "c"."projectId" = "p"."id")) AS "document", "p"."version" AS "version", EXISTS (SELECT 1 FROM "assets" "a" WHERE "a"."projectId" = "p"."id") AS "hasAssets" FROM "projects" "p" WHERE "p"."id" = ? AND "p"."userId" = ?;
+SELECT json_object('id', "p"."id",
+  'name', "p"."name",
+  'description', "p"."description",
+  'userId', "p"."userId",
+  'createdAt', (replace("p"."createdAt", ' ', 'T') || 'Z'),
+  'updatedAt', (replace("p"."updatedAt", ' ', 'T') || 'Z'),
+  'sections', (
+    SELECT jsonb_group_array(json_object('id', "c"."id",
+      'projectId', "c"."projectId",
+      'type', "c"."type",
+      'status', "c"."status",
+      'createdAt', (replace("c"."createdAt", ' ', 'T') || 'Z'),
+      'updatedAt', (replace("c"."updatedAt", ' ', 'T') || 'Z'),
+      'assets', (
+        SELECT jsonb_group_array(json_object('id', "a"."id",
+          'projectId', "a"."projectId",
+          'sectionId', "a"."sectionId",
+          'kind', "a"."kind",
+          'contentType', "a"."contentType",
+          'byteSize', "a"."byteSize",
+          'sha256', "a"."sha256",
+          'prompt', "a"."prompt",
+          'model', "a"."model",
+          'createdAt', (replace("a"."createdAt", ' ', 'T') || 'Z'),
+          'url', CAST(? AS TEXT) || "a"."id" || CAST(? AS TEXT)) ORDER BY "a"."createdAt", "a"."id")
+        FROM "assets" "a"
+        WHERE "a"."projectId" = "p"."id" AND "a"."sectionId" = "c"."id"
+      )) ORDER BY "c"."position")
+    FROM "sections" "c"
+    WHERE "c"."projectId" = "p"."id"
+  ),
+  'agents', (
+    SELECT jsonb_group_array(json_object('id', "c"."id",
+      'projectId', "c"."projectId",
+      'name', "c"."name",
+      'type', "c"."type",
+      'provider', "c"."provider",
+      'status', "c"."status",
+      'createdAt', (replace("c"."createdAt", ' ', 'T') || 'Z'),
+      'updatedAt', (replace("c"."updatedAt", ' ', 'T') || 'Z')) ORDER BY "c"."createdAt", "c"."id")
+    FROM "agents" "c"
+    WHERE "c"."projectId" = "p"."id"
+  ),
+  'tasks', (
+    SELECT jsonb_group_array(json_object('id', "c"."id",
+      'projectId', "c"."projectId",
+      'sectionId', "c"."sectionId",
+      'agentId', "c"."agentId",
+      'title', "c"."title",
+      'description', "c"."description",
+      'status', "c"."status",
+      'createdAt', (replace("c"."createdAt", ' ', 'T') || 'Z'),
+      'updatedAt', (replace("c"."updatedAt", ' ', 'T') || 'Z')) ORDER BY "c"."createdAt" DESC, "c"."id" DESC)
+    FROM "tasks" "c"
+    WHERE "c"."projectId" = "p"."id"
+  ),
+  'assets', (
+    SELECT jsonb_group_array(json_object('id', "c"."id",
+      'projectId', "c"."projectId",
+      'sectionId', "c"."sectionId",
+      'kind', "c"."kind",
+      'contentType', "c"."contentType",
+      'byteSize', "c"."byteSize",
+      'sha256', "c"."sha256",
+      'prompt', "c"."prompt",
+      'model', "c"."model",
+      'createdAt', (replace("c"."createdAt", ' ', 'T') || 'Z'),
+      'url', CAST(? AS TEXT) || "c"."id" || CAST(? AS TEXT)) ORDER BY "c"."createdAt", "c"."id")
+    FROM "assets" "c"
+    WHERE "c"."projectId" = "p"."id"
+  )) AS "document", "p"."version" AS "version", EXISTS (
+    SELECT 1
+    FROM "assets" "a"
+    WHERE "a"."projectId" = "p"."id"
+  ) AS "hasAssets"
+FROM "projects" "p"
+WHERE "p"."id" = ? AND "p"."userId" = ?;
 
 -- ProjectsRepository.findVersion
-SELECT "p"."version" AS "version", EXISTS (SELECT 1 FROM "assets" "a" WHERE "a"."projectId" = "p"."id") AS "hasAssets" FROM "projects" "p" WHERE "p"."id" = ?;
+SELECT "p"."version" AS "version", EXISTS (
+  SELECT 1
+  FROM "assets" "a"
+  WHERE "a"."projectId" = "p"."id"
+) AS "hasAssets"
+FROM "projects" "p"
+WHERE "p"."id" = ?;
 
 -- ProjectsRepository.findVersion (owner)
-SELECT "p"."version" AS "version", EXISTS (SELECT 1 FROM "assets" "a" WHERE "a"."projectId" = "p"."id") AS "hasAssets" FROM "projects" "p" WHERE "p"."id" = ? AND "p"."userId" = ?;
+SELECT "p"."version" AS "version", EXISTS (
+  SELECT 1
+  FROM "assets" "a"
+  WHERE "a"."projectId" = "p"."id"
+) AS "hasAssets"
+FROM "projects" "p"
+WHERE "p"."id" = ? AND "p"."userId" = ?;
 
 -- ProjectsRepository.findPage
-SELECT json_object('id', "p"."id", 'name', "p"."name", 'description', "p"."description", 'userId', "p"."userId", 'createdAt', (replace("p"."createdAt", ' ', 'T') || 'Z'), 'updatedAt', (replace("p"."updatedAt", ' ', 'T') || 'Z'), 'sections', (SELECT jsonb_group_array(json_object('id', "c"."id", 'projectId', "c"."projectId", 'type', "c"."type", 'status', "c"."status", 'createdAt', (replace("c"."createdAt", ' ', 'T') || 'Z'), 'updatedAt', (replace("c"."updatedAt", ' ', 'T') || 'Z')) ORDER BY "c"."position") FROM "sections" "c" WHERE "c"."projectId" = "p"."id"), 'agents', (SELECT jsonb_group_array(json_object('id', "c"."id", 'projectId', "c"."projectId", 'name', "c"."name", 'type', "c"."type", 'provider', "c"."provider", 'status', "c"."status", 'createdAt', (replace("c"."createdAt", ' ', 'T') || 'Z'), 'updatedAt', (replace("c"."updatedAt", ' ', 'T') || 'Z')) ORDER BY "c"."createdAt", "c"."id") FROM "agents" "c" WHERE "c"."projectId" = "p"."id"), 'tasks', (SELECT jsonb_group_array(json_object('id', "c"."id", 'projectId', "c"."projectId", 'sectionId', "c"."sectionId", 'agentId', "c"."agentId", 'title', "c"."title", 'description', "c"."description", 'status', "c"."status", 'createdAt', (replace("c"."createdAt", ' ', 'T') || 'Z'), 'updatedAt', (replace("c"."updatedAt", ' ', 'T') || 'Z')) ORDER BY "c"."createdAt" DESC, "c"."id" DESC) FROM "tasks" "c" WHERE "c"."projectId" = "p"."id"), '_count', json_object('tasks', (SELECT COUNT(*) FROM "tasks" "c" WHERE "c"."projectId" = "p"."id"), 'assets', (SELECT COUNT(*) FROM "assets" "c" WHERE "c"."projectId" = "p"."id"))) AS "document", "p"."id" AS "id", "p"."updatedAt" AS "updatedAt" FROM "projects" "p" ORDER BY "p"."updatedAt" DESC, "p"."id" DESC LIMIT ?;
+SELECT json_object('id', "p"."id",
+  'name', "p"."name",
+  'description', "p"."description",
+  'userId', "p"."userId",
+  'createdAt', (replace("p"."createdAt", ' ', 'T') || 'Z'),
+  'updatedAt', (replace("p"."updatedAt", ' ', 'T') || 'Z'),
+  'sections', (
+    SELECT jsonb_group_array(json_object('id', "c"."id",
+      'projectId', "c"."projectId",
+      'type', "c"."type",
+      'status', "c"."status",
+      'createdAt', (replace("c"."createdAt", ' ', 'T') || 'Z'),
+      'updatedAt', (replace("c"."updatedAt", ' ', 'T') || 'Z')) ORDER BY "c"."position")
+    FROM "sections" "c"
+    WHERE "c"."projectId" = "p"."id"
+  ),
+  'agents', (
+    SELECT jsonb_group_array(json_object('id', "c"."id",
+      'projectId', "c"."projectId",
+      'name', "c"."name",
+      'type', "c"."type",
+      'provider', "c"."provider",
+      'status', "c"."status",
+      'createdAt', (replace("c"."createdAt", ' ', 'T') || 'Z'),
+      'updatedAt', (replace("c"."updatedAt", ' ', 'T') || 'Z')) ORDER BY "c"."createdAt", "c"."id")
+    FROM "agents" "c"
+    WHERE "c"."projectId" = "p"."id"
+  ),
+  'tasks', (
+    SELECT jsonb_group_array(json_object('id', "c"."id",
+      'projectId', "c"."projectId",
+      'sectionId', "c"."sectionId",
+      'agentId', "c"."agentId",
+      'title', "c"."title",
+      'description', "c"."description",
+      'status', "c"."status",
+      'createdAt', (replace("c"."createdAt", ' ', 'T') || 'Z'),
+      'updatedAt', (replace("c"."updatedAt", ' ', 'T') || 'Z')) ORDER BY "c"."createdAt" DESC, "c"."id" DESC)
+    FROM "tasks" "c"
+    WHERE "c"."projectId" = "p"."id"
+  ),
+  '_count', json_object('tasks', (
+    SELECT COUNT(*)
+    FROM "tasks" "c"
+    WHERE "c"."projectId" = "p"."id"
+  ),
+    'assets', (
+      SELECT COUNT(*)
+      FROM "assets" "c"
+      WHERE "c"."projectId" = "p"."id"
+    ))) AS "document", "p"."id" AS "id", "p"."updatedAt" AS "updatedAt"
+FROM "projects" "p"
+ORDER BY "p"."updatedAt" DESC, "p"."id" DESC
+LIMIT ?;
 
 -- ProjectsRepository.findPage (user, after)
-SELECT json_object('id', "p"."id", 'name', "p"."name", 'description', "p"."description", 'userId', "p"."userId", 'createdAt', (replace("p"."createdAt", ' ', 'T') || 'Z'), 'updatedAt', (replace("p"."updatedAt", ' ', 'T') || 'Z'), 'sections', (SELECT jsonb_group_array(json_object('id', "c"."id", 'projectId', "c"."projectId", 'type', "c"."type", 'status', "c"."status", 'createdAt', (replace("c"."createdAt", ' ', 'T') || 'Z'), 'updatedAt', (replace("c"."updatedAt", ' ', 'T') || 'Z')) ORDER BY "c"."position") FROM "sections" "c" WHERE "c"."projectId" = "p"."id"), 'agents', (SELECT jsonb_group_array(json_object('id', "c"."id", 'projectId', "c"."projectId", 'name', "c"."name", 'type', "c"."type", 'provider', "c"."provider", 'status', "c"."status", 'createdAt', (replace("c"."createdAt", ' ', 'T') || 'Z'), 'updatedAt', (replace("c"."updatedAt", ' ', 'T') || 'Z')) ORDER BY "c"."createdAt", "c"."id") FROM "agents" "c" WHERE "c"."projectId" = "p"."id"), 'tasks', (SELECT jsonb_group_array(json_object('id', "c"."id", 'projectId', "c"."projectId", 'sectionId', "c"."sectionId", 'agentId', "c"."agentId", 'title', "c"."title", 'description', "c"."description", 'status', "c"."status", 'createdAt', (replace("c"."createdAt", ' ', 'T') || 'Z'), 'updatedAt', (replace("c"."updatedAt", ' ', 'T') || 'Z')) ORDER BY "c"."createdAt" DESC, "c"."id" DESC) FROM "tasks" "c" WHERE "c"."projectId" = "p"."id"), '_count', json_object('tasks', (SELECT COUNT(*) FROM "tasks" "c" WHERE "c"."projectId" = "p"."id"), 'assets', (SELECT COUNT(*) FROM "assets" "c" WHERE "c"."projectId" = "p"."id"))) AS "document", "p"."id" AS "id", "p"."updatedAt" AS "updatedAt" FROM "projects" "p" WHERE "p"."userId" = ? AND ("p"."updatedAt" < ? OR ("p"."updatedAt" = ? AND "p"."id" < ?)) ORDER BY "p"."updatedAt" DESC, "p"."id" DESC LIMIT ?;
+SELECT json_object('id', "p"."id",
+  'name', "p"."name",
+  'description', "p"."description",
+  'userId', "p"."userId",
+  'createdAt', (replace("p"."createdAt", ' ', 'T') || 'Z'),
+  'updatedAt', (replace("p"."updatedAt", ' ', 'T') || 'Z'),
+  'sections', (
+    SELECT jsonb_group_array(json_object('id', "c"."id",
+      'projectId', "c"."projectId",
+      'type', "c"."type",
+      'status', "c"."status",
+      'createdAt', (replace("c"."createdAt", ' ', 'T') || 'Z'),
+      'updatedAt', (replace("c"."updatedAt", ' ', 'T') || 'Z')) ORDER BY "c"."position")
+    FROM "sections" "c"
+    WHERE "c"."projectId" = "p"."id"
+  ),
+  'agents', (
+    SELECT jsonb_group_array(json_object('id', "c"."id",
+      'projectId', "c"."projectId",
+      'name', "c"."name",
+      'type', "c"."type",
+      'provider', "c"."provider",
+      'status', "c"."status",
+      'createdAt', (replace("c"."createdAt", ' ', 'T') || 'Z'),
+      'updatedAt', (replace("c"."updatedAt", ' ', 'T') || 'Z')) ORDER BY "c"."createdAt", "c"."id")
+    FROM "agents" "c"
+    WHERE "c"."projectId" = "p"."id"
+  ),
+  'tasks', (
+    SELECT jsonb_group_array(json_object('id', "c"."id",
+      'projectId', "c"."projectId",
+      'sectionId', "c"."sectionId",
+      'agentId', "c"."agentId",
+      'title', "c"."title",
+      'description', "c"."description",
+      'status', "c"."status",
+      'createdAt', (replace("c"."createdAt", ' ', 'T') || 'Z'),
+      'updatedAt', (replace("c"."updatedAt", ' ', 'T') || 'Z')) ORDER BY "c"."createdAt" DESC, "c"."id" DESC)
+    FROM "tasks" "c"
+    WHERE "c"."projectId" = "p"."id"
+  ),
+  '_count', json_object('tasks', (
+    SELECT COUNT(*)
+    FROM "tasks" "c"
+    WHERE "c"."projectId" = "p"."id"
+  ),
+    'assets', (
+      SELECT COUNT(*)
+      FROM "assets" "c"
+      WHERE "c"."projectId" = "p"."id"
+    ))) AS "document", "p"."id" AS "id", "p"."updatedAt" AS "updatedAt"
+FROM "projects" "p"
+WHERE "p"."userId" = ? AND ("p"."updatedAt" < ? OR ("p"."updatedAt" = ? AND "p"."id" < ?))
+ORDER BY "p"."updatedAt" DESC, "p"."id" DESC
+LIMIT ?;
 
 -- ProjectsRepository.openList
-SELECT json_object('id', "p"."id", 'name', "p"."name", 'description', "p"."description", 'userId', "p"."userId", 'createdAt', (replace("p"."createdAt", ' ', 'T') || 'Z'), 'updatedAt', (replace("p"."updatedAt", ' ', 'T') || 'Z'), 'sections', (SELECT jsonb_group_array(json_object('id', "c"."id", 'projectId', "c"."projectId", 'type', "c"."type", 'status', "c"."status", 'createdAt', (replace("c"."createdAt", ' ', 'T') || 'Z'), 'updatedAt', (replace("c"."updatedAt", ' ', 'T') || 'Z')) ORDER BY "c"."position") FROM "sections" "c" WHERE "c"."projectId" = "p"."id"), 'agents', (SELECT jsonb_group_array(json_object('id', "c"."id", 'projectId', "c"."projectId", 'name', "c"."name", 'type', "c"."type", 'provider', "c"."provider", 'status', "c"."status", 'createdAt', (replace("c"."createdAt", ' ', 'T') || 'Z'), 'updatedAt', (replace("c"."updatedAt", ' ', 'T') || 'Z')) ORDER BY "c"."createdAt", "c"."id") FROM "agents" "c" WHERE "c"."projectId" = "p"."id"), 'tasks', (SELECT jsonb_group_array(json_object('id', "c"."id", 'projectId', "c"."projectId", 'sectionId', "c"."sectionId", 'agentId', "c"."agentId", 'title', "c"."title", 'description', "c"."description", 'status', "c"."status", 'createdAt', (replace("c"."createdAt", ' ', 'T') || 'Z'), 'updatedAt', (replace("c"."updatedAt", ' ', 'T') || 'Z')) ORDER BY "c"."createdAt" DESC, "c"."id" DESC) FROM "tasks" "c" WHERE "c"."projectId" = "p"."id"), '_count', json_object('tasks', (SELECT COUNT(*) FROM "tasks" "c" WHERE "c"."projectId" = "p"."id"), 'assets', (SELECT COUNT(*) FROM "assets" "c" WHERE "c"."projectId" = "p"."id"))) AS "document", "p"."id" AS "id", "p"."updatedAt" AS "updatedAt" FROM "projects" "p" ORDER BY "p"."updatedAt" DESC, "p"."id" DESC;
+SELECT json_object('id', "p"."id",
+  'name', "p"."name",
+  'description', "p"."description",
+  'userId', "p"."userId",
+  'createdAt', (replace("p"."createdAt", ' ', 'T') || 'Z'),
+  'updatedAt', (replace("p"."updatedAt", ' ', 'T') || 'Z'),
+  'sections', (
+    SELECT jsonb_group_array(json_object('id', "c"."id",
+      'projectId', "c"."projectId",
+      'type', "c"."type",
+      'status', "c"."status",
+      'createdAt', (replace("c"."createdAt", ' ', 'T') || 'Z'),
+      'updatedAt', (replace("c"."updatedAt", ' ', 'T') || 'Z')) ORDER BY "c"."position")
+    FROM "sections" "c"
+    WHERE "c"."projectId" = "p"."id"
+  ),
+  'agents', (
+    SELECT jsonb_group_array(json_object('id', "c"."id",
+      'projectId', "c"."projectId",
+      'name', "c"."name",
+      'type', "c"."type",
+      'provider', "c"."provider",
+      'status', "c"."status",
+      'createdAt', (replace("c"."createdAt", ' ', 'T') || 'Z'),
+      'updatedAt', (replace("c"."updatedAt", ' ', 'T') || 'Z')) ORDER BY "c"."createdAt", "c"."id")
+    FROM "agents" "c"
+    WHERE "c"."projectId" = "p"."id"
+  ),
+  'tasks', (
+    SELECT jsonb_group_array(json_object('id', "c"."id",
+      'projectId', "c"."projectId",
+      'sectionId', "c"."sectionId",
+      'agentId', "c"."agentId",
+      'title', "c"."title",
+      'description', "c"."description",
+      'status', "c"."status",
+      'createdAt', (replace("c"."createdAt", ' ', 'T') || 'Z'),
+      'updatedAt', (replace("c"."updatedAt", ' ', 'T') || 'Z')) ORDER BY "c"."createdAt" DESC, "c"."id" DESC)
+    FROM "tasks" "c"
+    WHERE "c"."projectId" = "p"."id"
+  ),
+  '_count', json_object('tasks', (
+    SELECT COUNT(*)
+    FROM "tasks" "c"
+    WHERE "c"."projectId" = "p"."id"
+  ),
+    'assets', (
+      SELECT COUNT(*)
+      FROM "assets" "c"
+      WHERE "c"."projectId" = "p"."id"
+    ))) AS "document", "p"."id" AS "id", "p"."updatedAt" AS "updatedAt"
+FROM "projects" "p"
+ORDER BY "p"."updatedAt" DESC, "p"."id" DESC;
 
 -- ProjectsRepository.openList (user)
-SELECT json_object('id', "p"."id", 'name', "p"."name", 'description', "p"."description", 'userId', "p"."userId", 'createdAt', (replace("p"."createdAt", ' ', 'T') || 'Z'), 'updatedAt', (replace("p"."updatedAt", ' ', 'T') || 'Z'), 'sections', (SELECT jsonb_group_array(json_object('id', "c"."id", 'projectId', "c"."projectId", 'type', "c"."type", 'status', "c"."status", 'createdAt', (replace("c"."createdAt", ' ', 'T') || 'Z'), 'updatedAt', (replace("c"."updatedAt", ' ', 'T') || 'Z')) ORDER BY "c"."position") FROM "sections" "c" WHERE "c"."projectId" = "p"."id"), 'agents', (SELECT jsonb_group_array(json_object('id', "c"."id", 'projectId', "c"."projectId", 'name', "c"."name", 'type', "c"."type", 'provider', "c"."provider", 'status', "c"."status", 'createdAt', (replace("c"."createdAt", ' ', 'T') || 'Z'), 'updatedAt', (replace("c"."updatedAt", ' ', 'T') || 'Z')) ORDER BY "c"."createdAt", "c"."id") FROM "agents" "c" WHERE "c"."projectId" = "p"."id"), 'tasks', (SELECT jsonb_group_array(json_object('id', "c"."id", 'projectId', "c"."projectId", 'sectionId', "c"."sectionId", 'agentId', "c"."agentId", 'title', "c"."title", 'description', "c"."description", 'status', "c"."status", 'createdAt', (replace("c"."createdAt", ' ', 'T') || 'Z'), 'updatedAt', (replace("c"."updatedAt", ' ', 'T') || 'Z')) ORDER BY "c"."createdAt" DESC, "c"."id" DESC) FROM "tasks" "c" WHERE "c"."projectId" = "p"."id"), '_count', json_object('tasks', (SELECT COUNT(*) FROM "tasks" "c" WHERE "c"."projectId" = "p"."id"), 'assets', (SELECT COUNT(*) FROM "assets" "c" WHERE "c"."projectId" = "p"."id"))) AS "document", "p"."id" AS "id", "p"."updatedAt" AS "updatedAt" FROM "projects" "p" WHERE "p"."userId" = ? ORDER BY "p"."updatedAt" DESC, "p"."id" DESC;
+SELECT json_object('id', "p"."id",
+  'name', "p"."name",
+  'description', "p"."description",
+  'userId', "p"."userId",
+  'createdAt', (replace("p"."createdAt", ' ', 'T') || 'Z'),
+  'updatedAt', (replace("p"."updatedAt", ' ', 'T') || 'Z'),
+  'sections', (
+    SELECT jsonb_group_array(json_object('id', "c"."id",
+      'projectId', "c"."projectId",
+      'type', "c"."type",
+      'status', "c"."status",
+      'createdAt', (replace("c"."createdAt", ' ', 'T') || 'Z'),
+      'updatedAt', (replace("c"."updatedAt", ' ', 'T') || 'Z')) ORDER BY "c"."position")
+    FROM "sections" "c"
+    WHERE "c"."projectId" = "p"."id"
+  ),
+  'agents', (
+    SELECT jsonb_group_array(json_object('id', "c"."id",
+      'projectId', "c"."projectId",
+      'name', "c"."name",
+      'type', "c"."type",
+      'provider', "c"."provider",
+      'status', "c"."status",
+      'createdAt', (replace("c"."createdAt", ' ', 'T') || 'Z'),
+      'updatedAt', (replace("c"."updatedAt", ' ', 'T') || 'Z')) ORDER BY "c"."createdAt", "c"."id")
+    FROM "agents" "c"
+    WHERE "c"."projectId" = "p"."id"
+  ),
+  'tasks', (
+    SELECT jsonb_group_array(json_object('id', "c"."id",
+      'projectId', "c"."projectId",
+      'sectionId', "c"."sectionId",
+      'agentId', "c"."agentId",
+      'title', "c"."title",
+      'description', "c"."description",
+      'status', "c"."status",
+      'createdAt', (replace("c"."createdAt", ' ', 'T') || 'Z'),
+      'updatedAt', (replace("c"."updatedAt", ' ', 'T') || 'Z')) ORDER BY "c"."createdAt" DESC, "c"."id" DESC)
+    FROM "tasks" "c"
+    WHERE "c"."projectId" = "p"."id"
+  ),
+  '_count', json_object('tasks', (
+    SELECT COUNT(*)
+    FROM "tasks" "c"
+    WHERE "c"."projectId" = "p"."id"
+  ),
+    'assets', (
+      SELECT COUNT(*)
+      FROM "assets" "c"
+      WHERE "c"."projectId" = "p"."id"
+    ))) AS "document", "p"."id" AS "id", "p"."updatedAt" AS "updatedAt"
+FROM "projects" "p"
+WHERE "p"."userId" = ?
+ORDER BY "p"."updatedAt" DESC, "p"."id" DESC;
 
 -- ProjectsRepository.update
 BEGIN TRANSACTION;
-UPDATE "projects" SET "version" = "version" + 1 WHERE "id" = ?;
-SELECT "version" FROM "projects" WHERE "id" = ?;
-UPDATE "projects" SET "name" = ?, "description" = ?, "updatedAt" = ? WHERE "id" = ?;
-SELECT "Project"."id" AS "Project_id", "Project"."name" AS "Project_name", "Project"."description" AS "Project_description", "Project"."userId" AS "Project_userId", "Project"."createdAt" AS "Project_createdAt", "Project"."updatedAt" AS "Project_updatedAt", "Project"."version" AS "Project_version" FROM "projects" "Project" WHERE (("Project"."id" = ?)) LIMIT 1;
-SELECT "c"."id", "c"."projectId", "c"."type", "c"."status", "c"."createdAt", "c"."updatedAt" FROM "sections" "c" WHERE "c"."projectId" = ? ORDER BY "c"."position";
-SELECT "c"."id", "c"."projectId", "c"."name", "c"."type", "c"."provider", "c"."status", "c"."createdAt", "c"."updatedAt" FROM "agents" "c" WHERE "c"."projectId" = ? ORDER BY "c"."createdAt", "c"."id";
+UPDATE "projects"
+SET "version" = "version" + 1
+WHERE "id" = ?;
+SELECT "version"
+FROM "projects"
+WHERE "id" = ?;
+UPDATE "projects"
+SET "name" = ?, "description" = ?, "updatedAt" = ?
+WHERE "id" = ?;
+SELECT "Project"."id" AS "Project_id", "Project"."name" AS "Project_name", "Project"."description" AS "Project_description", "Project"."userId" AS "Project_userId", "Project"."createdAt" AS "Project_createdAt", "Project"."updatedAt" AS "Project_updatedAt", "Project"."version" AS "Project_version"
+FROM "projects" "Project"
+WHERE (("Project"."id" = ?))
+LIMIT 1;
+SELECT "c"."id", "c"."projectId", "c"."type", "c"."status", "c"."createdAt", "c"."updatedAt"
+FROM "sections" "c"
+WHERE "c"."projectId" = ?
+ORDER BY "c"."position";
+SELECT "c"."id", "c"."projectId", "c"."name", "c"."type", "c"."provider", "c"."status", "c"."createdAt", "c"."updatedAt"
+FROM "agents" "c"
+WHERE "c"."projectId" = ?
+ORDER BY "c"."createdAt", "c"."id";
 COMMIT;
 
 -- ProjectsRepository.update (owner, If-Match)
 BEGIN TRANSACTION;
-SELECT "version" FROM "projects" WHERE "id" = ? AND "userId" = ?;
-UPDATE "projects" SET "version" = "version" + 1 WHERE "id" = ? AND "version" = ?;
-UPDATE "projects" SET "name" = ?, "updatedAt" = ? WHERE "id" = ?;
-SELECT "Project"."id" AS "Project_id", "Project"."name" AS "Project_name", "Project"."description" AS "Project_description", "Project"."userId" AS "Project_userId", "Project"."createdAt" AS "Project_createdAt", "Project"."updatedAt" AS "Project_updatedAt", "Project"."version" AS "Project_version" FROM "projects" "Project" WHERE (("Project"."id" = ?)) LIMIT 1;
-SELECT "c"."id", "c"."projectId", "c"."type", "c"."status", "c"."createdAt", "c"."updatedAt" FROM "sections" "c" WHERE "c"."projectId" = ? ORDER BY "c"."position";
-SELECT "c"."id", "c"."projectId", "c"."name", "c"."type", "c"."provider", "c"."status", "c"."createdAt", "c"."updatedAt" FROM "agents" "c" WHERE "c"."projectId" = ? ORDER BY "c"."createdAt", "c"."id";
+SELECT "version"
+FROM "projects"
+WHERE "id" = ? AND "userId" = ?;
+UPDATE "projects"
+SET "version" = "version" + 1
+WHERE "id" = ? AND "version" = ?;
+UPDATE "projects"
+SET "name" = ?, "updatedAt" = ?
+WHERE "id" = ?;
+SELECT "Project"."id" AS "Project_id", "Project"."name" AS "Project_name", "Project"."description" AS "Project_description", "Project"."userId" AS "Project_userId", "Project"."createdAt" AS "Project_createdAt", "Project"."updatedAt" AS "Project_updatedAt", "Project"."version" AS "Project_version"
+FROM "projects" "Project"
+WHERE (("Project"."id" = ?))
+LIMIT 1;
+SELECT "c"."id", "c"."projectId", "c"."type", "c"."status", "c"."createdAt", "c"."updatedAt"
+FROM "sections" "c"
+WHERE "c"."projectId" = ?
+ORDER BY "c"."position";
+SELECT "c"."id", "c"."projectId", "c"."name", "c"."type", "c"."provider", "c"."status", "c"."createdAt", "c"."updatedAt"
+FROM "agents" "c"
+WHERE "c"."projectId" = ?
+ORDER BY "c"."createdAt", "c"."id";
 COMMIT;
 
 -- ProjectsRepository.remove (owner, If-Match)
 BEGIN TRANSACTION;
-SELECT "version" FROM "projects" WHERE "id" = ? AND "userId" = ?;
-UPDATE "projects" SET "version" = "version" + 1 WHERE "id" = ? AND "version" = ?;
-SELECT "id" AS "assetId" FROM "assets" WHERE "projectId" = ?;
-DELETE FROM "projects" WHERE "id" = ?;
+SELECT "version"
+FROM "projects"
+WHERE "id" = ? AND "userId" = ?;
+UPDATE "projects"
+SET "version" = "version" + 1
+WHERE "id" = ? AND "version" = ?;
+SELECT "id" AS "assetId"
+FROM "assets"
+WHERE "projectId" = ?;
+DELETE FROM "projects"
+WHERE "id" = ?;
 COMMIT;
 
 -- ProjectsRepository.remove (no such project)
 BEGIN TRANSACTION;
-UPDATE "projects" SET "version" = "version" + 1 WHERE "id" = ?;
+UPDATE "projects"
+SET "version" = "version" + 1
+WHERE "id" = ?;
 ROLLBACK;

@@ -3,29 +3,41 @@
 
 -- StoredImagesRepository.insert
 BEGIN TRANSACTION;
-INSERT INTO "stored_images" ("id", "mediaType", "size", "expiresAt") VALUES (?, ?, ?, ?);
+INSERT INTO "stored_images" ("id", "mediaType", "size", "expiresAt")
+VALUES (?, ?, ?, ?);
 COMMIT;
 
 -- StoredImagesRepository.insertPart
 BEGIN TRANSACTION;
-INSERT INTO "stored_image_parts" ("imageId", "part", "bytes") VALUES (?, ?, ?);
+INSERT INTO "stored_image_parts" ("imageId", "part", "bytes")
+VALUES (?, ?, ?);
 COMMIT;
 
 -- StoredImagesRepository.findLive
-SELECT "mediaType", "size", "expiresAt" FROM "stored_images" WHERE "id" = ? AND "expiresAt" > ?;
+SELECT "mediaType", "size", "expiresAt"
+FROM "stored_images"
+WHERE "id" = ? AND "expiresAt" > ?;
 
 -- StoredImagesRepository.readPart
-SELECT p."bytes" AS "bytes" FROM "stored_image_parts" p JOIN "stored_images" i ON i."id" = p."imageId" WHERE p."imageId" = ? AND p."part" = ? AND i."expiresAt" > ?;
+SELECT p."bytes" AS "bytes"
+FROM "stored_image_parts" p
+JOIN "stored_images" i ON i."id" = p."imageId"
+WHERE p."imageId" = ? AND p."part" = ? AND i."expiresAt" > ?;
 
 -- StoredImagesRepository.findExpired
-SELECT "id", "size" FROM "stored_images" WHERE "expiresAt" <= ? LIMIT ?;
+SELECT "id", "size"
+FROM "stored_images"
+WHERE "expiresAt" <= ?
+LIMIT ?;
 
 -- StoredImagesRepository.deleteParts
 BEGIN TRANSACTION;
-DELETE FROM "stored_image_parts" WHERE "imageId" = ? AND "part" >= ? AND "part" < ?;
+DELETE FROM "stored_image_parts"
+WHERE "imageId" = ? AND "part" >= ? AND "part" < ?;
 COMMIT;
 
 -- StoredImagesRepository.delete
 BEGIN TRANSACTION;
-DELETE FROM "stored_images" WHERE "id" = ? AND "expiresAt" <= ?;
+DELETE FROM "stored_images"
+WHERE "id" = ? AND "expiresAt" <= ?;
 COMMIT;

@@ -7,13 +7,13 @@ import {
   ApiQuery,
   ApiResponse,
 } from '@nestjs/swagger';
-import { ApiImageBytes } from '../docs/image-response.docs';
+import { ApiImageBytes } from '../docs/image-response.openapi';
 import {
   ApiIdempotencyKey,
   ApiIfMatch,
   ETAG_HEADER,
   REPLAYED_HEADER,
-} from '../docs/conditional-headers.docs';
+} from '../docs/conditional-headers.openapi';
 import { RETRY_AFTER_HEADER } from '../failures/error-responses.dto';
 import {
   ApiAuth,

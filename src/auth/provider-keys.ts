@@ -1,22 +1,8 @@
 import type { JWTVerifyGetKey } from 'jose';
 import type { OidcConfig } from './auth.config';
-import { ServiceBusyError } from '../failures/retry-later.error';
+import { KeysUnavailableError } from './keys-unavailable.error';
 
 const DISCOVERY_TIMEOUT_MS = 5000;
-
-/** 503: the provider's keys could not be fetched and none are cached. */
-export class KeysUnavailableError extends ServiceBusyError {
-  /** For the log line: why the keys could not be had. */
-  readonly logDetail: string;
-
-  constructor(failure: unknown) {
-    super('Authentication is temporarily unavailable', 5);
-    const code =
-      (failure as { code?: unknown; cause?: { code?: unknown } })?.cause
-        ?.code ?? (failure as { code?: unknown })?.code;
-    this.logDetail = `${failure instanceof Error ? failure.message : String(failure)}${typeof code === 'string' ? ` (${code})` : ''}`;
-  }
-}
 
 /**
  * The OpenID Provider's signing keys. The key set's URL comes from the

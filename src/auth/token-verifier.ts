@@ -5,7 +5,8 @@ import { AuthFailure } from '../failures/auth-failure.error';
 import type { Caller } from '../common/http/request-context';
 import { isWellFormedText } from '../common/validation/storable-text.decorator';
 import { USER_ID_MAX } from '../common/ids';
-import { KeysUnavailableError, ProviderKeys } from './provider-keys';
+import { KeysUnavailableError } from './keys-unavailable.error';
+import { ProviderKeys } from './provider-keys';
 
 /**
  * What the verified-token cache may hold, in (estimated) bytes; the oldest

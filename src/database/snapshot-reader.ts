@@ -10,7 +10,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import type { Pool, PoolConfig } from 'pg';
 import { DataSource } from 'typeorm';
 import type { ConfigType } from '@nestjs/config';
-import { limitsConfig } from '../platform/limits.config';
+import { limitsConfig } from '../common/limits.config';
 import { databaseConfig } from './database.config';
 import { ServiceBusyError } from '../failures/retry-later.error';
 import type { JsonCursor } from './json-cursor';

@@ -6,27 +6,11 @@ import {
   Logger,
 } from '@nestjs/common';
 import type { Request, Response } from 'express';
-import { SMALL_BODY_MAX_BYTES } from '../platform/body/large-body-gate';
 import { PublicError } from './public.error';
 import { RetryLaterError } from './retry-later.error';
 import { CLIENT_CLOSED_REQUEST, describeFailure } from './describe-failure';
-import { getFailurePolicy } from '../common/http/request-context';
-
-/**
- * A request refused before its large body was read (unknown route, no
- * credentials, 413, a full body gate). Node keeps a connection alive by
- * reading and dropping the rest of such a body, up to BODY_LIMIT per
- * request: a flood of refused megabytes then costs the CPU that liveness
- * probes need. Closing the connection after the answer stops the reading;
- * small bodies, already in the socket's buffer, keep the connection.
- */
-function largeBodyStillComing(request: Request): boolean {
-  if (request.complete) return false;
-  const length = request.headers['content-length'];
-  if (length === undefined)
-    return request.headers['transfer-encoding'] !== undefined;
-  return Number(length) > SMALL_BODY_MAX_BYTES;
-}
+import { getFailurePolicy } from './request-failure-policy';
+import { largeBodyStillComing } from './refused-body';
 
 /**
  * The one place where failures become responses. Services and

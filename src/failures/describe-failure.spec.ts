@@ -9,7 +9,7 @@ import { ClientClosedRequestError } from './client-closed-request.error';
 import { InputValidationException } from './input-validation.error';
 import { PublicError } from './public.error';
 import { ServiceBusyError, TooManyRequestsError } from './retry-later.error';
-import type { ValidationIssue } from '../common/validation/validation-issue';
+import type { ValidationIssue } from './validation-issue';
 import { describeFailure } from './describe-failure';
 import type { FailurePolicy } from './failure-message.decorator';
 

@@ -1,5 +1,5 @@
 import { BadRequestException } from '@nestjs/common';
-import type { ValidationIssue } from '../common/validation/validation-issue';
+import type { ValidationIssue } from './validation-issue';
 
 /** Input that breaks a documented rule: 400 {error:"Invalid input", details}. */
 export class InputValidationException extends BadRequestException {

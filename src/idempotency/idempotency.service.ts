@@ -17,7 +17,7 @@ import type {
 import {
   IdempotencyKeyInUseError,
   IdempotencyKeyReusedError,
-} from './idempotency.errors';
+} from './idempotency-key.error';
 import {
   IdempotencyRecord,
   IdempotencyRepository,

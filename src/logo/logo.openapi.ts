@@ -6,11 +6,11 @@ import {
   ApiParam,
   ApiResponse,
 } from '@nestjs/swagger';
-import { ApiImageBytes } from '../docs/image-response.docs';
+import { ApiImageBytes } from '../docs/image-response.openapi';
 import {
   ApiIdempotencyKey,
   REPLAYED_HEADER,
-} from '../docs/conditional-headers.docs';
+} from '../docs/conditional-headers.openapi';
 import {
   ApiAuth,
   ApiBodyFailures,

@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { ConfigType } from '@nestjs/config';
-import { limitsConfig } from '../platform/limits.config';
+import { limitsConfig } from '../common/limits.config';
 import { BoundedSlots } from '../common/concurrency/bounded-slots';
 import { TooManyRequestsError } from '../failures/retry-later.error';
 

@@ -13,7 +13,7 @@ import {
 import { ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { sendJsonReply } from '../common/http/json-reply';
-import { JsonStreamResponder } from '../common/http/json-stream.responder';
+import { JsonStreamResponder } from '../common/http/json-stream-responder';
 import {
   JSON_CONTENT_TYPE,
   jsonArrayText,

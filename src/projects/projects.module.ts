@@ -1,6 +1,6 @@
 import { ListSlots } from './list-slots';
 import { Module } from '@nestjs/common';
-import { JsonStreamResponder } from '../common/http/json-stream.responder';
+import { JsonStreamResponder } from '../common/http/json-stream-responder';
 import { AssetStorageModule } from '../assets/asset-storage.module';
 import { IdempotencyModule } from '../idempotency/idempotency.module';
 import { ProjectVersionsModule } from '../project-versions/project-versions.module';

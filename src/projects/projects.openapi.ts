@@ -7,7 +7,7 @@ import {
   ApiIfNoneMatch,
   ETAG_HEADER,
   REPLAYED_HEADER,
-} from '../docs/conditional-headers.docs';
+} from '../docs/conditional-headers.openapi';
 import {
   ApiAuth,
   ApiBodyFailures,

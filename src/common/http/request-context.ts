@@ -1,5 +1,4 @@
 import type { Request, Response } from 'express';
-import type { FailurePolicy } from '../../failures/failure-message.decorator';
 import { addRequestLogFields } from '../../logging/request-log';
 import { clientAbortSignal } from './client-abort-signal';
 import { clientIpOf } from './client-ip';
@@ -7,11 +6,10 @@ import { clientKeyOf } from './client-key';
 import { publicBaseUrl, publicBaseUrlOrRelative } from './public-base-url';
 
 /**
- * What the request carries between the guards, the handlers and the
- * exception filter. Symbols keep it off the public shape
- * of the request.
+ * What the request carries between the guards and the handlers (the
+ * failure policy is in failures/request-failure-policy.ts). Symbols keep it
+ * off the public shape of the request.
  */
-const FAILURE_POLICY = Symbol('failurePolicy');
 const BODY_DIGEST = Symbol('bodyDigest');
 const CONTEXT = Symbol('requestContext');
 
@@ -47,23 +45,11 @@ export interface RequestContext {
 }
 
 interface RequestState {
-  [FAILURE_POLICY]?: FailurePolicy;
   [BODY_DIGEST]?: string;
   [CONTEXT]?: RequestContext;
 }
 
 const state = (request: Request) => request as Request & RequestState;
-
-export function setFailurePolicy(
-  request: Request,
-  policy: FailurePolicy | undefined,
-): void {
-  state(request)[FAILURE_POLICY] = policy;
-}
-
-export function getFailurePolicy(request: Request): FailurePolicy | undefined {
-  return state(request)[FAILURE_POLICY];
-}
 
 /** SHA-256 of the body's bytes, kept for an Idempotency-Key's fingerprint. */
 export function setBodyDigest(request: Request, digest: string): void {

@@ -3,7 +3,7 @@ import type {
   ThrottlerStorage,
   ThrottlerStorageService,
 } from '@nestjs/throttler';
-import type { RateLimitStorageMetrics } from './rate-limit-storage.metrics';
+import type { RateLimitStorageMetrics } from './rate-limit-storage-metrics';
 import type { RedisThrottlerStorage } from './redis-throttler-storage';
 
 /** What a storage answers (the package does not export the type by name). */

@@ -1,6 +1,6 @@
 import { Module } from '@nestjs/common';
 import { ThrottlerStorage } from '@nestjs/throttler';
-import { throttlerStorageProvider } from './throttler-storage.provider';
+import { throttlerStorageProvider } from './throttler-storage-provider';
 
 /** One rate-limit storage (one Redis connection) for every limit of the app. */
 @Module({

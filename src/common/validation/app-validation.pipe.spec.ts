@@ -5,7 +5,7 @@ import { ListProjectsQuery } from '../../projects/dto/list-projects.query';
 import { GenerateLogoDto } from '../../logo/dto/generate-logo.dto';
 import { InputValidationException } from '../../failures/input-validation.error';
 import { AppValidationPipe } from './app-validation.pipe';
-import type { ValidationIssue } from './validation-issue';
+import type { ValidationIssue } from '../../failures/validation-issue';
 import { declaresConversions, dtoTransformer } from './dto-transformer';
 
 // The class that walks every value class-transformer copies (its only

@@ -1,5 +1,5 @@
-import { SLICE_MS } from '../../platform/body/sliced-json';
-import type { ValidationIssue } from './validation-issue';
+import { SLICE_MS } from '../concurrency/request-work-slice';
+import type { ValidationIssue } from '../../failures/validation-issue';
 
 /**
  * The deepest nesting of arrays and objects a request body may have. No

@@ -3,18 +3,9 @@ import {
   isString,
   type ValidationError,
 } from 'class-validator';
+import type { ValidationIssue } from '../../failures/validation-issue';
 import { EACH_ITEM_CONTEXT } from './each-item';
 import { IS_WELL_FORMED, isWellFormedText } from './storable-text.decorator';
-
-/**
- * One failed rule, in the shape clients of the original service (which used
- * Zod issues) already read: `details: [{ path, message, code }]`.
- */
-export interface ValidationIssue {
-  path: (string | number)[];
-  message: string;
-  code: string;
-}
 
 /** Zod's issue codes for the class-validator constraints our DTOs use. */
 const CODE_BY_CONSTRAINT: Record<string, string> = {

@@ -11,17 +11,18 @@ import { createHash } from 'node:crypto';
 import type { Request, Response } from 'express';
 import type { ConfigType } from '@nestjs/config';
 import { httpConfig } from '../http.config';
-import { limitsConfig } from '../limits.config';
+import { limitsConfig } from '../../common/limits.config';
 import { Counter } from 'prom-client';
 import {
-  getFailurePolicy,
   getRequestContext,
   setBodyDigest,
 } from '../../common/http/request-context';
 import { claimantOf } from '../../common/concurrency/fair-gate';
+import { getFailurePolicy } from '../../failures/request-failure-policy';
 import { MetricsService } from '../../metrics/metrics.service';
 import { jsonErrorMessage, NATIVE_PARSE_MAX_CHARS } from './json-error-message';
-import { LargeBodyGate, SMALL_BODY_MAX_BYTES } from './large-body-gate';
+import { LargeBodyGate } from './large-body-gate';
+import { SMALL_BODY_MAX_BYTES } from '../../failures/refused-body';
 import {
   checkJsonInSlices,
   NotJsonError,

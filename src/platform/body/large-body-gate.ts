@@ -5,13 +5,6 @@ import {
 } from '../../common/concurrency/fair-gate';
 import { ServiceBusyError } from '../../failures/retry-later.error';
 
-/**
- * Bodies over this many bytes (or of unknown length) are read one gate
- * permit at a time; below it a body costs a few milliseconds and a few
- * kilobytes, and is read at once.
- */
-export const SMALL_BODY_MAX_BYTES = 64 * 1024;
-
 /** Large bodies read, parsed and explained at once in this process. */
 export const LARGE_BODY_PERMITS = 4;
 

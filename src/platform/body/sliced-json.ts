@@ -1,3 +1,5 @@
+import { SLICE_MS } from '../../common/concurrency/request-work-slice';
+
 /**
  * JSON.parse in slices: the same value as JSON.parse for the same text,
  * built a slice at a time, with a turn of the event loop after every
@@ -12,8 +14,6 @@
  * the message they always have.
  */
 
-/** How long one slice of parsing may run before the event loop gets a turn. */
-export const SLICE_MS = 4;
 /** How many values are built between two looks at the clock. */
 const VALUES_PER_CHECK = 512;
 

@@ -46,8 +46,10 @@ export class Project {
   updatedAt: Date;
 
   // Starts at 1 and grows by one on every change, its assets' included,
-  // moved on by ProjectVersions only: the project's ETag.
-  @VersionColumn()
+  // moved on by ProjectVersions only: the project's ETag. The default is
+  // the one the migration that added the column gave existing rows;
+  // TypeORM writes 1 itself on insert.
+  @VersionColumn({ default: 1 })
   version: number;
 
   // Saving a new project inserts its default sections and agents with it.

@@ -4,7 +4,7 @@ import type { ConfigType } from '@nestjs/config';
 import { redisConfig } from './redis.config';
 import { MetricsService } from '../../metrics/metrics.service';
 import { FallbackThrottlerStorage } from './fallback-throttler-storage';
-import { RateLimitStorageMetrics } from './rate-limit-storage.metrics';
+import { RateLimitStorageMetrics } from './rate-limit-storage-metrics';
 import { RedisThrottlerStorage } from './redis-throttler-storage';
 
 /**

@@ -4,9 +4,9 @@ import type { Request } from 'express';
 import {
   FAILURE_POLICY,
   FailurePolicy,
-} from '../../failures/failure-message.decorator';
-import { setFailurePolicy } from './request-context';
-import { refuseTrailingSlash } from '../../platform/trailing-slash';
+} from '../failures/failure-message.decorator';
+import { setFailurePolicy } from '../failures/request-failure-policy';
+import { refuseTrailingSlash } from './trailing-slash';
 
 /**
  * Runs first on every matched route. Exception filters receive no handler

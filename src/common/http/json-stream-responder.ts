@@ -2,7 +2,7 @@ import { Inject, Injectable, Logger, StreamableFile } from '@nestjs/common';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Counter } from 'prom-client';
 import type { ConfigType } from '@nestjs/config';
-import { limitsConfig } from '../../platform/limits.config';
+import { limitsConfig } from '../limits.config';
 import { matchedRoute } from '../../logging/request-log';
 import { MetricsService } from '../../metrics/metrics.service';
 import {
