@@ -1,42 +1,53 @@
 import { join } from 'node:path';
 import {
   REDIS_START_COMMAND,
-  TEST_REDIS,
   chromiumSource,
   pinnedNodeVersion,
-  postgresTarget,
   redisProblem,
   runtimeProblem,
+  serverTarget,
+  testPlan,
+  type TestCommand,
 } from '../test/support/prerequisites';
 
 /**
- * The first step of `npm test`: one line saying what the run will use, or
- * one line saying what is missing and how to start it (exit code 1).
+ * The first step of `npm test` (and, with --all, of `npm run test:all`):
+ * one line saying what the run covers and what it leaves out, or one line
+ * saying what is missing and how to get it (exit code 1).
  */
 async function main(): Promise<void> {
   const root = join(__dirname, '..');
+  const command: TestCommand = process.argv.includes('--all')
+    ? 'npm run test:all'
+    : 'npm test';
   const pinned = pinnedNodeVersion(root);
   const wrongRuntime = runtimeProblem(process.version, pinned);
   if (wrongRuntime) {
     console.error(wrongRuntime);
     process.exit(1);
   }
-  const redis = `${TEST_REDIS.host}:${TEST_REDIS.port}`;
-  const problem = await redisProblem(TEST_REDIS.host, TEST_REDIS.port);
-  if (problem) {
-    console.error(
-      `npm test needs Redis on ${redis} (the rate-limit suites) and none answered (${problem}); start one: ${REDIS_START_COMMAND}`,
-    );
+  const plan = testPlan(
+    command,
+    pinned,
+    process.env,
+    chromiumSource(process.env, root),
+  );
+  if (plan.problem) {
+    console.error(plan.problem);
     process.exit(1);
   }
-  const postgresUrl = process.env.TEST_POSTGRES_URL?.trim();
-  const postgres = postgresUrl
-    ? `PostgreSQL pass on ${postgresTarget(postgresUrl)}`
-    : 'no PostgreSQL pass (TEST_POSTGRES_URL is not set)';
-  const chromium = chromiumSource(process.env, root);
-  console.log(
-    `npm test uses: Node.js ${pinned}, SQLite (built in), Redis on ${redis}, Chromium from ${chromium}, ${postgres}`,
-  );
+  const redisUrl = process.env.TEST_REDIS_URL?.trim();
+  if (redisUrl) {
+    const { hostname, port } = new URL(redisUrl);
+    const problem = await redisProblem(hostname, Number(port || 6379));
+    if (problem) {
+      console.error(
+        `TEST_REDIS_URL names Redis on ${serverTarget(redisUrl, 6379)} and none answered (${problem}); start one: ${REDIS_START_COMMAND}`,
+      );
+      process.exit(1);
+    }
+  }
+  console.log(plan.line);
 }
 
 void main();

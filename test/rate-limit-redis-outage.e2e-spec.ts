@@ -5,17 +5,20 @@ import request from 'supertest';
 import { CapturingLogger } from './support/capturing-logger';
 import { TcpProxy } from './support/tcp-proxy';
 import { createTestApp, TestApp } from './support/test-app';
-import { connectTestRedis } from './support/test-redis';
+import {
+  connectTestRedis,
+  testRedisAddress,
+  testRedisUrlOnPort,
+} from './support/test-redis';
 
 /**
  * The rate limits while Redis is unavailable: a port nothing listens on, a
  * server that accepts and never answers (TcpProxy's blackhole, standing in
- * for a Redis host that hangs), and the real Redis on 127.0.0.1:6379 behind
+ * for a Redis host that hangs), and the Redis TEST_REDIS_URL names behind
  * the proxy to see the counts go back to Redis. How long requests waited is
  * read from the server's own counters, never timed from here.
  */
 
-const REDIS = { host: '127.0.0.1', port: 6379 };
 const LIMIT = 5;
 const ATTEMPTS = 20;
 const valid = { name: 'P', userId: 'u' };
@@ -26,7 +29,7 @@ describe('rate limits while Redis is unavailable', () => {
   let admin: Redis;
 
   beforeAll(async () => {
-    admin = await connectTestRedis(`redis://${REDIS.host}:${REDIS.port}`);
+    admin = await connectTestRedis();
   });
   afterAll(async () => {
     for (const app of apps) await app.close();
@@ -39,7 +42,7 @@ describe('rate limits while Redis is unavailable', () => {
     const app = await createTestApp(
       {
         PROJECT_CREATE_RATE_LIMIT: String(LIMIT),
-        REDIS_URL: `redis://127.0.0.1:${port}`,
+        REDIS_URL: testRedisUrlOnPort(port),
         REDIS_KEY_PREFIX: `${prefix}${port}:`,
       },
       { logger },
@@ -94,7 +97,7 @@ describe('rate limits while Redis is unavailable', () => {
       if (kind === 'closed') {
         port = await freePort();
       } else {
-        proxy = await TcpProxy.start(REDIS);
+        proxy = await TcpProxy.start(testRedisAddress());
         await proxy.blackhole();
         port = proxy.port;
       }
@@ -128,7 +131,7 @@ describe('rate limits while Redis is unavailable', () => {
   );
 
   it('goes back to Redis, with a log line and the gauge at 0, once Redis answers again', async () => {
-    const proxy = await TcpProxy.start(REDIS);
+    const proxy = await TcpProxy.start(testRedisAddress());
     const logger = new CapturingLogger();
     try {
       const t = await appOn(proxy.port, logger);

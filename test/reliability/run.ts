@@ -13,7 +13,8 @@ import { join, resolve } from 'node:path';
 import type { ReliabilityRecord } from '../support/reliability';
 
 const ROOT = resolve(__dirname, '..', '..');
-// Jest loads Nest's ES modules through require(), which needs VM modules.
+// Jest loads Nest's ES modules through require(), which needs VM modules
+// (npm passes .npmrc's node-options to scripts; this runs Node itself).
 const JEST = [
   '--experimental-vm-modules',
   join(ROOT, 'node_modules', 'jest', 'bin', 'jest.js'),
@@ -136,7 +137,7 @@ function main(): number {
     [
       ...JEST,
       '--config',
-      'test/jest-e2e.json',
+      'test/jest-e2e-full.json',
       '--runInBand',
       'test/reliability',
     ],

@@ -39,10 +39,65 @@ export function runtimeProblem(
   );
 }
 
-export const TEST_REDIS = { host: '127.0.0.1', port: 6379 };
+/** What the README suggests for TEST_REDIS_URL and TEST_POSTGRES_URL. */
+export const TEST_REDIS_EXAMPLE = 'redis://127.0.0.1:6379';
+export const TEST_POSTGRES_EXAMPLE =
+  'postgres://postgres@127.0.0.1:5432/postgres';
 
 export const REDIS_START_COMMAND =
   'redis-server --daemonize yes --bind 127.0.0.1 --port 6379 --save "" --appendonly no';
+
+/** `npm test` (the quick tiers) or `npm run test:all` (every tier). */
+export type TestCommand = 'npm test' | 'npm run test:all';
+
+export interface TestPlan {
+  /** The one line the run starts with. */
+  line: string;
+  /** Set when the run cannot start: what is missing. */
+  problem?: string;
+}
+
+/**
+ * What a run covers, from TEST_REDIS_URL and TEST_POSTGRES_URL: `npm test`
+ * adds the Redis suites and the PostgreSQL pass when their variable is set
+ * and says how to get what it leaves out; `npm run test:all` needs both.
+ */
+export function testPlan(
+  command: TestCommand,
+  pinnedNode: string,
+  env: Record<string, string | undefined>,
+  chromium: string,
+): TestPlan {
+  const redisUrl = env.TEST_REDIS_URL?.trim();
+  const postgresUrl = env.TEST_POSTGRES_URL?.trim();
+  const redis =
+    redisUrl && `the Redis suites on ${serverTarget(redisUrl, 6379)}`;
+  const postgres =
+    postgresUrl && `the PostgreSQL pass on ${serverTarget(postgresUrl, 5432)}`;
+  const setRedis = `TEST_REDIS_URL=${TEST_REDIS_EXAMPLE}`;
+  const setPostgres = `TEST_POSTGRES_URL=${TEST_POSTGRES_EXAMPLE}`;
+  const start = `${command} runs on Node.js ${pinnedNode}: typecheck, lint, unit tests, build, the contract e2e suites on SQLite`;
+  if (command === 'npm run test:all') {
+    const missing = [
+      redisUrl ? undefined : setRedis,
+      postgresUrl ? undefined : setPostgres,
+    ].filter((item) => item !== undefined);
+    const line = `${start}, ${redis || 'the Redis suites'}, the full tier on SQLite (browser suites with Chromium from ${chromium}), the container test, ${postgres || 'the PostgreSQL pass'}`;
+    return missing.length === 0
+      ? { line }
+      : {
+          line,
+          problem: `npm run test:all runs every tier and needs Redis and PostgreSQL: set ${missing.join(' and ')}`,
+        };
+  }
+  const runs = [start, 'the container test', redis, postgres].filter(Boolean);
+  const skipped = [
+    redis ? undefined : `the Redis suites (set ${setRedis})`,
+    postgres ? undefined : `the PostgreSQL pass (set ${setPostgres})`,
+    'the full tier (npm run test:all)',
+  ].filter(Boolean);
+  return { line: `${runs.join(', ')}; skipped: ${skipped.join(', ')}` };
+}
 
 /** Resolves to undefined when a Redis server answers PING, else the reason. */
 export function redisProblem(
@@ -87,9 +142,14 @@ export function chromiumSource(
 
 /** "host:port" of a PostgreSQL URL, never its user or password. */
 export function postgresTarget(url: string): string {
+  return serverTarget(url, 5432);
+}
+
+/** "host:port" of a server URL, never its user or password. */
+export function serverTarget(url: string, defaultPort: number): string {
   try {
     const { hostname, port } = new URL(url);
-    return `${hostname}:${port || '5432'}`;
+    return `${hostname}:${port || defaultPort}`;
   } catch {
     return 'an unparsable URL';
   }

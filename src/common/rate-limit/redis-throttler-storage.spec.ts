@@ -2,20 +2,23 @@ import { randomUUID } from 'node:crypto';
 import { createServer } from 'node:net';
 import { ThrottlerStorageService } from '@nestjs/throttler';
 import Redis from 'ioredis';
-import { connectTestRedis } from '../../../test/support/test-redis';
+import {
+  connectTestRedis,
+  testRedisUrl,
+} from '../../../test/support/test-redis';
 import { RedisThrottlerStorage } from './redis-throttler-storage';
 
 /**
- * Against the Redis server on 127.0.0.1:6379, under keys of this run only
+ * Against the Redis server TEST_REDIS_URL names, under keys of this run only
  * (removed afterwards).
  */
 
-const REDIS_URL = 'redis://127.0.0.1:6379';
 const run = `redis-throttler-storage-test:${randomUUID()}`;
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 describe('RedisThrottlerStorage', () => {
+  const REDIS_URL = testRedisUrl();
   let client: Redis;
   let storage: RedisThrottlerStorage;
   let admin: Redis;
