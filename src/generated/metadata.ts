@@ -294,7 +294,7 @@ export default async () => {
           },
         ],
         [
-          Promise.resolve(require('../projects/dto/list-projects.query')),
+          Promise.resolve(require('../projects/dto/list-projects-query.dto')),
           {
             ListProjectsQuery: {
               userId: { required: false, type: () => String },

@@ -32,7 +32,7 @@ import {
 } from './project-replies';
 import type { ProjectDocument } from './project-document';
 import { CreateProjectDto } from './dto/create-project.dto';
-import { ListProjectsQuery } from './dto/list-projects.query';
+import { ListProjectsQuery } from './dto/list-projects-query.dto';
 import { Authenticated } from '../auth/authenticated.decorator';
 import { CallerBody } from './caller-body.decorator';
 import { Ctx } from '../common/http/request-context.decorator';

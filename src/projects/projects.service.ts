@@ -12,7 +12,7 @@ import type { Replayed } from '../idempotency/replayed';
 import { AssetBytes } from '../assets/asset-bytes/asset-bytes';
 import { AssetUrls } from '../assets/asset-urls';
 import { CreateProjectDto } from './dto/create-project.dto';
-import { ListProjectsQuery } from './dto/list-projects.query';
+import { ListProjectsQuery } from './dto/list-projects-query.dto';
 import { parseProjectUpdate } from './dto/update-project.dto';
 import { decodeCursor, encodeCursor } from './project-cursor';
 import { ProjectAccess } from '../auth/project-access';
@@ -31,7 +31,7 @@ import {
   toProjectDto,
   toSectionDto,
 } from './dto/project-responses.dto';
-import { presentProject } from './projects.presenter';
+import { presentProject } from './project-presenter';
 import { ProjectChangeRejectedError } from './projects.errors';
 import { ProjectNotFoundException } from '../project-versions/project-versions.errors';
 

@@ -1,7 +1,7 @@
 import type { ArgumentMetadata } from '@nestjs/common';
 import type { TransformOperationExecutor as Executor } from 'class-transformer/types/TransformOperationExecutor';
 import { CreateProjectDto } from '../../projects/dto/create-project.dto';
-import { ListProjectsQuery } from '../../projects/dto/list-projects.query';
+import { ListProjectsQuery } from '../../projects/dto/list-projects-query.dto';
 import { GenerateLogoDto } from '../../logo/dto/generate-logo.dto';
 import { InputValidationException } from '../../failures/input-validation.error';
 import { AppValidationPipe } from './app-validation.pipe';

@@ -14,7 +14,7 @@ import type {
 } from '../projects.constants';
 import { Project } from './project.entity';
 import { restoreHeldId } from './held-id';
-import { TimestampColumn } from './timestamp.column';
+import { TimestampColumn } from './timestamp-column';
 
 @Entity('agents')
 @Index('idx_agents_project_created', ['projectId', 'createdAt', 'id'])

@@ -10,7 +10,7 @@ import {
 } from 'typeorm';
 import { Project } from './project.entity';
 import { Section } from './section.entity';
-import { TimestampColumn } from './timestamp.column';
+import { TimestampColumn } from './timestamp-column';
 
 /**
  * A kept logo of a project, in its LOGO section. The row describes the

@@ -14,7 +14,7 @@ import { Asset } from './asset.entity';
 import { Section } from './section.entity';
 import { Task } from './task.entity';
 import { restoreHeldId } from './held-id';
-import { TimestampColumn } from './timestamp.column';
+import { TimestampColumn } from './timestamp-column';
 
 @Entity('projects')
 // Serve GET /api/projects with and without the userId filter, in list order.

@@ -12,7 +12,7 @@ import type { SectionStatus, SectionType } from '../projects.constants';
 import { Asset } from './asset.entity';
 import { Project } from './project.entity';
 import { restoreHeldId } from './held-id';
-import { TimestampColumn } from './timestamp.column';
+import { TimestampColumn } from './timestamp-column';
 
 @Entity('sections')
 @Index('idx_sections_project_position', ['projectId', 'position'])

@@ -9,7 +9,7 @@ import {
 import { Agent } from './agent.entity';
 import { Project } from './project.entity';
 import { Section } from './section.entity';
-import { TimestampColumn } from './timestamp.column';
+import { TimestampColumn } from './timestamp-column';
 
 /** No endpoint creates tasks yet; they are read with a project. */
 @Entity('tasks')
