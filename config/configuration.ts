@@ -15,6 +15,7 @@ import { httpConfig } from '../src/platform/http.config';
 import { limitsConfig } from '../src/common/limits.config';
 import { processConfig } from '../src/process/process.config';
 import { projectsConfig } from '../src/projects/projects.config';
+import { tasksConfig } from '../src/tasks/tasks.config';
 
 /**
  * Every feature's configuration slice under its registerAs name. Each slice
@@ -34,6 +35,7 @@ const SLICES = {
   auth: authConfig,
   assets: assetsConfig,
   apiDocs: apiDocsConfig,
+  tasks: tasksConfig,
 };
 
 /** For ConfigModule.forRoot({ load }). */

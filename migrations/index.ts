@@ -6,6 +6,7 @@ import { LogoAssets1764200000000 } from './1764200000000-logo-assets';
 import { AssetSlotReservations1764300000000 } from './1764300000000-asset-slot-reservations';
 import { DeploymentIdentity1764310000000 } from './1764310000000-deployment-identity';
 import { StoredImageParts1764320000000 } from './1764320000000-stored-image-parts';
+import { RunningTasks1764400000000 } from './1764400000000-running-tasks';
 
 /**
  * Every migration, oldest first. Listed as classes rather than a file glob so
@@ -20,4 +21,5 @@ export const MIGRATIONS = [
   AssetSlotReservations1764300000000,
   DeploymentIdentity1764310000000,
   StoredImageParts1764320000000,
+  RunningTasks1764400000000,
 ];

@@ -64,6 +64,11 @@ export interface JsonSql {
   array(element: JsonPiece, from: string, order: string): JsonPiece;
   /** A stored timestamp as ISO-8601 UTC text with milliseconds. */
   timestamp(column: string): string;
+  /**
+   * A text column holding compact JSON the service wrote, embedded as JSON
+   * (not as a string); NULL as null.
+   */
+  stored(column: string): JsonPiece;
   /** A piece as a text column of compact JSON, ready to send. */
   document(piece: JsonPiece): string;
 }
@@ -98,6 +103,7 @@ const sqliteJson: JsonSql = {
     ),
   // TypeORM writes SQLite datetimes as UTC text 'YYYY-MM-DD HH:MM:SS.SSS'.
   timestamp: (column) => `(replace(${column}, ' ', 'T') || 'Z')`,
+  stored: (column) => new JsonPiece(`json(${column})`),
 };
 
 /**
@@ -125,6 +131,8 @@ const postgresJson: JsonSql = {
     ),
   timestamp: (column) =>
     `to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`,
+  // Already compact JSON text: joined in as it is (object() writes NULL as null).
+  stored: (column) => new JsonPiece(column),
   document: (piece) => piece.sql,
 };
 

@@ -26,7 +26,7 @@ export interface NewProjectInput {
 type NewRow<E> = {
   [
     K in keyof E as K extends
-      'project' | 'sections' | 'agents' | 'tasks' | 'assets'
+      'project' | 'sections' | 'agents' | 'tasks' | 'assets' | 'selectedAsset'
       ? never
       : K
   ]-?: E[K];
@@ -55,6 +55,7 @@ export function buildNewProject(
       projectId: project.id,
       type,
       status: 'PENDING',
+      selectedAssetId: null,
       position,
       createdAt: now,
       updatedAt: now,

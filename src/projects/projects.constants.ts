@@ -13,7 +13,16 @@ export const SECTION_TYPES = [
 ] as const;
 export type SectionType = (typeof SECTION_TYPES)[number];
 
-export const SECTION_STATUSES = ['PENDING'] as const;
+/**
+ * PENDING until a task works on it; IN_PROGRESS while one runs; REVIEW when
+ * it holds results and none is chosen; DONE once one is chosen.
+ */
+export const SECTION_STATUSES = [
+  'PENDING',
+  'IN_PROGRESS',
+  'REVIEW',
+  'DONE',
+] as const;
 export type SectionStatus = (typeof SECTION_STATUSES)[number];
 
 export const AGENT_TYPES = ['CODE', 'MARKETING', 'DESIGN'] as const;
@@ -26,7 +35,8 @@ export const AGENT_PROVIDERS = [
 ] as const;
 export type AgentProvider = (typeof AGENT_PROVIDERS)[number];
 
-export const AGENT_STATUSES = ['IDLE'] as const;
+/** WORKING while it runs a task of its project, IDLE otherwise. */
+export const AGENT_STATUSES = ['IDLE', 'WORKING'] as const;
 export type AgentStatus = (typeof AGENT_STATUSES)[number];
 
 export const PROJECT_NAME_MAX = 100;

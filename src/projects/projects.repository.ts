@@ -31,8 +31,12 @@ import {
   PROJECT_FIELDS,
   SECTION_FIELDS,
   type SectionDto,
-  TASK_FIELDS,
 } from './dto/project-responses.dto';
+import {
+  TASK_FIELDS,
+  TASK_JSON_FIELDS,
+  TASK_TIME_FIELDS,
+} from '../tasks/dto/task.dto';
 
 /**
  * The only code that reads and writes projects and their children. Every
@@ -68,13 +72,14 @@ const AGENT_ORDER = '"c"."createdAt", "c"."id"';
 const TASK_ORDER = '"c"."createdAt" DESC, "c"."id" DESC';
 const ASSET_ORDER = '"c"."createdAt", "c"."id"';
 
-const TIMESTAMPS = new Set(['createdAt', 'updatedAt']);
+const TIMESTAMPS = new Set(['createdAt', 'updatedAt', ...TASK_TIME_FIELDS]);
 
-/** A DTO's fields as JSON members, timestamps as ISO. */
+/** A DTO's fields as JSON members: timestamps as ISO, stored JSON as JSON. */
 const members = (json: JsonSql, names: readonly string[], alias: string) =>
   Object.fromEntries(
-    names.map((name) => {
+    names.map((name): [string, string | JsonPiece] => {
       const column = `"${alias}"."${name}"`;
+      if (TASK_JSON_FIELDS.has(name)) return [name, json.stored(column)];
       return [name, TIMESTAMPS.has(name) ? json.timestamp(column) : column];
     }),
   );

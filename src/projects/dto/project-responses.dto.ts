@@ -1,6 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { ClosedSchema } from '../../docs/closed-schema.decorator';
 import { AssetDto } from '../../assets/dto/asset.dto';
+import { TaskDto } from '../../tasks/dto/task.dto';
 import type { Agent, Project, Section } from '../entities';
 import { NO_NUL_PATTERN } from '../../common/validation/storable-text.decorator';
 import type { SameFields } from '../../common/same-fields';
@@ -58,6 +59,14 @@ export class SectionDto {
     example: 'PENDING',
   })
   status: string;
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    description:
+      'The result chosen from its assets (PUT …/sections/{sectionId}/selection), or null.',
+    example: null,
+  })
+  selectedAssetId: string | null;
   @ApiProperty({ format: 'date-time', example: TIME })
   createdAt: string;
   @ApiProperty({ format: 'date-time', example: TIME })
@@ -69,6 +78,7 @@ export const SECTION_FIELDS = fieldsOf<SectionDto>({
   projectId: true,
   type: true,
   status: true,
+  selectedAssetId: true,
   createdAt: true,
   updatedAt: true,
 });
@@ -78,6 +88,7 @@ export const toSectionDto = (section: Section): SectionDto => ({
   projectId: section.projectId,
   type: section.type,
   status: section.status,
+  selectedAssetId: section.selectedAssetId,
   createdAt: section.createdAt.toISOString(),
   updatedAt: section.updatedAt.toISOString(),
 });
@@ -134,39 +145,6 @@ export const toAgentDto = (agent: Agent): AgentDto => ({
   status: agent.status,
   createdAt: agent.createdAt.toISOString(),
   updatedAt: agent.updatedAt.toISOString(),
-});
-
-export class TaskDto {
-  @ApiProperty({ example: ID })
-  id: string;
-  @ApiProperty({ example: PROJECT_ID })
-  projectId: string;
-  @ApiProperty({ type: String, nullable: true, example: null })
-  sectionId: string | null;
-  @ApiProperty({ type: String, nullable: true, example: null })
-  agentId: string | null;
-  @ApiProperty({ example: 'Draft three logo ideas' })
-  title: string;
-  @ApiProperty({ type: String, nullable: true, example: null })
-  description: string | null;
-  @ApiProperty({ example: 'TODO' })
-  status: string;
-  @ApiProperty({ format: 'date-time', example: TIME })
-  createdAt: string;
-  @ApiProperty({ format: 'date-time', example: TIME })
-  updatedAt: string;
-}
-
-export const TASK_FIELDS = fieldsOf<TaskDto>({
-  id: true,
-  projectId: true,
-  sectionId: true,
-  agentId: true,
-  title: true,
-  description: true,
-  status: true,
-  createdAt: true,
-  updatedAt: true,
 });
 
 export class ProjectCountDto {

@@ -1,4 +1,4 @@
-import type { AssetRecord } from '../../assets/dto/asset.dto';
+import type { AssetKind, AssetRecord } from '../../assets/dto/asset.dto';
 import type { ColumnsOfEntity } from '../../database/entity-columns';
 import {
   Column,
@@ -43,7 +43,7 @@ export class Asset {
   section?: Section | null;
 
   @Column({ type: 'varchar', length: 32 })
-  kind: 'logo';
+  kind: AssetKind;
 
   @Column({ type: 'varchar', length: 32 })
   contentType: string;

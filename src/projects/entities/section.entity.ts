@@ -41,6 +41,14 @@ export class Section {
   @Column({ type: 'varchar', length: 32 })
   status: SectionStatus;
 
+  /** The result chosen from its assets (PUT …/selection), or null. */
+  @Column({ type: 'varchar', length: 36, nullable: true })
+  selectedAssetId: string | null;
+
+  @ManyToOne(() => Asset, { onDelete: 'SET NULL' })
+  @JoinColumn({ name: 'selectedAssetId' })
+  selectedAsset?: Asset | null;
+
   /** Display order; never rely on insertion or id order. */
   @Column({ type: 'integer' })
   position: number;

@@ -11,13 +11,19 @@ import { Project } from './project.entity';
 import { Section } from './section.entity';
 import { TimestampColumn } from './timestamp-column';
 
-/** No endpoint creates tasks yet; they are read with a project. */
+/**
+ * Work one of the project's agents runs into one of its sections
+ * (src/tasks). `input`, `assetIds` and `error` hold JSON text the service
+ * wrote; the tasks repository reads and writes them, never TypeORM's save.
+ */
 @Entity('tasks')
 @Index('idx_tasks_project_created_id', ['projectId', 'createdAt', 'id'])
 // Indexed so that deleting a section or agent (ON DELETE SET NULL) finds its
 // tasks without scanning the table.
 @Index('idx_tasks_section', ['sectionId'])
 @Index('idx_tasks_agent', ['agentId'])
+// The embedded engine's claim: due queued tasks, lapsed running ones.
+@Index('idx_tasks_status_run_after', ['status', 'runAfter'])
 export class Task {
   @PrimaryColumn({ type: 'varchar', length: 36 })
   id: string;
@@ -45,18 +51,39 @@ export class Task {
   @JoinColumn({ name: 'agentId' })
   agent?: Agent | null;
 
+  @Column({ type: 'varchar', length: 32 })
+  type: string;
+
+  @Column({ type: 'varchar', length: 16 })
+  status: string;
+
   @Column({ type: 'text' })
-  title: string;
+  input: string;
+
+  @Column({ type: 'text' })
+  assetIds: string;
 
   @Column({ type: 'text', nullable: true })
-  description: string | null;
+  error: string | null;
 
-  @Column({ type: 'varchar', length: 32 })
-  status: string;
+  @Column({ type: 'integer', default: 0 })
+  attempts: number;
 
   @TimestampColumn()
   createdAt: Date;
 
+  @TimestampColumn({ nullable: true })
+  startedAt: Date | null;
+
+  @TimestampColumn({ nullable: true })
+  finishedAt: Date | null;
+
   @TimestampColumn()
   updatedAt: Date;
+
+  @TimestampColumn()
+  runAfter: Date;
+
+  @TimestampColumn({ nullable: true })
+  leaseUntil: Date | null;
 }

@@ -5,6 +5,8 @@ import { Column } from 'typeorm';
  * use SQLite's datetime('now'), which keeps whole seconds; a Date set in code
  * keeps milliseconds on SQLite and PostgreSQL alike.
  */
-export function TimestampColumn(): PropertyDecorator {
-  return Column({ type: Date });
+export function TimestampColumn(
+  options: { nullable?: boolean } = {},
+): PropertyDecorator {
+  return Column({ type: Date, nullable: options.nullable ?? false });
 }

@@ -1,0 +1,188 @@
+import { ApiProperty } from '@nestjs/swagger';
+
+/**
+ * A task as every answer that contains it shows it (the task routes and a
+ * project's tasks): the one source of its fields. TASK_FIELDS (checked
+ * against the class by the compiler) drives the SQL that renders tasks as
+ * JSON in the database.
+ */
+
+export const TASK_TYPES = ['logo', 'marketing-copy', 'landing-page'] as const;
+export type TaskType = (typeof TASK_TYPES)[number];
+
+/**
+ * QUEUED until a worker takes it; RUNNING while one works on it (again
+ * QUEUED between attempts); then SUCCEEDED, FAILED or CANCELLED, for good.
+ */
+export const TASK_STATUSES = [
+  'QUEUED',
+  'RUNNING',
+  'SUCCEEDED',
+  'FAILED',
+  'CANCELLED',
+] as const;
+export type TaskStatus = (typeof TASK_STATUSES)[number];
+
+/** The statuses a task never leaves. */
+export const FINISHED_TASK_STATUSES: readonly TaskStatus[] = [
+  'SUCCEEDED',
+  'FAILED',
+  'CANCELLED',
+];
+
+const ID = '019aa8f4-1c2d-7e3f-8a4b-5c6d7e8f9a0b';
+const PROJECT_ID = '019aa8f2-5f1c-7c3e-9a51-3c1f5d0b8e20';
+const SECTION_ID = '019aa8f2-5f1c-7c3e-9a51-3c1f5d0b8e21';
+const AGENT_ID = '019aa8f2-5f1c-7c3e-9a51-3c1f5d0b8e29';
+const ASSET_ID = '019aa8f3-0b4e-7a21-8c3d-5e6f7a8b9c0d';
+const TIME = '2026-11-22T03:39:09.321Z';
+const LATER = '2026-11-22T03:39:21.870Z';
+
+export class TaskErrorDto {
+  @ApiProperty({
+    description:
+      'A short machine-readable reason: refused (the provider refused the request; not retried), rate_limited, upstream_error, timeout, invalid_answer, not_configured, asset_limit, worker_lost, project_deleted.',
+    example: 'refused',
+  })
+  code: string;
+  @ApiProperty({
+    description:
+      "What happened, with the provider's own message where it gave one.",
+    example: 'Your request was rejected by the safety system.',
+  })
+  message: string;
+}
+
+export class TaskDto {
+  @ApiProperty({ description: 'The task id (UUID).', example: ID })
+  id: string;
+  @ApiProperty({ example: PROJECT_ID })
+  projectId: string;
+  @ApiProperty({
+    enum: TASK_TYPES,
+    enumName: 'TaskType',
+    description:
+      'logo: the DESIGN agent draws logo candidates into LOGO; marketing-copy: the MARKETING agent writes copy into MARKETING; landing-page: the CODE agent writes a landing page into CODE.',
+    example: 'logo',
+  })
+  type: TaskType;
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    description: 'The agent that runs it (null once that agent is gone).',
+    example: AGENT_ID,
+  })
+  agentId: string | null;
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    description:
+      'The section its results go to (null once that section is gone).',
+    example: SECTION_ID,
+  })
+  sectionId: string | null;
+  @ApiProperty({
+    enum: TASK_STATUSES,
+    enumName: 'TaskStatus',
+    example: 'SUCCEEDED',
+  })
+  status: TaskStatus;
+  @ApiProperty({
+    type: 'object',
+    additionalProperties: true,
+    description: 'The input it was created with, as validated.',
+    example: {
+      companyName: 'Acme',
+      style: 'modern',
+      colors: ['#0044ff'],
+      count: 1,
+    },
+  })
+  input: Record<string, unknown>;
+  @ApiProperty({
+    type: [String],
+    description:
+      'The assets it made, in its section (empty until it succeeds).',
+    example: [ASSET_ID],
+  })
+  assetIds: string[];
+  @ApiProperty({ type: TaskErrorDto, nullable: true, example: null })
+  error: TaskErrorDto | null;
+  @ApiProperty({
+    type: 'integer',
+    description: 'Attempts started so far (a retried task counts each).',
+    example: 1,
+  })
+  attempts: number;
+  @ApiProperty({ format: 'date-time', example: TIME })
+  createdAt: string;
+  @ApiProperty({
+    type: String,
+    format: 'date-time',
+    nullable: true,
+    description: 'When its first attempt started.',
+    example: TIME,
+  })
+  startedAt: string | null;
+  @ApiProperty({
+    type: String,
+    format: 'date-time',
+    nullable: true,
+    description: 'When it reached SUCCEEDED, FAILED or CANCELLED.',
+    example: LATER,
+  })
+  finishedAt: string | null;
+}
+
+/** The fields, in the order the API writes them. */
+export const TASK_FIELDS = Object.keys({
+  id: true,
+  projectId: true,
+  type: true,
+  agentId: true,
+  sectionId: true,
+  status: true,
+  input: true,
+  assetIds: true,
+  error: true,
+  attempts: true,
+  createdAt: true,
+  startedAt: true,
+  finishedAt: true,
+} satisfies { [K in keyof TaskDto]-?: true }) as Array<keyof TaskDto>;
+
+/** The fields stored as JSON text. */
+export const TASK_JSON_FIELDS: ReadonlySet<string> = new Set([
+  'input',
+  'assetIds',
+  'error',
+]);
+
+/** The fields stored as timestamps. */
+export const TASK_TIME_FIELDS: ReadonlySet<string> = new Set([
+  'createdAt',
+  'startedAt',
+  'finishedAt',
+]);
+
+/** One task, as the documentation shows it. */
+export const TASK_EXAMPLE: TaskDto = {
+  id: ID,
+  projectId: PROJECT_ID,
+  type: 'logo',
+  agentId: AGENT_ID,
+  sectionId: SECTION_ID,
+  status: 'SUCCEEDED',
+  input: {
+    companyName: 'Acme',
+    style: 'modern',
+    colors: ['#0044ff'],
+    count: 1,
+  },
+  assetIds: [ASSET_ID],
+  error: null,
+  attempts: 1,
+  createdAt: TIME,
+  startedAt: TIME,
+  finishedAt: LATER,
+};
