@@ -23,5 +23,7 @@ import { ProjectAssetsController } from './project-assets.controller';
   ],
   controllers: [ProjectAssetsController, AssetContentController],
   providers: [AssetsService, ParkedLogos],
+  // Tasks keep their results as assets, stored the same way.
+  exports: [AssetsService, AssetStorageModule],
 })
 export class AssetsModule {}

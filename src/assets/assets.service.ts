@@ -6,7 +6,7 @@ import { assetsConfig, type AssetsConfig } from './assets.config';
 import type { EntityTagCondition } from '../common/http/entity-tags';
 import type { RequestContext } from '../common/http/request-context';
 import { isWellFormedId, newId } from '../common/ids';
-import { Database } from '../database/database.service';
+import { Database, type Transaction } from '../database/database.service';
 import type { JsonReply } from '../common/http/json-reply';
 import type { IdempotentKey } from '../idempotency/idempotency-key.decorator';
 import { IdempotencyService } from '../idempotency/idempotency.service';
@@ -20,7 +20,11 @@ import {
 } from '../project-versions/project-versions.repository';
 import { ProjectAccess } from '../auth/project-access';
 import { keptAssetReply } from './asset-replies';
-import { AssetBytes, type AssetRef } from './asset-bytes/asset-bytes';
+import {
+  AssetBytes,
+  type AssetRef,
+  type StagedBytes,
+} from './asset-bytes/asset-bytes';
 import { AssetUrls, type UrlSignature } from './asset-urls';
 import {
   AssetLimitReachedException,
@@ -29,7 +33,7 @@ import {
   AssetUrlRefusedException,
 } from './assets.errors';
 import { AssetsRepository } from './assets.repository';
-import { toAssetDto, type AssetRecord } from './dto/asset.dto';
+import { toAssetDto, type AssetKind, type AssetRecord } from './dto/asset.dto';
 import { sha256Of } from './content-hash';
 import type { KeepLogoDto } from './dto/keep-logo.dto';
 import type { LogoImage } from '../logo/generated-logo';
@@ -38,6 +42,18 @@ import type { AssetsChange, KeepLogoCommand, KeptAsset } from './kept-asset';
 
 /** Beyond the logo deadline, time for the asset to be stored. */
 const LEASE_MARGIN_MS = 10_000;
+
+/** What a task made, to be kept as an asset. */
+export interface ProducedAsset {
+  kind: AssetKind;
+  contentType: string;
+  bytes: Buffer;
+  prompt: string;
+  model: string;
+}
+
+/** Rolls a task's results back: the task moved on while they were made. */
+class ResultsNotWanted extends Error {}
 
 /** An asset's bytes, ready to be sent. */
 export interface OpenedAsset {
@@ -242,6 +258,69 @@ export class AssetsService {
       await this.parked.park(key, image);
     }
     throw error;
+  }
+
+  /**
+   * A task's results, kept as assets of `sectionId`: the bytes staged
+   * first, then in one transaction the project's room checked, the rows,
+   * the bytes' part of them and `settle` (the task's own moves), which
+   * returns false when the task was cancelled or taken meanwhile: nothing
+   * is kept then. The ids of the assets kept, or undefined.
+   */
+  async keepResults(
+    target: { projectId: string; sectionId: string | null },
+    results: readonly ProducedAsset[],
+    signal: AbortSignal,
+    settle: (transaction: Transaction, assetIds: string[]) => Promise<boolean>,
+  ): Promise<string[] | undefined> {
+    const { projectId, sectionId } = target;
+    const staged: Array<{ record: AssetRecord; bytes: StagedBytes }> = [];
+    try {
+      for (const result of results) {
+        const record: AssetRecord = {
+          id: newId(),
+          projectId,
+          sectionId,
+          kind: result.kind,
+          contentType: result.contentType,
+          byteSize: result.bytes.length,
+          sha256: await sha256Of(result.bytes),
+          prompt: result.prompt,
+          model: result.model,
+          createdAt: new Date().toISOString(),
+        };
+        const bytes = await this.bytes.stage(
+          { ...record, assetId: record.id, bytes: result.bytes },
+          signal,
+        );
+        staged.push({ record, bytes });
+      }
+      const large = staged.some(({ bytes }) => bytes.large);
+      const inTransaction = large
+        ? this.db.largeTransaction.bind(this.db)
+        : this.db.transaction.bind(this.db);
+      const ids = staged.map(({ record }) => record.id);
+      const kept = await inTransaction(async (transaction) => {
+        const count = await this.rows.countOfProject(transaction, projectId);
+        if (count + staged.length > this.maxPerProject) {
+          throw new AssetLimitReachedException(this.maxPerProject);
+        }
+        for (const { record, bytes } of staged) {
+          await this.rows.insert(transaction, record);
+          await bytes.writeIn(transaction);
+        }
+        if (!(await settle(transaction, ids))) throw new ResultsNotWanted();
+        return ids;
+      }).catch((error: unknown) => {
+        if (error instanceof ResultsNotWanted) return undefined;
+        throw error;
+      });
+      if (!kept) await Promise.all(staged.map(({ bytes }) => bytes.discard()));
+      return kept;
+    } catch (error) {
+      await Promise.all(staged.map(({ bytes }) => bytes.discard()));
+      throw error;
+    }
   }
 
   /** GET /api/projects/{id}/assets/{assetId}: one asset, its url made. */

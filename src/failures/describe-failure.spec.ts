@@ -18,6 +18,7 @@ const projectPolicy: FailurePolicy = {
   message: 'Failed to create project',
   envelope: 'error',
   exposePublicErrors: false,
+  unreadableBodyIsClientError: false,
 };
 
 /** The logo route: {success:false, error}, public messages shown. */
@@ -25,6 +26,7 @@ const logoPolicy: FailurePolicy = {
   message: 'Failed to generate logo',
   envelope: 'success-flag',
   exposePublicErrors: true,
+  unreadableBodyIsClientError: false,
 };
 
 const issues: ValidationIssue[] = [

@@ -3,6 +3,7 @@ import { AuthFailure } from './auth-failure.error';
 import { ClientClosedRequestError } from './client-closed-request.error';
 import { InputValidationException } from './input-validation.error';
 import { PublicError } from './public.error';
+import { UnreadableBodyError } from './unreadable-body.error';
 import { RetryLaterError } from './retry-later.error';
 import type { FailurePolicy } from './failure-message.decorator';
 
@@ -70,6 +71,16 @@ export function describeFailure(
     // No route matched. Nest's own "Cannot GET /x" would echo the request.
     const text = status === 404 ? 'Not found' : exception.message;
     return { status, body: { error: text } };
+  }
+
+  if (
+    policy?.unreadableBodyIsClientError &&
+    exception instanceof UnreadableBodyError
+  ) {
+    return {
+      status: HttpStatus.BAD_REQUEST,
+      body: envelope('Request body is not valid JSON'),
+    };
   }
 
   if (policy?.exposePublicErrors && exception instanceof PublicError) {

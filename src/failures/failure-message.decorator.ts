@@ -7,6 +7,11 @@ export interface FailurePolicy {
   envelope: 'error' | 'success-flag';
   /** Show the message of a PublicError instead of the fixed text. */
   exposePublicErrors: boolean;
+  /**
+   * A body that is not JSON is the client's mistake (400), as on the
+   * routes added beside the contract's; the contract's own answer 500.
+   */
+  unreadableBodyIsClientError: boolean;
 }
 
 export const FAILURE_POLICY = 'workspace:failure-policy';
@@ -24,4 +29,5 @@ export const FailureMessage = (
     message,
     envelope: options.envelope ?? 'error',
     exposePublicErrors: options.exposePublicErrors ?? false,
+    unreadableBodyIsClientError: options.unreadableBodyIsClientError ?? false,
   });

@@ -2,6 +2,7 @@
 /* eslint-disable */
 export default async () => {
   const t = {
+    ['./tasks/dto/task.dto']: require('../tasks/dto/task.dto'),
     ['./assets/dto/asset.dto']: require('../assets/dto/asset.dto'),
     ['./projects/dto/project-responses.dto']: require('../projects/dto/project-responses.dto'),
     ['./failures/error-responses.dto']: require('../failures/error-responses.dto'),
@@ -16,7 +17,10 @@ export default async () => {
               id: { required: true, type: () => String },
               projectId: { required: true, type: () => String },
               sectionId: { required: true, type: () => String, nullable: true },
-              kind: { required: true, enum: ['logo'] },
+              kind: {
+                required: true,
+                enum: ['logo', 'marketing-copy', 'landing-page'],
+              },
               contentType: { required: true, type: () => String },
               byteSize: { required: true, type: () => Number },
               sha256: { required: true, type: () => String },
@@ -28,6 +32,48 @@ export default async () => {
           },
         ],
         [
+          Promise.resolve(require('../tasks/dto/task.dto')),
+          {
+            TaskErrorDto: {
+              code: { required: true, type: () => String },
+              message: { required: true, type: () => String },
+            },
+            TaskDto: {
+              id: { required: true, type: () => String },
+              projectId: { required: true, type: () => String },
+              type: {
+                required: true,
+                enum: ['logo', 'marketing-copy', 'landing-page'],
+              },
+              agentId: { required: true, type: () => String, nullable: true },
+              sectionId: { required: true, type: () => String, nullable: true },
+              status: {
+                required: true,
+                enum: ['QUEUED', 'RUNNING', 'SUCCEEDED', 'FAILED', 'CANCELLED'],
+              },
+              input: {
+                required: true,
+                type: 'object',
+                additionalProperties: true,
+              },
+              assetIds: { required: true, type: () => [String] },
+              error: {
+                required: true,
+                type: () => t['./tasks/dto/task.dto'].TaskErrorDto,
+                nullable: true,
+              },
+              attempts: { required: true, type: () => Number },
+              createdAt: { required: true, type: () => String },
+              startedAt: { required: true, type: () => String, nullable: true },
+              finishedAt: {
+                required: true,
+                type: () => String,
+                nullable: true,
+              },
+            },
+          },
+        ],
+        [
           Promise.resolve(require('../projects/dto/project-responses.dto')),
           {
             SectionDto: {
@@ -35,6 +81,11 @@ export default async () => {
               projectId: { required: true, type: () => String },
               type: { required: true, type: () => String },
               status: { required: true, type: () => String },
+              selectedAssetId: {
+                required: true,
+                type: () => String,
+                nullable: true,
+              },
               createdAt: { required: true, type: () => String },
               updatedAt: { required: true, type: () => String },
             },
@@ -50,21 +101,6 @@ export default async () => {
               name: { required: true, type: () => String },
               type: { required: true, type: () => String },
               provider: { required: true, type: () => String },
-              status: { required: true, type: () => String },
-              createdAt: { required: true, type: () => String },
-              updatedAt: { required: true, type: () => String },
-            },
-            TaskDto: {
-              id: { required: true, type: () => String },
-              projectId: { required: true, type: () => String },
-              sectionId: { required: true, type: () => String, nullable: true },
-              agentId: { required: true, type: () => String, nullable: true },
-              title: { required: true, type: () => String },
-              description: {
-                required: true,
-                type: () => String,
-                nullable: true,
-              },
               status: { required: true, type: () => String },
               createdAt: { required: true, type: () => String },
               updatedAt: { required: true, type: () => String },
@@ -102,7 +138,7 @@ export default async () => {
             ProjectListItemDto: {
               tasks: {
                 required: true,
-                type: () => [t['./projects/dto/project-responses.dto'].TaskDto],
+                type: () => [t['./tasks/dto/task.dto'].TaskDto],
               },
               _count: {
                 required: true,
@@ -126,7 +162,7 @@ export default async () => {
               },
               tasks: {
                 required: true,
-                type: () => [t['./projects/dto/project-responses.dto'].TaskDto],
+                type: () => [t['./tasks/dto/task.dto'].TaskDto],
               },
               assets: {
                 required: true,
@@ -314,6 +350,43 @@ export default async () => {
             },
           },
         ],
+        [
+          Promise.resolve(require('../tasks/dto/logo-task-input.dto')),
+          {
+            LogoTaskInputDto: {
+              count: { required: false, type: () => Number, minimum: 1 },
+            },
+          },
+        ],
+        [
+          Promise.resolve(require('../tasks/dto/create-task.dto')),
+          {
+            CreateTaskDto: {
+              type: {
+                required: true,
+                enum: ['logo', 'marketing-copy', 'landing-page'],
+              },
+              input: {
+                required: false,
+                type: 'object',
+                additionalProperties: true,
+              },
+            },
+          },
+        ],
+        [
+          Promise.resolve(require('../tasks/dto/list-tasks-query.dto')),
+          {
+            ListTasksQuery: {
+              limit: { required: false, type: () => Number, minimum: 1 },
+              cursor: {
+                required: false,
+                type: () => String,
+                description: 'The `nextCursor` of the previous page (opaque).',
+              },
+            },
+          },
+        ],
       ],
       controllers: [
         [
@@ -368,6 +441,17 @@ export default async () => {
               get: { type: String },
               update: { type: String },
               remove: {},
+            },
+          },
+        ],
+        [
+          Promise.resolve(require('../tasks/tasks.controller')),
+          {
+            TasksController: {
+              create: { type: String },
+              list: { type: String },
+              get: { type: String },
+              cancel: { type: String },
             },
           },
         ],

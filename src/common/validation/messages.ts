@@ -13,6 +13,7 @@ export const Messages = {
   required: () => message('Required'),
   string: () => message('Expected string'),
   array: () => message('Expected array'),
+  object: () => message('Expected object'),
   eachString: () => message('Expected every item to be a string', true),
   minChars: (n: number) =>
     message(`String must contain at least ${n} character(s)`),

@@ -29,6 +29,8 @@ import {
   parseJsonInSlices,
 } from './sliced-json';
 import { UnreadableBodyError } from '../../failures/unreadable-body.error';
+import { Reflector } from '@nestjs/core';
+import { BODILESS } from './bodiless.decorator';
 
 const METHODS_WITH_BODY = new Set(['POST', 'PUT', 'PATCH']);
 
@@ -166,6 +168,7 @@ export class JsonBodyGuard implements CanActivate {
   private readonly turnedAway: Counter<'reason'>;
 
   constructor(
+    private readonly reflector: Reflector,
     @Inject(limitsConfig.KEY) config: ConfigType<typeof limitsConfig>,
     @Inject(httpConfig.KEY) http: ConfigType<typeof httpConfig>,
     metrics: MetricsService,
@@ -198,6 +201,14 @@ export class JsonBodyGuard implements CanActivate {
       throw new UnsupportedMediaTypeException('Unsupported media type');
     }
     const declared = declaredLength(request);
+    // Neither a length nor chunks: HTTP's own "no body".
+    const empty =
+      declared === 0 ||
+      (declared === undefined &&
+        request.headers['transfer-encoding'] === undefined);
+    if (empty && this.reflector.get<boolean>(BODILESS, context.getHandler())) {
+      return true;
+    }
     if (declared !== undefined && declared > this.limit) {
       throw new PayloadTooLargeException('Request body is too large');
     }

@@ -1,0 +1,29 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { IsDefined, IsIn, IsObject } from 'class-validator';
+import { Messages } from '../../common/validation/messages';
+import { Optional } from '../../common/validation/optional.decorator';
+import { TASK_TYPES, type TaskType } from './task.dto';
+
+/** POST /api/projects/{id}/tasks. `input` is validated by the type's own rules. */
+export class CreateTaskDto {
+  @ApiProperty({ enum: TASK_TYPES, enumName: 'TaskType', example: 'logo' })
+  @IsDefined(Messages.required())
+  @IsIn(TASK_TYPES, Messages.oneOf(TASK_TYPES))
+  type: TaskType;
+
+  @ApiPropertyOptional({
+    type: 'object',
+    additionalProperties: true,
+    description:
+      'logo: the logo request of POST /api/projects/{id}/logos plus count (1-4); marketing-copy: {tone?, audience?, language?}; landing-page: {} (it reads the project, its latest marketing copy and its chosen logo). Unknown fields are stripped.',
+    example: {
+      companyName: 'Acme',
+      style: 'modern',
+      colors: ['#0044ff'],
+      count: 3,
+    },
+  })
+  @Optional()
+  @IsObject(Messages.object())
+  input?: Record<string, unknown>;
+}

@@ -1,0 +1,34 @@
+import { HttpStatus } from '@nestjs/common';
+import type { JsonReply } from '../common/http/json-reply';
+import type { TaskDto } from './dto/task.dto';
+
+/** Where a task is read. */
+export const taskLocation = (task: TaskDto): string =>
+  `/api/projects/${encodeURIComponent(task.projectId)}/tasks/${encodeURIComponent(task.id)}`;
+
+/**
+ * 202 {task} with its Location: the work runs in the background. Also the
+ * answer an Idempotency-Key stores.
+ */
+export const acceptedTaskReply = (task: TaskDto): JsonReply => ({
+  status: HttpStatus.ACCEPTED,
+  headers: { Location: taskLocation(task) },
+  body: JSON.stringify({ task }),
+});
+
+/** 200 {task}. */
+export const taskReply = (task: TaskDto): JsonReply => ({
+  status: HttpStatus.OK,
+  headers: {},
+  body: JSON.stringify({ task }),
+});
+
+/** 200 {tasks, nextCursor}. */
+export const tasksPageReply = (page: {
+  tasks: TaskDto[];
+  nextCursor: string | null;
+}): JsonReply => ({
+  status: HttpStatus.OK,
+  headers: {},
+  body: JSON.stringify(page),
+});

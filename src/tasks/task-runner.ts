@@ -1,0 +1,224 @@
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import { AssetsService } from '../assets/assets.service';
+import { Database, type Transaction } from '../database/database.service';
+import { ProjectNotFoundException } from '../project-versions/project-versions.errors';
+import { ProjectVersions } from '../project-versions/project-versions.repository';
+import { WorkspaceStatuses } from '../sections/workspace-statuses.repository';
+import { FINISHED_TASK_STATUSES, type TaskStatus } from './dto/task.dto';
+import type { TaskDelivery, TaskOutcome } from './engine/task-engine';
+import { TASK_KINDS, type TaskKind } from './kinds/task-kind';
+import { describeTaskFailure } from './task-failure';
+import { tasksConfig, type TasksConfig } from './tasks.config';
+import {
+  TasksRepository,
+  type ClaimedTask,
+  type TaskChange,
+} from './tasks.repository';
+
+const SETTLED: TaskOutcome = { kind: 'settled' };
+
+/** The attempt a worker holds: the task as claimed and its number. */
+interface Attempt extends ClaimedTask {
+  number: number;
+}
+
+/**
+ * Runs one delivered task: claims it (QUEUED, or RUNNING whose worker
+ * died, becomes RUNNING with one more attempt), runs its kind's work while
+ * watching for a cancel, keeps the results and settles it. Every move is a
+ * compare-and-set on the task's status and attempt, in a transaction that
+ * also refreshes the section's and agent's statuses and moves the
+ * project's version (its ETag) on: whatever a page shows moves together.
+ */
+@Injectable()
+export class TaskRunner {
+  private readonly logger = new Logger(TaskRunner.name);
+  private readonly kinds: Map<string, TaskKind>;
+
+  constructor(
+    private readonly db: Database,
+    private readonly tasks: TasksRepository,
+    private readonly assets: AssetsService,
+    private readonly statuses: WorkspaceStatuses,
+    private readonly versions: ProjectVersions,
+    @Inject(TASK_KINDS) kinds: TaskKind[],
+    @Inject(tasksConfig.KEY) private readonly config: TasksConfig,
+  ) {
+    this.kinds = new Map(kinds.map((kind) => [kind.type, kind]));
+  }
+
+  /** The engines' handler. */
+  readonly handle = async (delivery: TaskDelivery): Promise<TaskOutcome> => {
+    const attempt = await this.claim(delivery.taskId);
+    if (!attempt) return SETTLED;
+    const cancelled = this.watchForCancel(attempt);
+    try {
+      await this.run(
+        attempt,
+        AbortSignal.any([delivery.signal, cancelled.signal]),
+      );
+      return SETTLED;
+    } catch (error) {
+      // Cancelled, deleted, or taken by another attempt: not ours to settle.
+      if (cancelled.signal.aborted) return SETTLED;
+      if (delivery.signal.aborted) return this.giveBack(attempt);
+      return this.fail(attempt, error);
+    } finally {
+      cancelled.stop();
+    }
+  };
+
+  private async claim(taskId: string): Promise<Attempt | undefined> {
+    return this.db.transaction(async (transaction) => {
+      const claimed = await this.tasks.claimable(transaction, taskId);
+      if (!claimed) return undefined;
+      const { task } = claimed;
+      if ((FINISHED_TASK_STATUSES as string[]).includes(task.status)) {
+        return undefined;
+      }
+      const expected = { statuses: [task.status], attempts: task.attempts };
+      if (
+        task.status === 'RUNNING' &&
+        task.attempts >= this.config.maxAttempts
+      ) {
+        // Its last attempt's worker died (the engine delivered it again
+        // once that worker's lease ran out).
+        await this.move(transaction, claimed, expected, {
+          status: 'FAILED',
+          finished: true,
+          error: {
+            code: 'worker_lost',
+            message: `The worker running the task stopped during its last attempt (${task.attempts} of ${this.config.maxAttempts})`,
+          },
+        });
+        return undefined;
+      }
+      const number = task.attempts + 1;
+      const moved = await this.move(transaction, claimed, expected, {
+        status: 'RUNNING',
+        attempts: number,
+        started: true,
+      });
+      return moved ? { ...claimed, number } : undefined;
+    });
+  }
+
+  private async run(attempt: Attempt, signal: AbortSignal): Promise<void> {
+    const { task, project } = attempt;
+    const kind = this.kinds.get(task.type);
+    if (!kind) throw new Error(`No kind of task "${task.type}"`);
+    const results = await kind.run({
+      task,
+      project: { id: task.projectId, ...project },
+      signal,
+      clientKey: `user:${project.userId}`,
+    });
+    await this.assets.keepResults(
+      { projectId: task.projectId, sectionId: task.sectionId },
+      results,
+      signal,
+      (transaction, assetIds) =>
+        this.move(transaction, attempt, this.held(attempt), {
+          status: 'SUCCEEDED',
+          finished: true,
+          error: null,
+          assetIds,
+        }),
+    );
+  }
+
+  /** This process stops: the attempt is given back, uncounted, for another worker. */
+  private async giveBack(attempt: Attempt): Promise<TaskOutcome> {
+    await this.db.transaction((transaction) =>
+      this.move(transaction, attempt, this.held(attempt), {
+        status: 'QUEUED',
+        attempts: attempt.number - 1,
+      }),
+    );
+    return { kind: 'retry', delayMs: 0 };
+  }
+
+  private async fail(attempt: Attempt, error: unknown): Promise<TaskOutcome> {
+    const failure = describeTaskFailure(error);
+    if (failure.error.code === 'internal') {
+      this.logger.error(
+        `Task ${attempt.task.id} failed: ${error instanceof Error ? error.message : String(error)}`,
+      );
+    }
+    const again = failure.retryable && attempt.number < this.config.maxAttempts;
+    await this.db.transaction((transaction) =>
+      this.move(
+        transaction,
+        attempt,
+        this.held(attempt),
+        again
+          ? { status: 'QUEUED', error: failure.error }
+          : { status: 'FAILED', finished: true, error: failure.error },
+      ),
+    );
+    if (!again) return SETTLED;
+    const backoff = this.config.retryDelayMs * 2 ** (attempt.number - 1);
+    return {
+      kind: 'retry',
+      delayMs: Math.max(backoff, failure.retryAfterMs ?? 0),
+    };
+  }
+
+  /** What the attempt holds: RUNNING at its own number. */
+  private held(attempt: Attempt): { statuses: TaskStatus[]; attempts: number } {
+    return { statuses: ['RUNNING'], attempts: attempt.number };
+  }
+
+  /**
+   * One compare-and-set move of the task; with it, its section's and
+   * agent's statuses refreshed and the project's version moved on.
+   */
+  private async move(
+    transaction: Transaction,
+    claimed: ClaimedTask,
+    expected: { statuses: readonly TaskStatus[]; attempts: number },
+    change: TaskChange,
+  ): Promise<boolean> {
+    const { id, projectId } = claimed.task;
+    if (!(await this.tasks.move(transaction, id, expected, change))) {
+      return false;
+    }
+    await this.statuses.refresh(transaction, projectId);
+    await this.versions.advance(transaction, {
+      projectId,
+      missing: () => new ProjectNotFoundException(),
+    });
+    return true;
+  }
+
+  /**
+   * Aborts the attempt's work once its row says it is no longer this
+   * attempt's (cancelled, deleted with its project, or taken again):
+   * checked every TASK_CANCEL_CHECK_MS, so the upstream call is closed
+   * within about that long on whichever replica runs it.
+   */
+  private watchForCancel(attempt: Attempt): {
+    signal: AbortSignal;
+    stop(): void;
+  } {
+    const controller = new AbortController();
+    let checking = false;
+    const timer = setInterval(() => {
+      if (checking) return;
+      checking = true;
+      this.tasks
+        .statusOf(attempt.task.id)
+        .then((now) => {
+          if (now?.status !== 'RUNNING' || now.attempts !== attempt.number) {
+            controller.abort(new Error('The task was cancelled'));
+          }
+        })
+        .catch(() => undefined)
+        .finally(() => {
+          checking = false;
+        });
+    }, this.config.cancelCheckMs);
+    timer.unref();
+    return { signal: controller.signal, stop: () => clearInterval(timer) };
+  }
+}

@@ -1,0 +1,44 @@
+import { Module } from '@nestjs/common';
+import { AssetsModule } from '../assets/assets.module';
+import { IdempotencyModule } from '../idempotency/idempotency.module';
+import { LogoModule } from '../logo/logo.module';
+import { ProjectVersionsModule } from '../project-versions/project-versions.module';
+import { WorkspaceStatuses } from '../sections/workspace-statuses.repository';
+import { TaskEngineModule } from './engine/task-engine.module';
+import { LogoTask } from './kinds/logo-task';
+import { TASK_KINDS, type TaskKind } from './kinds/task-kind';
+import { TaskRunner } from './task-runner';
+import { TaskWorkers } from './task-workers';
+import { TasksController } from './tasks.controller';
+import { TasksRepository } from './tasks.repository';
+import { TasksService } from './tasks.service';
+
+/**
+ * Tasks: the project's agents' work (logo candidates, marketing copy, a
+ * landing page), queued by the task routes, run in the background by an
+ * engine's workers, kept as assets of their sections.
+ */
+@Module({
+  imports: [
+    AssetsModule,
+    IdempotencyModule,
+    LogoModule,
+    ProjectVersionsModule,
+    TaskEngineModule,
+  ],
+  controllers: [TasksController],
+  providers: [
+    TasksService,
+    TasksRepository,
+    TaskRunner,
+    TaskWorkers,
+    WorkspaceStatuses,
+    LogoTask,
+    {
+      provide: TASK_KINDS,
+      inject: [LogoTask],
+      useFactory: (...kinds: TaskKind[]) => kinds,
+    },
+  ],
+})
+export class TasksModule {}

@@ -1,0 +1,344 @@
+import { Injectable } from '@nestjs/common';
+import {
+  Database,
+  managerOf,
+  type Transaction,
+} from '../database/database.service';
+import { isoTimestamp, sqlFor } from '../database/sql';
+import {
+  TASK_FIELDS,
+  type TaskDto,
+  type TaskErrorDto,
+  type TaskStatus,
+  type TaskType,
+} from './dto/task.dto';
+import type { TaskCursor } from './task-cursor';
+
+/**
+ * The only code that reads and writes tasks (the embedded engine's
+ * schedule columns aside: engine/), in hand-written SQL, the same
+ * statements on SQLite and PostgreSQL (sql/<dialect>/tasks.repository.sql).
+ * A task's status only moves by compare-and-set: every UPDATE names the
+ * status (and attempt) it expects, so a cancel, a second worker or a late
+ * answer can never overwrite a newer state.
+ */
+
+const SELECT = `SELECT ${TASK_FIELDS.map((name) => `"t"."${name}"`).join(', ')} FROM "tasks" "t"`;
+
+/** Only a task of a project of user $3. */
+const OWNED = `EXISTS (SELECT 1 FROM "projects" "p" WHERE "p"."id" = "t"."projectId" AND "p"."userId" = $3)`;
+
+/** A task with its project's name, description and owner. */
+const CLAIM_SELECT = `SELECT ${TASK_FIELDS.map((name) => `"t"."${name}"`).join(', ')}, "p"."name" AS "projectName", "p"."description" AS "projectDescription", "p"."userId" AS "userId" FROM "tasks" "t" JOIN "projects" "p" ON "p"."id" = "t"."projectId"`;
+
+interface TaskRow extends Omit<TaskDto, 'input' | 'assetIds' | 'error'> {
+  input: string;
+  assetIds: string;
+  error: string | null;
+}
+
+const fromRow = (row: TaskRow): TaskDto => ({
+  ...row,
+  input: JSON.parse(row.input) as Record<string, unknown>,
+  assetIds: JSON.parse(row.assetIds) as string[],
+  error: row.error === null ? null : (JSON.parse(row.error) as TaskErrorDto),
+  attempts: Number(row.attempts),
+  createdAt: isoTimestamp(row.createdAt),
+  startedAt: row.startedAt === null ? null : isoTimestamp(row.startedAt),
+  finishedAt: row.finishedAt === null ? null : isoTimestamp(row.finishedAt),
+});
+
+/** A new task's row. */
+export interface NewTask {
+  id: string;
+  projectId: string;
+  type: TaskType;
+  agentId: string | null;
+  sectionId: string | null;
+  input: Record<string, unknown>;
+  createdAt: Date;
+}
+
+/** What a worker needs to run a task: the task and its project's text. */
+export interface ClaimedTask {
+  task: TaskDto;
+  project: { name: string; description: string | null; userId: string };
+}
+
+@Injectable()
+export class TasksRepository {
+  constructor(private readonly db: Database) {}
+
+  /** The id of the project's agent of `agentType` and section of `sectionType`. */
+  async placeOf(
+    transaction: Transaction,
+    projectId: string,
+    agentType: string,
+    sectionType: string,
+  ): Promise<{ agentId: string | null; sectionId: string | null }> {
+    const sql = sqlFor(managerOf(transaction));
+    const [agent] = await sql.rows<{ id: string }>(
+      `SELECT "id" FROM "agents" WHERE "projectId" = $1 AND "type" = $2 ORDER BY "createdAt", "id" LIMIT 1`,
+      [projectId, agentType],
+    );
+    const [section] = await sql.rows<{ id: string }>(
+      `SELECT "id" FROM "sections" WHERE "projectId" = $1 AND "type" = $2 ORDER BY "position" LIMIT 1`,
+      [projectId, sectionType],
+    );
+    return { agentId: agent?.id ?? null, sectionId: section?.id ?? null };
+  }
+
+  /** Tasks not finished yet: of one project, and of all a user's projects. */
+  async unfinishedCounts(
+    transaction: Transaction,
+    projectId: string,
+    userId: string,
+  ): Promise<{ project: number; user: number }> {
+    const sql = sqlFor(managerOf(transaction));
+    const [project] = await sql.rows<{ count: number | string }>(
+      `SELECT COUNT(*) AS "count" FROM "tasks" WHERE "projectId" = $1 AND "status" IN ('QUEUED', 'RUNNING')`,
+      [projectId],
+    );
+    const [user] = await sql.rows<{ count: number | string }>(
+      `SELECT COUNT(*) AS "count" FROM "tasks" "t" JOIN "projects" "p" ON "p"."id" = "t"."projectId" WHERE "p"."userId" = $1 AND "t"."status" IN ('QUEUED', 'RUNNING')`,
+      [userId],
+    );
+    return { project: Number(project.count), user: Number(user.count) };
+  }
+
+  async insert(transaction: Transaction, task: NewTask): Promise<TaskDto> {
+    const sql = sqlFor(managerOf(transaction));
+    const at = sql.timestamp(task.createdAt);
+    await sql.changes(
+      `INSERT INTO "tasks" ("id", "projectId", "type", "agentId", "sectionId", "status", "input", "assetIds", "error", "attempts", "createdAt", "startedAt", "finishedAt", "updatedAt", "runAfter", "leaseUntil") VALUES ($1, $2, $3, $4, $5, 'QUEUED', $6, '[]', NULL, 0, $7, NULL, NULL, $7, $7, NULL)`,
+      [
+        task.id,
+        task.projectId,
+        task.type,
+        task.agentId,
+        task.sectionId,
+        JSON.stringify(task.input),
+        at,
+      ],
+    );
+    return {
+      id: task.id,
+      projectId: task.projectId,
+      type: task.type,
+      agentId: task.agentId,
+      sectionId: task.sectionId,
+      status: 'QUEUED',
+      input: task.input,
+      assetIds: [],
+      error: null,
+      attempts: 0,
+      createdAt: task.createdAt.toISOString(),
+      startedAt: null,
+      finishedAt: null,
+    };
+  }
+
+  /** One task of a project (of `owner`, when given). */
+  async find(
+    projectId: string,
+    taskId: string,
+    owner: string | undefined,
+  ): Promise<TaskDto | undefined> {
+    const [row] = await this.db.read((manager) =>
+      owner === undefined
+        ? sqlFor(manager).rows<TaskRow>(
+            `${SELECT} WHERE "t"."id" = $1 AND "t"."projectId" = $2`,
+            [taskId, projectId],
+          )
+        : sqlFor(manager).rows<TaskRow>(
+            `${SELECT} WHERE "t"."id" = $1 AND "t"."projectId" = $2 AND ${OWNED}`,
+            [taskId, projectId, owner],
+          ),
+    );
+    return row ? fromRow(row) : undefined;
+  }
+
+  /** One task of a project, in a transaction. */
+  async findIn(
+    transaction: Transaction,
+    projectId: string,
+    taskId: string,
+  ): Promise<TaskDto | undefined> {
+    const [row] = await sqlFor(managerOf(transaction)).rows<TaskRow>(
+      `${SELECT} WHERE "t"."id" = $1 AND "t"."projectId" = $2`,
+      [taskId, projectId],
+    );
+    return row ? fromRow(row) : undefined;
+  }
+
+  /** The project's owner (the project is held by the transaction). */
+  async ownerOf(transaction: Transaction, projectId: string): Promise<string> {
+    const [row] = await sqlFor(managerOf(transaction)).rows<{ userId: string }>(
+      `SELECT "userId" FROM "projects" WHERE "id" = $1`,
+      [projectId],
+    );
+    return row.userId;
+  }
+
+  /** Whether the project exists (and is `owner`'s, when given). */
+  async projectVisible(
+    projectId: string,
+    owner: string | undefined,
+  ): Promise<boolean> {
+    const rows = await this.db.read((manager) =>
+      owner === undefined
+        ? sqlFor(manager).rows(`SELECT 1 FROM "projects" WHERE "id" = $1`, [
+            projectId,
+          ])
+        : sqlFor(manager).rows(
+            `SELECT 1 FROM "projects" WHERE "id" = $1 AND "userId" = $2`,
+            [projectId, owner],
+          ),
+    );
+    return rows.length === 1;
+  }
+
+  /** A page of a project's tasks, newest first, after `cursor`. */
+  async page(
+    projectId: string,
+    limit: number,
+    cursor: TaskCursor | undefined,
+  ): Promise<TaskDto[]> {
+    const rows = await this.db.read((manager) => {
+      const sql = sqlFor(manager);
+      return cursor
+        ? sql.rows<TaskRow>(
+            `${SELECT} WHERE "t"."projectId" = $1 AND ("t"."createdAt" < $3 OR ("t"."createdAt" = $3 AND "t"."id" < $4)) ORDER BY "t"."createdAt" DESC, "t"."id" DESC LIMIT $2`,
+            [projectId, limit, sql.timestamp(cursor.createdAt), cursor.id],
+          )
+        : sql.rows<TaskRow>(
+            `${SELECT} WHERE "t"."projectId" = $1 ORDER BY "t"."createdAt" DESC, "t"."id" DESC LIMIT $2`,
+            [projectId, limit],
+          );
+    });
+    return rows.map(fromRow);
+  }
+
+  /** A task's status now (undefined once it, or its project, is gone). */
+  async statusOf(
+    taskId: string,
+  ): Promise<{ status: TaskStatus; attempts: number } | undefined> {
+    const [row] = await this.db.read((manager) =>
+      sqlFor(manager).rows<{ status: TaskStatus; attempts: number | string }>(
+        `SELECT "status", "attempts" FROM "tasks" WHERE "id" = $1`,
+        [taskId],
+      ),
+    );
+    return row && { status: row.status, attempts: Number(row.attempts) };
+  }
+
+  /** The task's row, for a worker about to run it. */
+  async claimable(
+    transaction: Transaction,
+    taskId: string,
+  ): Promise<ClaimedTask | undefined> {
+    const sql = sqlFor(managerOf(transaction));
+    const [row] = await sql.rows<
+      TaskRow & {
+        projectName: string;
+        projectDescription: string | null;
+        userId: string;
+      }
+    >(`${CLAIM_SELECT} WHERE "t"."id" = $1`, [taskId]);
+    if (!row) return undefined;
+    const { projectName, projectDescription, userId, ...task } = row;
+    return {
+      task: fromRow(task),
+      project: { name: projectName, description: projectDescription, userId },
+    };
+  }
+
+  /**
+   * Moves a task from `from` (and its attempt count) on; false when it had
+   * moved already (cancelled, deleted, taken by another attempt).
+   */
+  async move(
+    transaction: Transaction,
+    taskId: string,
+    expected: {
+      statuses: readonly TaskStatus[];
+      attempts?: number;
+      projectId?: string;
+    },
+    change: TaskChange,
+  ): Promise<boolean> {
+    const sql = sqlFor(managerOf(transaction));
+    const now = sql.timestamp(new Date());
+    const sets: string[] = ['"status" = $1', '"updatedAt" = $2'];
+    const params: unknown[] = [change.status, now];
+    const set = (column: string, value: unknown) => {
+      params.push(value);
+      sets.push(`"${column}" = $${params.length}`);
+    };
+    if (change.attempts !== undefined) set('attempts', change.attempts);
+    if (change.started) sets.push(`"startedAt" = COALESCE("startedAt", $2)`);
+    if (change.finished) sets.push(`"finishedAt" = $2`);
+    if (change.error !== undefined) {
+      set('error', change.error === null ? null : JSON.stringify(change.error));
+    }
+    if (change.assetIds) set('assetIds', JSON.stringify(change.assetIds));
+    params.push(taskId);
+    let where = `"id" = $${params.length} AND "status" IN (${expected.statuses
+      .map((status) => `'${status}'`)
+      .join(', ')})`;
+    if (expected.attempts !== undefined) {
+      params.push(expected.attempts);
+      where += ` AND "attempts" = $${params.length}`;
+    }
+    if (expected.projectId !== undefined) {
+      params.push(expected.projectId);
+      where += ` AND "projectId" = $${params.length}`;
+    }
+    return (
+      (await sql.changes(
+        `UPDATE "tasks" SET ${sets.join(', ')} WHERE ${where}`,
+        params,
+      )) === 1
+    );
+  }
+
+  /** The id of the project's newest asset of `kind`, if any. */
+  async newestAssetOf(
+    transaction: Transaction,
+    projectId: string,
+    kind: string,
+  ): Promise<string | undefined> {
+    const [row] = await sqlFor(managerOf(transaction)).rows<{ id: string }>(
+      `SELECT "id" FROM "assets" WHERE "projectId" = $1 AND "kind" = $2 ORDER BY "createdAt" DESC, "id" DESC LIMIT 1`,
+      [projectId, kind],
+    );
+    return row?.id;
+  }
+
+  /** The asset chosen in the project's section of `sectionType`, if any. */
+  async selectedAssetOf(
+    transaction: Transaction,
+    projectId: string,
+    sectionType: string,
+  ): Promise<string | undefined> {
+    const [row] = await sqlFor(managerOf(transaction)).rows<{
+      selectedAssetId: string | null;
+    }>(
+      `SELECT "selectedAssetId" FROM "sections" WHERE "projectId" = $1 AND "type" = $2 ORDER BY "position" LIMIT 1`,
+      [projectId, sectionType],
+    );
+    return row?.selectedAssetId ?? undefined;
+  }
+}
+
+/** The columns one status move sets. */
+export interface TaskChange {
+  status: TaskStatus;
+  attempts?: number;
+  /** Sets startedAt, once. */
+  started?: boolean;
+  /** Sets finishedAt. */
+  finished?: boolean;
+  error?: TaskErrorDto | null;
+  assetIds?: string[];
+}

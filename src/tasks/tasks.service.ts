@@ -1,0 +1,251 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { AssetsRepository } from '../assets/assets.repository';
+import { AssetLimitReachedException } from '../assets/assets.errors';
+import { assetsConfig, type AssetsConfig } from '../assets/assets.config';
+import { ProjectAccess } from '../auth/project-access';
+import type { JsonReply } from '../common/http/json-reply';
+import type { RequestContext } from '../common/http/request-context';
+import { isWellFormedId, newId } from '../common/ids';
+import { AppValidationPipe } from '../common/validation/app-validation.pipe';
+import { Database } from '../database/database.service';
+import { InputValidationException } from '../failures/input-validation.error';
+import type { IdempotentKey } from '../idempotency/idempotency-key.decorator';
+import { IdempotencyService } from '../idempotency/idempotency.service';
+import { isReplayed, replayedReply } from '../idempotency/replayed';
+import { ProjectNotFoundException } from '../project-versions/project-versions.errors';
+import { ProjectVersions } from '../project-versions/project-versions.repository';
+import { WorkspaceStatuses } from '../sections/workspace-statuses.repository';
+import type { CreateTaskDto } from './dto/create-task.dto';
+import type { ListTasksQuery } from './dto/list-tasks-query.dto';
+import { TASK_PAGE_DEFAULT } from './dto/list-tasks-query.dto';
+import type { TaskDto } from './dto/task.dto';
+import { TaskEngine } from './engine/task-engine';
+import { TASK_KINDS, type TaskKind } from './kinds/task-kind';
+import { decodeTaskCursor, encodeTaskCursor } from './task-cursor';
+import { acceptedTaskReply } from './task-replies';
+import {
+  TaskFinishedException,
+  TaskNotFoundException,
+  TooManyTasksError,
+} from './tasks.errors';
+import { tasksConfig, type TasksConfig } from './tasks.config';
+import { TasksRepository } from './tasks.repository';
+
+/** How long an Idempotency-Key is held while its task is being queued. */
+const CREATE_LEASE_MS = 30_000;
+
+const validation = new AppValidationPipe();
+
+/**
+ * The task routes' rules: a task is queued in the transaction that
+ * inserts it (so a 202 is never lost), within the project's and its
+ * owner's limits; reads and cancels see only the caller's projects.
+ */
+@Injectable()
+export class TasksService {
+  private readonly kinds: Map<string, TaskKind>;
+  private readonly maxAssets: number;
+
+  constructor(
+    private readonly db: Database,
+    private readonly tasks: TasksRepository,
+    private readonly assets: AssetsRepository,
+    private readonly engine: TaskEngine,
+    private readonly statuses: WorkspaceStatuses,
+    private readonly versions: ProjectVersions,
+    private readonly idempotency: IdempotencyService,
+    @Inject(TASK_KINDS) kinds: TaskKind[],
+    @Inject(tasksConfig.KEY) private readonly config: TasksConfig,
+    @Inject(assetsConfig.KEY) assetSettings: AssetsConfig,
+  ) {
+    this.kinds = new Map(kinds.map((kind) => [kind.type, kind]));
+    this.maxAssets = assetSettings.maxPerProject;
+  }
+
+  /** POST /api/projects/{id}/tasks: 202 {task}, or the Idempotency-Key's replay. */
+  async create(
+    projectId: string,
+    request: CreateTaskDto,
+    context: RequestContext,
+    key?: IdempotentKey,
+  ): Promise<JsonReply> {
+    const owner = ProjectAccess.of(context).changeOwner();
+    const kind = this.kinds.get(request.type);
+    if (!kind) throw new Error(`No kind of task "${request.type}"`);
+    const input = await this.validInput(kind, request.input ?? {});
+    if (!isWellFormedId(projectId)) throw new ProjectNotFoundException();
+    const queue = () => this.queue(projectId, kind, input, owner, key);
+    if (!key) return queue();
+    const answer = await this.idempotency.runAnsweredByWork(
+      key,
+      CREATE_LEASE_MS,
+      queue,
+    );
+    return isReplayed(answer) ? replayedReply(answer) : answer;
+  }
+
+  private async queue(
+    projectId: string,
+    kind: TaskKind,
+    input: Record<string, unknown>,
+    owner: string | undefined,
+    key: IdempotentKey | undefined,
+  ): Promise<JsonReply> {
+    return this.db.transaction(async (transaction) => {
+      await this.versions.advance(transaction, {
+        projectId,
+        owner,
+        missing: () => new ProjectNotFoundException(),
+      });
+      const userId = await this.tasks.ownerOf(transaction, projectId);
+      const unfinished = await this.tasks.unfinishedCounts(
+        transaction,
+        projectId,
+        userId,
+      );
+      if (unfinished.project >= this.config.maxQueuedPerProject) {
+        throw new TooManyTasksError('project', this.config.maxQueuedPerProject);
+      }
+      if (unfinished.user >= this.config.maxQueuedPerUser) {
+        throw new TooManyTasksError('user', this.config.maxQueuedPerUser);
+      }
+      if (
+        (await this.assets.countOfProject(transaction, projectId)) >=
+        this.maxAssets
+      ) {
+        throw new AssetLimitReachedException(this.maxAssets);
+      }
+      const place = await this.tasks.placeOf(
+        transaction,
+        projectId,
+        kind.agentType,
+        kind.sectionType,
+      );
+      const task = await this.tasks.insert(transaction, {
+        id: newId(),
+        projectId,
+        type: kind.type,
+        ...place,
+        input,
+        createdAt: new Date(),
+      });
+      await this.engine.enqueue(transaction, task.id);
+      const reply = acceptedTaskReply(task);
+      if (key) {
+        await this.idempotency.answerInTransaction(transaction, key, reply);
+      }
+      return reply;
+    });
+  }
+
+  /** GET /api/projects/{id}/tasks: a page, newest first. */
+  async page(
+    projectId: string,
+    query: ListTasksQuery,
+    context: RequestContext,
+  ): Promise<{ tasks: TaskDto[]; nextCursor: string | null }> {
+    const cursor =
+      query.cursor === undefined ? undefined : decodeTaskCursor(query.cursor);
+    const owner = ProjectAccess.of(context).readOwner();
+    if (
+      !isWellFormedId(projectId) ||
+      !(await this.tasks.projectVisible(projectId, owner))
+    ) {
+      throw new ProjectNotFoundException();
+    }
+    const limit = query.limit ?? TASK_PAGE_DEFAULT;
+    const rows = await this.tasks.page(projectId, limit + 1, cursor);
+    const tasks = rows.slice(0, limit);
+    const last = tasks.at(-1);
+    return {
+      tasks,
+      nextCursor:
+        rows.length > limit && last
+          ? encodeTaskCursor({
+              createdAt: new Date(last.createdAt),
+              id: last.id,
+            })
+          : null,
+    };
+  }
+
+  /** GET /api/projects/{id}/tasks/{taskId}. */
+  async get(
+    projectId: string,
+    taskId: string,
+    context: RequestContext,
+  ): Promise<TaskDto> {
+    return this.find(projectId, taskId, ProjectAccess.of(context).readOwner());
+  }
+
+  /**
+   * POST …/tasks/{taskId}/cancel: CANCELLED at once (a queued task never
+   * runs; a running one's worker sees it within TASK_CANCEL_CHECK_MS and
+   * closes its upstream call); 409 once it has finished.
+   */
+  async cancel(
+    projectId: string,
+    taskId: string,
+    context: RequestContext,
+  ): Promise<TaskDto> {
+    const owner = ProjectAccess.of(context).changeOwner();
+    if (!isWellFormedId(projectId)) throw new ProjectNotFoundException();
+    if (!isWellFormedId(taskId)) throw new TaskNotFoundException();
+    await this.db.transaction(async (transaction) => {
+      await this.versions.advance(transaction, {
+        projectId,
+        owner,
+        missing: () => new ProjectNotFoundException(),
+      });
+      const moved = await this.tasks.move(
+        transaction,
+        taskId,
+        { statuses: ['QUEUED', 'RUNNING'], projectId },
+        { status: 'CANCELLED', finished: true },
+      );
+      if (!moved) {
+        const task = await this.tasks.findIn(transaction, projectId, taskId);
+        if (!task) throw new TaskNotFoundException();
+        throw new TaskFinishedException(task.status);
+      }
+      await this.statuses.refresh(transaction, projectId);
+    });
+    await this.engine.forget(taskId);
+    return this.find(projectId, taskId, undefined);
+  }
+
+  private async find(
+    projectId: string,
+    taskId: string,
+    owner: string | undefined,
+  ): Promise<TaskDto> {
+    if (!isWellFormedId(projectId) || !isWellFormedId(taskId)) {
+      throw new TaskNotFoundException();
+    }
+    const task = await this.tasks.find(projectId, taskId, owner);
+    if (!task) throw new TaskNotFoundException();
+    return task;
+  }
+
+  /** The type's input, validated as a request body is; issues under `input`. */
+  private async validInput(
+    kind: TaskKind,
+    input: Record<string, unknown>,
+  ): Promise<Record<string, unknown>> {
+    try {
+      const valid = (await validation.transform(input, {
+        type: 'body',
+        metatype: kind.input,
+      })) as object;
+      return { ...valid } as Record<string, unknown>;
+    } catch (error) {
+      if (!(error instanceof InputValidationException)) throw error;
+      throw new InputValidationException(
+        error.issues.map((issue) => ({
+          ...issue,
+          path: ['input', ...issue.path],
+        })),
+      );
+    }
+  }
+}
