@@ -8,6 +8,9 @@ import type { UrlSignature } from './asset-urls';
 import { GetAssetContentEndpoint } from './assets.openapi';
 import { AssetsService } from './assets.service';
 
+/** The assets written as UTF-8 text by a task (marketing copy, a landing page). */
+const TEXT_TYPES = new Set(['text/html', 'application/json']);
+
 /** A year: the bytes behind an asset URL never change. */
 const IMMUTABLE_SECONDS = 31_536_000;
 
@@ -50,9 +53,12 @@ export class AssetContentController {
         secondsLeft === undefined
           ? `public, max-age=${IMMUTABLE_SECONDS}, immutable`
           : `private, max-age=${secondsLeft}, immutable`,
-      mediaType: asset.contentType,
+      mediaType: TEXT_TYPES.has(asset.contentType)
+        ? `${asset.contentType}; charset=utf-8`
+        : asset.contentType,
       size: asset.byteSize,
       body,
+      sandboxed: !asset.contentType.startsWith('image/'),
     });
   }
 }

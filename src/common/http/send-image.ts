@@ -11,6 +11,8 @@ export interface ImageToSend {
   mediaType: string;
   size: number;
   body: Readable;
+  /** A document rather than an image: served with CSP sandbox. */
+  sandboxed?: boolean;
 }
 
 /**
@@ -27,6 +29,17 @@ export async function sendImage(
   response.setHeader('ETag', `"${image.etag}"`);
   response.setHeader('Cache-Control', image.cacheControl);
   response.setHeader('X-Content-Type-Options', 'nosniff');
+  if (image.sandboxed) {
+    // A document made by a model (a landing page) must never run with this
+    // API's origin: `sandbox` without allow-same-origin gives it an opaque
+    // origin and no scripts, so it can read no token, cookie or storage
+    // of ours; it may still be framed anywhere to be previewed.
+    response.setHeader(
+      'Content-Security-Policy',
+      "sandbox; default-src 'none'; img-src data:; style-src 'unsafe-inline'; frame-ancestors *",
+    );
+    response.removeHeader('X-Frame-Options');
+  }
   // A frontend on another origin shows it in an <img>.
   response.setHeader('Cross-Origin-Resource-Policy', 'cross-origin');
   const condition = parseEntityTags(request.headers['if-none-match']);
