@@ -8,6 +8,7 @@ import { FINISHED_TASK_STATUSES, type TaskStatus } from './dto/task.dto';
 import type { TaskDelivery, TaskOutcome } from './engine/task-engine';
 import { TASK_KINDS, type TaskKind } from './kinds/task-kind';
 import { describeTaskFailure } from './task-failure';
+import { TaskMetrics } from './task-metrics';
 import { tasksConfig, type TasksConfig } from './tasks.config';
 import {
   TasksRepository,
@@ -43,6 +44,7 @@ export class TaskRunner {
     private readonly versions: ProjectVersions,
     @Inject(TASK_KINDS) kinds: TaskKind[],
     @Inject(tasksConfig.KEY) private readonly config: TasksConfig,
+    private readonly metrics: TaskMetrics,
   ) {
     this.kinds = new Map(kinds.map((kind) => [kind.type, kind]));
   }
@@ -52,17 +54,27 @@ export class TaskRunner {
     const attempt = await this.claim(delivery.taskId);
     if (!attempt) return SETTLED;
     const cancelled = this.watchForCancel(attempt);
+    const timing = this.metrics.start(attempt.task.type);
     try {
-      await this.run(
+      const kept = await this.run(
         attempt,
         AbortSignal.any([delivery.signal, cancelled.signal]),
       );
+      timing.end(kept ? 'succeeded' : 'cancelled');
       return SETTLED;
     } catch (error) {
       // Cancelled, deleted, or taken by another attempt: not ours to settle.
-      if (cancelled.signal.aborted) return SETTLED;
-      if (delivery.signal.aborted) return this.giveBack(attempt);
-      return this.fail(attempt, error);
+      if (cancelled.signal.aborted) {
+        timing.end('cancelled');
+        return SETTLED;
+      }
+      if (delivery.signal.aborted) {
+        timing.end('given_back');
+        return this.giveBack(attempt);
+      }
+      const outcome = await this.fail(attempt, error);
+      timing.end(outcome.kind === 'retry' ? 'retry' : 'failed');
+      return outcome;
     } finally {
       cancelled.stop();
     }
@@ -103,7 +115,8 @@ export class TaskRunner {
     });
   }
 
-  private async run(attempt: Attempt, signal: AbortSignal): Promise<void> {
+  /** True when the results were kept (false: the task moved on meanwhile). */
+  private async run(attempt: Attempt, signal: AbortSignal): Promise<boolean> {
     const { task, project } = attempt;
     const kind = this.kinds.get(task.type);
     if (!kind) throw new Error(`No kind of task "${task.type}"`);
@@ -113,7 +126,7 @@ export class TaskRunner {
       signal,
       clientKey: `user:${project.userId}`,
     });
-    await this.assets.keepResults(
+    const kept = await this.assets.keepResults(
       { projectId: task.projectId, sectionId: task.sectionId },
       results,
       signal,
@@ -125,6 +138,7 @@ export class TaskRunner {
           assetIds,
         }),
     );
+    return kept !== undefined;
   }
 
   /** This process stops: the attempt is given back, uncounted, for another worker. */

@@ -7,6 +7,7 @@ import { WorkspaceStatuses } from '../sections/workspace-statuses.repository';
 import { TaskEngineModule } from './engine/task-engine.module';
 import { LogoTask } from './kinds/logo-task';
 import { TASK_KINDS, type TaskKind } from './kinds/task-kind';
+import { TaskMetrics } from './task-metrics';
 import { TaskRunner } from './task-runner';
 import { TaskWorkers } from './task-workers';
 import { TasksController } from './tasks.controller';
@@ -31,6 +32,7 @@ import { TasksService } from './tasks.service';
     TasksService,
     TasksRepository,
     TaskRunner,
+    TaskMetrics,
     TaskWorkers,
     WorkspaceStatuses,
     LogoTask,
