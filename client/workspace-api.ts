@@ -149,6 +149,54 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/api/projects/{id}/tasks': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get: operations['TasksController_list'];
+    put?: never;
+    post: operations['TasksController_create'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/projects/{id}/tasks/{taskId}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get: operations['TasksController_get'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/projects/{id}/tasks/{taskId}/cancel': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    post: operations['TasksController_cancel'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -172,7 +220,7 @@ export interface components {
       | 'TESTING'
       | 'DEPLOYMENT';
     /** @enum {string} */
-    SectionStatus: 'PENDING';
+    SectionStatus: 'PENDING' | 'IN_PROGRESS' | 'REVIEW' | 'DONE';
     SectionDto: {
       /** @example 019aa8f2-5f1c-7c3e-9a51-3c1f5d0b8e21 */
       id: string;
@@ -182,6 +230,11 @@ export interface components {
       type: components['schemas']['SectionType'];
       /** @example PENDING */
       status: components['schemas']['SectionStatus'];
+      /**
+       * @description The result chosen from its assets (PUT …/sections/{sectionId}/selection), or null.
+       * @example null
+       */
+      selectedAssetId: string | null;
       /**
        * Format: date-time
        * @example 2026-11-22T03:39:09.321Z
@@ -198,7 +251,7 @@ export interface components {
     /** @enum {string} */
     AgentProvider: 'CODE_PROVIDER' | 'TEXT_PROVIDER' | 'IMAGE_PROVIDER';
     /** @enum {string} */
-    AgentStatus: 'IDLE';
+    AgentStatus: 'IDLE' | 'WORKING';
     AgentDto: {
       /** @example 019aa8f2-5f1c-7c3e-9a51-3c1f5d0b8e21 */
       id: string;
@@ -289,21 +342,71 @@ export interface components {
        */
       code?: 'asset_storage_unavailable';
     };
+    /**
+     * @description logo: the DESIGN agent draws logo candidates into LOGO; marketing-copy: the MARKETING agent writes copy into MARKETING; landing-page: the CODE agent writes a landing page into CODE.
+     * @enum {string}
+     */
+    TaskType: 'logo' | 'marketing-copy' | 'landing-page';
+    /** @enum {string} */
+    TaskStatus: 'QUEUED' | 'RUNNING' | 'SUCCEEDED' | 'FAILED' | 'CANCELLED';
     TaskDto: {
-      /** @example 019aa8f2-5f1c-7c3e-9a51-3c1f5d0b8e21 */
+      /**
+       * @description The task id (UUID).
+       * @example 019aa8f4-1c2d-7e3f-8a4b-5c6d7e8f9a0b
+       */
       id: string;
       /** @example 019aa8f2-5f1c-7c3e-9a51-3c1f5d0b8e20 */
       projectId: string;
-      /** @example null */
-      sectionId: string | null;
-      /** @example null */
+      /**
+       * @description logo: the DESIGN agent draws logo candidates into LOGO; marketing-copy: the MARKETING agent writes copy into MARKETING; landing-page: the CODE agent writes a landing page into CODE.
+       * @example logo
+       */
+      type: components['schemas']['TaskType'];
+      /**
+       * @description The agent that runs it (null once that agent is gone).
+       * @example 019aa8f2-5f1c-7c3e-9a51-3c1f5d0b8e29
+       */
       agentId: string | null;
-      /** @example Draft three logo ideas */
-      title: string;
+      /**
+       * @description The section its results go to (null once that section is gone).
+       * @example 019aa8f2-5f1c-7c3e-9a51-3c1f5d0b8e21
+       */
+      sectionId: string | null;
+      /** @example SUCCEEDED */
+      status: components['schemas']['TaskStatus'];
+      /**
+       * @description The input it was created with, as validated.
+       * @example {
+       *       "companyName": "Acme",
+       *       "style": "modern",
+       *       "colors": [
+       *         "#0044ff"
+       *       ],
+       *       "count": 1
+       *     }
+       */
+      input: {
+        [key: string]: unknown;
+      };
+      /**
+       * @description The assets it made, in its section (empty until it succeeds).
+       * @example [
+       *       "019aa8f3-0b4e-7a21-8c3d-5e6f7a8b9c0d"
+       *     ]
+       */
+      assetIds: string[];
       /** @example null */
-      description: string | null;
-      /** @example TODO */
-      status: string;
+      error?: {
+        /** @description A short machine-readable reason: refused (the provider refused the request; not retried), rate_limited, busy, upstream_error, timeout, invalid_answer, not_configured, asset_limit, worker_lost, internal. */
+        code: string;
+        /** @description What happened, with the provider's own message where it gave one. */
+        message: string;
+      } | null;
+      /**
+       * @description Attempts started so far (a retried task counts each).
+       * @example 1
+       */
+      attempts: number;
       /**
        * Format: date-time
        * @example 2026-11-22T03:39:09.321Z
@@ -311,9 +414,16 @@ export interface components {
       createdAt: string;
       /**
        * Format: date-time
+       * @description When its first attempt started.
        * @example 2026-11-22T03:39:09.321Z
        */
-      updatedAt: string;
+      startedAt: string | null;
+      /**
+       * Format: date-time
+       * @description When it reached SUCCEEDED, FAILED or CANCELLED.
+       * @example 2026-11-22T03:39:21.870Z
+       */
+      finishedAt: string | null;
     };
     ProjectCountDto: {
       /** @example 0 */
@@ -354,6 +464,11 @@ export interface components {
        */
       nextCursor?: string | null;
     };
+    /**
+     * @description What made it: a logo (image model, kept or made by a logo task), marketing copy (JSON: tagline, description, posts) or a landing page (a self-contained HTML page, served sandboxed).
+     * @enum {string}
+     */
+    AssetKind: 'logo' | 'marketing-copy' | 'landing-page';
     AssetDto: {
       /**
        * @description The asset id (UUID).
@@ -371,17 +486,21 @@ export interface components {
        */
       sectionId: string | null;
       /**
-       * @description What made it: a logo generated by the image model.
+       * @description What made it: a logo (image model, kept or made by a logo task), marketing copy (JSON: tagline, description, posts) or a landing page (a self-contained HTML page, served sandboxed).
        * @example logo
-       * @enum {string}
        */
-      kind: 'logo';
+      kind: components['schemas']['AssetKind'];
       /**
-       * @description The type of the bytes, told from the bytes themselves.
+       * @description The type of the bytes: for images told from the bytes themselves.
        * @example image/png
        * @enum {string}
        */
-      contentType: 'image/png' | 'image/jpeg' | 'image/webp';
+      contentType:
+        | 'image/png'
+        | 'image/jpeg'
+        | 'image/webp'
+        | 'application/json'
+        | 'text/html';
       /**
        * @description The size of the bytes.
        * @example 1482113
@@ -399,12 +518,12 @@ export interface components {
        */
       url: string;
       /**
-       * @description The prompt the image model was given.
+       * @description The prompt the model was given.
        * @example A modern logo for "Acme Rockets".
        */
       prompt: string;
       /**
-       * @description The image model that drew it.
+       * @description The model that made it.
        * @example gpt-image-2.5-sunburst
        */
       model: string;
@@ -423,6 +542,11 @@ export interface components {
       type: components['schemas']['SectionType'];
       /** @example PENDING */
       status: components['schemas']['SectionStatus'];
+      /**
+       * @description The result chosen from its assets (PUT …/sections/{sectionId}/selection), or null.
+       * @example null
+       */
+      selectedAssetId: string | null;
       /**
        * Format: date-time
        * @example 2026-11-22T03:39:09.321Z
@@ -641,6 +765,24 @@ export interface components {
        * @enum {boolean}
        */
       success: true;
+    };
+    CreateTaskDto: {
+      /** @example logo */
+      type: components['schemas']['TaskType'];
+      /**
+       * @description logo: the logo request of POST /api/projects/{id}/logos plus count (1-4); marketing-copy: {tone?, audience?, language?}; landing-page: {} (it reads the project, its latest marketing copy and its chosen logo). Unknown fields are stripped.
+       * @example {
+       *       "companyName": "Acme",
+       *       "style": "modern",
+       *       "colors": [
+       *         "#0044ff"
+       *       ],
+       *       "count": 3
+       *     }
+       */
+      input?: {
+        [key: string]: unknown;
+      };
     };
   };
   responses: never;
@@ -2771,6 +2913,189 @@ export interface operations {
           /**
            * @example {
            *       "error": "Asset storage is unavailable; try again shortly"
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponseDto'];
+        };
+      };
+    };
+  };
+  TasksController_list: {
+    parameters: {
+      query?: {
+        /** @description Example: `20` */
+        limit?: number;
+        /** @description The `nextCursor` of the previous page (opaque). Example: `WyIyMDI2LTExLTIyVDAzOjM5OjA5LjMyMVoiLCIwMTlhYThmNC0xYzJkLTdlM2YtOGE0Yi01YzZkN2U4ZjlhMGIiXQ` */
+        cursor?: string;
+      };
+      header?: never;
+      path: {
+        /**
+         * @description The project id
+         * @example 019aa8f2-5f1c-7c3e-9a51-3c1f5d0b8e21
+         */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      200: {
+        headers: {
+          /** @description The request's id: the caller's own X-Request-Id when plausible (1 to 128 letters, digits or `._:/+=-`), otherwise a new UUID; also in the request's log line */
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': string;
+        };
+      };
+      /** @description The request headers, the URL included, are over 16 KB */
+      431: {
+        headers: {
+          /** @description The request's id: the caller's own X-Request-Id when plausible (1 to 128 letters, digits or `._:/+=-`), otherwise a new UUID; also in the request's log line */
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": "Request headers are too large"
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponseDto'];
+        };
+      };
+    };
+  };
+  TasksController_create: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /**
+         * @description The project id
+         * @example 019aa8f2-5f1c-7c3e-9a51-3c1f5d0b8e21
+         */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['CreateTaskDto'];
+      };
+    };
+    responses: {
+      201: {
+        headers: {
+          /** @description The request's id: the caller's own X-Request-Id when plausible (1 to 128 letters, digits or `._:/+=-`), otherwise a new UUID; also in the request's log line */
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': string;
+        };
+      };
+      /** @description The request headers, the URL included, are over 16 KB */
+      431: {
+        headers: {
+          /** @description The request's id: the caller's own X-Request-Id when plausible (1 to 128 letters, digits or `._:/+=-`), otherwise a new UUID; also in the request's log line */
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": "Request headers are too large"
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponseDto'];
+        };
+      };
+    };
+  };
+  TasksController_get: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /**
+         * @description The project id
+         * @example 019aa8f2-5f1c-7c3e-9a51-3c1f5d0b8e21
+         */
+        id: string;
+        taskId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      200: {
+        headers: {
+          /** @description The request's id: the caller's own X-Request-Id when plausible (1 to 128 letters, digits or `._:/+=-`), otherwise a new UUID; also in the request's log line */
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': string;
+        };
+      };
+      /** @description The request headers, the URL included, are over 16 KB */
+      431: {
+        headers: {
+          /** @description The request's id: the caller's own X-Request-Id when plausible (1 to 128 letters, digits or `._:/+=-`), otherwise a new UUID; also in the request's log line */
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": "Request headers are too large"
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponseDto'];
+        };
+      };
+    };
+  };
+  TasksController_cancel: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /**
+         * @description The project id
+         * @example 019aa8f2-5f1c-7c3e-9a51-3c1f5d0b8e21
+         */
+        id: string;
+        taskId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      200: {
+        headers: {
+          /** @description The request's id: the caller's own X-Request-Id when plausible (1 to 128 letters, digits or `._:/+=-`), otherwise a new UUID; also in the request's log line */
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': string;
+        };
+      };
+      /** @description The request headers, the URL included, are over 16 KB */
+      431: {
+        headers: {
+          /** @description The request's id: the caller's own X-Request-Id when plausible (1 to 128 letters, digits or `._:/+=-`), otherwise a new UUID; also in the request's log line */
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": "Request headers are too large"
            *     }
            */
           'application/json': components['schemas']['ErrorResponseDto'];

@@ -5,6 +5,7 @@ import {
   insertTask,
 } from './support/project-fixtures';
 import { createTestApp, TestApp } from './support/test-app';
+import { TASKS_SHOWN_PER_PROJECT } from '../src/projects/projects.repository';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -212,9 +213,43 @@ describe('GET /api/projects/{id}', () => {
       .get(`/api/projects/${project.id}`)
       .expect(200);
     expect(
-      body.project.tasks.map((task: { title: string }) => task.title),
+      body.project.tasks.map(
+        (task: { input: { label: string } }) => task.input.label,
+      ),
     ).toEqual(['newest', 'middle', 'oldest']);
     expect(body.project.tasks[0].createdAt).toBe(new Date(base).toISOString());
+  });
+
+  it(`shows its ${TASKS_SHOWN_PER_PROJECT} newest tasks, and counts them all`, async () => {
+    const project = await createProject(t);
+    const base = Date.now();
+    const total = TASKS_SHOWN_PER_PROJECT + 5;
+    for (let index = 0; index < total; index++) {
+      await insertTask(
+        t.dataSource,
+        project.id,
+        new Date(base + index),
+        `${index}`,
+      );
+    }
+    const { body } = await request(t.server)
+      .get(`/api/projects/${project.id}`)
+      .expect(200);
+    const labels = body.project.tasks.map(
+      (task: { input: { label: string } }) => task.input.label,
+    );
+    expect(labels).toEqual(
+      Array.from(
+        { length: TASKS_SHOWN_PER_PROJECT },
+        (_, index) => `${total - 1 - index}`,
+      ),
+    );
+    const listed = await request(t.server).get('/api/projects').expect(200);
+    const [item] = listed.body.projects.filter(
+      (p: { id: string }) => p.id === project.id,
+    );
+    expect(item.tasks).toHaveLength(TASKS_SHOWN_PER_PROJECT);
+    expect(item._count.tasks).toBe(total);
   });
 
   it('returns 404 {error:"Project not found"} for an unknown id', async () => {

@@ -104,6 +104,21 @@ const childArray = (
     order,
   );
 
+/**
+ * A project shows its newest tasks only: tasks pile up over a project's
+ * life, and every list and detail would grow with them.
+ * `_count.tasks` counts them all; GET …/tasks pages through them all.
+ */
+export const TASKS_SHOWN_PER_PROJECT = 20;
+
+/** The project's TASKS_SHOWN_PER_PROJECT newest tasks, newest first. */
+const newestTasks = (json: JsonSql) =>
+  json.array(
+    json.object(members(json, TASK, 'c')),
+    `${childrenOf('tasks', 'c', '"p"."id"')} AND "c"."id" IN (SELECT "n"."id" FROM "tasks" "n" WHERE "n"."projectId" = "p"."id" ORDER BY "n"."createdAt" DESC, "n"."id" DESC LIMIT ${TASKS_SHOWN_PER_PROJECT})`,
+    TASK_ORDER,
+  );
+
 /** The JSON of a project as GET /api/projects lists it. */
 function listedProject(json: JsonSql): JsonPiece {
   const count = (table: string) =>
@@ -112,7 +127,7 @@ function listedProject(json: JsonSql): JsonPiece {
     ...members(json, PROJECT, 'p'),
     sections: childArray(json, 'sections', SECTION, SECTION_ORDER),
     agents: childArray(json, 'agents', AGENT, AGENT_ORDER),
-    tasks: childArray(json, 'tasks', TASK, TASK_ORDER),
+    tasks: newestTasks(json),
     _count: json.object({ tasks: count('tasks'), assets: count('assets') }),
   });
 }
@@ -138,7 +153,7 @@ function projectDetail(json: JsonSql): JsonPiece {
       assets: sectionAssets,
     }),
     agents: childArray(json, 'agents', AGENT, AGENT_ORDER),
-    tasks: childArray(json, 'tasks', TASK, TASK_ORDER),
+    tasks: newestTasks(json),
     assets: childArray(json, 'assets', ASSET, ASSET_ORDER, {
       url: assetUrl('c'),
     }),

@@ -24,13 +24,13 @@ export class TaskMetrics {
       buckets: [0.05, 0.1, 0.5, 1, 2, 5, 10, 20, 30, 60, 120, 300],
       registers,
     });
-    const tasks = this;
+    const runningNow = () => this.running;
     new Gauge({
       name: 'tasks_running',
       help: 'Tasks this process is running now (TASK_CONCURRENCY bounds it)',
       registers,
       collect() {
-        this.set(tasks.running);
+        this.set(runningNow());
       },
     });
   }

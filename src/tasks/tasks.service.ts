@@ -237,7 +237,7 @@ export class TasksService {
         type: 'body',
         metatype: kind.input,
       })) as object;
-      return { ...valid } as Record<string, unknown>;
+      return { ...valid };
     } catch (error) {
       if (!(error instanceof InputValidationException)) throw error;
       throw new InputValidationException(

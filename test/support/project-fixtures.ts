@@ -28,23 +28,33 @@ export async function createProject(
   return (response.body as { project: ProjectBody }).project;
 }
 
-/** No endpoint creates tasks: tests insert them directly. */
+/**
+ * A finished task, inserted directly (for suites about reading projects,
+ * which need tasks without running them); `label` is kept in its input.
+ */
 export async function insertTask(
   dataSource: DataSource,
   projectId: string,
   createdAt: Date,
-  title = 'Task',
+  label = 'Task',
 ): Promise<Task> {
   return dataSource.getRepository(Task).save({
     id: newId(),
     projectId,
     sectionId: null,
     agentId: null,
-    title,
-    description: null,
-    status: 'TODO',
+    type: 'marketing-copy',
+    status: 'SUCCEEDED',
+    input: JSON.stringify({ label }),
+    assetIds: '[]',
+    error: null,
+    attempts: 1,
     createdAt,
+    startedAt: createdAt,
+    finishedAt: createdAt,
     updatedAt: createdAt,
+    runAfter: createdAt,
+    leaseUntil: null,
   });
 }
 

@@ -106,7 +106,25 @@ export class TaskDto {
     example: [ASSET_ID],
   })
   assetIds: string[];
-  @ApiProperty({ type: TaskErrorDto, nullable: true, example: null })
+  // Written out rather than a $ref: OpenAPI 3.0 ignores `nullable` beside one.
+  @ApiProperty({
+    type: 'object',
+    nullable: true,
+    required: ['code', 'message'],
+    properties: {
+      code: {
+        type: 'string',
+        description:
+          'A short machine-readable reason: refused (the provider refused the request; not retried), rate_limited, busy, upstream_error, timeout, invalid_answer, not_configured, asset_limit, worker_lost, internal.',
+      },
+      message: {
+        type: 'string',
+        description:
+          "What happened, with the provider's own message where it gave one.",
+      },
+    },
+    example: null,
+  })
   error: TaskErrorDto | null;
   @ApiProperty({
     type: 'integer',
