@@ -19,6 +19,7 @@ import {
   type ProjectChange,
 } from '../project-versions/project-versions.repository';
 import { ProjectAccess } from '../auth/project-access';
+import { WorkspaceStatuses } from '../sections/workspace-statuses.repository';
 import { keptAssetReply } from './asset-replies';
 import { AssetBytes, type AssetRef } from './asset-bytes/asset-bytes';
 import { AssetUrls, type UrlSignature } from './asset-urls';
@@ -67,6 +68,7 @@ export class AssetsService {
     private readonly db: Database,
     private readonly parked: ParkedLogos,
     private readonly versions: ProjectVersions,
+    private readonly statuses: WorkspaceStatuses,
     @Inject(assetsConfig.KEY) config: AssetsConfig,
     @Inject(logoConfig.KEY) logoSettings: ConfigType<typeof logoConfig>,
   ) {
@@ -258,8 +260,9 @@ export class AssetsService {
 
   /**
    * DELETE /api/projects/{id}/assets/{assetId}: the row (and database
-   * bytes) in one transaction that also moves the project's version on;
-   * bytes kept elsewhere go after the commit. With If-Match, only while
+   * bytes) in one transaction that also moves the project's version on
+   * and recomputes the statuses of its sections (the FK un-chooses a
+   * chosen asset); bytes kept elsewhere go after the commit. With If-Match, only while
    * the project is at a version it names (412 otherwise).
    */
   async remove(
@@ -283,6 +286,8 @@ export class AssetsService {
       if (!(await this.rows.delete(transaction, ref))) {
         throw new AssetNotFoundException();
       }
+      // A section's last result, or its chosen one, may have gone with it.
+      await this.statuses.refresh(transaction, projectId);
       return advanced;
     });
     await this.bytes.forget([ref]);
