@@ -210,6 +210,8 @@ export class AssetsService {
           createdAt: new Date().toISOString(),
         };
         await this.rows.insert(transaction, asset);
+        // The LOGO section holds a result now: it is for review.
+        await this.statuses.refresh(transaction, projectId);
         await staged.writeIn(transaction);
         await this.rows.releaseSlot(reservation, transaction);
         const reply = keptAssetReply({

@@ -2,7 +2,9 @@
 /* eslint-disable */
 export default async () => {
   const t = {
+    ['./tasks/dto/task.dto']: require('../tasks/dto/task.dto'),
     ['./assets/dto/asset.dto']: require('../assets/dto/asset.dto'),
+    ['./sections/dto/section.dto']: require('../sections/dto/section.dto'),
     ['./projects/dto/project-responses.dto']: require('../projects/dto/project-responses.dto'),
     ['./failures/error-responses.dto']: require('../failures/error-responses.dto'),
   };
@@ -16,7 +18,10 @@ export default async () => {
               id: { required: true, type: () => String },
               projectId: { required: true, type: () => String },
               sectionId: { required: true, type: () => String, nullable: true },
-              kind: { required: true, enum: ['logo'] },
+              kind: {
+                required: true,
+                enum: ['logo', 'marketing-copy', 'landing-page'],
+              },
               contentType: { required: true, type: () => String },
               byteSize: { required: true, type: () => Number },
               sha256: { required: true, type: () => String },
@@ -28,16 +33,68 @@ export default async () => {
           },
         ],
         [
-          Promise.resolve(require('../projects/dto/project-responses.dto')),
+          Promise.resolve(require('../tasks/dto/task.dto')),
+          {
+            TaskErrorDto: {
+              code: { required: true, type: () => String },
+              message: { required: true, type: () => String },
+            },
+            TaskDto: {
+              id: { required: true, type: () => String },
+              projectId: { required: true, type: () => String },
+              type: {
+                required: true,
+                enum: ['logo', 'marketing-copy', 'landing-page'],
+              },
+              agentId: { required: true, type: () => String, nullable: true },
+              sectionId: { required: true, type: () => String, nullable: true },
+              status: {
+                required: true,
+                enum: ['RUNNING', 'QUEUED', 'SUCCEEDED', 'FAILED', 'CANCELLED'],
+              },
+              input: {
+                required: true,
+                type: 'object',
+                additionalProperties: true,
+              },
+              assetIds: { required: true, type: () => [String] },
+              error: {
+                required: true,
+                type: () => t['./tasks/dto/task.dto'].TaskErrorDto,
+                nullable: true,
+              },
+              attempts: { required: true, type: () => Number },
+              createdAt: { required: true, type: () => String },
+              startedAt: { required: true, type: () => String, nullable: true },
+              finishedAt: {
+                required: true,
+                type: () => String,
+                nullable: true,
+              },
+            },
+          },
+        ],
+        [
+          Promise.resolve(require('../sections/dto/section.dto')),
           {
             SectionDto: {
               id: { required: true, type: () => String },
               projectId: { required: true, type: () => String },
               type: { required: true, type: () => String },
               status: { required: true, type: () => String },
+              selectedAssetId: {
+                required: true,
+                type: () => String,
+                nullable: true,
+              },
               createdAt: { required: true, type: () => String },
               updatedAt: { required: true, type: () => String },
             },
+          },
+        ],
+        [
+          Promise.resolve(require('../projects/dto/project-responses.dto')),
+          {
             SectionWithAssetsDto: {
               assets: {
                 required: true,
@@ -50,21 +107,6 @@ export default async () => {
               name: { required: true, type: () => String },
               type: { required: true, type: () => String },
               provider: { required: true, type: () => String },
-              status: { required: true, type: () => String },
-              createdAt: { required: true, type: () => String },
-              updatedAt: { required: true, type: () => String },
-            },
-            TaskDto: {
-              id: { required: true, type: () => String },
-              projectId: { required: true, type: () => String },
-              sectionId: { required: true, type: () => String, nullable: true },
-              agentId: { required: true, type: () => String, nullable: true },
-              title: { required: true, type: () => String },
-              description: {
-                required: true,
-                type: () => String,
-                nullable: true,
-              },
               status: { required: true, type: () => String },
               createdAt: { required: true, type: () => String },
               updatedAt: { required: true, type: () => String },
@@ -88,9 +130,7 @@ export default async () => {
             ProjectWithDefaultsDto: {
               sections: {
                 required: true,
-                type: () => [
-                  t['./projects/dto/project-responses.dto'].SectionDto,
-                ],
+                type: () => [t['./sections/dto/section.dto'].SectionDto],
               },
               agents: {
                 required: true,
@@ -102,7 +142,7 @@ export default async () => {
             ProjectListItemDto: {
               tasks: {
                 required: true,
-                type: () => [t['./projects/dto/project-responses.dto'].TaskDto],
+                type: () => [t['./tasks/dto/task.dto'].TaskDto],
               },
               _count: {
                 required: true,
@@ -126,7 +166,7 @@ export default async () => {
               },
               tasks: {
                 required: true,
-                type: () => [t['./projects/dto/project-responses.dto'].TaskDto],
+                type: () => [t['./tasks/dto/task.dto'].TaskDto],
               },
               assets: {
                 required: true,
@@ -266,6 +306,25 @@ export default async () => {
           },
         ],
         [
+          Promise.resolve(require('../sections/dto/select-asset.dto')),
+          {
+            SelectAssetDto: {
+              assetId: { required: true, type: () => String, minLength: 1 },
+            },
+          },
+        ],
+        [
+          Promise.resolve(require('../sections/dto/section-responses.dto')),
+          {
+            SectionResponseDto: {
+              section: {
+                required: true,
+                type: () => t['./sections/dto/section.dto'].SectionDto,
+              },
+            },
+          },
+        ],
+        [
           Promise.resolve(require('../assets/dto/asset-responses.dto')),
           {
             AssetResponseDto: {
@@ -323,6 +382,15 @@ export default async () => {
         [
           Promise.resolve(require('../logo/logo.controller')),
           { LogoController: { generate: { type: String }, info: {} } },
+        ],
+        [
+          Promise.resolve(require('../sections/sections.controller')),
+          {
+            SectionsController: {
+              select: { type: String },
+              unselect: { type: String },
+            },
+          },
         ],
         [
           Promise.resolve(require('../assets/asset-content.controller')),

@@ -53,6 +53,4 @@ export const SECTION_FIELDS = Object.keys({
   selectedAssetId: true,
   createdAt: true,
   updatedAt: true,
-} satisfies { [K in keyof SectionDto]-?: true }) as Array<
-  keyof SectionDto & string
->;
+} satisfies { [K in keyof SectionDto]-?: true }) as Array<keyof SectionDto>;
