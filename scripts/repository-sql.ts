@@ -429,7 +429,10 @@ export async function captureRepositorySql(
     );
     write('sections.repository', 'SectionsRepository');
 
-    const statuses = watched(new WorkspaceStatuses(), called);
+    const statuses = watched(
+      new WorkspaceStatuses(new ProjectVersions()),
+      called,
+    );
     await record('refresh', () =>
       db.transaction((transaction) => statuses.refresh(transaction, owner.id)),
     );

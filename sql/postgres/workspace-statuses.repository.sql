@@ -3,6 +3,9 @@
 
 -- WorkspaceStatuses.refresh
 START TRANSACTION;
+UPDATE "projects"
+SET "version" = "version"
+WHERE "id" = $1;
 UPDATE "sections"
 SET "status" = CASE WHEN EXISTS (
   SELECT 1

@@ -3,6 +3,9 @@
 
 -- WorkspaceStatuses.refresh
 BEGIN TRANSACTION;
+UPDATE "projects"
+SET "version" = "version"
+WHERE "id" = ?;
 UPDATE "sections"
 SET "status" = CASE WHEN EXISTS (
   SELECT 1

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { managerOf, type Transaction } from '../database/database.service';
 import { sqlFor } from '../database/sql';
+import { ProjectVersions } from '../project-versions/project-versions.repository';
 import { RUNNING_TASK_STATUS } from './sections.constants';
 
 const RUNNING = `'${RUNNING_TASK_STATUS}'`;
@@ -34,11 +35,18 @@ const REFRESH_AGENTS = `UPDATE "agents" SET "status" = ${AGENT_STATUS}, "updated
  */
 @Injectable()
 export class WorkspaceStatuses {
+  constructor(private readonly versions: ProjectVersions) {}
+
   /**
    * Recomputes the status of every section and agent of the project;
    * true when any of them changed.
    */
   async refresh(transaction: Transaction, projectId: string): Promise<boolean> {
+    // The project's row first (a no-op when the transaction holds it
+    // already): every transaction then locks the project before its
+    // sections and agents, whichever order its caller works in, so two of
+    // them on PostgreSQL cannot each hold a row the other waits for.
+    await this.versions.hold(transaction, { projectId });
     const sql = sqlFor(managerOf(transaction));
     const now = sql.timestamp(new Date());
     const sections = await sql.changes(REFRESH_SECTIONS, [projectId, now]);
