@@ -149,6 +149,30 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/api/projects/{id}/sections/{sectionId}/selection': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    /**
+     * Choose one of a section's results
+     * @description The asset becomes the section's `selectedAssetId` and the section is DONE (IN_PROGRESS again while a later task runs for it). Choosing the asset already chosen answers the same section. The project's version (its ETag) moves on.
+     */
+    put: operations['selectSectionAsset'];
+    post?: never;
+    /**
+     * Un-choose a section's result
+     * @description The section has no chosen result any more: REVIEW while it holds results, PENDING when it holds none (IN_PROGRESS while a task runs for it). The project's version (its ETag) moves on.
+     */
+    delete: operations['unselectSectionAsset'];
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/api/projects/{id}/tasks': {
     parameters: {
       query?: never;
@@ -765,6 +789,16 @@ export interface components {
        * @enum {boolean}
        */
       success: true;
+    };
+    SelectAssetDto: {
+      /**
+       * @description The id of one of the section’s assets
+       * @example 019aa8f2-5f1c-7c3e-9a51-3c1f5d0b8e30
+       */
+      assetId: string;
+    };
+    SectionResponseDto: {
+      section: components['schemas']['SectionDto'];
     };
     CreateTaskDto: {
       /** @example logo */
@@ -2913,6 +2947,411 @@ export interface operations {
           /**
            * @example {
            *       "error": "Asset storage is unavailable; try again shortly"
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponseDto'];
+        };
+      };
+    };
+  };
+  selectSectionAsset: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Only update while the project is at this ETag (`*`: while it exists). Otherwise 412 and nothing changes; without the header, the update is unconditional. Example: `"3"` */
+        'If-Match'?: string;
+      };
+      path: {
+        /**
+         * @description The project id
+         * @example 019aa8f2-5f1c-7c3e-9a51-3c1f5d0b8e21
+         */
+        id: string;
+        /** @description The id of one of its sections */
+        sectionId: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['SelectAssetDto'];
+      };
+    };
+    responses: {
+      /** @description The section, DONE, with its chosen result */
+      200: {
+        headers: {
+          /** @description The project's version as a strong entity tag; send it back in If-Match or If-None-Match */
+          ETag?: string;
+          /** @description The request's id: the caller's own X-Request-Id when plausible (1 to 128 letters, digits or `._:/+=-`), otherwise a new UUID; also in the request's log line */
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "section": {
+           *         "id": "019aa8f2-5f1c-7c3e-9a51-3c1f5d0b8e21",
+           *         "projectId": "019aa8f2-5f1c-7c3e-9a51-3c1f5d0b8e20",
+           *         "type": "LOGO",
+           *         "status": "DONE",
+           *         "selectedAssetId": "019aa8f2-5f1c-7c3e-9a51-3c1f5d0b8e30",
+           *         "createdAt": "2026-11-22T03:39:09.321Z",
+           *         "updatedAt": "2026-11-22T03:39:09.321Z"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['SectionResponseDto'];
+        };
+      };
+      /** @description The body has no assetId string */
+      400: {
+        headers: {
+          /** @description The request's id: the caller's own X-Request-Id when plausible (1 to 128 letters, digits or `._:/+=-`), otherwise a new UUID; also in the request's log line */
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": "Invalid input",
+           *       "details": [
+           *         {
+           *           "path": [
+           *             "assetId"
+           *           ],
+           *           "message": "Required",
+           *           "code": "invalid_type"
+           *         }
+           *       ]
+           *     }
+           */
+          'application/json': components['schemas']['ValidationErrorResponseDto'];
+        };
+      };
+      /** @description With AUTH_MODE=oidc: no bearer token, or one that is malformed, expired, wrongly signed or for another audience */
+      401: {
+        headers: {
+          /** @description Bearer realm="workspace-api"[, error="invalid_token"] */
+          'WWW-Authenticate'?: string;
+          /** @description The request's id: the caller's own X-Request-Id when plausible (1 to 128 letters, digits or `._:/+=-`), otherwise a new UUID; also in the request's log line */
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": "Unauthorized"
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponseDto'];
+        };
+      };
+      /** @description No project with this id (of the caller's, with AUTH_MODE=oidc): "Project not found"; or the project has no section with this id: "Section not found"; or the project has no asset with this id: "Asset not found" */
+      404: {
+        headers: {
+          /** @description The request's id: the caller's own X-Request-Id when plausible (1 to 128 letters, digits or `._:/+=-`), otherwise a new UUID; also in the request's log line */
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": "Asset not found"
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponseDto'];
+        };
+      };
+      /** @description A body over 64 KB did not arrive within LARGE_BODY_READ_TIMEOUT_MS (default 10 s) of its turn to be read (large bodies are read a few at a time, one per client); the connection is closed */
+      408: {
+        headers: {
+          /** @description The request's id: the caller's own X-Request-Id when plausible (1 to 128 letters, digits or `._:/+=-`), otherwise a new UUID; also in the request's log line */
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": "Request body was not received in time"
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponseDto'];
+        };
+      };
+      /** @description The asset is a result of another section of the project; or a task is running for this section: "A task is running for this section; choose a result once it has finished" */
+      409: {
+        headers: {
+          /** @description The request's id: the caller's own X-Request-Id when plausible (1 to 128 letters, digits or `._:/+=-`), otherwise a new UUID; also in the request's log line */
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": "This asset is not a result of this section"
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponseDto'];
+        };
+      };
+      /** @description If-Match did not name the current version (or the project does not exist): nothing changed */
+      412: {
+        headers: {
+          /** @description The request's id: the caller's own X-Request-Id when plausible (1 to 128 letters, digits or `._:/+=-`), otherwise a new UUID; also in the request's log line */
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": "Precondition failed"
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponseDto'];
+        };
+      };
+      /** @description The body is larger than BODY_LIMIT (default 1 MB) */
+      413: {
+        headers: {
+          /** @description The request's id: the caller's own X-Request-Id when plausible (1 to 128 letters, digits or `._:/+=-`), otherwise a new UUID; also in the request's log line */
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": "Request body is too large"
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponseDto'];
+        };
+      };
+      /** @description CORS_ORIGINS is set and the Content-Type is one a browser sends without a CORS preflight (text/plain, application/x-www-form-urlencoded, multipart/form-data) or none */
+      415: {
+        headers: {
+          /** @description The request's id: the caller's own X-Request-Id when plausible (1 to 128 letters, digits or `._:/+=-`), otherwise a new UUID; also in the request's log line */
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": "Unsupported media type"
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponseDto'];
+        };
+      };
+      /** @description The request headers, the URL included, are over 16 KB */
+      431: {
+        headers: {
+          /** @description The request's id: the caller's own X-Request-Id when plausible (1 to 128 letters, digits or `._:/+=-`), otherwise a new UUID; also in the request's log line */
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": "Request headers are too large"
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponseDto'];
+        };
+      };
+      /** @description The change failed */
+      500: {
+        headers: {
+          /** @description The request's id: the caller's own X-Request-Id when plausible (1 to 128 letters, digits or `._:/+=-`), otherwise a new UUID; also in the request's log line */
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": "Failed to choose result"
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponseDto'];
+        };
+      };
+      /** @description With AUTH_MODE=oidc: the OpenID Provider's keys cannot be fetched and none are cached */
+      503: {
+        headers: {
+          /** @description Seconds to wait before sending the request again */
+          'Retry-After'?: number;
+          /** @description The request's id: the caller's own X-Request-Id when plausible (1 to 128 letters, digits or `._:/+=-`), otherwise a new UUID; also in the request's log line */
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": "Authentication is temporarily unavailable"
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponseDto'];
+        };
+      };
+    };
+  };
+  unselectSectionAsset: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Only update while the project is at this ETag (`*`: while it exists). Otherwise 412 and nothing changes; without the header, the update is unconditional. Example: `"3"` */
+        'If-Match'?: string;
+      };
+      path: {
+        /**
+         * @description The project id
+         * @example 019aa8f2-5f1c-7c3e-9a51-3c1f5d0b8e21
+         */
+        id: string;
+        /** @description The id of one of its sections */
+        sectionId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The section, without a chosen result */
+      200: {
+        headers: {
+          /** @description The project's version as a strong entity tag; send it back in If-Match or If-None-Match */
+          ETag?: string;
+          /** @description The request's id: the caller's own X-Request-Id when plausible (1 to 128 letters, digits or `._:/+=-`), otherwise a new UUID; also in the request's log line */
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "section": {
+           *         "id": "019aa8f2-5f1c-7c3e-9a51-3c1f5d0b8e21",
+           *         "projectId": "019aa8f2-5f1c-7c3e-9a51-3c1f5d0b8e20",
+           *         "type": "LOGO",
+           *         "status": "REVIEW",
+           *         "selectedAssetId": null,
+           *         "createdAt": "2026-11-22T03:39:09.321Z",
+           *         "updatedAt": "2026-11-22T03:39:09.321Z"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['SectionResponseDto'];
+        };
+      };
+      /** @description With AUTH_MODE=oidc: no bearer token, or one that is malformed, expired, wrongly signed or for another audience */
+      401: {
+        headers: {
+          /** @description Bearer realm="workspace-api"[, error="invalid_token"] */
+          'WWW-Authenticate'?: string;
+          /** @description The request's id: the caller's own X-Request-Id when plausible (1 to 128 letters, digits or `._:/+=-`), otherwise a new UUID; also in the request's log line */
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": "Unauthorized"
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponseDto'];
+        };
+      };
+      /** @description No project with this id (of the caller's, with AUTH_MODE=oidc): "Project not found"; or the project has no section with this id: "Section not found" */
+      404: {
+        headers: {
+          /** @description The request's id: the caller's own X-Request-Id when plausible (1 to 128 letters, digits or `._:/+=-`), otherwise a new UUID; also in the request's log line */
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": "Section not found"
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponseDto'];
+        };
+      };
+      /** @description The section has no chosen result */
+      409: {
+        headers: {
+          /** @description The request's id: the caller's own X-Request-Id when plausible (1 to 128 letters, digits or `._:/+=-`), otherwise a new UUID; also in the request's log line */
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": "No result of this section is chosen"
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponseDto'];
+        };
+      };
+      /** @description If-Match did not name the current version (or the project does not exist): nothing changed */
+      412: {
+        headers: {
+          /** @description The request's id: the caller's own X-Request-Id when plausible (1 to 128 letters, digits or `._:/+=-`), otherwise a new UUID; also in the request's log line */
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": "Precondition failed"
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponseDto'];
+        };
+      };
+      /** @description The request headers, the URL included, are over 16 KB */
+      431: {
+        headers: {
+          /** @description The request's id: the caller's own X-Request-Id when plausible (1 to 128 letters, digits or `._:/+=-`), otherwise a new UUID; also in the request's log line */
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": "Request headers are too large"
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponseDto'];
+        };
+      };
+      /** @description The change failed */
+      500: {
+        headers: {
+          /** @description The request's id: the caller's own X-Request-Id when plausible (1 to 128 letters, digits or `._:/+=-`), otherwise a new UUID; also in the request's log line */
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": "Failed to un-choose result"
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponseDto'];
+        };
+      };
+      /** @description With AUTH_MODE=oidc: the OpenID Provider's keys cannot be fetched and none are cached */
+      503: {
+        headers: {
+          /** @description Seconds to wait before sending the request again */
+          'Retry-After'?: number;
+          /** @description The request's id: the caller's own X-Request-Id when plausible (1 to 128 letters, digits or `._:/+=-`), otherwise a new UUID; also in the request's log line */
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": "Authentication is temporarily unavailable"
            *     }
            */
           'application/json': components['schemas']['ErrorResponseDto'];

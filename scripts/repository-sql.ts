@@ -21,6 +21,8 @@ import { StoredImagesRepository } from '../src/image-store/stored-images.reposit
 import { buildNewProject } from '../src/projects/project-defaults';
 import { ProjectVersions } from '../src/project-versions/project-versions.repository';
 import { ProjectsRepository } from '../src/projects/projects.repository';
+import { SectionsRepository } from '../src/sections/sections.repository';
+import { WorkspaceStatuses } from '../src/sections/workspace-statuses.repository';
 
 /**
  * The SQL each repository sends, per dialect, captured by running every
@@ -406,6 +408,35 @@ export async function captureRepositorySql(
       ),
     );
     write('project-versions.repository', 'ProjectVersions');
+
+    const sections = watched(new SectionsRepository(), called);
+    const [logoSection] = await db.read((manager) =>
+      manager.query<Array<{ id: string }>>(
+        dialect === 'sqlite'
+          ? `SELECT "id" FROM "sections" WHERE "projectId" = ? AND "type" = 'LOGO'`
+          : `SELECT "id" FROM "sections" WHERE "projectId" = $1 AND "type" = 'LOGO'`,
+        [owner.id],
+      ),
+    );
+    entries.splice(0);
+    await record('select: findTarget, sectionOfAsset, setSelection, find', () =>
+      db.transaction(async (transaction) => {
+        await sections.findTarget(transaction, owner.id, logoSection.id);
+        await sections.sectionOfAsset(transaction, owner.id, asset.id);
+        await sections.setSelection(transaction, logoSection.id, null);
+        await sections.find(transaction, logoSection.id);
+      }),
+    );
+    write('sections.repository', 'SectionsRepository');
+
+    const statuses = watched(
+      new WorkspaceStatuses(new ProjectVersions()),
+      called,
+    );
+    await record('refresh', () =>
+      db.transaction((transaction) => statuses.refresh(transaction, owner.id)),
+    );
+    write('workspace-statuses.repository', 'WorkspaceStatuses');
     const methods = repositoryMethods();
     const uncaptured = [
       ...methods.filter(

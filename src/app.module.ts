@@ -16,6 +16,7 @@ import { MetricsModule } from './metrics/metrics.module';
 import { PlatformModule } from './platform/platform.module';
 import { LogoModule } from './logo/logo.module';
 import { ProjectsModule } from './projects/projects.module';
+import { SectionsModule } from './sections/sections.module';
 import { TasksModule } from './tasks/tasks.module';
 import { TracingModule } from './tracing/tracing.module';
 
@@ -41,6 +42,7 @@ import { TracingModule } from './tracing/tracing.module';
     ProjectsModule,
     LogoModule,
     AssetsModule,
+    SectionsModule,
     TasksModule,
     HealthModule,
     ApiDocsModule,

@@ -4,12 +4,15 @@ import { join, relative, sep } from 'node:path';
 /**
  * Kept logos and projects depend on each other one way only: projects
  * show and delete assets (projects -> assets); both change a project's
- * version through project-versions, which depends on neither. A folder
+ * version through project-versions, which depends on neither. Sections
+ * (a section's chosen result, the statuses of sections and agents) is
+ * used by projects, assets and tasks, and uses none of them. A folder
  * cycle would make every change to one a change to the other.
  */
 const FORBIDDEN: Record<string, string[]> = {
   assets: ['projects'],
-  'project-versions': ['projects', 'assets'],
+  'project-versions': ['projects', 'assets', 'sections'],
+  sections: ['projects', 'assets', 'tasks'],
 };
 
 const sourcesOf = (folder: string): string[] =>

@@ -123,6 +123,29 @@ const EXPECTED_STATUSES: [string, string, string[]][] = [
     '/api/projects/{id}/assets/{assetId}',
     ['200', '401', '404', '412', '431', '500', '503'],
   ],
+  [
+    'put',
+    '/api/projects/{id}/sections/{sectionId}/selection',
+    [
+      '200',
+      '400',
+      '401',
+      '404',
+      '408',
+      '409',
+      '412',
+      '413',
+      '415',
+      '431',
+      '500',
+      '503',
+    ],
+  ],
+  [
+    'delete',
+    '/api/projects/{id}/sections/{sectionId}/selection',
+    ['200', '401', '404', '409', '412', '431', '500', '503'],
+  ],
 ];
 
 /** Operations that answer something other than JSON on success. */
@@ -146,10 +169,10 @@ const ENUMS: Record<string, string[]> = {
     'TESTING',
     'DEPLOYMENT',
   ],
-  SectionStatus: ['PENDING'],
+  SectionStatus: ['PENDING', 'IN_PROGRESS', 'REVIEW', 'DONE'],
   AgentType: ['CODE', 'MARKETING', 'DESIGN'],
   AgentProvider: ['CODE_PROVIDER', 'TEXT_PROVIDER', 'IMAGE_PROVIDER'],
-  AgentStatus: ['IDLE'],
+  AgentStatus: ['IDLE', 'WORKING'],
   LogoStyle: [
     'modern',
     'minimalist',
@@ -206,7 +229,7 @@ describe('OpenAPI document', () => {
     ).resolves.toBeDefined();
   });
 
-  it('lists exactly the twelve operations (health, metrics and docs stay out)', () => {
+  it('lists exactly the fourteen operations (health, metrics and docs stay out)', () => {
     const listed = Object.entries(document.paths).flatMap(([path, ops]) =>
       Object.keys(ops).map((method) => `${method} ${path}`),
     );

@@ -7,8 +7,8 @@ INSERT INTO "projects"("id", "name", "description", "userId", "createdAt", "upda
 VALUES ($1, $2, $3, $4, $5, $6, $7);
 INSERT INTO "agents"("id", "projectId", "name", "type", "provider", "status", "createdAt", "updatedAt")
 VALUES ($1, $2, $3, $4, $5, $6, $7, $8), ($9, $10, $11, $12, $13, $14, $15, $16), ($17, $18, $19, $20, $21, $22, $23, $24);
-INSERT INTO "sections"("id", "projectId", "type", "status", "position", "createdAt", "updatedAt")
-VALUES ($1, $2, $3, $4, $5, $6, $7), ($8, $9, $10, $11, $12, $13, $14), ($15, $16, $17, $18, $19, $20, $21), ($22, $23, $24, $25, $26, $27, $28), ($29, $30, $31, $32, $33, $34, $35), ($36, $37, $38, $39, $40, $41, $42), ($43, $44, $45, $46, $47, $48, $49), ($50, $51, $52, $53, $54, $55, $56);
+INSERT INTO "sections"("id", "projectId", "type", "status", "selectedAssetId", "position", "createdAt", "updatedAt")
+VALUES ($1, $2, $3, $4, $5, $6, $7, $8), ($9, $10, $11, $12, $13, $14, $15, $16), ($17, $18, $19, $20, $21, $22, $23, $24), ($25, $26, $27, $28, $29, $30, $31, $32), ($33, $34, $35, $36, $37, $38, $39, $40), ($41, $42, $43, $44, $45, $46, $47, $48), ($49, $50, $51, $52, $53, $54, $55, $56), ($57, $58, $59, $60, $61, $62, $63, $64);
 COMMIT;
 
 -- ProjectsRepository.findDetail
@@ -25,6 +25,7 @@ SELECT ('{'
       || ',"projectId":' || COALESCE(to_json("c"."projectId")::text, 'null')
       || ',"type":' || COALESCE(to_json("c"."type")::text, 'null')
       || ',"status":' || COALESCE(to_json("c"."status")::text, 'null')
+      || ',"selectedAssetId":' || COALESCE(to_json("c"."selectedAssetId")::text, 'null')
       || ',"createdAt":' || COALESCE(to_json(to_char("c"."createdAt" AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))::text, 'null')
       || ',"updatedAt":' || COALESCE(to_json(to_char("c"."updatedAt" AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))::text, 'null')
       || ',"assets":' || COALESCE((
@@ -63,13 +64,17 @@ SELECT ('{'
     SELECT COALESCE('[' || string_agg(('{'
       || '"id":' || COALESCE(to_json("c"."id")::text, 'null')
       || ',"projectId":' || COALESCE(to_json("c"."projectId")::text, 'null')
-      || ',"sectionId":' || COALESCE(to_json("c"."sectionId")::text, 'null')
+      || ',"type":' || COALESCE(to_json("c"."type")::text, 'null')
       || ',"agentId":' || COALESCE(to_json("c"."agentId")::text, 'null')
-      || ',"title":' || COALESCE(to_json("c"."title")::text, 'null')
-      || ',"description":' || COALESCE(to_json("c"."description")::text, 'null')
+      || ',"sectionId":' || COALESCE(to_json("c"."sectionId")::text, 'null')
       || ',"status":' || COALESCE(to_json("c"."status")::text, 'null')
+      || ',"input":' || COALESCE("c"."input", 'null')
+      || ',"assetIds":' || COALESCE("c"."assetIds", 'null')
+      || ',"error":' || COALESCE("c"."error", 'null')
+      || ',"attempts":' || COALESCE(to_json("c"."attempts")::text, 'null')
       || ',"createdAt":' || COALESCE(to_json(to_char("c"."createdAt" AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))::text, 'null')
-      || ',"updatedAt":' || COALESCE(to_json(to_char("c"."updatedAt" AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))::text, 'null') || '}'), ',' ORDER BY "c"."createdAt" DESC, "c"."id" DESC) || ']', '[]')
+      || ',"startedAt":' || COALESCE(to_json(to_char("c"."startedAt" AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))::text, 'null')
+      || ',"finishedAt":' || COALESCE(to_json(to_char("c"."finishedAt" AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))::text, 'null') || '}'), ',' ORDER BY "c"."createdAt" DESC, "c"."id" DESC) || ']', '[]')
     FROM "tasks" "c"
     WHERE "c"."projectId" = "p"."id"
   ), 'null')
@@ -110,6 +115,7 @@ SELECT ('{'
       || ',"projectId":' || COALESCE(to_json("c"."projectId")::text, 'null')
       || ',"type":' || COALESCE(to_json("c"."type")::text, 'null')
       || ',"status":' || COALESCE(to_json("c"."status")::text, 'null')
+      || ',"selectedAssetId":' || COALESCE(to_json("c"."selectedAssetId")::text, 'null')
       || ',"createdAt":' || COALESCE(to_json(to_char("c"."createdAt" AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))::text, 'null')
       || ',"updatedAt":' || COALESCE(to_json(to_char("c"."updatedAt" AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))::text, 'null')
       || ',"assets":' || COALESCE((
@@ -148,13 +154,17 @@ SELECT ('{'
     SELECT COALESCE('[' || string_agg(('{'
       || '"id":' || COALESCE(to_json("c"."id")::text, 'null')
       || ',"projectId":' || COALESCE(to_json("c"."projectId")::text, 'null')
-      || ',"sectionId":' || COALESCE(to_json("c"."sectionId")::text, 'null')
+      || ',"type":' || COALESCE(to_json("c"."type")::text, 'null')
       || ',"agentId":' || COALESCE(to_json("c"."agentId")::text, 'null')
-      || ',"title":' || COALESCE(to_json("c"."title")::text, 'null')
-      || ',"description":' || COALESCE(to_json("c"."description")::text, 'null')
+      || ',"sectionId":' || COALESCE(to_json("c"."sectionId")::text, 'null')
       || ',"status":' || COALESCE(to_json("c"."status")::text, 'null')
+      || ',"input":' || COALESCE("c"."input", 'null')
+      || ',"assetIds":' || COALESCE("c"."assetIds", 'null')
+      || ',"error":' || COALESCE("c"."error", 'null')
+      || ',"attempts":' || COALESCE(to_json("c"."attempts")::text, 'null')
       || ',"createdAt":' || COALESCE(to_json(to_char("c"."createdAt" AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))::text, 'null')
-      || ',"updatedAt":' || COALESCE(to_json(to_char("c"."updatedAt" AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))::text, 'null') || '}'), ',' ORDER BY "c"."createdAt" DESC, "c"."id" DESC) || ']', '[]')
+      || ',"startedAt":' || COALESCE(to_json(to_char("c"."startedAt" AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))::text, 'null')
+      || ',"finishedAt":' || COALESCE(to_json(to_char("c"."finishedAt" AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))::text, 'null') || '}'), ',' ORDER BY "c"."createdAt" DESC, "c"."id" DESC) || ']', '[]')
     FROM "tasks" "c"
     WHERE "c"."projectId" = "p"."id"
   ), 'null')
@@ -213,6 +223,7 @@ SELECT ('{'
       || ',"projectId":' || COALESCE(to_json("c"."projectId")::text, 'null')
       || ',"type":' || COALESCE(to_json("c"."type")::text, 'null')
       || ',"status":' || COALESCE(to_json("c"."status")::text, 'null')
+      || ',"selectedAssetId":' || COALESCE(to_json("c"."selectedAssetId")::text, 'null')
       || ',"createdAt":' || COALESCE(to_json(to_char("c"."createdAt" AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))::text, 'null')
       || ',"updatedAt":' || COALESCE(to_json(to_char("c"."updatedAt" AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))::text, 'null') || '}'), ',' ORDER BY "c"."position") || ']', '[]')
     FROM "sections" "c"
@@ -235,13 +246,17 @@ SELECT ('{'
     SELECT COALESCE('[' || string_agg(('{'
       || '"id":' || COALESCE(to_json("c"."id")::text, 'null')
       || ',"projectId":' || COALESCE(to_json("c"."projectId")::text, 'null')
-      || ',"sectionId":' || COALESCE(to_json("c"."sectionId")::text, 'null')
+      || ',"type":' || COALESCE(to_json("c"."type")::text, 'null')
       || ',"agentId":' || COALESCE(to_json("c"."agentId")::text, 'null')
-      || ',"title":' || COALESCE(to_json("c"."title")::text, 'null')
-      || ',"description":' || COALESCE(to_json("c"."description")::text, 'null')
+      || ',"sectionId":' || COALESCE(to_json("c"."sectionId")::text, 'null')
       || ',"status":' || COALESCE(to_json("c"."status")::text, 'null')
+      || ',"input":' || COALESCE("c"."input", 'null')
+      || ',"assetIds":' || COALESCE("c"."assetIds", 'null')
+      || ',"error":' || COALESCE("c"."error", 'null')
+      || ',"attempts":' || COALESCE(to_json("c"."attempts")::text, 'null')
       || ',"createdAt":' || COALESCE(to_json(to_char("c"."createdAt" AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))::text, 'null')
-      || ',"updatedAt":' || COALESCE(to_json(to_char("c"."updatedAt" AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))::text, 'null') || '}'), ',' ORDER BY "c"."createdAt" DESC, "c"."id" DESC) || ']', '[]')
+      || ',"startedAt":' || COALESCE(to_json(to_char("c"."startedAt" AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))::text, 'null')
+      || ',"finishedAt":' || COALESCE(to_json(to_char("c"."finishedAt" AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))::text, 'null') || '}'), ',' ORDER BY "c"."createdAt" DESC, "c"."id" DESC) || ']', '[]')
     FROM "tasks" "c"
     WHERE "c"."projectId" = "p"."id"
   ), 'null')
@@ -274,6 +289,7 @@ SELECT ('{'
       || ',"projectId":' || COALESCE(to_json("c"."projectId")::text, 'null')
       || ',"type":' || COALESCE(to_json("c"."type")::text, 'null')
       || ',"status":' || COALESCE(to_json("c"."status")::text, 'null')
+      || ',"selectedAssetId":' || COALESCE(to_json("c"."selectedAssetId")::text, 'null')
       || ',"createdAt":' || COALESCE(to_json(to_char("c"."createdAt" AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))::text, 'null')
       || ',"updatedAt":' || COALESCE(to_json(to_char("c"."updatedAt" AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))::text, 'null') || '}'), ',' ORDER BY "c"."position") || ']', '[]')
     FROM "sections" "c"
@@ -296,13 +312,17 @@ SELECT ('{'
     SELECT COALESCE('[' || string_agg(('{'
       || '"id":' || COALESCE(to_json("c"."id")::text, 'null')
       || ',"projectId":' || COALESCE(to_json("c"."projectId")::text, 'null')
-      || ',"sectionId":' || COALESCE(to_json("c"."sectionId")::text, 'null')
+      || ',"type":' || COALESCE(to_json("c"."type")::text, 'null')
       || ',"agentId":' || COALESCE(to_json("c"."agentId")::text, 'null')
-      || ',"title":' || COALESCE(to_json("c"."title")::text, 'null')
-      || ',"description":' || COALESCE(to_json("c"."description")::text, 'null')
+      || ',"sectionId":' || COALESCE(to_json("c"."sectionId")::text, 'null')
       || ',"status":' || COALESCE(to_json("c"."status")::text, 'null')
+      || ',"input":' || COALESCE("c"."input", 'null')
+      || ',"assetIds":' || COALESCE("c"."assetIds", 'null')
+      || ',"error":' || COALESCE("c"."error", 'null')
+      || ',"attempts":' || COALESCE(to_json("c"."attempts")::text, 'null')
       || ',"createdAt":' || COALESCE(to_json(to_char("c"."createdAt" AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))::text, 'null')
-      || ',"updatedAt":' || COALESCE(to_json(to_char("c"."updatedAt" AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))::text, 'null') || '}'), ',' ORDER BY "c"."createdAt" DESC, "c"."id" DESC) || ']', '[]')
+      || ',"startedAt":' || COALESCE(to_json(to_char("c"."startedAt" AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))::text, 'null')
+      || ',"finishedAt":' || COALESCE(to_json(to_char("c"."finishedAt" AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))::text, 'null') || '}'), ',' ORDER BY "c"."createdAt" DESC, "c"."id" DESC) || ']', '[]')
     FROM "tasks" "c"
     WHERE "c"."projectId" = "p"."id"
   ), 'null')
@@ -336,6 +356,7 @@ SELECT ('{'
       || ',"projectId":' || COALESCE(to_json("c"."projectId")::text, 'null')
       || ',"type":' || COALESCE(to_json("c"."type")::text, 'null')
       || ',"status":' || COALESCE(to_json("c"."status")::text, 'null')
+      || ',"selectedAssetId":' || COALESCE(to_json("c"."selectedAssetId")::text, 'null')
       || ',"createdAt":' || COALESCE(to_json(to_char("c"."createdAt" AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))::text, 'null')
       || ',"updatedAt":' || COALESCE(to_json(to_char("c"."updatedAt" AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))::text, 'null') || '}'), ',' ORDER BY "c"."position") || ']', '[]')
     FROM "sections" "c"
@@ -358,13 +379,17 @@ SELECT ('{'
     SELECT COALESCE('[' || string_agg(('{'
       || '"id":' || COALESCE(to_json("c"."id")::text, 'null')
       || ',"projectId":' || COALESCE(to_json("c"."projectId")::text, 'null')
-      || ',"sectionId":' || COALESCE(to_json("c"."sectionId")::text, 'null')
+      || ',"type":' || COALESCE(to_json("c"."type")::text, 'null')
       || ',"agentId":' || COALESCE(to_json("c"."agentId")::text, 'null')
-      || ',"title":' || COALESCE(to_json("c"."title")::text, 'null')
-      || ',"description":' || COALESCE(to_json("c"."description")::text, 'null')
+      || ',"sectionId":' || COALESCE(to_json("c"."sectionId")::text, 'null')
       || ',"status":' || COALESCE(to_json("c"."status")::text, 'null')
+      || ',"input":' || COALESCE("c"."input", 'null')
+      || ',"assetIds":' || COALESCE("c"."assetIds", 'null')
+      || ',"error":' || COALESCE("c"."error", 'null')
+      || ',"attempts":' || COALESCE(to_json("c"."attempts")::text, 'null')
       || ',"createdAt":' || COALESCE(to_json(to_char("c"."createdAt" AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))::text, 'null')
-      || ',"updatedAt":' || COALESCE(to_json(to_char("c"."updatedAt" AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))::text, 'null') || '}'), ',' ORDER BY "c"."createdAt" DESC, "c"."id" DESC) || ']', '[]')
+      || ',"startedAt":' || COALESCE(to_json(to_char("c"."startedAt" AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))::text, 'null')
+      || ',"finishedAt":' || COALESCE(to_json(to_char("c"."finishedAt" AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))::text, 'null') || '}'), ',' ORDER BY "c"."createdAt" DESC, "c"."id" DESC) || ']', '[]')
     FROM "tasks" "c"
     WHERE "c"."projectId" = "p"."id"
   ), 'null')
@@ -396,6 +421,7 @@ SELECT ('{'
       || ',"projectId":' || COALESCE(to_json("c"."projectId")::text, 'null')
       || ',"type":' || COALESCE(to_json("c"."type")::text, 'null')
       || ',"status":' || COALESCE(to_json("c"."status")::text, 'null')
+      || ',"selectedAssetId":' || COALESCE(to_json("c"."selectedAssetId")::text, 'null')
       || ',"createdAt":' || COALESCE(to_json(to_char("c"."createdAt" AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))::text, 'null')
       || ',"updatedAt":' || COALESCE(to_json(to_char("c"."updatedAt" AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))::text, 'null') || '}'), ',' ORDER BY "c"."position") || ']', '[]')
     FROM "sections" "c"
@@ -418,13 +444,17 @@ SELECT ('{'
     SELECT COALESCE('[' || string_agg(('{'
       || '"id":' || COALESCE(to_json("c"."id")::text, 'null')
       || ',"projectId":' || COALESCE(to_json("c"."projectId")::text, 'null')
-      || ',"sectionId":' || COALESCE(to_json("c"."sectionId")::text, 'null')
+      || ',"type":' || COALESCE(to_json("c"."type")::text, 'null')
       || ',"agentId":' || COALESCE(to_json("c"."agentId")::text, 'null')
-      || ',"title":' || COALESCE(to_json("c"."title")::text, 'null')
-      || ',"description":' || COALESCE(to_json("c"."description")::text, 'null')
+      || ',"sectionId":' || COALESCE(to_json("c"."sectionId")::text, 'null')
       || ',"status":' || COALESCE(to_json("c"."status")::text, 'null')
+      || ',"input":' || COALESCE("c"."input", 'null')
+      || ',"assetIds":' || COALESCE("c"."assetIds", 'null')
+      || ',"error":' || COALESCE("c"."error", 'null')
+      || ',"attempts":' || COALESCE(to_json("c"."attempts")::text, 'null')
       || ',"createdAt":' || COALESCE(to_json(to_char("c"."createdAt" AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))::text, 'null')
-      || ',"updatedAt":' || COALESCE(to_json(to_char("c"."updatedAt" AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))::text, 'null') || '}'), ',' ORDER BY "c"."createdAt" DESC, "c"."id" DESC) || ']', '[]')
+      || ',"startedAt":' || COALESCE(to_json(to_char("c"."startedAt" AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))::text, 'null')
+      || ',"finishedAt":' || COALESCE(to_json(to_char("c"."finishedAt" AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))::text, 'null') || '}'), ',' ORDER BY "c"."createdAt" DESC, "c"."id" DESC) || ']', '[]')
     FROM "tasks" "c"
     WHERE "c"."projectId" = "p"."id"
   ), 'null')
@@ -458,7 +488,7 @@ SELECT "Project"."id" AS "Project_id", "Project"."name" AS "Project_name", "Proj
 FROM "projects" "Project"
 WHERE (("Project"."id" = $1))
 LIMIT 1;
-SELECT "c"."id", "c"."projectId", "c"."type", "c"."status", "c"."createdAt", "c"."updatedAt"
+SELECT "c"."id", "c"."projectId", "c"."type", "c"."status", "c"."selectedAssetId", "c"."createdAt", "c"."updatedAt"
 FROM "sections" "c"
 WHERE "c"."projectId" = $1
 ORDER BY "c"."position";
@@ -483,7 +513,7 @@ SELECT "Project"."id" AS "Project_id", "Project"."name" AS "Project_name", "Proj
 FROM "projects" "Project"
 WHERE (("Project"."id" = $1))
 LIMIT 1;
-SELECT "c"."id", "c"."projectId", "c"."type", "c"."status", "c"."createdAt", "c"."updatedAt"
+SELECT "c"."id", "c"."projectId", "c"."type", "c"."status", "c"."selectedAssetId", "c"."createdAt", "c"."updatedAt"
 FROM "sections" "c"
 WHERE "c"."projectId" = $1
 ORDER BY "c"."position";

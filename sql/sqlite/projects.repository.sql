@@ -11,22 +11,22 @@ INSERT INTO "agents"("id", "projectId", "name", "type", "provider", "status", "c
 VALUES (?, ?, ?, ?, ?, ?, ?, ?);
 INSERT INTO "agents"("id", "projectId", "name", "type", "provider", "status", "createdAt", "updatedAt")
 VALUES (?, ?, ?, ?, ?, ?, ?, ?);
-INSERT INTO "sections"("id", "projectId", "type", "status", "position", "createdAt", "updatedAt")
-VALUES (?, ?, ?, ?, 0, ?, ?);
-INSERT INTO "sections"("id", "projectId", "type", "status", "position", "createdAt", "updatedAt")
-VALUES (?, ?, ?, ?, 1, ?, ?);
-INSERT INTO "sections"("id", "projectId", "type", "status", "position", "createdAt", "updatedAt")
-VALUES (?, ?, ?, ?, 2, ?, ?);
-INSERT INTO "sections"("id", "projectId", "type", "status", "position", "createdAt", "updatedAt")
-VALUES (?, ?, ?, ?, 3, ?, ?);
-INSERT INTO "sections"("id", "projectId", "type", "status", "position", "createdAt", "updatedAt")
-VALUES (?, ?, ?, ?, 4, ?, ?);
-INSERT INTO "sections"("id", "projectId", "type", "status", "position", "createdAt", "updatedAt")
-VALUES (?, ?, ?, ?, 5, ?, ?);
-INSERT INTO "sections"("id", "projectId", "type", "status", "position", "createdAt", "updatedAt")
-VALUES (?, ?, ?, ?, 6, ?, ?);
-INSERT INTO "sections"("id", "projectId", "type", "status", "position", "createdAt", "updatedAt")
-VALUES (?, ?, ?, ?, 7, ?, ?);
+INSERT INTO "sections"("id", "projectId", "type", "status", "selectedAssetId", "position", "createdAt", "updatedAt")
+VALUES (?, ?, ?, ?, ?, 0, ?, ?);
+INSERT INTO "sections"("id", "projectId", "type", "status", "selectedAssetId", "position", "createdAt", "updatedAt")
+VALUES (?, ?, ?, ?, ?, 1, ?, ?);
+INSERT INTO "sections"("id", "projectId", "type", "status", "selectedAssetId", "position", "createdAt", "updatedAt")
+VALUES (?, ?, ?, ?, ?, 2, ?, ?);
+INSERT INTO "sections"("id", "projectId", "type", "status", "selectedAssetId", "position", "createdAt", "updatedAt")
+VALUES (?, ?, ?, ?, ?, 3, ?, ?);
+INSERT INTO "sections"("id", "projectId", "type", "status", "selectedAssetId", "position", "createdAt", "updatedAt")
+VALUES (?, ?, ?, ?, ?, 4, ?, ?);
+INSERT INTO "sections"("id", "projectId", "type", "status", "selectedAssetId", "position", "createdAt", "updatedAt")
+VALUES (?, ?, ?, ?, ?, 5, ?, ?);
+INSERT INTO "sections"("id", "projectId", "type", "status", "selectedAssetId", "position", "createdAt", "updatedAt")
+VALUES (?, ?, ?, ?, ?, 6, ?, ?);
+INSERT INTO "sections"("id", "projectId", "type", "status", "selectedAssetId", "position", "createdAt", "updatedAt")
+VALUES (?, ?, ?, ?, ?, 7, ?, ?);
 COMMIT;
 
 -- ProjectsRepository.findDetail
@@ -41,6 +41,7 @@ SELECT json_object('id', "p"."id",
       'projectId', "c"."projectId",
       'type', "c"."type",
       'status', "c"."status",
+      'selectedAssetId', "c"."selectedAssetId",
       'createdAt', (replace("c"."createdAt", ' ', 'T') || 'Z'),
       'updatedAt', (replace("c"."updatedAt", ' ', 'T') || 'Z'),
       'assets', (
@@ -76,13 +77,17 @@ SELECT json_object('id', "p"."id",
   'tasks', (
     SELECT jsonb_group_array(json_object('id', "c"."id",
       'projectId', "c"."projectId",
-      'sectionId', "c"."sectionId",
+      'type', "c"."type",
       'agentId', "c"."agentId",
-      'title', "c"."title",
-      'description', "c"."description",
+      'sectionId', "c"."sectionId",
       'status', "c"."status",
+      'input', json("c"."input"),
+      'assetIds', json("c"."assetIds"),
+      'error', json("c"."error"),
+      'attempts', "c"."attempts",
       'createdAt', (replace("c"."createdAt", ' ', 'T') || 'Z'),
-      'updatedAt', (replace("c"."updatedAt", ' ', 'T') || 'Z')) ORDER BY "c"."createdAt" DESC, "c"."id" DESC)
+      'startedAt', (replace("c"."startedAt", ' ', 'T') || 'Z'),
+      'finishedAt', (replace("c"."finishedAt", ' ', 'T') || 'Z')) ORDER BY "c"."createdAt" DESC, "c"."id" DESC)
     FROM "tasks" "c"
     WHERE "c"."projectId" = "p"."id"
   ),
@@ -120,6 +125,7 @@ SELECT json_object('id', "p"."id",
       'projectId', "c"."projectId",
       'type', "c"."type",
       'status', "c"."status",
+      'selectedAssetId', "c"."selectedAssetId",
       'createdAt', (replace("c"."createdAt", ' ', 'T') || 'Z'),
       'updatedAt', (replace("c"."updatedAt", ' ', 'T') || 'Z'),
       'assets', (
@@ -155,13 +161,17 @@ SELECT json_object('id', "p"."id",
   'tasks', (
     SELECT jsonb_group_array(json_object('id', "c"."id",
       'projectId', "c"."projectId",
-      'sectionId', "c"."sectionId",
+      'type', "c"."type",
       'agentId', "c"."agentId",
-      'title', "c"."title",
-      'description', "c"."description",
+      'sectionId', "c"."sectionId",
       'status', "c"."status",
+      'input', json("c"."input"),
+      'assetIds', json("c"."assetIds"),
+      'error', json("c"."error"),
+      'attempts', "c"."attempts",
       'createdAt', (replace("c"."createdAt", ' ', 'T') || 'Z'),
-      'updatedAt', (replace("c"."updatedAt", ' ', 'T') || 'Z')) ORDER BY "c"."createdAt" DESC, "c"."id" DESC)
+      'startedAt', (replace("c"."startedAt", ' ', 'T') || 'Z'),
+      'finishedAt', (replace("c"."finishedAt", ' ', 'T') || 'Z')) ORDER BY "c"."createdAt" DESC, "c"."id" DESC)
     FROM "tasks" "c"
     WHERE "c"."projectId" = "p"."id"
   ),
@@ -217,6 +227,7 @@ SELECT json_object('id', "p"."id",
       'projectId', "c"."projectId",
       'type', "c"."type",
       'status', "c"."status",
+      'selectedAssetId', "c"."selectedAssetId",
       'createdAt', (replace("c"."createdAt", ' ', 'T') || 'Z'),
       'updatedAt', (replace("c"."updatedAt", ' ', 'T') || 'Z')) ORDER BY "c"."position")
     FROM "sections" "c"
@@ -237,13 +248,17 @@ SELECT json_object('id', "p"."id",
   'tasks', (
     SELECT jsonb_group_array(json_object('id', "c"."id",
       'projectId', "c"."projectId",
-      'sectionId', "c"."sectionId",
+      'type', "c"."type",
       'agentId', "c"."agentId",
-      'title', "c"."title",
-      'description', "c"."description",
+      'sectionId', "c"."sectionId",
       'status', "c"."status",
+      'input', json("c"."input"),
+      'assetIds', json("c"."assetIds"),
+      'error', json("c"."error"),
+      'attempts', "c"."attempts",
       'createdAt', (replace("c"."createdAt", ' ', 'T') || 'Z'),
-      'updatedAt', (replace("c"."updatedAt", ' ', 'T') || 'Z')) ORDER BY "c"."createdAt" DESC, "c"."id" DESC)
+      'startedAt', (replace("c"."startedAt", ' ', 'T') || 'Z'),
+      'finishedAt', (replace("c"."finishedAt", ' ', 'T') || 'Z')) ORDER BY "c"."createdAt" DESC, "c"."id" DESC)
     FROM "tasks" "c"
     WHERE "c"."projectId" = "p"."id"
   ),
@@ -273,6 +288,7 @@ SELECT json_object('id', "p"."id",
       'projectId', "c"."projectId",
       'type', "c"."type",
       'status', "c"."status",
+      'selectedAssetId', "c"."selectedAssetId",
       'createdAt', (replace("c"."createdAt", ' ', 'T') || 'Z'),
       'updatedAt', (replace("c"."updatedAt", ' ', 'T') || 'Z')) ORDER BY "c"."position")
     FROM "sections" "c"
@@ -293,13 +309,17 @@ SELECT json_object('id', "p"."id",
   'tasks', (
     SELECT jsonb_group_array(json_object('id', "c"."id",
       'projectId', "c"."projectId",
-      'sectionId', "c"."sectionId",
+      'type', "c"."type",
       'agentId', "c"."agentId",
-      'title', "c"."title",
-      'description', "c"."description",
+      'sectionId', "c"."sectionId",
       'status', "c"."status",
+      'input', json("c"."input"),
+      'assetIds', json("c"."assetIds"),
+      'error', json("c"."error"),
+      'attempts', "c"."attempts",
       'createdAt', (replace("c"."createdAt", ' ', 'T') || 'Z'),
-      'updatedAt', (replace("c"."updatedAt", ' ', 'T') || 'Z')) ORDER BY "c"."createdAt" DESC, "c"."id" DESC)
+      'startedAt', (replace("c"."startedAt", ' ', 'T') || 'Z'),
+      'finishedAt', (replace("c"."finishedAt", ' ', 'T') || 'Z')) ORDER BY "c"."createdAt" DESC, "c"."id" DESC)
     FROM "tasks" "c"
     WHERE "c"."projectId" = "p"."id"
   ),
@@ -330,6 +350,7 @@ SELECT json_object('id', "p"."id",
       'projectId', "c"."projectId",
       'type', "c"."type",
       'status', "c"."status",
+      'selectedAssetId', "c"."selectedAssetId",
       'createdAt', (replace("c"."createdAt", ' ', 'T') || 'Z'),
       'updatedAt', (replace("c"."updatedAt", ' ', 'T') || 'Z')) ORDER BY "c"."position")
     FROM "sections" "c"
@@ -350,13 +371,17 @@ SELECT json_object('id', "p"."id",
   'tasks', (
     SELECT jsonb_group_array(json_object('id', "c"."id",
       'projectId', "c"."projectId",
-      'sectionId', "c"."sectionId",
+      'type', "c"."type",
       'agentId', "c"."agentId",
-      'title', "c"."title",
-      'description', "c"."description",
+      'sectionId', "c"."sectionId",
       'status', "c"."status",
+      'input', json("c"."input"),
+      'assetIds', json("c"."assetIds"),
+      'error', json("c"."error"),
+      'attempts', "c"."attempts",
       'createdAt', (replace("c"."createdAt", ' ', 'T') || 'Z'),
-      'updatedAt', (replace("c"."updatedAt", ' ', 'T') || 'Z')) ORDER BY "c"."createdAt" DESC, "c"."id" DESC)
+      'startedAt', (replace("c"."startedAt", ' ', 'T') || 'Z'),
+      'finishedAt', (replace("c"."finishedAt", ' ', 'T') || 'Z')) ORDER BY "c"."createdAt" DESC, "c"."id" DESC)
     FROM "tasks" "c"
     WHERE "c"."projectId" = "p"."id"
   ),
@@ -385,6 +410,7 @@ SELECT json_object('id', "p"."id",
       'projectId', "c"."projectId",
       'type', "c"."type",
       'status', "c"."status",
+      'selectedAssetId', "c"."selectedAssetId",
       'createdAt', (replace("c"."createdAt", ' ', 'T') || 'Z'),
       'updatedAt', (replace("c"."updatedAt", ' ', 'T') || 'Z')) ORDER BY "c"."position")
     FROM "sections" "c"
@@ -405,13 +431,17 @@ SELECT json_object('id', "p"."id",
   'tasks', (
     SELECT jsonb_group_array(json_object('id', "c"."id",
       'projectId', "c"."projectId",
-      'sectionId', "c"."sectionId",
+      'type', "c"."type",
       'agentId', "c"."agentId",
-      'title', "c"."title",
-      'description', "c"."description",
+      'sectionId', "c"."sectionId",
       'status', "c"."status",
+      'input', json("c"."input"),
+      'assetIds', json("c"."assetIds"),
+      'error', json("c"."error"),
+      'attempts', "c"."attempts",
       'createdAt', (replace("c"."createdAt", ' ', 'T') || 'Z'),
-      'updatedAt', (replace("c"."updatedAt", ' ', 'T') || 'Z')) ORDER BY "c"."createdAt" DESC, "c"."id" DESC)
+      'startedAt', (replace("c"."startedAt", ' ', 'T') || 'Z'),
+      'finishedAt', (replace("c"."finishedAt", ' ', 'T') || 'Z')) ORDER BY "c"."createdAt" DESC, "c"."id" DESC)
     FROM "tasks" "c"
     WHERE "c"."projectId" = "p"."id"
   ),
@@ -444,7 +474,7 @@ SELECT "Project"."id" AS "Project_id", "Project"."name" AS "Project_name", "Proj
 FROM "projects" "Project"
 WHERE (("Project"."id" = ?))
 LIMIT 1;
-SELECT "c"."id", "c"."projectId", "c"."type", "c"."status", "c"."createdAt", "c"."updatedAt"
+SELECT "c"."id", "c"."projectId", "c"."type", "c"."status", "c"."selectedAssetId", "c"."createdAt", "c"."updatedAt"
 FROM "sections" "c"
 WHERE "c"."projectId" = ?
 ORDER BY "c"."position";
@@ -469,7 +499,7 @@ SELECT "Project"."id" AS "Project_id", "Project"."name" AS "Project_name", "Proj
 FROM "projects" "Project"
 WHERE (("Project"."id" = ?))
 LIMIT 1;
-SELECT "c"."id", "c"."projectId", "c"."type", "c"."status", "c"."createdAt", "c"."updatedAt"
+SELECT "c"."id", "c"."projectId", "c"."type", "c"."status", "c"."selectedAssetId", "c"."createdAt", "c"."updatedAt"
 FROM "sections" "c"
 WHERE "c"."projectId" = ?
 ORDER BY "c"."position";

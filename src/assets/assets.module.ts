@@ -3,6 +3,7 @@ import { IdempotencyModule } from '../idempotency/idempotency.module';
 import { ImageStoreModule } from '../image-store/image-store.module';
 import { LogoModule } from '../logo/logo.module';
 import { ProjectVersionsModule } from '../project-versions/project-versions.module';
+import { SectionsModule } from '../sections/sections.module';
 import { AssetContentController } from './asset-content.controller';
 import { AssetStorageModule } from './asset-storage.module';
 import { AssetsService } from './assets.service';
@@ -20,6 +21,7 @@ import { ProjectAssetsController } from './project-assets.controller';
     ImageStoreModule,
     LogoModule,
     ProjectVersionsModule,
+    SectionsModule,
   ],
   controllers: [ProjectAssetsController, AssetContentController],
   providers: [AssetsService, ParkedLogos],

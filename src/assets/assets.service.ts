@@ -19,6 +19,7 @@ import {
   type ProjectChange,
 } from '../project-versions/project-versions.repository';
 import { ProjectAccess } from '../auth/project-access';
+import { WorkspaceStatuses } from '../sections/workspace-statuses.repository';
 import { keptAssetReply } from './asset-replies';
 import {
   AssetBytes,
@@ -83,6 +84,7 @@ export class AssetsService {
     private readonly db: Database,
     private readonly parked: ParkedLogos,
     private readonly versions: ProjectVersions,
+    private readonly statuses: WorkspaceStatuses,
     @Inject(assetsConfig.KEY) config: AssetsConfig,
     @Inject(logoConfig.KEY) logoSettings: ConfigType<typeof logoConfig>,
   ) {
@@ -224,6 +226,8 @@ export class AssetsService {
           createdAt: new Date().toISOString(),
         };
         await this.rows.insert(transaction, asset);
+        // The LOGO section holds a result now: it is for review.
+        await this.statuses.refresh(transaction, projectId);
         await staged.writeIn(transaction);
         await this.rows.releaseSlot(reservation, transaction);
         const reply = keptAssetReply({
@@ -337,8 +341,9 @@ export class AssetsService {
 
   /**
    * DELETE /api/projects/{id}/assets/{assetId}: the row (and database
-   * bytes) in one transaction that also moves the project's version on;
-   * bytes kept elsewhere go after the commit. With If-Match, only while
+   * bytes) in one transaction that also moves the project's version on
+   * and recomputes the statuses of its sections (the FK un-chooses a
+   * chosen asset); bytes kept elsewhere go after the commit. With If-Match, only while
    * the project is at a version it names (412 otherwise).
    */
   async remove(
@@ -362,6 +367,8 @@ export class AssetsService {
       if (!(await this.rows.delete(transaction, ref))) {
         throw new AssetNotFoundException();
       }
+      // A section's last result, or its chosen one, may have gone with it.
+      await this.statuses.refresh(transaction, projectId);
       return advanced;
     });
     await this.bytes.forget([ref]);

@@ -4,6 +4,7 @@ export default async () => {
   const t = {
     ['./tasks/dto/task.dto']: require('../tasks/dto/task.dto'),
     ['./assets/dto/asset.dto']: require('../assets/dto/asset.dto'),
+    ['./sections/dto/section.dto']: require('../sections/dto/section.dto'),
     ['./projects/dto/project-responses.dto']: require('../projects/dto/project-responses.dto'),
     ['./failures/error-responses.dto']: require('../failures/error-responses.dto'),
   };
@@ -49,7 +50,7 @@ export default async () => {
               sectionId: { required: true, type: () => String, nullable: true },
               status: {
                 required: true,
-                enum: ['QUEUED', 'RUNNING', 'SUCCEEDED', 'FAILED', 'CANCELLED'],
+                enum: ['RUNNING', 'QUEUED', 'SUCCEEDED', 'FAILED', 'CANCELLED'],
               },
               input: {
                 required: true,
@@ -74,7 +75,7 @@ export default async () => {
           },
         ],
         [
-          Promise.resolve(require('../projects/dto/project-responses.dto')),
+          Promise.resolve(require('../sections/dto/section.dto')),
           {
             SectionDto: {
               id: { required: true, type: () => String },
@@ -89,6 +90,11 @@ export default async () => {
               createdAt: { required: true, type: () => String },
               updatedAt: { required: true, type: () => String },
             },
+          },
+        ],
+        [
+          Promise.resolve(require('../projects/dto/project-responses.dto')),
+          {
             SectionWithAssetsDto: {
               assets: {
                 required: true,
@@ -124,9 +130,7 @@ export default async () => {
             ProjectWithDefaultsDto: {
               sections: {
                 required: true,
-                type: () => [
-                  t['./projects/dto/project-responses.dto'].SectionDto,
-                ],
+                type: () => [t['./sections/dto/section.dto'].SectionDto],
               },
               agents: {
                 required: true,
@@ -302,6 +306,25 @@ export default async () => {
           },
         ],
         [
+          Promise.resolve(require('../sections/dto/select-asset.dto')),
+          {
+            SelectAssetDto: {
+              assetId: { required: true, type: () => String, minLength: 1 },
+            },
+          },
+        ],
+        [
+          Promise.resolve(require('../sections/dto/section-responses.dto')),
+          {
+            SectionResponseDto: {
+              section: {
+                required: true,
+                type: () => t['./sections/dto/section.dto'].SectionDto,
+              },
+            },
+          },
+        ],
+        [
           Promise.resolve(require('../assets/dto/asset-responses.dto')),
           {
             AssetResponseDto: {
@@ -396,6 +419,15 @@ export default async () => {
         [
           Promise.resolve(require('../logo/logo.controller')),
           { LogoController: { generate: { type: String }, info: {} } },
+        ],
+        [
+          Promise.resolve(require('../sections/sections.controller')),
+          {
+            SectionsController: {
+              select: { type: String },
+              unselect: { type: String },
+            },
+          },
         ],
         [
           Promise.resolve(require('../assets/asset-content.controller')),

@@ -1,29 +1,14 @@
 import { USER_ID_MAX } from '../common/ids';
 
-/** The vocabularies of projects, sections and agents. Sections are listed in their fixed display order. */
-export const SECTION_TYPES = [
-  'LOGO',
-  'ICONS',
-  'GRAPHICS',
-  'MARKETING',
-  'WIREFRAME',
-  'CODE',
-  'TESTING',
-  'DEPLOYMENT',
-] as const;
-export type SectionType = (typeof SECTION_TYPES)[number];
-
-/**
- * PENDING until a task works on it; IN_PROGRESS while one runs; REVIEW when
- * it holds results and none is chosen; DONE once one is chosen.
- */
-export const SECTION_STATUSES = [
-  'PENDING',
-  'IN_PROGRESS',
-  'REVIEW',
-  'DONE',
-] as const;
-export type SectionStatus = (typeof SECTION_STATUSES)[number];
+/** The vocabularies of projects and agents. */
+export {
+  AGENT_STATUSES,
+  SECTION_STATUSES,
+  SECTION_TYPES,
+  type AgentStatus,
+  type SectionStatus,
+  type SectionType,
+} from '../sections/sections.constants';
 
 export const AGENT_TYPES = ['CODE', 'MARKETING', 'DESIGN'] as const;
 export type AgentType = (typeof AGENT_TYPES)[number];
@@ -34,10 +19,6 @@ export const AGENT_PROVIDERS = [
   'IMAGE_PROVIDER',
 ] as const;
 export type AgentProvider = (typeof AGENT_PROVIDERS)[number];
-
-/** WORKING while it runs a task of its project, IDLE otherwise. */
-export const AGENT_STATUSES = ['IDLE', 'WORKING'] as const;
-export type AgentStatus = (typeof AGENT_STATUSES)[number];
 
 export const PROJECT_NAME_MAX = 100;
 export const PROJECT_DESCRIPTION_MAX = 500;

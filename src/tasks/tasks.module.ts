@@ -3,7 +3,7 @@ import { AssetsModule } from '../assets/assets.module';
 import { IdempotencyModule } from '../idempotency/idempotency.module';
 import { LogoModule } from '../logo/logo.module';
 import { ProjectVersionsModule } from '../project-versions/project-versions.module';
-import { WorkspaceStatuses } from '../sections/workspace-statuses.repository';
+import { SectionsModule } from '../sections/sections.module';
 import { TaskEngineModule } from './engine/task-engine.module';
 import { LogoTask } from './kinds/logo-task';
 import { TASK_KINDS, type TaskKind } from './kinds/task-kind';
@@ -25,6 +25,7 @@ import { TasksService } from './tasks.service';
     IdempotencyModule,
     LogoModule,
     ProjectVersionsModule,
+    SectionsModule,
     TaskEngineModule,
   ],
   controllers: [TasksController],
@@ -34,7 +35,6 @@ import { TasksService } from './tasks.service';
     TaskRunner,
     TaskMetrics,
     TaskWorkers,
-    WorkspaceStatuses,
     LogoTask,
     {
       provide: TASK_KINDS,

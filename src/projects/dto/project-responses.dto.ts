@@ -2,6 +2,7 @@ import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { ClosedSchema } from '../../docs/closed-schema.decorator';
 import { AssetDto } from '../../assets/dto/asset.dto';
 import { TaskDto } from '../../tasks/dto/task.dto';
+import { SECTION_FIELDS, SectionDto } from '../../sections/dto/section.dto';
 import type { Agent, Project, Section } from '../entities';
 import { NO_NUL_PATTERN } from '../../common/validation/storable-text.decorator';
 import type { SameFields } from '../../common/same-fields';
@@ -15,8 +16,6 @@ import {
   AGENT_PROVIDERS,
   AGENT_STATUSES,
   AGENT_TYPES,
-  SECTION_STATUSES,
-  SECTION_TYPES,
 } from '../projects.constants';
 
 /**
@@ -42,46 +41,7 @@ const ID = '019aa8f2-5f1c-7c3e-9a51-3c1f5d0b8e21';
 const PROJECT_ID = '019aa8f2-5f1c-7c3e-9a51-3c1f5d0b8e20';
 const TIME = '2026-11-22T03:39:09.321Z';
 
-export class SectionDto {
-  @ApiProperty({ example: ID })
-  id: string;
-  @ApiProperty({ example: PROJECT_ID })
-  projectId: string;
-  @ApiProperty({
-    enum: SECTION_TYPES,
-    enumName: 'SectionType',
-    example: 'LOGO',
-  })
-  type: string;
-  @ApiProperty({
-    enum: SECTION_STATUSES,
-    enumName: 'SectionStatus',
-    example: 'PENDING',
-  })
-  status: string;
-  @ApiProperty({
-    type: String,
-    nullable: true,
-    description:
-      'The result chosen from its assets (PUT …/sections/{sectionId}/selection), or null.',
-    example: null,
-  })
-  selectedAssetId: string | null;
-  @ApiProperty({ format: 'date-time', example: TIME })
-  createdAt: string;
-  @ApiProperty({ format: 'date-time', example: TIME })
-  updatedAt: string;
-}
-
-export const SECTION_FIELDS = fieldsOf<SectionDto>({
-  id: true,
-  projectId: true,
-  type: true,
-  status: true,
-  selectedAssetId: true,
-  createdAt: true,
-  updatedAt: true,
-});
+export { SECTION_FIELDS, SectionDto };
 
 export const toSectionDto = (section: Section): SectionDto => ({
   id: section.id,
