@@ -1,21 +1,15 @@
-import { Injectable, Module } from '@nestjs/common';
-import type { Transaction } from '../../database/database.service';
-import { TaskEngine, type TaskHandler } from './task-engine';
+import { Module } from '@nestjs/common';
+import { EmbeddedTaskEngine } from './embedded-task-engine';
+import { TaskEngine } from './task-engine';
+import { TaskScheduleRepository } from './task-schedule.repository';
 
-/** Placeholder until the engines land: queues nothing. */
-@Injectable()
-class NoEngine extends TaskEngine {
-  async enqueue(_transaction: Transaction, _taskId: string): Promise<void> {}
-  async startWorkers(
-    _handler: TaskHandler,
-    _concurrency: number,
-  ): Promise<void> {}
-  async forget(_taskId: string): Promise<void> {}
-  async stop(): Promise<void> {}
-}
-
+/** The engine that delivers tasks to this process's workers. */
 @Module({
-  providers: [{ provide: TaskEngine, useClass: NoEngine }],
+  providers: [
+    TaskScheduleRepository,
+    EmbeddedTaskEngine,
+    { provide: TaskEngine, useExisting: EmbeddedTaskEngine },
+  ],
   exports: [TaskEngine],
 })
 export class TaskEngineModule {}
