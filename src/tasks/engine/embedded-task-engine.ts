@@ -1,5 +1,4 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import type { Transaction } from '../../database/database.service';
 import { tasksConfig, type TasksConfig } from '../tasks.config';
 import { TaskEngine, type TaskHandler, type TaskOutcome } from './task-engine';
 import { TaskScheduleRepository } from './task-schedule.repository';
@@ -40,7 +39,7 @@ export class EmbeddedTaskEngine extends TaskEngine {
   }
 
   /** The row the transaction inserts is the queue entry: only a wake-up. */
-  enqueue(_transaction: Transaction, _taskId: string): Promise<void> {
+  enqueue(): Promise<void> {
     setImmediate(() => void this.fill());
     return Promise.resolve();
   }
