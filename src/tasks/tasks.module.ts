@@ -1,4 +1,8 @@
-import { Module } from '@nestjs/common';
+import {
+  type MiddlewareConsumer,
+  Module,
+  type NestModule,
+} from '@nestjs/common';
 import { AssetsModule } from '../assets/assets.module';
 import { IdempotencyModule } from '../idempotency/idempotency.module';
 import { LogoModule } from '../logo/logo.module';
@@ -13,6 +17,7 @@ import { TaskWorkers } from './task-workers';
 import { TasksController } from './tasks.controller';
 import { TasksRepository } from './tasks.repository';
 import { TasksService } from './tasks.service';
+import { WorkerRoleMiddleware } from './worker-role.middleware';
 
 /**
  * Tasks: the project's agents' work (logo candidates, marketing copy, a
@@ -43,4 +48,8 @@ import { TasksService } from './tasks.service';
     },
   ],
 })
-export class TasksModule {}
+export class TasksModule implements NestModule {
+  configure(consumer: MiddlewareConsumer): void {
+    consumer.apply(WorkerRoleMiddleware).forRoutes('{*path}');
+  }
+}
