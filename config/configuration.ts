@@ -16,6 +16,7 @@ import { limitsConfig } from '../src/common/limits.config';
 import { processConfig } from '../src/process/process.config';
 import { projectsConfig } from '../src/projects/projects.config';
 import { tasksConfig } from '../src/tasks/tasks.config';
+import { textGenerationConfig } from '../src/text-generation/text-generation.config';
 
 /**
  * Every feature's configuration slice under its registerAs name. Each slice
@@ -36,6 +37,7 @@ const SLICES = {
   assets: assetsConfig,
   apiDocs: apiDocsConfig,
   tasks: tasksConfig,
+  textGeneration: textGenerationConfig,
 };
 
 /** For ConfigModule.forRoot({ load }). */

@@ -374,10 +374,28 @@ export default async () => {
           },
         ],
         [
+          Promise.resolve(
+            require('../text-generation/dto/landing-page-input.dto'),
+          ),
+          { LandingPageInputDto: {} },
+        ],
+        [
           Promise.resolve(require('../tasks/dto/logo-task-input.dto')),
           {
             LogoTaskInputDto: {
               count: { required: false, type: () => Number, minimum: 1 },
+            },
+          },
+        ],
+        [
+          Promise.resolve(
+            require('../text-generation/dto/marketing-copy-input.dto'),
+          ),
+          {
+            MarketingCopyInputDto: {
+              tone: { required: false, type: () => String, maxLength: 50 },
+              audience: { required: false, type: () => String, maxLength: 200 },
+              language: { required: false, type: () => String, maxLength: 35 },
             },
           },
         ],

@@ -6,21 +6,23 @@ import { scrubSecret } from './request-log';
 
 /**
  * A pino logger writing the process's JSON lines (level, time, pid,
- * hostname, fields, msg) at LOG_LEVEL, every line checked for the image-API
- * key before it is written; LOG_FORMAT=pretty writes through pino-pretty
+ * hostname, fields, msg) at LOG_LEVEL, every line checked for the model APIs'
+ * keys before it is written; LOG_FORMAT=pretty writes through pino-pretty
  * instead.
  */
 export function jsonLogger(
   config: LoggingConfig,
   options: Pick<LoggerOptions, 'redact'> = {},
 ): pino.Logger {
-  const key = config.scrubbedKey;
+  const keys = [config.scrubbedKey, ...config.scrubbedModelKeys];
+  const scrub = (line: string): string =>
+    keys.reduce<string>((text, key) => scrubSecret(text, key), line);
   const shared: LoggerOptions = {
     ...options,
     level: config.logLevel,
     mixin: traceFieldsMixin(),
     timestamp: stdTimeFunctions.isoTime,
-    hooks: { streamWrite: (line: string) => scrubSecret(line, key) },
+    hooks: { streamWrite: scrub },
   };
   if (config.logFormat === 'pretty') {
     return pino({

@@ -8,6 +8,7 @@ describe('logging configuration', () => {
       logLevel: 'info',
       logFormat: 'json',
       scrubbedKey: undefined,
+      scrubbedModelKeys: [],
     });
   });
 

@@ -27,6 +27,10 @@ export const loggingConfig = registerAs(
      * every line before it is written.
      */
     scrubbedKey: read(env, 'IMAGE_API_KEY'),
+    /** The text and code models' keys, removed the same way. */
+    scrubbedModelKeys: ['TEXT_API_KEY', 'CODE_API_KEY']
+      .map((name) => read(env, name))
+      .filter((key): key is string => key !== undefined),
   }),
 );
 

@@ -9,7 +9,9 @@ import { LogoModule } from '../logo/logo.module';
 import { ProjectVersionsModule } from '../project-versions/project-versions.module';
 import { SectionsModule } from '../sections/sections.module';
 import { TaskEngineModule } from './engine/task-engine.module';
+import { LandingPageTask } from './kinds/landing-page-task';
 import { LogoTask } from './kinds/logo-task';
+import { MarketingCopyTask } from './kinds/marketing-copy-task';
 import { TASK_KINDS, type TaskKind } from './kinds/task-kind';
 import { TaskMetrics } from './task-metrics';
 import { TaskRunner } from './task-runner';
@@ -17,6 +19,7 @@ import { TaskWorkers } from './task-workers';
 import { TasksController } from './tasks.controller';
 import { TasksRepository } from './tasks.repository';
 import { TasksService } from './tasks.service';
+import { TextGenerationModule } from '../text-generation/text-generation.module';
 import { WorkerRoleMiddleware } from './worker-role.middleware';
 
 /**
@@ -32,6 +35,7 @@ import { WorkerRoleMiddleware } from './worker-role.middleware';
     ProjectVersionsModule,
     SectionsModule,
     TaskEngineModule,
+    TextGenerationModule,
   ],
   controllers: [TasksController],
   providers: [
@@ -41,9 +45,11 @@ import { WorkerRoleMiddleware } from './worker-role.middleware';
     TaskMetrics,
     TaskWorkers,
     LogoTask,
+    MarketingCopyTask,
+    LandingPageTask,
     {
       provide: TASK_KINDS,
-      inject: [LogoTask],
+      inject: [LogoTask, MarketingCopyTask, LandingPageTask],
       useFactory: (...kinds: TaskKind[]) => kinds,
     },
   ],

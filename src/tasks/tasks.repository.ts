@@ -304,28 +304,28 @@ export class TasksRepository {
 
   /** The id of the project's newest asset of `kind`, if any. */
   async newestAssetOf(
-    transaction: Transaction,
     projectId: string,
     kind: string,
   ): Promise<string | undefined> {
-    const [row] = await sqlFor(managerOf(transaction)).rows<{ id: string }>(
-      `SELECT "id" FROM "assets" WHERE "projectId" = $1 AND "kind" = $2 ORDER BY "createdAt" DESC, "id" DESC LIMIT 1`,
-      [projectId, kind],
+    const [row] = await this.db.read((manager) =>
+      sqlFor(manager).rows<{ id: string }>(
+        `SELECT "id" FROM "assets" WHERE "projectId" = $1 AND "kind" = $2 ORDER BY "createdAt" DESC, "id" DESC LIMIT 1`,
+        [projectId, kind],
+      ),
     );
     return row?.id;
   }
 
   /** The asset chosen in the project's section of `sectionType`, if any. */
   async selectedAssetOf(
-    transaction: Transaction,
     projectId: string,
     sectionType: string,
   ): Promise<string | undefined> {
-    const [row] = await sqlFor(managerOf(transaction)).rows<{
-      selectedAssetId: string | null;
-    }>(
-      `SELECT "selectedAssetId" FROM "sections" WHERE "projectId" = $1 AND "type" = $2 ORDER BY "position" LIMIT 1`,
-      [projectId, sectionType],
+    const [row] = await this.db.read((manager) =>
+      sqlFor(manager).rows<{ selectedAssetId: string | null }>(
+        `SELECT "selectedAssetId" FROM "sections" WHERE "projectId" = $1 AND "type" = $2 ORDER BY "position" LIMIT 1`,
+        [projectId, sectionType],
+      ),
     );
     return row?.selectedAssetId ?? undefined;
   }

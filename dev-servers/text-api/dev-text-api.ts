@@ -1,0 +1,343 @@
+import {
+  createServer,
+  type IncomingMessage,
+  type Server,
+  type ServerResponse,
+} from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { DevTextReplyKind } from './dev-text-api.config';
+
+/** The models the dev text API knows; any other is 404 model_not_found. */
+export const DEV_TEXT_MODELS = [
+  'gpt-5.4-mini',
+  'gpt-5.4',
+  'gpt-5.4-nano',
+  'gpt-5.5',
+  'gpt-5-mini',
+];
+
+export interface DevTextReply {
+  kind: DevTextReplyKind;
+  status?: number;
+  message?: string;
+  latencyMs?: number;
+  retryAfterSeconds?: number;
+}
+
+export interface DevTextApiOptions {
+  port?: number;
+  defaultReply?: DevTextReply;
+}
+
+/** One chat completion request as the dev API received it. */
+export interface RecordedChatRequest {
+  authorization: string | undefined;
+  body: Record<string, unknown>;
+  /** The client closed the connection before the answer was sent. */
+  closedEarly: boolean;
+  receivedAt: number;
+  closedAt?: number;
+}
+
+const providerError = (
+  message: string,
+  type: string,
+  code: string | null,
+  param: string | null = null,
+) => ({ error: { message, type, param, code } });
+
+/**
+ * A local server that answers `POST …/chat/completions` as OpenAI's Chat
+ * Completions API does, deterministically: marketing copy as JSON when
+ * asked with a json_schema response format, a small HTML page otherwise;
+ * the provider's 401, 404 model_not_found and 400s for parameters current
+ * models refuse (max_tokens, a temperature other than 1); and on demand
+ * (TEXT_DEV_REPLY or `replyNext`) errors, refusals, invalid answers,
+ * broken JSON, reset connections and latency that a closed connection
+ * ends.
+ */
+export class DevTextApi {
+  readonly requests: RecordedChatRequest[] = [];
+  private readonly queued: DevTextReply[] = [];
+
+  private constructor(
+    private readonly server: Server,
+    private readonly defaultReply: DevTextReply,
+  ) {}
+
+  static async start(options: DevTextApiOptions = {}): Promise<DevTextApi> {
+    const server = createServer();
+    const api = new DevTextApi(
+      server,
+      options.defaultReply ?? { kind: 'answer' },
+    );
+    server.on(
+      'request',
+      (request, response) => void api.handle(request, response),
+    );
+    await new Promise<void>((resolve) =>
+      server.listen(options.port ?? 0, '127.0.0.1', resolve),
+    );
+    return api;
+  }
+
+  /** The base URL to set as TEXT_API_URL / CODE_API_URL. */
+  get url(): string {
+    const { port } = this.server.address() as AddressInfo;
+    return `http://127.0.0.1:${port}/v1`;
+  }
+
+  /** The next calls get these replies, in order, then the default again. */
+  replyNext(...replies: DevTextReply[]): void {
+    this.queued.push(...replies);
+  }
+
+  async close(): Promise<void> {
+    this.server.closeAllConnections();
+    await new Promise<void>((resolve) => this.server.close(() => resolve()));
+  }
+
+  private async handle(
+    request: IncomingMessage,
+    response: ServerResponse,
+  ): Promise<void> {
+    const chunks: Buffer[] = [];
+    for await (const chunk of request) chunks.push(chunk as Buffer);
+    const send = (status: number, body: unknown, headers = {}) => {
+      if (response.destroyed) return;
+      response.writeHead(status, {
+        'Content-Type': 'application/json',
+        ...headers,
+      });
+      response.end(JSON.stringify(body));
+    };
+    if (
+      request.method !== 'POST' ||
+      !request.url?.endsWith('/chat/completions')
+    ) {
+      return send(
+        404,
+        providerError(
+          `Unknown endpoint: ${request.method} ${request.url}`,
+          'invalid_request_error',
+          null,
+        ),
+      );
+    }
+    let body: Record<string, unknown>;
+    try {
+      body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as Record<
+        string,
+        unknown
+      >;
+    } catch {
+      return send(
+        400,
+        providerError(
+          'We could not parse the JSON body of your request.',
+          'invalid_request_error',
+          null,
+        ),
+      );
+    }
+    const recorded: RecordedChatRequest = {
+      authorization: request.headers.authorization,
+      body,
+      closedEarly: false,
+      receivedAt: Date.now(),
+    };
+    this.requests.push(recorded);
+    response.on('close', () => {
+      if (!response.writableFinished) {
+        recorded.closedEarly = true;
+        recorded.closedAt = Date.now();
+      }
+    });
+    const refusal = this.validate(request, body);
+    if (refusal) return send(refusal.status, refusal.body);
+    const reply = this.queued.shift() ?? this.defaultReply;
+    if (reply.latencyMs) {
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, reply.latencyMs);
+        response.once('close', () => {
+          clearTimeout(timer);
+          resolve();
+        });
+      });
+      if (recorded.closedEarly) return;
+    }
+    switch (reply.kind) {
+      case 'error': {
+        const status = reply.status ?? 500;
+        return send(
+          status,
+          providerError(
+            reply.message ??
+              'The server had an error while processing your request.',
+            status === 429
+              ? 'requests'
+              : status >= 500
+                ? 'server_error'
+                : 'invalid_request_error',
+            status === 429 ? 'rate_limit_exceeded' : null,
+          ),
+          reply.retryAfterSeconds === undefined
+            ? {}
+            : { 'Retry-After': String(reply.retryAfterSeconds) },
+        );
+      }
+      case 'reset':
+        request.socket.destroy();
+        return;
+      case 'not-json':
+        response.writeHead(reply.status ?? 200, {
+          'Content-Type': 'text/html',
+        });
+        response.end('<html><body>Bad gateway</body></html>');
+        return;
+      case 'refusal':
+        return send(
+          200,
+          completion(body, null, "I'm sorry, I can't help with that request."),
+        );
+      case 'invalid':
+        return send(
+          200,
+          completion(
+            body,
+            isJsonRequest(body) ? '{"tagline":""}' : 'Sure! Here is a page.',
+            null,
+          ),
+        );
+      default:
+        return send(200, completion(body, answerFor(body), null));
+    }
+  }
+
+  /** What the provider refuses before generating anything. */
+  private validate(
+    request: IncomingMessage,
+    body: Record<string, unknown>,
+  ): { status: number; body: unknown } | undefined {
+    const auth = request.headers.authorization;
+    if (!auth?.startsWith('Bearer ') || auth.length <= 'Bearer '.length) {
+      return {
+        status: 401,
+        body: providerError(
+          "You didn't provide an API key. You need to provide your API key in an Authorization header using Bearer auth (i.e. Authorization: Bearer YOUR_KEY).",
+          'invalid_request_error',
+          null,
+        ),
+      };
+    }
+    const model = body.model;
+    if (typeof model !== 'string' || !DEV_TEXT_MODELS.includes(model)) {
+      return {
+        status: 404,
+        body: providerError(
+          `The model \`${String(model)}\` does not exist or you do not have access to it.`,
+          'invalid_request_error',
+          'model_not_found',
+        ),
+      };
+    }
+    if ('max_tokens' in body) {
+      return {
+        status: 400,
+        body: providerError(
+          "Unsupported parameter: 'max_tokens' is not supported with this model. Use 'max_completion_tokens' instead.",
+          'invalid_request_error',
+          'unsupported_parameter',
+          'max_tokens',
+        ),
+      };
+    }
+    if ('temperature' in body && body.temperature !== 1) {
+      return {
+        status: 400,
+        body: providerError(
+          "Unsupported value: 'temperature' does not support this value with this model. Only the default (1) value is supported.",
+          'invalid_request_error',
+          'unsupported_value',
+          'temperature',
+        ),
+      };
+    }
+    const messages = body.messages;
+    if (!Array.isArray(messages) || messages.length === 0) {
+      return {
+        status: 400,
+        body: providerError(
+          "Invalid 'messages': empty array. Expected an array with minimum length 1.",
+          'invalid_request_error',
+          'empty_array',
+          'messages',
+        ),
+      };
+    }
+    return undefined;
+  }
+}
+
+const isJsonRequest = (body: Record<string, unknown>): boolean =>
+  (body.response_format as { type?: string } | undefined)?.type ===
+  'json_schema';
+
+/** The project's name as the service's prompt states it ("Name: …"). */
+function nameIn(body: Record<string, unknown>): string {
+  const messages = body.messages as Array<{ role?: string; content?: unknown }>;
+  const user = messages
+    .filter((m) => m.role === 'user')
+    .map((m) => String(m.content))
+    .join('\n');
+  return /^Name: (.*)$/m.exec(user)?.[1]?.trim() || 'Your product';
+}
+
+const escapeHtml = (text: string) =>
+  text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+
+function answerFor(body: Record<string, unknown>): string {
+  const name = nameIn(body);
+  if (isJsonRequest(body)) {
+    return JSON.stringify({
+      tagline: `${name}: made simple.`.slice(0, 120),
+      description: `${name} helps teams do more with less effort, from the first day.`,
+      posts: [
+        `Meet ${name}.`.slice(0, 280),
+        `Why teams choose ${name}.`.slice(0, 280),
+        `Try ${name} today.`.slice(0, 280),
+      ],
+    });
+  }
+  const title = escapeHtml(name);
+  return `\`\`\`html\n<!doctype html>\n<html lang="en"><head><meta charset="utf-8"><title>${title}</title><style>body{font-family:sans-serif;margin:0;padding:2rem}</style></head><body><header><img src="logo.png" alt="${title} logo" width="96"><h1>${title}</h1></header><main><p>Welcome to ${title}.</p></main></body></html>\n\`\`\``;
+}
+
+function completion(
+  body: Record<string, unknown>,
+  content: string | null,
+  refusal: string | null,
+) {
+  const prompt = JSON.stringify(body.messages).length;
+  const output = (content ?? refusal ?? '').length;
+  const promptTokens = Math.ceil(prompt / 4);
+  const completionTokens = Math.ceil(output / 4);
+  return {
+    id: `chatcmpl-dev-${Date.now()}`,
+    object: 'chat.completion',
+    created: Math.floor(Date.now() / 1000),
+    model: body.model,
+    choices: [
+      {
+        index: 0,
+        message: { role: 'assistant', content, refusal, annotations: [] },
+        finish_reason: 'stop',
+      },
+    ],
+    usage: {
+      prompt_tokens: promptTokens,
+      completion_tokens: completionTokens,
+      total_tokens: promptTokens + completionTokens,
+    },
+  };
+}
