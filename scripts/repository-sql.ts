@@ -23,6 +23,8 @@ import { ProjectVersions } from '../src/project-versions/project-versions.reposi
 import { ProjectsRepository } from '../src/projects/projects.repository';
 import { SectionsRepository } from '../src/sections/sections.repository';
 import { WorkspaceStatuses } from '../src/sections/workspace-statuses.repository';
+import { TaskScheduleRepository } from '../src/tasks/engine/task-schedule.repository';
+import { TasksRepository } from '../src/tasks/tasks.repository';
 
 /**
  * The SQL each repository sends, per dialect, captured by running every
@@ -437,6 +439,75 @@ export async function captureRepositorySql(
       db.transaction((transaction) => statuses.refresh(transaction, owner.id)),
     );
     write('workspace-statuses.repository', 'WorkspaceStatuses');
+
+    const tasks = watched(new TasksRepository(db), called);
+    const taskId = newId();
+    await record('placeOf, unfinishedCounts, ownerOf, insert', () =>
+      db.transaction(async (transaction) => {
+        await tasks.placeOf(transaction, owner.id, 'DESIGN', 'LOGO');
+        await tasks.unfinishedCounts(transaction, owner.id, 'user-1');
+        await tasks.ownerOf(transaction, owner.id);
+        await tasks.insert(transaction, {
+          id: taskId,
+          projectId: owner.id,
+          type: 'logo',
+          agentId: null,
+          sectionId: logoSection.id,
+          input: { count: 1 },
+          createdAt: new Date(),
+        });
+      }),
+    );
+    await record('find', () => tasks.find(owner.id, taskId, undefined));
+    await record('find (owner)', () => tasks.find(owner.id, taskId, 'user-1'));
+    await record('findIn', () =>
+      db.transaction((transaction) =>
+        tasks.findIn(transaction, owner.id, taskId),
+      ),
+    );
+    await record('projectVisible', () =>
+      tasks.projectVisible(owner.id, undefined),
+    );
+    await record('projectVisible (owner)', () =>
+      tasks.projectVisible(owner.id, 'user-1'),
+    );
+    await record('page', () => tasks.page(owner.id, 2, undefined));
+    await record('page (after)', () =>
+      tasks.page(owner.id, 2, { createdAt: new Date(), id: taskId }),
+    );
+    await record('statusOf', () => tasks.statusOf(taskId));
+    await record('claimable, move', () =>
+      db.transaction(async (transaction) => {
+        await tasks.claimable(transaction, taskId);
+        await tasks.move(
+          transaction,
+          taskId,
+          { statuses: ['QUEUED'], attempts: 0 },
+          { status: 'RUNNING', attempts: 1, started: true },
+        );
+      }),
+    );
+    await record('move (settle)', () =>
+      db.transaction((transaction) =>
+        tasks.move(
+          transaction,
+          taskId,
+          { statuses: ['RUNNING'], attempts: 1, projectId: owner.id },
+          { status: 'SUCCEEDED', finished: true, error: null, assetIds: [] },
+        ),
+      ),
+    );
+    await record('newestAssetOf', () => tasks.newestAssetOf(owner.id, 'logo'));
+    await record('selectedAssetOf', () =>
+      tasks.selectedAssetOf(owner.id, 'LOGO'),
+    );
+    write('tasks.repository', 'TasksRepository');
+
+    const schedule = watched(new TaskScheduleRepository(db), called);
+    await record('take', () => schedule.take(new Date(), new Date()));
+    await record('renew', () => schedule.renew(taskId, new Date()));
+    await record('release', () => schedule.release(taskId, new Date()));
+    write('task-schedule.repository', 'TaskScheduleRepository');
     const methods = repositoryMethods();
     const uncaptured = [
       ...methods.filter(

@@ -76,7 +76,13 @@ SELECT ('{'
       || ',"startedAt":' || COALESCE(to_json(to_char("c"."startedAt" AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))::text, 'null')
       || ',"finishedAt":' || COALESCE(to_json(to_char("c"."finishedAt" AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))::text, 'null') || '}'), ',' ORDER BY "c"."createdAt" DESC, "c"."id" DESC) || ']', '[]')
     FROM "tasks" "c"
-    WHERE "c"."projectId" = "p"."id"
+    WHERE "c"."projectId" = "p"."id" AND "c"."id" IN (
+      SELECT "n"."id"
+      FROM "tasks" "n"
+      WHERE "n"."projectId" = "p"."id"
+      ORDER BY "n"."createdAt" DESC, "n"."id" DESC
+      LIMIT 20
+    )
   ), 'null')
   || ',"assets":' || COALESCE((
     SELECT COALESCE('[' || string_agg(('{'
@@ -166,7 +172,13 @@ SELECT ('{'
       || ',"startedAt":' || COALESCE(to_json(to_char("c"."startedAt" AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))::text, 'null')
       || ',"finishedAt":' || COALESCE(to_json(to_char("c"."finishedAt" AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))::text, 'null') || '}'), ',' ORDER BY "c"."createdAt" DESC, "c"."id" DESC) || ']', '[]')
     FROM "tasks" "c"
-    WHERE "c"."projectId" = "p"."id"
+    WHERE "c"."projectId" = "p"."id" AND "c"."id" IN (
+      SELECT "n"."id"
+      FROM "tasks" "n"
+      WHERE "n"."projectId" = "p"."id"
+      ORDER BY "n"."createdAt" DESC, "n"."id" DESC
+      LIMIT 20
+    )
   ), 'null')
   || ',"assets":' || COALESCE((
     SELECT COALESCE('[' || string_agg(('{'
@@ -258,7 +270,13 @@ SELECT ('{'
       || ',"startedAt":' || COALESCE(to_json(to_char("c"."startedAt" AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))::text, 'null')
       || ',"finishedAt":' || COALESCE(to_json(to_char("c"."finishedAt" AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))::text, 'null') || '}'), ',' ORDER BY "c"."createdAt" DESC, "c"."id" DESC) || ']', '[]')
     FROM "tasks" "c"
-    WHERE "c"."projectId" = "p"."id"
+    WHERE "c"."projectId" = "p"."id" AND "c"."id" IN (
+      SELECT "n"."id"
+      FROM "tasks" "n"
+      WHERE "n"."projectId" = "p"."id"
+      ORDER BY "n"."createdAt" DESC, "n"."id" DESC
+      LIMIT 20
+    )
   ), 'null')
   || ',"_count":' || COALESCE(('{'
   || '"tasks":' || COALESCE(to_json((
@@ -324,7 +342,13 @@ SELECT ('{'
       || ',"startedAt":' || COALESCE(to_json(to_char("c"."startedAt" AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))::text, 'null')
       || ',"finishedAt":' || COALESCE(to_json(to_char("c"."finishedAt" AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))::text, 'null') || '}'), ',' ORDER BY "c"."createdAt" DESC, "c"."id" DESC) || ']', '[]')
     FROM "tasks" "c"
-    WHERE "c"."projectId" = "p"."id"
+    WHERE "c"."projectId" = "p"."id" AND "c"."id" IN (
+      SELECT "n"."id"
+      FROM "tasks" "n"
+      WHERE "n"."projectId" = "p"."id"
+      ORDER BY "n"."createdAt" DESC, "n"."id" DESC
+      LIMIT 20
+    )
   ), 'null')
   || ',"_count":' || COALESCE(('{'
   || '"tasks":' || COALESCE(to_json((
@@ -391,7 +415,13 @@ SELECT ('{'
       || ',"startedAt":' || COALESCE(to_json(to_char("c"."startedAt" AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))::text, 'null')
       || ',"finishedAt":' || COALESCE(to_json(to_char("c"."finishedAt" AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))::text, 'null') || '}'), ',' ORDER BY "c"."createdAt" DESC, "c"."id" DESC) || ']', '[]')
     FROM "tasks" "c"
-    WHERE "c"."projectId" = "p"."id"
+    WHERE "c"."projectId" = "p"."id" AND "c"."id" IN (
+      SELECT "n"."id"
+      FROM "tasks" "n"
+      WHERE "n"."projectId" = "p"."id"
+      ORDER BY "n"."createdAt" DESC, "n"."id" DESC
+      LIMIT 20
+    )
   ), 'null')
   || ',"_count":' || COALESCE(('{'
   || '"tasks":' || COALESCE(to_json((
@@ -456,7 +486,13 @@ SELECT ('{'
       || ',"startedAt":' || COALESCE(to_json(to_char("c"."startedAt" AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))::text, 'null')
       || ',"finishedAt":' || COALESCE(to_json(to_char("c"."finishedAt" AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))::text, 'null') || '}'), ',' ORDER BY "c"."createdAt" DESC, "c"."id" DESC) || ']', '[]')
     FROM "tasks" "c"
-    WHERE "c"."projectId" = "p"."id"
+    WHERE "c"."projectId" = "p"."id" AND "c"."id" IN (
+      SELECT "n"."id"
+      FROM "tasks" "n"
+      WHERE "n"."projectId" = "p"."id"
+      ORDER BY "n"."createdAt" DESC, "n"."id" DESC
+      LIMIT 20
+    )
   ), 'null')
   || ',"_count":' || COALESCE(('{'
   || '"tasks":' || COALESCE(to_json((

@@ -89,7 +89,13 @@ SELECT json_object('id', "p"."id",
       'startedAt', (replace("c"."startedAt", ' ', 'T') || 'Z'),
       'finishedAt', (replace("c"."finishedAt", ' ', 'T') || 'Z')) ORDER BY "c"."createdAt" DESC, "c"."id" DESC)
     FROM "tasks" "c"
-    WHERE "c"."projectId" = "p"."id"
+    WHERE "c"."projectId" = "p"."id" AND "c"."id" IN (
+      SELECT "n"."id"
+      FROM "tasks" "n"
+      WHERE "n"."projectId" = "p"."id"
+      ORDER BY "n"."createdAt" DESC, "n"."id" DESC
+      LIMIT 20
+    )
   ),
   'assets', (
     SELECT jsonb_group_array(json_object('id', "c"."id",
@@ -173,7 +179,13 @@ SELECT json_object('id', "p"."id",
       'startedAt', (replace("c"."startedAt", ' ', 'T') || 'Z'),
       'finishedAt', (replace("c"."finishedAt", ' ', 'T') || 'Z')) ORDER BY "c"."createdAt" DESC, "c"."id" DESC)
     FROM "tasks" "c"
-    WHERE "c"."projectId" = "p"."id"
+    WHERE "c"."projectId" = "p"."id" AND "c"."id" IN (
+      SELECT "n"."id"
+      FROM "tasks" "n"
+      WHERE "n"."projectId" = "p"."id"
+      ORDER BY "n"."createdAt" DESC, "n"."id" DESC
+      LIMIT 20
+    )
   ),
   'assets', (
     SELECT jsonb_group_array(json_object('id', "c"."id",
@@ -260,7 +272,13 @@ SELECT json_object('id', "p"."id",
       'startedAt', (replace("c"."startedAt", ' ', 'T') || 'Z'),
       'finishedAt', (replace("c"."finishedAt", ' ', 'T') || 'Z')) ORDER BY "c"."createdAt" DESC, "c"."id" DESC)
     FROM "tasks" "c"
-    WHERE "c"."projectId" = "p"."id"
+    WHERE "c"."projectId" = "p"."id" AND "c"."id" IN (
+      SELECT "n"."id"
+      FROM "tasks" "n"
+      WHERE "n"."projectId" = "p"."id"
+      ORDER BY "n"."createdAt" DESC, "n"."id" DESC
+      LIMIT 20
+    )
   ),
   '_count', json_object('tasks', (
     SELECT COUNT(*)
@@ -321,7 +339,13 @@ SELECT json_object('id', "p"."id",
       'startedAt', (replace("c"."startedAt", ' ', 'T') || 'Z'),
       'finishedAt', (replace("c"."finishedAt", ' ', 'T') || 'Z')) ORDER BY "c"."createdAt" DESC, "c"."id" DESC)
     FROM "tasks" "c"
-    WHERE "c"."projectId" = "p"."id"
+    WHERE "c"."projectId" = "p"."id" AND "c"."id" IN (
+      SELECT "n"."id"
+      FROM "tasks" "n"
+      WHERE "n"."projectId" = "p"."id"
+      ORDER BY "n"."createdAt" DESC, "n"."id" DESC
+      LIMIT 20
+    )
   ),
   '_count', json_object('tasks', (
     SELECT COUNT(*)
@@ -383,7 +407,13 @@ SELECT json_object('id', "p"."id",
       'startedAt', (replace("c"."startedAt", ' ', 'T') || 'Z'),
       'finishedAt', (replace("c"."finishedAt", ' ', 'T') || 'Z')) ORDER BY "c"."createdAt" DESC, "c"."id" DESC)
     FROM "tasks" "c"
-    WHERE "c"."projectId" = "p"."id"
+    WHERE "c"."projectId" = "p"."id" AND "c"."id" IN (
+      SELECT "n"."id"
+      FROM "tasks" "n"
+      WHERE "n"."projectId" = "p"."id"
+      ORDER BY "n"."createdAt" DESC, "n"."id" DESC
+      LIMIT 20
+    )
   ),
   '_count', json_object('tasks', (
     SELECT COUNT(*)
@@ -443,7 +473,13 @@ SELECT json_object('id', "p"."id",
       'startedAt', (replace("c"."startedAt", ' ', 'T') || 'Z'),
       'finishedAt', (replace("c"."finishedAt", ' ', 'T') || 'Z')) ORDER BY "c"."createdAt" DESC, "c"."id" DESC)
     FROM "tasks" "c"
-    WHERE "c"."projectId" = "p"."id"
+    WHERE "c"."projectId" = "p"."id" AND "c"."id" IN (
+      SELECT "n"."id"
+      FROM "tasks" "n"
+      WHERE "n"."projectId" = "p"."id"
+      ORDER BY "n"."createdAt" DESC, "n"."id" DESC
+      LIMIT 20
+    )
   ),
   '_count', json_object('tasks', (
     SELECT COUNT(*)
