@@ -31,7 +31,12 @@ describe('loadConfiguration (every feature slice at once)', () => {
         listMaxDurationMs: 120000,
         listClientLimit: 2,
       },
-      logging: { logLevel: 'info', logFormat: 'json', scrubbedKey: undefined },
+      logging: {
+        logLevel: 'info',
+        logFormat: 'json',
+        scrubbedKey: undefined,
+        scrubbedModelKeys: [],
+      },
       http: {
         corsOrigins: undefined,
         trustProxy: false,
@@ -77,6 +82,33 @@ describe('loadConfiguration (every feature slice at once)', () => {
         urlSigningKey: undefined,
       },
       apiDocs: { bearerAuth: false },
+      tasks: {
+        engine: 'auto',
+        role: 'all',
+        concurrency: 4,
+        maxAttempts: 2,
+        leaseSeconds: 10,
+        retryDelayMs: 2000,
+        cancelCheckMs: 500,
+        maxQueuedPerProject: 10,
+        maxQueuedPerUser: 25,
+      },
+      textGeneration: {
+        text: {
+          url: 'https://api.openai.com/v1',
+          key: undefined,
+          model: 'gpt-5.4-mini',
+        },
+        code: {
+          url: 'https://api.openai.com/v1',
+          key: undefined,
+          model: 'gpt-5.4-mini',
+        },
+        deadlineMs: 120_000,
+        maxAttempts: 3,
+        concurrency: 4,
+        clientConcurrency: 2,
+      },
     });
   });
 
