@@ -74,8 +74,14 @@ function loadManifests(): Manifest[] {
 }
 
 const manifests = loadManifests();
-const one = (kind: string) => {
-  const found = manifests.filter((m) => m.kind === kind);
+const one = (kind: string, name?: string) => {
+  const found = manifests.filter(
+    (m) =>
+      m.kind === kind &&
+      (name === undefined ||
+        (m as unknown as { metadata: { name: string } }).metadata.name ===
+          name),
+  );
   expect(found).toHaveLength(1);
   return found[0] as never;
 };
@@ -116,10 +122,11 @@ interface Workload {
 }
 
 describe('Kubernetes manifests (deploy/kubernetes)', () => {
-  it('has a Deployment, a migration Job, a Service, a ConfigMap, a HorizontalPodAutoscaler and a PodDisruptionBudget', () => {
+  it('has the API and worker Deployments, a migration Job, a Service, a ConfigMap, a HorizontalPodAutoscaler and a PodDisruptionBudget', () => {
     expect(manifests.map((m) => m.kind).sort()).toEqual(
       [
         'ConfigMap',
+        'Deployment',
         'Deployment',
         'HorizontalPodAutoscaler',
         'Job',
@@ -139,7 +146,9 @@ describe('Kubernetes manifests (deploy/kubernetes)', () => {
   );
 
   it('the schema check catches a broken manifest', () => {
-    const deployment = structuredClone(one('Deployment')) as Workload & {
+    const deployment = structuredClone(
+      one('Deployment', 'workspace-api'),
+    ) as Workload & {
       file?: string;
     };
     delete deployment.file;
@@ -197,8 +206,9 @@ describe('Kubernetes manifests (deploy/kubernetes)', () => {
     }, 60_000);
 
     it('the field check catches a misspelled key', () => {
-      const deployment = structuredClone(one('Deployment')) as Workload &
-        Manifest;
+      const deployment = structuredClone(
+        one('Deployment', 'workspace-api'),
+      ) as Workload & Manifest;
       const container = deployment.spec.template.spec.containers[0] as object;
       Object.assign(container, { readinesProbe: { httpGet: { path: '/' } } });
       expect(typeErrors([deployment]).join('\n')).toContain('readinesProbe');
@@ -206,7 +216,7 @@ describe('Kubernetes manifests (deploy/kubernetes)', () => {
   });
 
   describe('Deployment', () => {
-    const deployment = () => one('Deployment') as Workload;
+    const deployment = () => one('Deployment', 'workspace-api') as Workload;
     const container = () => deployment().spec.template.spec.containers[0];
     const env = (name: string) =>
       container().env?.find((entry) => entry.name === name);
@@ -318,10 +328,43 @@ describe('Kubernetes manifests (deploy/kubernetes)', () => {
     });
   });
 
+  describe('worker Deployment', () => {
+    const worker = () => one('Deployment', 'workspace-api-worker') as Workload;
+    const api = () => one('Deployment', 'workspace-api') as Workload;
+    const envOf = (workload: Workload, name: string) =>
+      workload.spec.template.spec.containers[0].env?.find(
+        (entry) => entry.name === name,
+      );
+
+    it('runs the same image with PROCESS_ROLE=worker, while the API Deployment only serves (PROCESS_ROLE=api)', () => {
+      const [container] = worker().spec.template.spec.containers;
+      expect(container.image).toBe(
+        api().spec.template.spec.containers[0].image,
+      );
+      expect(envOf(worker(), 'PROCESS_ROLE')?.value).toBe('worker');
+      expect(envOf(api(), 'PROCESS_ROLE')?.value).toBe('api');
+    });
+
+    it('is not selected by the Service (it answers no API request)', () => {
+      const service = one('Service') as { spec: { selector: object } };
+      expect(worker().spec.template.metadata.labels).not.toMatchObject(
+        service.spec.selector,
+      );
+    });
+
+    it('probes /health/live and /health/ready and reads the same secrets', () => {
+      const [container] = worker().spec.template.spec.containers;
+      expect(container.livenessProbe?.httpGet?.path).toBe('/health/live');
+      for (const name of ['DATABASE_URL', 'IMAGE_API_KEY', 'TEXT_API_KEY']) {
+        expect(envOf(worker(), name)?.valueFrom?.secretKeyRef?.key).toBe(name);
+      }
+    });
+  });
+
   describe('migration Job', () => {
     it('runs the migration command with DATABASE_URL from the Secret, on the same image', () => {
       const job = one('Job') as Workload;
-      const deployment = one('Deployment') as Workload;
+      const deployment = one('Deployment', 'workspace-api') as Workload;
       const [container] = job.spec.template.spec.containers;
       expect(container.command).toEqual(['node', 'dist/config/migrate.js']);
       expect(container.image).toBe(
