@@ -180,9 +180,14 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    get: operations['TasksController_list'];
+    /** A page of the project's tasks, newest first */
+    get: operations['listTasks'];
     put?: never;
-    post: operations['TasksController_create'];
+    /**
+     * Run a task: one of the project's agents works in the background
+     * @description logo: the DESIGN agent draws `count` (1-4) candidate logos into LOGO; marketing-copy: the MARKETING agent writes {tagline, description, posts} into MARKETING; landing-page: the CODE agent writes a self-contained HTML page into CODE (served sandboxed). Answers at once with the task QUEUED; poll its Location until SUCCEEDED, FAILED or CANCELLED. The task is queued in the transaction that stores it: once answered it is never lost.
+     */
+    post: operations['createTask'];
     delete?: never;
     options?: never;
     head?: never;
@@ -196,7 +201,8 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    get: operations['TasksController_get'];
+    /** One task */
+    get: operations['getTask'];
     put?: never;
     post?: never;
     delete?: never;
@@ -214,7 +220,11 @@ export interface paths {
     };
     get?: never;
     put?: never;
-    post: operations['TasksController_cancel'];
+    /**
+     * Cancel a task
+     * @description CANCELLED at once; a running task's worker (on any replica) closes its upstream call within TASK_CANCEL_CHECK_MS and keeps nothing. No body is needed.
+     */
+    post: operations['cancelTask'];
     delete?: never;
     options?: never;
     head?: never;
@@ -817,6 +827,18 @@ export interface components {
       input?: {
         [key: string]: unknown;
       };
+    };
+    TaskResponseDto: {
+      task: components['schemas']['TaskDto'];
+    };
+    TaskPageResponseDto: {
+      /** @description Newest first */
+      tasks: components['schemas']['TaskDto'][];
+      /**
+       * @description The `cursor` of the next page; null on the last one.
+       * @example null
+       */
+      nextCursor: string | null;
     };
   };
   responses: never;
@@ -3359,7 +3381,7 @@ export interface operations {
       };
     };
   };
-  TasksController_list: {
+  listTasks: {
     parameters: {
       query?: {
         /** @description Example: `20` */
@@ -3379,6 +3401,7 @@ export interface operations {
     };
     requestBody?: never;
     responses: {
+      /** @description One page (`limit`, default 50) and the cursor of the next */
       200: {
         headers: {
           /** @description The request's id: the caller's own X-Request-Id when plausible (1 to 128 letters, digits or `._:/+=-`), otherwise a new UUID; also in the request's log line */
@@ -3386,7 +3409,97 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': string;
+          /**
+           * @example {
+           *       "tasks": [
+           *         {
+           *           "id": "019aa8f4-1c2d-7e3f-8a4b-5c6d7e8f9a0b",
+           *           "projectId": "019aa8f2-5f1c-7c3e-9a51-3c1f5d0b8e20",
+           *           "type": "logo",
+           *           "agentId": "019aa8f2-5f1c-7c3e-9a51-3c1f5d0b8e29",
+           *           "sectionId": "019aa8f2-5f1c-7c3e-9a51-3c1f5d0b8e21",
+           *           "status": "SUCCEEDED",
+           *           "input": {
+           *             "companyName": "Acme",
+           *             "style": "modern",
+           *             "colors": [
+           *               "#0044ff"
+           *             ],
+           *             "count": 1
+           *           },
+           *           "assetIds": [
+           *             "019aa8f3-0b4e-7a21-8c3d-5e6f7a8b9c0d"
+           *           ],
+           *           "error": null,
+           *           "attempts": 1,
+           *           "createdAt": "2026-11-22T03:39:09.321Z",
+           *           "startedAt": "2026-11-22T03:39:09.321Z",
+           *           "finishedAt": "2026-11-22T03:39:21.870Z"
+           *         }
+           *       ],
+           *       "nextCursor": null
+           *     }
+           */
+          'application/json': components['schemas']['TaskPageResponseDto'];
+        };
+      };
+      /** @description An invalid `limit` or `cursor` */
+      400: {
+        headers: {
+          /** @description The request's id: the caller's own X-Request-Id when plausible (1 to 128 letters, digits or `._:/+=-`), otherwise a new UUID; also in the request's log line */
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": "Invalid input",
+           *       "details": [
+           *         {
+           *           "path": [
+           *             "cursor"
+           *           ],
+           *           "message": "Invalid cursor",
+           *           "code": "custom"
+           *         }
+           *       ]
+           *     }
+           */
+          'application/json': components['schemas']['ValidationErrorResponseDto'];
+        };
+      };
+      /** @description With AUTH_MODE=oidc: no bearer token, or one that is malformed, expired, wrongly signed or for another audience */
+      401: {
+        headers: {
+          /** @description Bearer realm="workspace-api"[, error="invalid_token"] */
+          'WWW-Authenticate'?: string;
+          /** @description The request's id: the caller's own X-Request-Id when plausible (1 to 128 letters, digits or `._:/+=-`), otherwise a new UUID; also in the request's log line */
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": "Unauthorized"
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponseDto'];
+        };
+      };
+      /** @description No project with this id (of the caller's, with AUTH_MODE=oidc) */
+      404: {
+        headers: {
+          /** @description The request's id: the caller's own X-Request-Id when plausible (1 to 128 letters, digits or `._:/+=-`), otherwise a new UUID; also in the request's log line */
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": "Project not found"
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponseDto'];
         };
       };
       /** @description The request headers, the URL included, are over 16 KB */
@@ -3405,12 +3518,49 @@ export interface operations {
           'application/json': components['schemas']['ErrorResponseDto'];
         };
       };
+      /** @description The tasks could not be read */
+      500: {
+        headers: {
+          /** @description The request's id: the caller's own X-Request-Id when plausible (1 to 128 letters, digits or `._:/+=-`), otherwise a new UUID; also in the request's log line */
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": "Failed to fetch tasks"
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponseDto'];
+        };
+      };
+      /** @description With AUTH_MODE=oidc: the OpenID Provider's keys cannot be fetched and none are cached */
+      503: {
+        headers: {
+          /** @description Seconds to wait before sending the request again */
+          'Retry-After'?: number;
+          /** @description The request's id: the caller's own X-Request-Id when plausible (1 to 128 letters, digits or `._:/+=-`), otherwise a new UUID; also in the request's log line */
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": "Authentication is temporarily unavailable"
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponseDto'];
+        };
+      };
     };
   };
-  TasksController_create: {
+  createTask: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description Makes a retry safe: the first request with a key is processed, and a later one with the same key and body (within IDEMPOTENCY_TTL_S) gets the same answer without the work being done again. 1 to 255 printable ASCII characters, unique per operation; a malformed or repeated key is a 400. Example: `3f1c2a9e-5b7d-4e8f-9a61-0c2d4b6e8f10` */
+        'Idempotency-Key'?: string;
+      };
       path: {
         /**
          * @description The project id
@@ -3426,14 +3576,209 @@ export interface operations {
       };
     };
     responses: {
-      201: {
+      /** @description The task, QUEUED (or, with `Idempotent-Replayed: true`, the answer first given for this Idempotency-Key) */
+      202: {
+        headers: {
+          /** @description Where the task is read */
+          Location?: string;
+          /** @description `true` when this is the stored answer of an earlier request with the same Idempotency-Key */
+          'Idempotent-Replayed'?: 'true';
+          /** @description The request's id: the caller's own X-Request-Id when plausible (1 to 128 letters, digits or `._:/+=-`), otherwise a new UUID; also in the request's log line */
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "task": {
+           *         "id": "019aa8f4-1c2d-7e3f-8a4b-5c6d7e8f9a0b",
+           *         "projectId": "019aa8f2-5f1c-7c3e-9a51-3c1f5d0b8e20",
+           *         "type": "logo",
+           *         "agentId": "019aa8f2-5f1c-7c3e-9a51-3c1f5d0b8e29",
+           *         "sectionId": "019aa8f2-5f1c-7c3e-9a51-3c1f5d0b8e21",
+           *         "status": "QUEUED",
+           *         "input": {
+           *           "companyName": "Acme",
+           *           "style": "modern",
+           *           "colors": [
+           *             "#0044ff"
+           *           ],
+           *           "count": 1
+           *         },
+           *         "assetIds": [],
+           *         "error": null,
+           *         "attempts": 0,
+           *         "createdAt": "2026-11-22T03:39:09.321Z",
+           *         "startedAt": null,
+           *         "finishedAt": null
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['TaskResponseDto'];
+        };
+      };
+      /** @description A validation rule failed: of the body, or of `input` by the type's rules (paths start with "input"); or the body is not JSON */
+      400: {
         headers: {
           /** @description The request's id: the caller's own X-Request-Id when plausible (1 to 128 letters, digits or `._:/+=-`), otherwise a new UUID; also in the request's log line */
           'X-Request-Id'?: string;
           [name: string]: unknown;
         };
         content: {
-          'application/json': string;
+          /**
+           * @example {
+           *       "error": "Invalid input",
+           *       "details": [
+           *         {
+           *           "path": [
+           *             "input",
+           *             "count"
+           *           ],
+           *           "message": "Number must be less than or equal to 4",
+           *           "code": "too_big"
+           *         }
+           *       ]
+           *     }
+           */
+          'application/json': components['schemas']['ValidationErrorResponseDto'];
+        };
+      };
+      /** @description With AUTH_MODE=oidc: no bearer token, or one that is malformed, expired, wrongly signed or for another audience */
+      401: {
+        headers: {
+          /** @description Bearer realm="workspace-api"[, error="invalid_token"] */
+          'WWW-Authenticate'?: string;
+          /** @description The request's id: the caller's own X-Request-Id when plausible (1 to 128 letters, digits or `._:/+=-`), otherwise a new UUID; also in the request's log line */
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": "Unauthorized"
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponseDto'];
+        };
+      };
+      /** @description No project with this id (of the caller's, with AUTH_MODE=oidc) */
+      404: {
+        headers: {
+          /** @description The request's id: the caller's own X-Request-Id when plausible (1 to 128 letters, digits or `._:/+=-`), otherwise a new UUID; also in the request's log line */
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": "Project not found"
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponseDto'];
+        };
+      };
+      /** @description A body over 64 KB did not arrive within LARGE_BODY_READ_TIMEOUT_MS (default 10 s) of its turn to be read (large bodies are read a few at a time, one per client); the connection is closed */
+      408: {
+        headers: {
+          /** @description The request's id: the caller's own X-Request-Id when plausible (1 to 128 letters, digits or `._:/+=-`), otherwise a new UUID; also in the request's log line */
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": "Request body was not received in time"
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponseDto'];
+        };
+      };
+      /**
+       * @description The first request with this Idempotency-Key is still being processed
+       *
+       *     The project already holds ASSET_MAX_PER_PROJECT assets (nothing was queued); or the first request with this Idempotency-Key is still being processed (with Retry-After)
+       */
+      409: {
+        headers: {
+          /** @description Seconds to wait before sending the request again */
+          'Retry-After'?: number;
+          /** @description The request's id: the caller's own X-Request-Id when plausible (1 to 128 letters, digits or `._:/+=-`), otherwise a new UUID; also in the request's log line */
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": "The project already holds 20 assets, the most it may; delete one first"
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponseDto'];
+        };
+      };
+      /** @description The body is larger than BODY_LIMIT (default 1 MB) */
+      413: {
+        headers: {
+          /** @description The request's id: the caller's own X-Request-Id when plausible (1 to 128 letters, digits or `._:/+=-`), otherwise a new UUID; also in the request's log line */
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": "Request body is too large"
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponseDto'];
+        };
+      };
+      /** @description CORS_ORIGINS is set and the Content-Type is one a browser sends without a CORS preflight (text/plain, application/x-www-form-urlencoded, multipart/form-data) or none */
+      415: {
+        headers: {
+          /** @description The request's id: the caller's own X-Request-Id when plausible (1 to 128 letters, digits or `._:/+=-`), otherwise a new UUID; also in the request's log line */
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": "Unsupported media type"
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponseDto'];
+        };
+      };
+      /** @description This Idempotency-Key was first used with a different request body */
+      422: {
+        headers: {
+          /** @description The request's id: the caller's own X-Request-Id when plausible (1 to 128 letters, digits or `._:/+=-`), otherwise a new UUID; also in the request's log line */
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": "This Idempotency-Key was used with a different request body"
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponseDto'];
+        };
+      };
+      /** @description The project has TASK_MAX_QUEUED_PER_PROJECT (or its owner TASK_MAX_QUEUED_PER_USER) tasks queued or running */
+      429: {
+        headers: {
+          /** @description Seconds to wait before sending the request again */
+          'Retry-After'?: number;
+          /** @description The request's id: the caller's own X-Request-Id when plausible (1 to 128 letters, digits or `._:/+=-`), otherwise a new UUID; also in the request's log line */
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": "The project already has 10 unfinished tasks, the most allowed; retry once one finishes"
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponseDto'];
         };
       };
       /** @description The request headers, the URL included, are over 16 KB */
@@ -3452,9 +3797,43 @@ export interface operations {
           'application/json': components['schemas']['ErrorResponseDto'];
         };
       };
+      /** @description The task could not be stored */
+      500: {
+        headers: {
+          /** @description The request's id: the caller's own X-Request-Id when plausible (1 to 128 letters, digits or `._:/+=-`), otherwise a new UUID; also in the request's log line */
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": "Failed to create task"
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponseDto'];
+        };
+      };
+      /** @description With AUTH_MODE=oidc: the OpenID Provider's keys cannot be fetched and none are cached */
+      503: {
+        headers: {
+          /** @description Seconds to wait before sending the request again */
+          'Retry-After'?: number;
+          /** @description The request's id: the caller's own X-Request-Id when plausible (1 to 128 letters, digits or `._:/+=-`), otherwise a new UUID; also in the request's log line */
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": "Authentication is temporarily unavailable"
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponseDto'];
+        };
+      };
     };
   };
-  TasksController_get: {
+  getTask: {
     parameters: {
       query?: never;
       header?: never;
@@ -3464,12 +3843,14 @@ export interface operations {
          * @example 019aa8f2-5f1c-7c3e-9a51-3c1f5d0b8e21
          */
         id: string;
+        /** @description The task id */
         taskId: string;
       };
       cookie?: never;
     };
     requestBody?: never;
     responses: {
+      /** @description The task */
       200: {
         headers: {
           /** @description The request's id: the caller's own X-Request-Id when plausible (1 to 128 letters, digits or `._:/+=-`), otherwise a new UUID; also in the request's log line */
@@ -3477,7 +3858,69 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': string;
+          /**
+           * @example {
+           *       "task": {
+           *         "id": "019aa8f4-1c2d-7e3f-8a4b-5c6d7e8f9a0b",
+           *         "projectId": "019aa8f2-5f1c-7c3e-9a51-3c1f5d0b8e20",
+           *         "type": "logo",
+           *         "agentId": "019aa8f2-5f1c-7c3e-9a51-3c1f5d0b8e29",
+           *         "sectionId": "019aa8f2-5f1c-7c3e-9a51-3c1f5d0b8e21",
+           *         "status": "SUCCEEDED",
+           *         "input": {
+           *           "companyName": "Acme",
+           *           "style": "modern",
+           *           "colors": [
+           *             "#0044ff"
+           *           ],
+           *           "count": 1
+           *         },
+           *         "assetIds": [
+           *           "019aa8f3-0b4e-7a21-8c3d-5e6f7a8b9c0d"
+           *         ],
+           *         "error": null,
+           *         "attempts": 1,
+           *         "createdAt": "2026-11-22T03:39:09.321Z",
+           *         "startedAt": "2026-11-22T03:39:09.321Z",
+           *         "finishedAt": "2026-11-22T03:39:21.870Z"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['TaskResponseDto'];
+        };
+      };
+      /** @description With AUTH_MODE=oidc: no bearer token, or one that is malformed, expired, wrongly signed or for another audience */
+      401: {
+        headers: {
+          /** @description Bearer realm="workspace-api"[, error="invalid_token"] */
+          'WWW-Authenticate'?: string;
+          /** @description The request's id: the caller's own X-Request-Id when plausible (1 to 128 letters, digits or `._:/+=-`), otherwise a new UUID; also in the request's log line */
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": "Unauthorized"
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponseDto'];
+        };
+      };
+      /** @description No task with this id in this project (or no such project) */
+      404: {
+        headers: {
+          /** @description The request's id: the caller's own X-Request-Id when plausible (1 to 128 letters, digits or `._:/+=-`), otherwise a new UUID; also in the request's log line */
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": "Task not found"
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponseDto'];
         };
       };
       /** @description The request headers, the URL included, are over 16 KB */
@@ -3496,9 +3939,43 @@ export interface operations {
           'application/json': components['schemas']['ErrorResponseDto'];
         };
       };
+      /** @description The task could not be read */
+      500: {
+        headers: {
+          /** @description The request's id: the caller's own X-Request-Id when plausible (1 to 128 letters, digits or `._:/+=-`), otherwise a new UUID; also in the request's log line */
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": "Failed to fetch task"
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponseDto'];
+        };
+      };
+      /** @description With AUTH_MODE=oidc: the OpenID Provider's keys cannot be fetched and none are cached */
+      503: {
+        headers: {
+          /** @description Seconds to wait before sending the request again */
+          'Retry-After'?: number;
+          /** @description The request's id: the caller's own X-Request-Id when plausible (1 to 128 letters, digits or `._:/+=-`), otherwise a new UUID; also in the request's log line */
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": "Authentication is temporarily unavailable"
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponseDto'];
+        };
+      };
     };
   };
-  TasksController_cancel: {
+  cancelTask: {
     parameters: {
       query?: never;
       header?: never;
@@ -3508,12 +3985,14 @@ export interface operations {
          * @example 019aa8f2-5f1c-7c3e-9a51-3c1f5d0b8e21
          */
         id: string;
+        /** @description The task id */
         taskId: string;
       };
       cookie?: never;
     };
     requestBody?: never;
     responses: {
+      /** @description The task, CANCELLED */
       200: {
         headers: {
           /** @description The request's id: the caller's own X-Request-Id when plausible (1 to 128 letters, digits or `._:/+=-`), otherwise a new UUID; also in the request's log line */
@@ -3521,7 +4000,83 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': string;
+          /**
+           * @example {
+           *       "task": {
+           *         "id": "019aa8f4-1c2d-7e3f-8a4b-5c6d7e8f9a0b",
+           *         "projectId": "019aa8f2-5f1c-7c3e-9a51-3c1f5d0b8e20",
+           *         "type": "logo",
+           *         "agentId": "019aa8f2-5f1c-7c3e-9a51-3c1f5d0b8e29",
+           *         "sectionId": "019aa8f2-5f1c-7c3e-9a51-3c1f5d0b8e21",
+           *         "status": "CANCELLED",
+           *         "input": {
+           *           "companyName": "Acme",
+           *           "style": "modern",
+           *           "colors": [
+           *             "#0044ff"
+           *           ],
+           *           "count": 1
+           *         },
+           *         "assetIds": [],
+           *         "error": null,
+           *         "attempts": 1,
+           *         "createdAt": "2026-11-22T03:39:09.321Z",
+           *         "startedAt": "2026-11-22T03:39:09.321Z",
+           *         "finishedAt": "2026-11-22T03:39:21.870Z"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['TaskResponseDto'];
+        };
+      };
+      /** @description With AUTH_MODE=oidc: no bearer token, or one that is malformed, expired, wrongly signed or for another audience */
+      401: {
+        headers: {
+          /** @description Bearer realm="workspace-api"[, error="invalid_token"] */
+          'WWW-Authenticate'?: string;
+          /** @description The request's id: the caller's own X-Request-Id when plausible (1 to 128 letters, digits or `._:/+=-`), otherwise a new UUID; also in the request's log line */
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": "Unauthorized"
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponseDto'];
+        };
+      };
+      /** @description No task with this id in this project (or no such project) */
+      404: {
+        headers: {
+          /** @description The request's id: the caller's own X-Request-Id when plausible (1 to 128 letters, digits or `._:/+=-`), otherwise a new UUID; also in the request's log line */
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": "Task not found"
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponseDto'];
+        };
+      };
+      /** @description The task is SUCCEEDED, FAILED or CANCELLED already */
+      409: {
+        headers: {
+          /** @description The request's id: the caller's own X-Request-Id when plausible (1 to 128 letters, digits or `._:/+=-`), otherwise a new UUID; also in the request's log line */
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": "The task has already finished (SUCCEEDED)"
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponseDto'];
         };
       };
       /** @description The request headers, the URL included, are over 16 KB */
@@ -3535,6 +4090,40 @@ export interface operations {
           /**
            * @example {
            *       "error": "Request headers are too large"
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponseDto'];
+        };
+      };
+      /** @description The task could not be cancelled */
+      500: {
+        headers: {
+          /** @description The request's id: the caller's own X-Request-Id when plausible (1 to 128 letters, digits or `._:/+=-`), otherwise a new UUID; also in the request's log line */
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": "Failed to cancel task"
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponseDto'];
+        };
+      };
+      /** @description With AUTH_MODE=oidc: the OpenID Provider's keys cannot be fetched and none are cached */
+      503: {
+        headers: {
+          /** @description Seconds to wait before sending the request again */
+          'Retry-After'?: number;
+          /** @description The request's id: the caller's own X-Request-Id when plausible (1 to 128 letters, digits or `._:/+=-`), otherwise a new UUID; also in the request's log line */
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": "Authentication is temporarily unavailable"
            *     }
            */
           'application/json': components['schemas']['ErrorResponseDto'];

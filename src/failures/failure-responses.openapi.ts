@@ -78,13 +78,18 @@ export function ApiRouteFailure(
   envelope: Envelope,
   message: string,
   description: string,
-  options: { exposePublicErrors?: boolean; example?: string } = {},
+  options: {
+    exposePublicErrors?: boolean;
+    example?: string;
+    unreadableBodyIsClientError?: boolean;
+  } = {},
 ) {
   return applyDecorators(
     ApiFailure(envelope, 500, options.example ?? message, description),
     FailureMessage(message, {
       envelope,
       exposePublicErrors: options.exposePublicErrors ?? false,
+      unreadableBodyIsClientError: options.unreadableBodyIsClientError,
     }),
   );
 }

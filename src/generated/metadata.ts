@@ -428,6 +428,28 @@ export default async () => {
             },
           },
         ],
+        [
+          Promise.resolve(require('../tasks/dto/task-responses.dto')),
+          {
+            TaskResponseDto: {
+              task: {
+                required: true,
+                type: () => t['./tasks/dto/task.dto'].TaskDto,
+              },
+            },
+            TaskPageResponseDto: {
+              tasks: {
+                required: true,
+                type: () => [t['./tasks/dto/task.dto'].TaskDto],
+              },
+              nextCursor: {
+                required: true,
+                type: () => String,
+                nullable: true,
+              },
+            },
+          },
+        ],
       ],
       controllers: [
         [

@@ -13,7 +13,6 @@ import { ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { Authenticated } from '../auth/authenticated.decorator';
 import { sendJsonReply } from '../common/http/json-reply';
-import { FailureMessage } from '../failures/failure-message.decorator';
 import { Bodiless } from '../platform/body/bodiless.decorator';
 import type { RequestContext } from '../common/http/request-context';
 import { Ctx } from '../common/http/request-context.decorator';
@@ -23,6 +22,12 @@ import { CreateTaskDto } from './dto/create-task.dto';
 import { ListTasksQuery } from './dto/list-tasks-query.dto';
 import { taskReply, tasksPageReply } from './task-replies';
 import { TasksService } from './tasks.service';
+import {
+  CancelTaskEndpoint,
+  CreateTaskEndpoint,
+  GetTaskEndpoint,
+  ListTasksEndpoint,
+} from './tasks.openapi';
 
 @ApiTags('tasks')
 @Controller('api/projects/:id/tasks')
@@ -31,9 +36,8 @@ export class TasksController {
   constructor(private readonly tasks: TasksService) {}
 
   @Post()
-  @FailureMessage('Failed to create task', {
-    unreadableBodyIsClientError: true,
-  })
+  @HttpCode(HttpStatus.ACCEPTED)
+  @CreateTaskEndpoint()
   async create(
     @Param('id') id: string,
     @Body() request: CreateTaskDto,
@@ -49,9 +53,7 @@ export class TasksController {
   }
 
   @Get()
-  @FailureMessage('Failed to fetch tasks', {
-    unreadableBodyIsClientError: true,
-  })
+  @ListTasksEndpoint()
   async list(
     @Param('id') id: string,
     @Query() query: ListTasksQuery,
@@ -65,7 +67,7 @@ export class TasksController {
   }
 
   @Get(':taskId')
-  @FailureMessage('Failed to fetch task', { unreadableBodyIsClientError: true })
+  @GetTaskEndpoint()
   async get(
     @Param('id') id: string,
     @Param('taskId') taskId: string,
@@ -79,9 +81,7 @@ export class TasksController {
   }
 
   @Post(':taskId/cancel')
-  @FailureMessage('Failed to cancel task', {
-    unreadableBodyIsClientError: true,
-  })
+  @CancelTaskEndpoint()
   @HttpCode(HttpStatus.OK)
   @Bodiless()
   async cancel(

@@ -1,0 +1,203 @@
+import { applyDecorators } from '@nestjs/common';
+import { ApiBody, ApiOperation, ApiParam, ApiResponse } from '@nestjs/swagger';
+import {
+  ApiIdempotencyKey,
+  REPLAYED_HEADER,
+} from '../docs/conditional-headers.openapi';
+import { RETRY_AFTER_HEADER } from '../failures/error-responses.dto';
+import {
+  ApiAuth,
+  ApiBodyFailures,
+  ApiFailure,
+  ApiInvalidInput,
+  ApiRetryLater,
+  ApiRouteFailure,
+} from '../failures/failure-responses.openapi';
+import { CreateTaskDto } from './dto/create-task.dto';
+import { TaskPageResponseDto, TaskResponseDto } from './dto/task-responses.dto';
+import { TASK_EXAMPLE } from './dto/task.dto';
+
+/**
+ * The OpenAPI description of the task routes, one composite decorator per
+ * route. They fail with `{error}`, as the project routes do; a body that
+ * is not JSON is their 400.
+ */
+
+const PROJECT_ID_PARAM = ApiParam({
+  name: 'id',
+  description: 'The project id',
+  schema: { type: 'string', example: TASK_EXAMPLE.projectId },
+});
+const TASK_ID_PARAM = ApiParam({
+  name: 'taskId',
+  description: 'The task id',
+  schema: { type: 'string', example: TASK_EXAMPLE.id },
+});
+const PROJECT_NOT_FOUND = ApiFailure(
+  'error',
+  404,
+  'Project not found',
+  "No project with this id (of the caller's, with AUTH_MODE=oidc)",
+);
+const TASK_NOT_FOUND = ApiFailure(
+  'error',
+  404,
+  'Task not found',
+  'No task with this id in this project (or no such project)',
+);
+const failure = (message: string, description: string) =>
+  ApiRouteFailure('error', message, description, {
+    unreadableBodyIsClientError: true,
+  });
+
+export const CreateTaskEndpoint = () =>
+  applyDecorators(
+    ApiOperation({
+      summary:
+        "Run a task: one of the project's agents works in the background",
+      description:
+        'logo: the DESIGN agent draws `count` (1-4) candidate logos into LOGO; marketing-copy: the MARKETING agent writes {tagline, description, posts} into MARKETING; landing-page: the CODE agent writes a self-contained HTML page into CODE (served sandboxed). Answers at once with the task QUEUED; poll its Location until SUCCEEDED, FAILED or CANCELLED. The task is queued in the transaction that stores it: once answered it is never lost.',
+      operationId: 'createTask',
+    }),
+    PROJECT_ID_PARAM,
+    ApiBody({
+      type: CreateTaskDto,
+      examples: {
+        logo: {
+          summary: 'Three logo candidates',
+          value: {
+            type: 'logo',
+            input: {
+              companyName: 'Acme',
+              style: 'modern',
+              colors: ['#0044ff', 'white'],
+              count: 3,
+            },
+          },
+        },
+        copy: {
+          summary: 'Marketing copy',
+          value: { type: 'marketing-copy', input: { tone: 'friendly' } },
+        },
+        page: { summary: 'A landing page', value: { type: 'landing-page' } },
+      },
+    }),
+    ApiResponse({
+      status: 202,
+      description:
+        'The task, QUEUED (or, with `Idempotent-Replayed: true`, the answer first given for this Idempotency-Key)',
+      type: TaskResponseDto,
+      headers: {
+        Location: {
+          description: 'Where the task is read',
+          schema: { type: 'string' },
+        },
+        ...REPLAYED_HEADER,
+      },
+      example: {
+        task: {
+          ...TASK_EXAMPLE,
+          status: 'QUEUED',
+          assetIds: [],
+          attempts: 0,
+          startedAt: null,
+          finishedAt: null,
+        },
+      },
+    }),
+    ApiInvalidInput(
+      'error',
+      'A validation rule failed: of the body, or of `input` by the type\'s rules (paths start with "input"); or the body is not JSON',
+      {
+        path: ['input', 'count'],
+        message: 'Number must be less than or equal to 4',
+        code: 'too_big',
+      },
+    ),
+    ApiBodyFailures('error'),
+    PROJECT_NOT_FOUND,
+    ApiRetryLater(
+      'error',
+      429,
+      'The project already has 10 unfinished tasks, the most allowed; retry once one finishes',
+      'The project has TASK_MAX_QUEUED_PER_PROJECT (or its owner TASK_MAX_QUEUED_PER_USER) tasks queued or running',
+    ),
+    failure('Failed to create task', 'The task could not be stored'),
+    ApiIdempotencyKey('error'),
+    ApiFailure(
+      'error',
+      409,
+      'The project already holds 20 assets, the most it may; delete one first',
+      'The project already holds ASSET_MAX_PER_PROJECT assets (nothing was queued); or the first request with this Idempotency-Key is still being processed (with Retry-After)',
+      RETRY_AFTER_HEADER,
+    ),
+    ApiAuth('error', 'required'),
+  );
+
+export const ListTasksEndpoint = () =>
+  applyDecorators(
+    ApiOperation({
+      summary: "A page of the project's tasks, newest first",
+      operationId: 'listTasks',
+    }),
+    PROJECT_ID_PARAM,
+    ApiResponse({
+      status: 200,
+      description: 'One page (`limit`, default 50) and the cursor of the next',
+      type: TaskPageResponseDto,
+      example: { tasks: [TASK_EXAMPLE], nextCursor: null },
+    }),
+    ApiInvalidInput('error', 'An invalid `limit` or `cursor`', {
+      path: ['cursor'],
+      message: 'Invalid cursor',
+      code: 'custom',
+    }),
+    PROJECT_NOT_FOUND,
+    failure('Failed to fetch tasks', 'The tasks could not be read'),
+    ApiAuth('error', 'required'),
+  );
+
+export const GetTaskEndpoint = () =>
+  applyDecorators(
+    ApiOperation({ summary: 'One task', operationId: 'getTask' }),
+    PROJECT_ID_PARAM,
+    TASK_ID_PARAM,
+    ApiResponse({
+      status: 200,
+      description: 'The task',
+      type: TaskResponseDto,
+      example: { task: TASK_EXAMPLE },
+    }),
+    TASK_NOT_FOUND,
+    failure('Failed to fetch task', 'The task could not be read'),
+    ApiAuth('error', 'required'),
+  );
+
+export const CancelTaskEndpoint = () =>
+  applyDecorators(
+    ApiOperation({
+      summary: 'Cancel a task',
+      description:
+        "CANCELLED at once; a running task's worker (on any replica) closes its upstream call within TASK_CANCEL_CHECK_MS and keeps nothing. No body is needed.",
+      operationId: 'cancelTask',
+    }),
+    PROJECT_ID_PARAM,
+    TASK_ID_PARAM,
+    ApiResponse({
+      status: 200,
+      description: 'The task, CANCELLED',
+      type: TaskResponseDto,
+      example: {
+        task: { ...TASK_EXAMPLE, status: 'CANCELLED', assetIds: [] },
+      },
+    }),
+    ApiFailure(
+      'error',
+      409,
+      'The task has already finished (SUCCEEDED)',
+      'The task is SUCCEEDED, FAILED or CANCELLED already',
+    ),
+    TASK_NOT_FOUND,
+    failure('Failed to cancel task', 'The task could not be cancelled'),
+    ApiAuth('error', 'required'),
+  );
