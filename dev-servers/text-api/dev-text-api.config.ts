@@ -39,7 +39,7 @@ export function loadDevTextApiConfiguration(
     );
   }
   return {
-    port: integer(env, 'TEXT_DEV_PORT', 4020, 0, 65535),
+    port: integer(env, 'TEXT_DEV_PORT', 4030, 0, 65535),
     reply: reply as DevTextReplyKind,
     status: optionalInteger(env, 'TEXT_DEV_STATUS', 100, 599),
     errorMessage: read(env, 'TEXT_DEV_ERROR_MESSAGE'),

@@ -5,7 +5,7 @@ import { loadDevTextApiConfiguration } from './dev-text-api.config';
 
 /**
  * `npm run text-api:dev`: the local text and code model API on
- * 127.0.0.1:TEXT_DEV_PORT (default 4020), so marketing copy and landing
+ * 127.0.0.1:TEXT_DEV_PORT (default 4030), so marketing copy and landing
  * pages are written without a paid key.
  */
 async function main(): Promise<void> {
