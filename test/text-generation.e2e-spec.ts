@@ -46,16 +46,12 @@ interface SentBody {
   max_completion_tokens?: unknown;
 }
 
-/** Every failure a test saw: none may show the key. */
-const failures: TextApiCallError[] = [];
-
 /** The TextApiCallError `work` fails with (and it never shows the key). */
 async function failureOf(work: Promise<unknown>): Promise<TextApiCallError> {
   try {
     await work;
   } catch (error) {
     if (!(error instanceof TextApiCallError)) throw error;
-    failures.push(error);
     expect(error.message).not.toContain(KEY);
     expect(JSON.stringify({ ...error })).not.toContain(KEY);
     return error;
@@ -285,6 +281,31 @@ describe('text generation: the text API client against the dev text API', () => 
     expect(api.requests).toHaveLength(3);
   });
 
+  it('retries a reset connection, then succeeds', async () => {
+    api.replyNext({ kind: 'reset' });
+    const answer = await client.complete(copyRequest());
+    expect(parseMarketingCopy(answer.content).tagline).toContain('Acme');
+    expect(api.requests).toHaveLength(2);
+  });
+
+  it('fails copy that is not three non-empty fields as invalid_answer', async () => {
+    api.replyNext({ kind: 'invalid' });
+    const answer = await client.complete(copyRequest());
+    const error = await failureOf(
+      Promise.resolve().then(() => parseMarketingCopy(answer.content)),
+    );
+    expect(error).toMatchObject({ code: 'invalid_answer', retryable: true });
+  });
+
+  it('fails a page answer that is not an HTML document as invalid_answer', async () => {
+    api.replyNext({ kind: 'invalid' });
+    const answer = await client.complete(pageRequest());
+    const error = await failureOf(
+      Promise.resolve().then(() => parseLandingPage(answer.content, undefined)),
+    );
+    expect(error.code).toBe('invalid_answer');
+  });
+
   it("closes the upstream connection when the caller's signal aborts", async () => {
     api.replyNext({ kind: 'answer', latencyMs: 5000 });
     const controller = new AbortController();
@@ -334,10 +355,34 @@ describe('text generation: the text API client against the dev text API', () => 
     expect(api.requests).toHaveLength(0);
   });
 
-  it('never shows the key in any error message the calls failed with', () => {
-    expect(failures.length).toBeGreaterThanOrEqual(6);
-    for (const error of failures) {
-      expect(error.message).not.toContain(KEY);
+  it('never shows the key in an error message, whatever failure echoes it', async () => {
+    const once = await build({
+      TEXT_API_URL: api.url,
+      TEXT_API_KEY: KEY,
+      TEXT_API_MAX_ATTEMPTS: '1',
+    });
+    const echo = `Key ${KEY} (${KEY.slice(0, 6)}...${KEY.slice(-4)}) was used`;
+    const seen: TextApiCallError[] = [];
+    for (const status of [400, 401, 403, 404, 422, 429, 500, 503]) {
+      api.replyNext({ kind: 'error', status, message: echo });
+      seen.push(
+        await failureOf(once.get(TextApiClient).complete(copyRequest())),
+      );
     }
+    expect(seen.map((error) => error.code)).toEqual([
+      'refused',
+      'refused',
+      'refused',
+      'refused',
+      'refused',
+      'rate_limited',
+      'upstream_error',
+      'upstream_error',
+    ]);
+    for (const error of seen) {
+      expect(error.message).not.toContain(KEY);
+      expect(error.message).not.toContain(KEY.slice(-4));
+    }
+    expect(api.requests).toHaveLength(8);
   });
 });
