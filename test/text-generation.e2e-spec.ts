@@ -314,6 +314,8 @@ describe('text generation: the text API client against the dev text API', () => 
       () => 'answered',
       (error: unknown) => error,
     );
+    // 200 ms after the dev server has the request, so that it is one to close.
+    await eventually(() => api.requests.length === 1);
     setTimeout(() => controller.abort(), 200);
     const error = await outcome;
     expect(error).not.toBe('answered');
