@@ -23,6 +23,7 @@ export class EmbeddedTaskEngine extends TaskEngine {
   private readonly logger = new Logger(EmbeddedTaskEngine.name);
   private readonly leaseMs: number;
   private readonly held = new Map<string, AbortController>();
+  private readonly renewals = new Set<NodeJS.Timeout>();
   private handler?: TaskHandler;
   private concurrency = 0;
   private poll?: NodeJS.Timeout;
@@ -68,6 +69,10 @@ export class EmbeddedTaskEngine extends TaskEngine {
     while (this.held.size > 0 && Date.now() < deadline) {
       await new Promise((resolve) => setTimeout(resolve, 20));
     }
+    // A handler that ignored its signal keeps running, but its task is no
+    // longer held: its lease lapses and another process takes it.
+    for (const renewal of this.renewals) clearInterval(renewal);
+    this.renewals.clear();
   }
 
   /** Takes due tasks until every worker has one or none is due. */
@@ -112,6 +117,7 @@ export class EmbeddedTaskEngine extends TaskEngine {
         );
     }, this.leaseMs / 3);
     renewal.unref();
+    this.renewals.add(renewal);
     let outcome: TaskOutcome;
     try {
       outcome = await this.handler!({ taskId, signal: controller.signal });
@@ -120,6 +126,7 @@ export class EmbeddedTaskEngine extends TaskEngine {
       outcome = { kind: 'retry', delayMs: AFTER_FAULT_MS };
     } finally {
       clearInterval(renewal);
+      this.renewals.delete(renewal);
     }
     const delayMs = outcome.kind === 'retry' ? outcome.delayMs : 0;
     try {
