@@ -222,7 +222,7 @@ export interface paths {
     put?: never;
     /**
      * Cancel a task
-     * @description CANCELLED at once; a running task's worker (on any replica) closes its upstream call within TASK_CANCEL_CHECK_MS and keeps nothing. No body is needed.
+     * @description CANCELLED at once; a running task's worker (on any replica) closes its upstream call within TASK_CANCEL_CHECK_MS and keeps nothing. No body is needed; a body that is sent is read as JSON. With CORS_ORIGINS set, send `Content-Type: application/json` even without a body (no Content-Type is refused with 415, as on every POST).
      */
     post: operations['cancelTask'];
     delete?: never;
@@ -371,10 +371,10 @@ export interface components {
       /** @example Failed to fetch project */
       error: string;
       /**
-       * @description A stable cause beside the text, on some 503s: asset_storage_unavailable (the bucket of kept logos failed or did not answer in time)
+       * @description A stable cause beside the text, on some 429s and 503s: asset_storage_unavailable (503: the bucket of kept logos failed or did not answer in time), too_many_tasks (429: the project or its owner has too many unfinished tasks)
        * @enum {string}
        */
-      code?: 'asset_storage_unavailable';
+      code?: 'asset_storage_unavailable' | 'too_many_tasks';
     };
     /**
      * @description logo: the DESIGN agent draws logo candidates into LOGO; marketing-copy: the MARKETING agent writes copy into MARKETING; landing-page: the CODE agent writes a landing page into CODE.
@@ -810,6 +810,48 @@ export interface components {
     SectionResponseDto: {
       section: components['schemas']['SectionDto'];
     };
+    LogoTaskInputDto: {
+      /** @example Acme */
+      companyName: string;
+      /** @example modern */
+      style: components['schemas']['LogoStyle'];
+      /**
+       * @example [
+       *       "#0044ff",
+       *       "white"
+       *     ]
+       */
+      colors: string[];
+      /** @example Fast parcel delivery */
+      description?: string;
+      /** @example logistics */
+      industry?: string;
+      /**
+       * @example [
+       *       "bold",
+       *       "friendly"
+       *     ]
+       */
+      mood?: string[];
+      /**
+       * @description How many candidate logos to draw.
+       * @default 1
+       * @example 3
+       */
+      count: number;
+    };
+    MarketingCopyInputDto: {
+      /** @example friendly */
+      tone?: string;
+      /** @example small logistics firms */
+      audience?: string;
+      /**
+       * @description The language to write in (a BCP 47 tag or a name).
+       * @example en
+       */
+      language?: string;
+    };
+    LandingPageInputDto: Record<string, never>;
     CreateTaskDto: {
       /** @example logo */
       type: components['schemas']['TaskType'];
@@ -824,12 +866,25 @@ export interface components {
        *       "count": 3
        *     }
        */
-      input?: {
-        [key: string]: unknown;
-      };
+      input?:
+        | {
+            [key: string]: unknown;
+          }
+        | components['schemas']['LogoTaskInputDto']
+        | components['schemas']['MarketingCopyInputDto']
+        | components['schemas']['LandingPageInputDto'];
     };
     TaskResponseDto: {
       task: components['schemas']['TaskDto'];
+    };
+    BodyValidationErrorResponseDto: {
+      /**
+       * @example Invalid input
+       * @enum {string}
+       */
+      error: 'Invalid input' | 'Request body is not valid JSON';
+      /** @description With "Invalid input": one issue per failed rule */
+      details?: components['schemas']['ValidationIssueDto'][];
     };
     TaskPageResponseDto: {
       /** @description Newest first */
@@ -3617,7 +3672,7 @@ export interface operations {
           'application/json': components['schemas']['TaskResponseDto'];
         };
       };
-      /** @description A validation rule failed: of the body, or of `input` by the type's rules (paths start with "input"); or the body is not JSON */
+      /** @description A validation rule failed: of the body, or of `input` by the type's rules (paths start with "input"); or the body is not JSON (`{error:"Request body is not valid JSON"}`, without details) */
       400: {
         headers: {
           /** @description The request's id: the caller's own X-Request-Id when plausible (1 to 128 letters, digits or `._:/+=-`), otherwise a new UUID; also in the request's log line */
@@ -3640,7 +3695,7 @@ export interface operations {
            *       ]
            *     }
            */
-          'application/json': components['schemas']['ValidationErrorResponseDto'];
+          'application/json': components['schemas']['BodyValidationErrorResponseDto'];
         };
       };
       /** @description With AUTH_MODE=oidc: no bearer token, or one that is malformed, expired, wrongly signed or for another audience */
@@ -3763,7 +3818,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorResponseDto'];
         };
       };
-      /** @description The project has TASK_MAX_QUEUED_PER_PROJECT (or its owner TASK_MAX_QUEUED_PER_USER) tasks queued or running */
+      /** @description The project has TASK_MAX_QUEUED_PER_PROJECT (or its owner TASK_MAX_QUEUED_PER_USER: "Its owner already has …") tasks queued or running; the body also has `code: "too_many_tasks"` */
       429: {
         headers: {
           /** @description Seconds to wait before sending the request again */
@@ -3775,7 +3830,8 @@ export interface operations {
         content: {
           /**
            * @example {
-           *       "error": "The project already has 10 unfinished tasks, the most allowed; retry once one finishes"
+           *       "error": "The project already has 10 unfinished tasks, the most allowed; retry once one finishes",
+           *       "code": "too_many_tasks"
            *     }
            */
           'application/json': components['schemas']['ErrorResponseDto'];
@@ -4029,6 +4085,22 @@ export interface operations {
           'application/json': components['schemas']['TaskResponseDto'];
         };
       };
+      /** @description A body was sent, and it is not JSON (an empty body is no body) */
+      400: {
+        headers: {
+          /** @description The request's id: the caller's own X-Request-Id when plausible (1 to 128 letters, digits or `._:/+=-`), otherwise a new UUID; also in the request's log line */
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": "Request body is not valid JSON"
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponseDto'];
+        };
+      };
       /** @description With AUTH_MODE=oidc: no bearer token, or one that is malformed, expired, wrongly signed or for another audience */
       401: {
         headers: {
@@ -4047,7 +4119,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorResponseDto'];
         };
       };
-      /** @description No task with this id in this project (or no such project) */
+      /** @description No such task in the project ("Task not found"), or no such project of the caller's ("Project not found") */
       404: {
         headers: {
           /** @description The request's id: the caller's own X-Request-Id when plausible (1 to 128 letters, digits or `._:/+=-`), otherwise a new UUID; also in the request's log line */
@@ -4058,6 +4130,22 @@ export interface operations {
           /**
            * @example {
            *       "error": "Task not found"
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponseDto'];
+        };
+      };
+      /** @description A body over 64 KB did not arrive within LARGE_BODY_READ_TIMEOUT_MS (default 10 s) of its turn to be read (large bodies are read a few at a time, one per client); the connection is closed */
+      408: {
+        headers: {
+          /** @description The request's id: the caller's own X-Request-Id when plausible (1 to 128 letters, digits or `._:/+=-`), otherwise a new UUID; also in the request's log line */
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": "Request body was not received in time"
            *     }
            */
           'application/json': components['schemas']['ErrorResponseDto'];
@@ -4074,6 +4162,38 @@ export interface operations {
           /**
            * @example {
            *       "error": "The task has already finished (SUCCEEDED)"
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponseDto'];
+        };
+      };
+      /** @description The body is larger than BODY_LIMIT (default 1 MB) */
+      413: {
+        headers: {
+          /** @description The request's id: the caller's own X-Request-Id when plausible (1 to 128 letters, digits or `._:/+=-`), otherwise a new UUID; also in the request's log line */
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": "Request body is too large"
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponseDto'];
+        };
+      };
+      /** @description CORS_ORIGINS is set and the Content-Type is one a browser sends without a CORS preflight (text/plain, application/x-www-form-urlencoded, multipart/form-data) or none */
+      415: {
+        headers: {
+          /** @description The request's id: the caller's own X-Request-Id when plausible (1 to 128 letters, digits or `._:/+=-`), otherwise a new UUID; also in the request's log line */
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": "Unsupported media type"
            *     }
            */
           'application/json': components['schemas']['ErrorResponseDto'];

@@ -178,7 +178,19 @@ const EXPECTED_STATUSES: [string, string, string[]][] = [
   [
     'post',
     '/api/projects/{id}/tasks/{taskId}/cancel',
-    ['200', '401', '404', '409', '431', '500', '503'],
+    [
+      '200',
+      '400',
+      '401',
+      '404',
+      '408',
+      '409',
+      '413',
+      '415',
+      '431',
+      '500',
+      '503',
+    ],
   ],
 ];
 
@@ -367,6 +379,52 @@ describe('OpenAPI document', () => {
     )?.responses;
     expect(responses?.['429'].headers).toHaveProperty('Retry-After');
     expect(responses?.['503'].headers).toHaveProperty('Retry-After');
+  });
+
+  it("documents Retry-After and code too_many_tasks on a task's 429, and lists that code in the error body", () => {
+    const tooMany = operation(document, 'post', '/api/projects/{id}/tasks')
+      ?.responses['429'];
+    expect(tooMany?.headers).toHaveProperty('Retry-After');
+    expect(tooMany?.content?.['application/json']?.example).toMatchObject({
+      code: 'too_many_tasks',
+    });
+    expect(
+      (
+        document.components.schemas.ErrorResponseDto as {
+          properties: { code: { enum: string[] } };
+        }
+      ).properties.code.enum,
+    ).toContain('too_many_tasks');
+  });
+
+  it("documents a task's input as any of the three types' inputs", () => {
+    const input = (
+      document.components.schemas.CreateTaskDto as {
+        properties: { input: { anyOf: { $ref: string }[] } };
+      }
+    ).properties.input;
+    expect(input.anyOf.map((schema) => schema.$ref)).toEqual([
+      '#/components/schemas/LogoTaskInputDto',
+      '#/components/schemas/MarketingCopyInputDto',
+      '#/components/schemas/LandingPageInputDto',
+    ]);
+  });
+
+  it('documents the 400 of a body that is not JSON on the task routes that read one', () => {
+    const created = operation(document, 'post', '/api/projects/{id}/tasks')
+      ?.responses['400'].content?.['application/json'];
+    expect(schemaName(created)).toBe('BodyValidationErrorResponseDto');
+    expect(
+      (
+        document.components.schemas.BodyValidationErrorResponseDto as {
+          properties: { error: { enum: string[] } };
+        }
+      ).properties.error.enum,
+    ).toEqual(['Invalid input', 'Request body is not valid JSON']);
+    expect(
+      operation(document, 'post', '/api/projects/{id}/tasks/{taskId}/cancel')
+        ?.responses['400'].content?.['application/json']?.example,
+    ).toEqual({ error: 'Request body is not valid JSON' });
   });
 
   it('documents pagination: limit and cursor query parameters, nextCursor in the list', () => {

@@ -71,6 +71,97 @@ describe('the OpenAPI document matches the service', () => {
       .expect(200);
   });
 
+  describe('the task routes', () => {
+    const TASK_ID = '019aa8f4-1c2d-7e3f-8a4b-5c6d7e8f9a0b';
+    const newProject = async (server: TestApp['server']) =>
+      (
+        await request(server)
+          .post('/api/projects')
+          .send({ name: 'P', userId: 'u' })
+          .expect(201)
+      ).body.project.id as string;
+    const documented400 = () =>
+      (
+        document.paths['/api/projects/{id}/tasks'].post as unknown as {
+          responses: Record<
+            string,
+            { content: Record<string, { example: unknown }> }
+          >;
+        }
+      ).responses['400'].content['application/json'].example;
+
+    it("answers create's documented 400 example to the input it describes", async () => {
+      const id = await newProject(app.server);
+      const res = await request(app.server)
+        .post(`/api/projects/${id}/tasks`)
+        .send({
+          type: 'logo',
+          input: {
+            companyName: 'Acme',
+            style: 'modern',
+            colors: ['#0044ff'],
+            count: 5,
+          },
+        })
+        .expect(400);
+      expect(res.body).toEqual(documented400());
+    });
+
+    it('answers the documented 400 to a body that is not JSON, on create and on cancel', async () => {
+      const tasks = `/api/projects/${await newProject(app.server)}/tasks`;
+      for (const path of [tasks, `${tasks}/${TASK_ID}/cancel`]) {
+        const res = await request(app.server)
+          .post(path)
+          .set('Content-Type', 'application/json')
+          .send('{not json')
+          .expect(400);
+        expect(res.body).toEqual({ error: 'Request body is not valid JSON' });
+      }
+    });
+
+    it('with CORS_ORIGINS, answers a cancel without Content-Type the documented 415, and reads one with application/json and no body', async () => {
+      const cors = await createTestApp({
+        CORS_ORIGINS: 'https://app.example.com',
+      });
+      try {
+        const path = `/api/projects/${await newProject(cors.server)}/tasks/${TASK_ID}/cancel`;
+        await request(cors.server).post(path).expect(415);
+        const res = await request(cors.server)
+          .post(path)
+          .set('Content-Type', 'application/json')
+          .expect(404);
+        expect(res.body).toEqual({ error: 'Task not found' });
+      } finally {
+        await cors.close();
+      }
+    });
+
+    it('answers a project over its task limit the documented 429, Retry-After and code too_many_tasks', async () => {
+      // No workers (PROCESS_ROLE=api): the first task stays QUEUED.
+      const limited = await createTestApp({
+        PROCESS_ROLE: 'api',
+        TASK_MAX_QUEUED_PER_PROJECT: '1',
+      });
+      try {
+        const tasks = `/api/projects/${await newProject(limited.server)}/tasks`;
+        const body = { type: 'marketing-copy', input: {} };
+        await request(limited.server).post(tasks).send(body).expect(202);
+        const res = await request(limited.server)
+          .post(tasks)
+          .send(body)
+          .expect(429);
+        expect(res.headers['retry-after']).toBe('10');
+        expect(res.body).toEqual({
+          error:
+            'The project already has 1 unfinished tasks, the most allowed; retry once one finishes',
+          code: 'too_many_tasks',
+        });
+      } finally {
+        await limited.close();
+      }
+    });
+  });
+
   it('gives the path parameter id an example', () => {
     for (const method of ['get', 'patch', 'delete']) {
       expect(example(parameter('/api/projects/{id}', method, 'id'))).toEqual(

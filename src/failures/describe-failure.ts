@@ -3,7 +3,10 @@ import { AuthFailure } from './auth-failure.error';
 import { ClientClosedRequestError } from './client-closed-request.error';
 import { InputValidationException } from './input-validation.error';
 import { PublicError } from './public.error';
-import { UnreadableBodyError } from './unreadable-body.error';
+import {
+  UNREADABLE_BODY_MESSAGE,
+  UnreadableBodyError,
+} from './unreadable-body.error';
 import { RetryLaterError } from './retry-later.error';
 import type { FailurePolicy } from './failure-message.decorator';
 
@@ -79,7 +82,7 @@ export function describeFailure(
   ) {
     return {
       status: HttpStatus.BAD_REQUEST,
-      body: envelope('Request body is not valid JSON'),
+      body: envelope(UNREADABLE_BODY_MESSAGE),
     };
   }
 

@@ -1,4 +1,5 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { UNREADABLE_BODY_MESSAGE } from './unreadable-body.error';
 
 /**
  * The error bodies of every route, as OpenAPI schemas. Types for the document
@@ -41,8 +42,8 @@ export class ErrorResponseDto {
 
   @ApiPropertyOptional({
     description:
-      'A stable cause beside the text, on some 503s: asset_storage_unavailable (the bucket of kept logos failed or did not answer in time)',
-    enum: ['asset_storage_unavailable'],
+      'A stable cause beside the text, on some 429s and 503s: asset_storage_unavailable (503: the bucket of kept logos failed or did not answer in time), too_many_tasks (429: the project or its owner has too many unfinished tasks)',
+    enum: ['asset_storage_unavailable', 'too_many_tasks'],
   })
   code?: string;
 }
@@ -54,6 +55,25 @@ export class ValidationErrorResponseDto {
 
   @ApiProperty({ type: [ValidationIssueDto] })
   details: ValidationIssueDto[];
+}
+
+/**
+ * Routes that read a body and refuse one that is not JSON as the client's
+ * mistake: `{error:"Invalid input", details}`, or
+ * `{error:"Request body is not valid JSON"}`.
+ */
+export class BodyValidationErrorResponseDto {
+  @ApiProperty({
+    example: 'Invalid input',
+    enum: ['Invalid input', UNREADABLE_BODY_MESSAGE],
+  })
+  error: string;
+
+  @ApiPropertyOptional({
+    type: [ValidationIssueDto],
+    description: 'With "Invalid input": one issue per failed rule',
+  })
+  details?: ValidationIssueDto[];
 }
 
 /** The logo route: `{success:false, error}`. */

@@ -1,6 +1,7 @@
 import { applyDecorators } from '@nestjs/common';
 import { ApiExtension, ApiResponse } from '@nestjs/swagger';
 import {
+  BodyValidationErrorResponseDto,
   ErrorResponseDto,
   LogoErrorResponseDto,
   LogoValidationErrorResponseDto,
@@ -81,6 +82,11 @@ export function ApiRouteFailure(
   options: {
     exposePublicErrors?: boolean;
     example?: string;
+    /**
+     * A body that is not JSON is a 400 (UNREADABLE_BODY_MESSAGE), not this
+     * 500: the route documents that 400 (ApiInvalidInput's `unreadableBody`,
+     * or its own).
+     */
     unreadableBodyIsClientError?: boolean;
   } = {},
 ) {
@@ -94,19 +100,25 @@ export function ApiRouteFailure(
   );
 }
 
-/** 400: a validation rule failed; one issue per failed rule. */
+/**
+ * 400: a validation rule failed; one issue per failed rule. With
+ * `unreadableBody` (a route whose ApiRouteFailure has
+ * unreadableBodyIsClientError), also a body that is not JSON, answered
+ * `{error:"Request body is not valid JSON"}` without details.
+ */
 export function ApiInvalidInput(
   envelope: Envelope,
   description: string,
   issue: { path: (string | number)[]; message: string; code: string },
+  options: { unreadableBody?: boolean } = {},
 ) {
+  const type = options.unreadableBody
+    ? BodyValidationErrorResponseDto
+    : ValidationErrorResponseDto;
   return ApiResponse({
     status: 400,
     description,
-    type:
-      envelope === 'error'
-        ? ValidationErrorResponseDto
-        : LogoValidationErrorResponseDto,
+    type: envelope === 'error' ? type : LogoValidationErrorResponseDto,
     example: {
       ...failureBody(envelope, 'Invalid input'),
       details: [issue],

@@ -5,3 +5,6 @@ import { PublicError } from './public.error';
  * the parse error's message; project routes answer with their failure text.
  */
 export class UnreadableBodyError extends PublicError {}
+
+/** The 400's text on a route that calls such a body the client's mistake. */
+export const UNREADABLE_BODY_MESSAGE = 'Request body is not valid JSON';

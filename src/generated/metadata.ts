@@ -239,6 +239,15 @@ export default async () => {
                 ],
               },
             },
+            BodyValidationErrorResponseDto: {
+              error: { required: true, type: () => String },
+              details: {
+                required: false,
+                type: () => [
+                  t['./failures/error-responses.dto'].ValidationIssueDto,
+                ],
+              },
+            },
             LogoErrorResponseDto: {
               success: { required: true, type: () => Boolean },
               error: { required: true, type: () => String },

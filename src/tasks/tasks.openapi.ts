@@ -4,15 +4,18 @@ import {
   ApiIdempotencyKey,
   REPLAYED_HEADER,
 } from '../docs/conditional-headers.openapi';
-import { RETRY_AFTER_HEADER } from '../failures/error-responses.dto';
+import {
+  ErrorResponseDto,
+  RETRY_AFTER_HEADER,
+} from '../failures/error-responses.dto';
 import {
   ApiAuth,
   ApiBodyFailures,
   ApiFailure,
   ApiInvalidInput,
-  ApiRetryLater,
   ApiRouteFailure,
 } from '../failures/failure-responses.openapi';
+import { UNREADABLE_BODY_MESSAGE } from '../failures/unreadable-body.error';
 import { CreateTaskDto } from './dto/create-task.dto';
 import { TaskPageResponseDto, TaskResponseDto } from './dto/task-responses.dto';
 import { TASK_EXAMPLE } from './dto/task.dto';
@@ -107,21 +110,28 @@ export const CreateTaskEndpoint = () =>
     }),
     ApiInvalidInput(
       'error',
-      'A validation rule failed: of the body, or of `input` by the type\'s rules (paths start with "input"); or the body is not JSON',
+      'A validation rule failed: of the body, or of `input` by the type\'s rules (paths start with "input"); or the body is not JSON (`{error:"Request body is not valid JSON"}`, without details)',
       {
         path: ['input', 'count'],
         message: 'Number must be less than or equal to 4',
         code: 'too_big',
       },
+      { unreadableBody: true },
     ),
     ApiBodyFailures('error'),
     PROJECT_NOT_FOUND,
-    ApiRetryLater(
-      'error',
-      429,
-      'The project already has 10 unfinished tasks, the most allowed; retry once one finishes',
-      'The project has TASK_MAX_QUEUED_PER_PROJECT (or its owner TASK_MAX_QUEUED_PER_USER) tasks queued or running',
-    ),
+    ApiResponse({
+      status: 429,
+      description:
+        'The project has TASK_MAX_QUEUED_PER_PROJECT (or its owner TASK_MAX_QUEUED_PER_USER: "Its owner already has …") tasks queued or running; the body also has `code: "too_many_tasks"`',
+      type: ErrorResponseDto,
+      headers: RETRY_AFTER_HEADER,
+      example: {
+        error:
+          'The project already has 10 unfinished tasks, the most allowed; retry once one finishes',
+        code: 'too_many_tasks',
+      },
+    }),
     failure('Failed to create task', 'The task could not be stored'),
     ApiIdempotencyKey('error'),
     ApiFailure(
@@ -178,7 +188,7 @@ export const CancelTaskEndpoint = () =>
     ApiOperation({
       summary: 'Cancel a task',
       description:
-        "CANCELLED at once; a running task's worker (on any replica) closes its upstream call within TASK_CANCEL_CHECK_MS and keeps nothing. No body is needed.",
+        "CANCELLED at once; a running task's worker (on any replica) closes its upstream call within TASK_CANCEL_CHECK_MS and keeps nothing. No body is needed; a body that is sent is read as JSON. With CORS_ORIGINS set, send `Content-Type: application/json` even without a body (no Content-Type is refused with 415, as on every POST).",
       operationId: 'cancelTask',
     }),
     PROJECT_ID_PARAM,
@@ -193,11 +203,23 @@ export const CancelTaskEndpoint = () =>
     }),
     ApiFailure(
       'error',
+      400,
+      UNREADABLE_BODY_MESSAGE,
+      'A body was sent, and it is not JSON (an empty body is no body)',
+    ),
+    ApiBodyFailures('error'),
+    ApiFailure(
+      'error',
       409,
       'The task has already finished (SUCCEEDED)',
       'The task is SUCCEEDED, FAILED or CANCELLED already',
     ),
-    TASK_NOT_FOUND,
+    ApiFailure(
+      'error',
+      404,
+      'Task not found',
+      'No such task in the project ("Task not found"), or no such project of the caller\'s ("Project not found")',
+    ),
     failure('Failed to cancel task', 'The task could not be cancelled'),
     ApiAuth('error', 'required'),
   );

@@ -1,10 +1,23 @@
-import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import {
+  ApiExtraModels,
+  ApiProperty,
+  ApiPropertyOptional,
+  getSchemaPath,
+} from '@nestjs/swagger';
 import { IsDefined, IsIn, IsObject } from 'class-validator';
 import { Messages } from '../../common/validation/messages';
 import { Optional } from '../../common/validation/optional.decorator';
+import { LandingPageInputDto } from '../../text-generation/dto/landing-page-input.dto';
+import { MarketingCopyInputDto } from '../../text-generation/dto/marketing-copy-input.dto';
+import { LogoTaskInputDto } from './logo-task-input.dto';
 import { TASK_TYPES, type TaskType } from './task.dto';
 
-/** POST /api/projects/{id}/tasks. `input` is validated by the type's own rules. */
+/**
+ * POST /api/projects/{id}/tasks. `input` is validated by the type's own
+ * rules. Documented as any of the three input shapes, not one of them:
+ * `type`, outside `input`, says which applies, and `{}` fits two.
+ */
+@ApiExtraModels(LogoTaskInputDto, MarketingCopyInputDto, LandingPageInputDto)
 export class CreateTaskDto {
   @ApiProperty({ enum: TASK_TYPES, enumName: 'TaskType', example: 'logo' })
   @IsDefined(Messages.required())
@@ -12,8 +25,11 @@ export class CreateTaskDto {
   type: TaskType;
 
   @ApiPropertyOptional({
-    type: 'object',
-    additionalProperties: true,
+    anyOf: [
+      { $ref: getSchemaPath(LogoTaskInputDto) },
+      { $ref: getSchemaPath(MarketingCopyInputDto) },
+      { $ref: getSchemaPath(LandingPageInputDto) },
+    ],
     description:
       'logo: the logo request of POST /api/projects/{id}/logos plus count (1-4); marketing-copy: {tone?, audience?, language?}; landing-page: {} (it reads the project, its latest marketing copy and its chosen logo). Unknown fields are stripped.',
     example: {
