@@ -1,14 +1,23 @@
 import { Injectable } from '@nestjs/common';
 import type { ProducedAsset } from '../../assets/assets.service';
+import { RetryLaterError } from '../../failures/retry-later.error';
+import type { LogoImage } from '../../logo/generated-logo';
 import { buildLogoPrompt } from '../../logo/logo-prompt';
 import { LogoService, type LogoCaller } from '../../logo/logo.service';
 import { LogoTaskInputDto } from '../dto/logo-task-input.dto';
 import type { TaskKind, TaskWork } from './task-kind';
 
+/** Candidates of one task drawn at once: one owner's share of the logo line is IMAGE_API_CLIENT_LIMIT (4). */
+const DRAWS_AT_ONCE = 2;
+/** How long a task waits, in all, for its turn in the logo line before it fails busy. */
+const TURN_WAIT_MS = 5 * 60_000;
+
 /**
  * `logo`: the DESIGN agent draws `count` candidates into LOGO, each through
- * the logo pipeline (its line, rate limit, deadline and retries), all at
- * once; one failure stops the others.
+ * the logo pipeline (its line, rate limit, deadline and retries), two at a
+ * time; one failure stops the others. The line answers an interactive
+ * request 429/503 at once when it is full; a task waits its turn instead
+ * (Retry-After at a time, up to five minutes).
  */
 @Injectable()
 export class LogoTask implements TaskKind {
@@ -25,18 +34,31 @@ export class LogoTask implements TaskKind {
     const stop = new AbortController();
     const caller: LogoCaller = {
       clientKey: work.clientKey,
-      address: 'task',
+      // The owner is the client and its own address: tasks of different
+      // users never share an address's share of the line.
+      address: work.clientKey,
       signal: AbortSignal.any([work.signal, stop.signal]),
       baseUrl: () => '',
       addLogFields: () => undefined,
     };
-    const draws = Array.from({ length: input.count ?? 1 }, () =>
-      this.logo.generateImage(prompt, caller).catch((error: unknown) => {
-        stop.abort(error);
-        throw error;
-      }),
+    const pending = Array.from(
+      { length: input.count ?? 1 },
+      (_, index) => index,
     );
-    const images = await Promise.all(draws);
+    const images: LogoImage[] = [];
+    const drawer = async () => {
+      while (pending.shift() !== undefined) {
+        images.push(await this.draw(prompt, caller));
+      }
+    };
+    await Promise.all(
+      Array.from({ length: DRAWS_AT_ONCE }, () =>
+        drawer().catch((error: unknown) => {
+          stop.abort(error);
+          throw error;
+        }),
+      ),
+    );
     return images.map((image) => ({
       kind: 'logo',
       contentType: image.type.mediaType,
@@ -45,4 +67,37 @@ export class LogoTask implements TaskKind {
       model: image.model,
     }));
   }
+
+  /** One image, waiting for a turn in the line when it is full. */
+  private async draw(prompt: string, caller: LogoCaller): Promise<LogoImage> {
+    const giveUpAt = Date.now() + TURN_WAIT_MS;
+    for (;;) {
+      try {
+        return await this.logo.generateImage(prompt, caller);
+      } catch (error) {
+        if (!(error instanceof RetryLaterError) || Date.now() > giveUpAt) {
+          throw error;
+        }
+        await waitFor(
+          Math.max(1, error.retryAfterSeconds) * 1000,
+          caller.signal,
+        );
+      }
+    }
+  }
+}
+
+function waitFor(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal.aborted) return reject(signal.reason as Error);
+    const timer = setTimeout(resolve, ms);
+    signal.addEventListener(
+      'abort',
+      () => {
+        clearTimeout(timer);
+        reject(signal.reason as Error);
+      },
+      { once: true },
+    );
+  });
 }
