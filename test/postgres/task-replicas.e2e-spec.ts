@@ -21,6 +21,20 @@ const JSON_HEADERS = { 'content-type': 'application/json' };
 const sleep = (ms: number) =>
   new Promise<void>((resolve) => setTimeout(resolve, ms));
 
+/** The logo attempts a process says (GET /metrics) it ran to success. */
+async function succeededAttempts(replica: ServerProcess): Promise<number> {
+  const text = await (await fetch(`${replica.baseUrl}/metrics`)).text();
+  const line = text
+    .split('\n')
+    .find(
+      (row) =>
+        row.startsWith('task_attempts_total{') &&
+        row.includes('type="logo"') &&
+        row.includes('outcome="succeeded"'),
+    );
+  return line ? Number(line.split(' ').pop()) : 0;
+}
+
 /**
  * One PostgreSQL database, one API process (PROCESS_ROLE=api) and two
  * worker processes (PROCESS_ROLE=worker) taking tasks from it at once,
@@ -170,6 +184,12 @@ describe('PostgreSQL: tasks across replicas run exactly once', () => {
         (call) => call.method === 'POST' && call.path.includes('/generations'),
       );
       expect(generations).toHaveLength(TASKS);
+      // The work was shared: more than one process ran attempts.
+      const ranBy = await Promise.all(
+        [full, ...workers].map((replica) => succeededAttempts(replica)),
+      );
+      expect(ranBy.reduce((sum, n) => sum + n, 0)).toBe(TASKS);
+      expect(ranBy.filter((n) => n > 0).length).toBeGreaterThan(1);
       expect(state.agents.WORKING ?? 0).toBe(0);
       expect(state.sections.IN_PROGRESS ?? 0).toBe(0);
     } finally {
