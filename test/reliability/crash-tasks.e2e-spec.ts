@@ -27,7 +27,7 @@ const KILLS = 20;
 const CLIENTS = 3;
 /** The least the service allows: a killed worker's task is taken again after it. */
 const LEASE_S = 10;
-const MAX_ATTEMPTS = 2;
+const MAX_ATTEMPTS = 3;
 /** The last restart's drain: the newest lease runs out, then the backlog runs. */
 const DRAIN_MS = (LEASE_S + 50) * 1000;
 const JSON_HEADERS = { 'content-type': 'application/json' };
@@ -137,12 +137,28 @@ describe(`Task crash safety on ${TEST_DATABASE} (reliability)`, () => {
     }
   }
 
-  /** Waits (bounded) until the database shows a task RUNNING. */
-  async function untilRunning(timeoutMs: number): Promise<boolean> {
+  /** The attempts the database shows RUNNING, as `taskId:attempt`. */
+  async function runningAttempts(): Promise<Set<string>> {
+    const { tasks } = await readStoredTasks(database);
+    return new Set(
+      tasks
+        .filter((task) => task.status === 'RUNNING')
+        .map((task) => `${task.id}:${task.attempts}`),
+    );
+  }
+
+  /**
+   * Waits (bounded) until the database shows an attempt RUNNING that the
+   * last kill did not leave behind: one this process took.
+   */
+  async function untilRunning(
+    leftBefore: Set<string>,
+    timeoutMs: number,
+  ): Promise<boolean> {
     const deadline = Date.now() + timeoutMs;
     while (Date.now() < deadline) {
-      const { tasks } = await readStoredTasks(database);
-      if (tasks.some((task) => task.status === 'RUNNING')) return true;
+      const now = await runningAttempts();
+      if ([...now].some((attempt) => !leftBefore.has(attempt))) return true;
       await sleep(50);
     }
     return false;
@@ -153,6 +169,7 @@ describe(`Task crash safety on ${TEST_DATABASE} (reliability)`, () => {
     const refused: string[] = [];
     const failures: string[] = [];
     let killsWhileRunning = 0;
+    let leftBefore = new Set<string>();
 
     // The clients' projects, one user each.
     server = await start();
@@ -190,8 +207,8 @@ describe(`Task crash safety on ${TEST_DATABASE} (reliability)`, () => {
         ),
       );
       // A random moment once a task is in a worker's hands.
-      const sawRunning = await untilRunning(10_000);
-      await sleep(random() * 400);
+      const sawRunning = await untilRunning(leftBefore, 10_000);
+      await sleep(random() * 1_200);
       await server.kill();
       stopped = true;
       await Promise.all(running);
@@ -201,13 +218,12 @@ describe(`Task crash safety on ${TEST_DATABASE} (reliability)`, () => {
         failures.push(`kill ${kill + 1}: the key appeared in the output`);
       }
       server = undefined;
-      // What the killed process left behind: a task it was running.
-      const left = await readStoredTasks(database);
-      if (sawRunning && left.tasks.some((t) => t.status === 'RUNNING')) {
-        killsWhileRunning++;
-      } else {
-        failures.push(`kill ${kill + 1} found no task RUNNING`);
-      }
+      // What the killed process left behind: an attempt it was running.
+      const left = await runningAttempts();
+      const itsOwn = [...left].filter((attempt) => !leftBefore.has(attempt));
+      if (sawRunning && itsOwn.length > 0) killsWhileRunning++;
+      else failures.push(`kill ${kill + 1} found no task of its own RUNNING`);
+      leftBefore = left;
     }
 
     // The last restart: dead workers' leases run out, the queue drains.
