@@ -245,6 +245,7 @@ describe('CORS_ORIGINS', () => {
       'https://app.example.com',
     );
     expect(res.headers['access-control-allow-methods']).toContain('PATCH');
+    expect(res.headers['access-control-allow-methods']).toContain('PUT');
   });
 
   it('does not allow an origin that is not listed', async () => {

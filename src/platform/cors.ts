@@ -52,7 +52,8 @@ export function corsMiddleware(
   if (origins === undefined) return undefined;
   return cors({
     origin: origins === '*' ? '*' : origins,
-    methods: ['GET', 'HEAD', 'POST', 'PATCH', 'DELETE'],
+    // PUT: a section's selection (PUT …/sections/{sectionId}/selection).
+    methods: ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'],
     allowedHeaders: ALLOWED_HEADERS,
     exposedHeaders: EXPOSED_HEADERS,
     maxAge: 600,
