@@ -371,10 +371,10 @@ export interface components {
       /** @example Failed to fetch project */
       error: string;
       /**
-       * @description A stable cause beside the text, on some 503s: asset_storage_unavailable (the bucket of kept logos failed or did not answer in time)
+       * @description A stable cause beside the text, on some 503s and 429s: asset_storage_unavailable (the bucket of kept logos failed or did not answer in time), too_many_tasks (the project or its owner has the most unfinished tasks allowed)
        * @enum {string}
        */
-      code?: 'asset_storage_unavailable';
+      code?: 'asset_storage_unavailable' | 'too_many_tasks';
     };
     /**
      * @description logo: the DESIGN agent draws logo candidates into LOGO; marketing-copy: the MARKETING agent writes copy into MARKETING; landing-page: the CODE agent writes a landing page into CODE.
@@ -809,6 +809,13 @@ export interface components {
     };
     SectionResponseDto: {
       section: components['schemas']['SectionDto'];
+    };
+    UnreadableBodyResponseDto: {
+      /**
+       * @example Request body is not valid JSON
+       * @enum {string}
+       */
+      error: 'Request body is not valid JSON';
     };
     CreateTaskDto: {
       /** @example logo */
@@ -3640,7 +3647,9 @@ export interface operations {
            *       ]
            *     }
            */
-          'application/json': components['schemas']['ValidationErrorResponseDto'];
+          'application/json':
+            | components['schemas']['ValidationErrorResponseDto']
+            | components['schemas']['UnreadableBodyResponseDto'];
         };
       };
       /** @description With AUTH_MODE=oidc: no bearer token, or one that is malformed, expired, wrongly signed or for another audience */

@@ -311,7 +311,10 @@ describe('Tasks', () => {
     const running = await startTask(t, project.id);
     const refused = await postTask(t, project.id).expect(429);
     expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
-    expect(refused.body).toMatchObject({ error: expect.any(String) });
+    expect(refused.body).toMatchObject({
+      error: expect.any(String),
+      code: 'too_many_tasks',
+    });
 
     await cancelTask(t, project.id, running.id).expect(200);
     images.respondWith(Replies.image());

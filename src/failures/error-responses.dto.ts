@@ -41,10 +41,19 @@ export class ErrorResponseDto {
 
   @ApiPropertyOptional({
     description:
-      'A stable cause beside the text, on some 503s: asset_storage_unavailable (the bucket of kept logos failed or did not answer in time)',
-    enum: ['asset_storage_unavailable'],
+      'A stable cause beside the text, on some 503s and 429s: asset_storage_unavailable (the bucket of kept logos failed or did not answer in time), too_many_tasks (the project or its owner has the most unfinished tasks allowed)',
+    enum: ['asset_storage_unavailable', 'too_many_tasks'],
   })
   code?: string;
+}
+
+/** A route that reads a body which is not JSON as the client's mistake: 400. */
+export class UnreadableBodyResponseDto {
+  @ApiProperty({
+    example: 'Request body is not valid JSON',
+    enum: ['Request body is not valid JSON'],
+  })
+  error: string;
 }
 
 /** Project routes: `{error:"Invalid input", details}`. */

@@ -1,10 +1,16 @@
 import { applyDecorators } from '@nestjs/common';
-import { ApiExtension, ApiResponse } from '@nestjs/swagger';
+import {
+  ApiExtension,
+  ApiExtraModels,
+  ApiResponse,
+  getSchemaPath,
+} from '@nestjs/swagger';
 import {
   ErrorResponseDto,
   LogoErrorResponseDto,
   LogoValidationErrorResponseDto,
   RETRY_AFTER_HEADER,
+  UnreadableBodyResponseDto,
   ValidationErrorResponseDto,
 } from './error-responses.dto';
 import { FailureMessage } from './failure-message.decorator';
@@ -94,12 +100,36 @@ export function ApiRouteFailure(
   );
 }
 
-/** 400: a validation rule failed; one issue per failed rule. */
+/**
+ * 400: a validation rule failed; one issue per failed rule. With
+ * `unreadableBody` (a route whose FailureMessage reads a body that is not
+ * JSON as the client's mistake), also `{error}` saying so.
+ */
 export function ApiInvalidInput(
   envelope: Envelope,
   description: string,
   issue: { path: (string | number)[]; message: string; code: string },
+  options: { unreadableBody?: boolean } = {},
 ) {
+  if (options.unreadableBody && envelope === 'error') {
+    return applyDecorators(
+      ApiExtraModels(ValidationErrorResponseDto, UnreadableBodyResponseDto),
+      ApiResponse({
+        status: 400,
+        description,
+        schema: {
+          oneOf: [
+            { $ref: getSchemaPath(ValidationErrorResponseDto) },
+            { $ref: getSchemaPath(UnreadableBodyResponseDto) },
+          ],
+        },
+        example: {
+          ...failureBody(envelope, 'Invalid input'),
+          details: [issue],
+        },
+      }),
+    );
+  }
   return ApiResponse({
     status: 400,
     description,

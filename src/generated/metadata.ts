@@ -230,6 +230,9 @@ export default async () => {
               error: { required: true, type: () => String },
               code: { required: false, type: () => String },
             },
+            UnreadableBodyResponseDto: {
+              error: { required: true, type: () => String },
+            },
             ValidationErrorResponseDto: {
               error: { required: true, type: () => String },
               details: {

@@ -113,6 +113,7 @@ export const CreateTaskEndpoint = () =>
         message: 'Number must be less than or equal to 4',
         code: 'too_big',
       },
+      { unreadableBody: true },
     ),
     ApiBodyFailures('error'),
     PROJECT_NOT_FOUND,
