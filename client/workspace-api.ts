@@ -800,6 +800,13 @@ export interface components {
        */
       success: true;
     };
+    UnreadableBodyResponseDto: {
+      /**
+       * @example Request body is not valid JSON
+       * @enum {string}
+       */
+      error: 'Request body is not valid JSON';
+    };
     SelectAssetDto: {
       /**
        * @description The id of one of the section’s assets
@@ -809,13 +816,6 @@ export interface components {
     };
     SectionResponseDto: {
       section: components['schemas']['SectionDto'];
-    };
-    UnreadableBodyResponseDto: {
-      /**
-       * @example Request body is not valid JSON
-       * @enum {string}
-       */
-      error: 'Request body is not valid JSON';
     };
     CreateTaskDto: {
       /** @example logo */
@@ -3033,7 +3033,7 @@ export interface operations {
           'application/json': components['schemas']['SectionResponseDto'];
         };
       };
-      /** @description The body has no assetId string */
+      /** @description The body has no assetId string, or is not JSON */
       400: {
         headers: {
           /** @description The request's id: the caller's own X-Request-Id when plausible (1 to 128 letters, digits or `._:/+=-`), otherwise a new UUID; also in the request's log line */
@@ -3055,7 +3055,9 @@ export interface operations {
            *       ]
            *     }
            */
-          'application/json': components['schemas']['ValidationErrorResponseDto'];
+          'application/json':
+            | components['schemas']['ValidationErrorResponseDto']
+            | components['schemas']['UnreadableBodyResponseDto'];
         };
       };
       /** @description With AUTH_MODE=oidc: no bearer token, or one that is malformed, expired, wrongly signed or for another audience */
@@ -4038,6 +4040,22 @@ export interface operations {
           'application/json': components['schemas']['TaskResponseDto'];
         };
       };
+      /** @description A body was sent and it is not JSON */
+      400: {
+        headers: {
+          /** @description The request's id: the caller's own X-Request-Id when plausible (1 to 128 letters, digits or `._:/+=-`), otherwise a new UUID; also in the request's log line */
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": "Request body is not valid JSON"
+           *     }
+           */
+          'application/json': components['schemas']['UnreadableBodyResponseDto'];
+        };
+      };
       /** @description With AUTH_MODE=oidc: no bearer token, or one that is malformed, expired, wrongly signed or for another audience */
       401: {
         headers: {
@@ -4072,6 +4090,22 @@ export interface operations {
           'application/json': components['schemas']['ErrorResponseDto'];
         };
       };
+      /** @description A body over 64 KB did not arrive within LARGE_BODY_READ_TIMEOUT_MS (default 10 s) of its turn to be read (large bodies are read a few at a time, one per client); the connection is closed */
+      408: {
+        headers: {
+          /** @description The request's id: the caller's own X-Request-Id when plausible (1 to 128 letters, digits or `._:/+=-`), otherwise a new UUID; also in the request's log line */
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": "Request body was not received in time"
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponseDto'];
+        };
+      };
       /** @description The task is SUCCEEDED, FAILED or CANCELLED already */
       409: {
         headers: {
@@ -4083,6 +4117,38 @@ export interface operations {
           /**
            * @example {
            *       "error": "The task has already finished (SUCCEEDED)"
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponseDto'];
+        };
+      };
+      /** @description The body is larger than BODY_LIMIT (default 1 MB) */
+      413: {
+        headers: {
+          /** @description The request's id: the caller's own X-Request-Id when plausible (1 to 128 letters, digits or `._:/+=-`), otherwise a new UUID; also in the request's log line */
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": "Request body is too large"
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponseDto'];
+        };
+      };
+      /** @description CORS_ORIGINS is set and the Content-Type is one a browser sends without a CORS preflight (text/plain, application/x-www-form-urlencoded, multipart/form-data) or none */
+      415: {
+        headers: {
+          /** @description The request's id: the caller's own X-Request-Id when plausible (1 to 128 letters, digits or `._:/+=-`), otherwise a new UUID; also in the request's log line */
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": "Unsupported media type"
            *     }
            */
           'application/json': components['schemas']['ErrorResponseDto'];

@@ -4,7 +4,10 @@ import {
   ApiIdempotencyKey,
   REPLAYED_HEADER,
 } from '../docs/conditional-headers.openapi';
-import { RETRY_AFTER_HEADER } from '../failures/error-responses.dto';
+import {
+  RETRY_AFTER_HEADER,
+  UnreadableBodyResponseDto,
+} from '../failures/error-responses.dto';
 import {
   ApiAuth,
   ApiBodyFailures,
@@ -192,6 +195,14 @@ export const CancelTaskEndpoint = () =>
         task: { ...TASK_EXAMPLE, status: 'CANCELLED', assetIds: [] },
       },
     }),
+    // No body is needed, but one that is sent is read as JSON.
+    ApiResponse({
+      status: 400,
+      description: 'A body was sent and it is not JSON',
+      type: UnreadableBodyResponseDto,
+      example: { error: 'Request body is not valid JSON' },
+    }),
+    ApiBodyFailures('error'),
     ApiFailure(
       'error',
       409,
