@@ -74,9 +74,27 @@ const JUNK_IDS = [
 ];
 
 const idArbitrary = fc.oneof(
-  fc.nat({ max: 50 }),
-  fc.constantFrom(...JUNK_IDS),
-  fc.string({ maxLength: 40 }).map(encodeURIComponent),
+  { weight: 4, arbitrary: fc.nat({ max: 50 }) },
+  { weight: 1, arbitrary: fc.constantFrom(...JUNK_IDS) },
+  {
+    weight: 1,
+    arbitrary: fc.string({ maxLength: 40 }).map(encodeURIComponent),
+  },
+);
+
+/** Bodies the route takes, so that tasks run and are read and cancelled. */
+const validTaskBody = fc.constantFrom(
+  {
+    type: 'logo',
+    input: {
+      companyName: 'Fuzz Co',
+      style: 'modern',
+      colors: ['#000000'],
+      count: 2,
+    },
+  },
+  { type: 'marketing-copy', input: { tone: 'dry' } },
+  { type: 'landing-page' },
 );
 
 const taskBody = fc.oneof(
@@ -115,6 +133,10 @@ const taskBody = fc.oneof(
 );
 
 const bodyArbitrary: fc.Arbitrary<FuzzCase['body']> = fc.oneof(
+  {
+    weight: 3,
+    arbitrary: validTaskBody.map((value) => ({ kind: 'json' as const, value })),
+  },
   {
     weight: 6,
     arbitrary: taskBody.map((value) => ({ kind: 'json' as const, value })),
