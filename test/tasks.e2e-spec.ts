@@ -183,7 +183,7 @@ describe('Tasks', () => {
     expect(agentOf(state, 'CODE').id).toBe(done.agentId);
     const page = await getBytes(t, pathOf(asset.url)).expect(200);
     expect(page.headers['content-type']).toMatch(/^text\/html/);
-    const policy = page.headers['content-security-policy'] as string;
+    const policy = page.headers['content-security-policy'];
     expect(policy).toMatch(/(^|;)\s*sandbox\s*(;|$)/);
     expect(policy).not.toContain('allow-same-origin');
     expect(policy).not.toContain('allow-scripts');
