@@ -800,13 +800,6 @@ export interface components {
        */
       success: true;
     };
-    UnreadableBodyResponseDto: {
-      /**
-       * @example Request body is not valid JSON
-       * @enum {string}
-       */
-      error: 'Request body is not valid JSON';
-    };
     SelectAssetDto: {
       /**
        * @description The id of one of the section’s assets
@@ -838,6 +831,15 @@ export interface components {
     TaskResponseDto: {
       task: components['schemas']['TaskDto'];
     };
+    ValidationOrUnreadableBodyResponseDto: {
+      /**
+       * @example Invalid input
+       * @enum {string}
+       */
+      error: 'Invalid input' | 'Request body is not valid JSON';
+      /** @description The issues, one per failed rule (with "Invalid input") */
+      details?: components['schemas']['ValidationIssueDto'][];
+    };
     TaskPageResponseDto: {
       /** @description Newest first */
       tasks: components['schemas']['TaskDto'][];
@@ -846,6 +848,13 @@ export interface components {
        * @example null
        */
       nextCursor: string | null;
+    };
+    UnreadableBodyResponseDto: {
+      /**
+       * @example Request body is not valid JSON
+       * @enum {string}
+       */
+      error: 'Request body is not valid JSON';
     };
   };
   responses: never;
@@ -3033,7 +3042,7 @@ export interface operations {
           'application/json': components['schemas']['SectionResponseDto'];
         };
       };
-      /** @description The body has no assetId string, or is not JSON */
+      /** @description The body has no assetId string */
       400: {
         headers: {
           /** @description The request's id: the caller's own X-Request-Id when plausible (1 to 128 letters, digits or `._:/+=-`), otherwise a new UUID; also in the request's log line */
@@ -3055,9 +3064,7 @@ export interface operations {
            *       ]
            *     }
            */
-          'application/json':
-            | components['schemas']['ValidationErrorResponseDto']
-            | components['schemas']['UnreadableBodyResponseDto'];
+          'application/json': components['schemas']['ValidationErrorResponseDto'];
         };
       };
       /** @description With AUTH_MODE=oidc: no bearer token, or one that is malformed, expired, wrongly signed or for another audience */
@@ -3649,9 +3656,7 @@ export interface operations {
            *       ]
            *     }
            */
-          'application/json':
-            | components['schemas']['ValidationErrorResponseDto']
-            | components['schemas']['UnreadableBodyResponseDto'];
+          'application/json': components['schemas']['ValidationOrUnreadableBodyResponseDto'];
         };
       };
       /** @description With AUTH_MODE=oidc: no bearer token, or one that is malformed, expired, wrongly signed or for another audience */

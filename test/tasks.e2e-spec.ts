@@ -342,10 +342,14 @@ describe('Tasks', () => {
     expect(after.etag).not.toBe(during.etag);
   });
 
-  it('a task that runs to the end moves the project’s ETag on', async () => {
+  it('a running task that ends moves the project’s ETag on', async () => {
     const project = await createProject(t);
+    // Slow enough that the project is read while the task runs.
+    images.respondWith(Replies.slow(Replies.image(), 1500));
     const queued = await startTask(t, project.id);
+    await waitUntilRunning(t, project.id, queued.id);
     const before = await readProject(t, project.id);
+    expect(sectionOf(before, 'LOGO').status).toBe('IN_PROGRESS');
     const task = await waitForTask(t, project.id, queued.id);
     expect(task.status).toBe('SUCCEEDED');
     const after = await readProject(t, project.id);

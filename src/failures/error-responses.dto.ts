@@ -56,6 +56,25 @@ export class UnreadableBodyResponseDto {
   error: string;
 }
 
+/**
+ * A route that reads a body which is not JSON as the client's mistake:
+ * its 400 is `{error:"Invalid input", details}` or, for such a body,
+ * `{error:"Request body is not valid JSON"}`.
+ */
+export class ValidationOrUnreadableBodyResponseDto {
+  @ApiProperty({
+    example: 'Invalid input',
+    enum: ['Invalid input', 'Request body is not valid JSON'],
+  })
+  error: string;
+
+  @ApiPropertyOptional({
+    type: [ValidationIssueDto],
+    description: 'The issues, one per failed rule (with "Invalid input")',
+  })
+  details?: ValidationIssueDto[];
+}
+
 /** Project routes: `{error:"Invalid input", details}`. */
 export class ValidationErrorResponseDto {
   @ApiProperty({ example: 'Invalid input', enum: ['Invalid input'] })

@@ -1,17 +1,12 @@
 import { applyDecorators } from '@nestjs/common';
-import {
-  ApiExtension,
-  ApiExtraModels,
-  ApiResponse,
-  getSchemaPath,
-} from '@nestjs/swagger';
+import { ApiExtension, ApiResponse } from '@nestjs/swagger';
 import {
   ErrorResponseDto,
   LogoErrorResponseDto,
   LogoValidationErrorResponseDto,
   RETRY_AFTER_HEADER,
-  UnreadableBodyResponseDto,
   ValidationErrorResponseDto,
+  ValidationOrUnreadableBodyResponseDto,
 } from './error-responses.dto';
 import { FailureMessage } from './failure-message.decorator';
 
@@ -103,7 +98,8 @@ export function ApiRouteFailure(
 /**
  * 400: a validation rule failed; one issue per failed rule. With
  * `unreadableBody` (a route whose FailureMessage reads a body that is not
- * JSON as the client's mistake), also `{error}` saying so.
+ * JSON as the client's mistake, in the `{error}` envelope), also `{error}`
+ * saying so.
  */
 export function ApiInvalidInput(
   envelope: Envelope,
@@ -111,32 +107,15 @@ export function ApiInvalidInput(
   issue: { path: (string | number)[]; message: string; code: string },
   options: { unreadableBody?: boolean } = {},
 ) {
-  if (options.unreadableBody && envelope === 'error') {
-    return applyDecorators(
-      ApiExtraModels(ValidationErrorResponseDto, UnreadableBodyResponseDto),
-      ApiResponse({
-        status: 400,
-        description,
-        schema: {
-          oneOf: [
-            { $ref: getSchemaPath(ValidationErrorResponseDto) },
-            { $ref: getSchemaPath(UnreadableBodyResponseDto) },
-          ],
-        },
-        example: {
-          ...failureBody(envelope, 'Invalid input'),
-          details: [issue],
-        },
-      }),
-    );
-  }
+  const type = options.unreadableBody
+    ? ValidationOrUnreadableBodyResponseDto
+    : envelope === 'error'
+      ? ValidationErrorResponseDto
+      : LogoValidationErrorResponseDto;
   return ApiResponse({
     status: 400,
     description,
-    type:
-      envelope === 'error'
-        ? ValidationErrorResponseDto
-        : LogoValidationErrorResponseDto,
+    type,
     example: {
       ...failureBody(envelope, 'Invalid input'),
       details: [issue],

@@ -233,6 +233,15 @@ export default async () => {
             UnreadableBodyResponseDto: {
               error: { required: true, type: () => String },
             },
+            ValidationOrUnreadableBodyResponseDto: {
+              error: { required: true, type: () => String },
+              details: {
+                required: false,
+                type: () => [
+                  t['./failures/error-responses.dto'].ValidationIssueDto,
+                ],
+              },
+            },
             ValidationErrorResponseDto: {
               error: { required: true, type: () => String },
               details: {

@@ -79,12 +79,11 @@ export const SelectAssetEndpoint = () =>
       type: SectionResponseDto,
       example: sectionExample('DONE', ASSET_ID),
     }),
-    ApiInvalidInput(
-      'error',
-      'The body has no assetId string, or is not JSON',
-      { path: ['assetId'], message: 'Required', code: 'invalid_type' },
-      { unreadableBody: true },
-    ),
+    ApiInvalidInput('error', 'The body has no assetId string', {
+      path: ['assetId'],
+      message: 'Required',
+      code: 'invalid_type',
+    }),
     ApiBodyFailures('error'),
     ApiFailure(
       'error',
@@ -98,9 +97,7 @@ export const SelectAssetEndpoint = () =>
       NOT_A_RESULT_MESSAGE,
       `The asset is a result of another section of the project; or a task is running for this section: "${SECTION_IN_PROGRESS_MESSAGE}"`,
     ),
-    ApiRouteFailure('error', 'Failed to choose result', 'The change failed', {
-      unreadableBodyIsClientError: true,
-    }),
+    ApiRouteFailure('error', 'Failed to choose result', 'The change failed'),
     ApiIfMatch('update'),
     ApiAuth('error', 'required'),
   );
