@@ -37,6 +37,8 @@ export interface RecordedRequest {
   receivedAt: number;
   /** The caller closed the connection before the answer was sent. */
   closedEarly: boolean;
+  /** Date.now() when such an early close was seen. */
+  closedAt?: number;
 }
 
 export interface DevImageApiOptions {
@@ -202,6 +204,7 @@ export class DevImageApi {
     res.once('close', () => {
       clearTimeout(timer);
       record.closedEarly = !res.writableFinished;
+      if (record.closedEarly) record.closedAt = Date.now();
       this.open--;
       this.changes.emit('change');
     });
