@@ -54,8 +54,11 @@ const SLOW_LATENCY_MS = Math.round(positive('BENCH_TASK_LATENCY_MS', 2000));
 const CONCURRENCY = 4;
 /** Requests in flight while submitting the tasks-per-second batch. */
 const SUBMIT_PARALLEL = 8;
-/** Kept QUEUED or RUNNING beside the GETs: the 4 workers never wait. */
-const IN_FLIGHT = CONCURRENCY + 2;
+/**
+ * Kept QUEUED or RUNNING beside the GETs: tasks started together end
+ * together, and 4 queued ones take their place at once.
+ */
+const IN_FLIGHT = 2 * CONCURRENCY;
 const TYPES: BenchTaskType[] = ['logo', 'marketing-copy'];
 const CPU_TARGET_RATIO = 1.1;
 
@@ -90,6 +93,12 @@ interface GetCpuRound {
   ratio: number;
   tasksSubmitted: number;
   running: { min: number; mean: number; samples: number };
+  /**
+   * Server CPU per second with the 4 tasks running and no GETs (one
+   * BENCH_DURATION_S window right before the GET window): what the tasks
+   * add, whatever the GET rate.
+   */
+  tasksAloneCpuMsPerSecond: number;
 }
 
 interface BackendResult {
@@ -195,10 +204,15 @@ async function measureGetCpu(
       await sleep(50);
     }
     inFlight.startSampling();
+    const aloneBefore = cpuTimeUs(service.pid);
+    const aloneStarted = Date.now();
+    await sleep(settings.durationS * 1000);
+    const tasksAloneCpuMsPerSecond =
+      (cpuTimeUs(service.pid) - aloneBefore) / (Date.now() - aloneStarted);
     const sample = await window();
     const report = await inFlight.stop();
     await waitUntilDrained(probe, 60_000 + 3 * SLOW_LATENCY_MS);
-    return { sample, report };
+    return { sample, report, tasksAloneCpuMsPerSecond };
   };
   const idleFirst = round % 2 === 1;
   let idle: TimedSample;
@@ -222,6 +236,7 @@ async function measureGetCpu(
       mean: running.reduce((a, b) => a + b, 0) / running.length,
       samples: running.length,
     },
+    tasksAloneCpuMsPerSecond: busy.tasksAloneCpuMsPerSecond,
   };
 }
 
@@ -318,7 +333,8 @@ async function benchBackend(
             `(${fmt(sample.idle.perSecond)} req/s, core others ${fmt((sample.idle.coreOthersBusy ?? NaN) * 100)}%), ` +
             `with tasks ${fmt(sample.withTasks.cpuUsPerRequest)} µs/req (${fmt(sample.withTasks.perSecond)} req/s, ` +
             `core others ${fmt((sample.withTasks.coreOthersBusy ?? NaN) * 100)}%), ratio ${fmt(sample.ratio, 3)}; ` +
-            `RUNNING min ${sample.running.min} mean ${fmt(sample.running.mean, 2)}, ${sample.tasksSubmitted} tasks submitted`,
+            `RUNNING min ${sample.running.min} mean ${fmt(sample.running.mean, 2)}, ${sample.tasksSubmitted} tasks submitted; ` +
+            `tasks alone ${fmt(sample.tasksAloneCpuMsPerSecond, 1)} ms CPU/s`,
         );
       }
     } finally {
@@ -358,6 +374,10 @@ function table(results: BackendResult[]): string {
     lines.push(
       `| ${r.kind} | GET by id CPU µs/req, idle | ${spreadOf(idle, 0)} |`,
       `| ${r.kind} | GET by id CPU µs/req, 4 tasks running | ${spreadOf(busy, 0)} |`,
+      `| ${r.kind} | server CPU ms/s, 4 tasks running, no GETs | ${spreadOf(
+        r.getCpu.map((s) => s.tasksAloneCpuMsPerSecond),
+        1,
+      )} |`,
       `| ${r.kind} | ratio per round (≤ ${CPU_TARGET_RATIO}) | ${spreadOf(ratios, 3)} ${median(ratios) <= CPU_TARGET_RATIO ? 'pass' : '**FAIL**'} |`,
     );
   }
