@@ -59,6 +59,8 @@ export async function queueProbe(databaseUrl: string): Promise<QueueProbe> {
     };
   }
   const client = new Client({ connectionString: databaseUrl });
+  // The database is dropped under it at the end of a run (or on Ctrl-C).
+  client.on('error', () => undefined);
   await client.connect();
   return {
     counts: async () =>

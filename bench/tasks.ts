@@ -51,6 +51,8 @@ const settings = readSettings();
 const TASKS = Math.round(positive('BENCH_TASKS', 500));
 const PROJECTS = Math.round(positive('BENCH_TASK_PROJECTS', 20));
 const SLOW_LATENCY_MS = Math.round(positive('BENCH_TASK_LATENCY_MS', 2000));
+/** The tasks-alone reading; longer to profile what the tasks cost. */
+const ALONE_S = positive('BENCH_TASK_ALONE_S', settings.durationS);
 const CONCURRENCY = 4;
 /** Requests in flight while submitting the tasks-per-second batch. */
 const SUBMIT_PARALLEL = 8;
@@ -206,7 +208,7 @@ async function measureGetCpu(
     inFlight.startSampling();
     const aloneBefore = cpuTimeUs(service.pid);
     const aloneStarted = Date.now();
-    await sleep(settings.durationS * 1000);
+    await sleep(ALONE_S * 1000);
     const tasksAloneCpuMsPerSecond =
       (cpuTimeUs(service.pid) - aloneBefore) / (Date.now() - aloneStarted);
     const sample = await window();
@@ -401,6 +403,46 @@ async function main(): Promise<void> {
   }
   const load = await LoadGenerator.start();
   const results: BackendResult[] = [];
+  const file = join(
+    RESULTS_DIR,
+    `${startedAt
+      .toISOString()
+      .replace(/:/g, '-')
+      .replace(/\.\d+Z$/, 'Z')}-tasks.json`,
+  );
+  // Written after each database kind: a run stopped later keeps what it measured.
+  const write = () =>
+    writeFileSync(
+      file,
+      `${JSON.stringify(
+        {
+          startedAt,
+          finishedAt: new Date(),
+          code: codeVersionOf(REPO_ROOT),
+          machine: {
+            cpus: cpus().length,
+            cpuModel: cpus()[0]?.model,
+            node: process.version,
+            kernel: release(),
+            pinned: hasTaskset(),
+          },
+          settings: {
+            ...settings,
+            only: undefined,
+            tasks: TASKS,
+            projects: PROJECTS,
+            concurrency: CONCURRENCY,
+            slowLatencyMs: SLOW_LATENCY_MS,
+            tasksAloneS: ALONE_S,
+            inFlight: IN_FLIGHT,
+            submitParallel: SUBMIT_PARALLEL,
+          },
+          results,
+        },
+        null,
+        2,
+      )}\n`,
+    );
   for (const backend of run.backends) {
     results.push(
       await benchBackend(backend, load, {
@@ -409,46 +451,11 @@ async function main(): Promise<void> {
         text: text.url,
       }),
     );
+    write();
+    log(table(results.slice(-1)));
   }
   await load.stop();
   const report = table(results);
-  const file = join(
-    RESULTS_DIR,
-    `${startedAt
-      .toISOString()
-      .replace(/:/g, '-')
-      .replace(/\.\d+Z$/, 'Z')}-tasks.json`,
-  );
-  writeFileSync(
-    file,
-    `${JSON.stringify(
-      {
-        startedAt,
-        finishedAt: new Date(),
-        code: codeVersionOf(REPO_ROOT),
-        machine: {
-          cpus: cpus().length,
-          cpuModel: cpus()[0]?.model,
-          node: process.version,
-          kernel: release(),
-          pinned: hasTaskset(),
-        },
-        settings: {
-          ...settings,
-          only: undefined,
-          tasks: TASKS,
-          projects: PROJECTS,
-          concurrency: CONCURRENCY,
-          slowLatencyMs: SLOW_LATENCY_MS,
-          inFlight: IN_FLIGHT,
-          submitParallel: SUBMIT_PARALLEL,
-        },
-        results,
-      },
-      null,
-      2,
-    )}\n`,
-  );
   log(`\n${report}\nwrote ${file}`);
 }
 
