@@ -60,6 +60,8 @@ export class PgBossTaskEngine extends TaskEngine {
       application_name: 'workspace-api-tasks',
       superviseIntervalSeconds: SUPERVISE_SECONDS,
       monitorIntervalSeconds: SUPERVISE_SECONDS,
+      // How fresh the backlog the workers burst on is (see startWorkers).
+      queueCacheIntervalSeconds: SUPERVISE_SECONDS,
       useListenNotify: true,
     });
     // Never thrown: a lost connection is logged, and pg-boss reconnects.
@@ -109,6 +111,11 @@ export class PgBossTaskEngine extends TaskEngine {
         localConcurrency: concurrency,
         pollingIntervalSeconds: POLLING_SECONDS,
         notifyPollingIntervalSeconds: POLLING_SECONDS,
+        // With a backlog (pg-boss's queue stats, refreshed every
+        // SUPERVISE_SECONDS), a worker that finished fetches the next job
+        // at once instead of waiting out its poll: 4 workers polling every
+        // 2 s otherwise ran about 2 tasks a second whatever the upstream.
+        burstWhenReadyExceeds: 1,
       },
       async ([job]: Job<TaskJob>[]) => {
         const { taskId } = job.data;
