@@ -24,6 +24,12 @@ const OPERATIONS = [
   'GET /api/projects/{id}/assets/{assetId}',
   'DELETE /api/projects/{id}/assets/{assetId}',
   'GET /api/projects/{id}/assets/{assetId}/content',
+  'PUT /api/projects/{id}/sections/{sectionId}/selection',
+  'DELETE /api/projects/{id}/sections/{sectionId}/selection',
+  'POST /api/projects/{id}/tasks',
+  'GET /api/projects/{id}/tasks',
+  'GET /api/projects/{id}/tasks/{taskId}',
+  'POST /api/projects/{id}/tasks/{taskId}/cancel',
 ];
 
 describe('Swagger UI at /docs in headless Chromium', () => {
