@@ -1,3 +1,4 @@
+import { setTimeout as delay } from 'node:timers/promises';
 import { Inject, Injectable } from '@nestjs/common';
 import { Counter } from 'prom-client';
 import { FairGate, type Claimant } from '../common/concurrency/fair-gate';
@@ -148,7 +149,7 @@ export class TextApiClient {
             failure.retryAfterMs !== undefined
               ? Math.min(failure.retryAfterMs, RETRY_AFTER_CAP_MS)
               : backoffMs(attempt - 1, BACKOFF);
-          await sleep(wait, signal).catch(() => {
+          await delay(wait, undefined, { signal }).catch(() => {
             throw this.ended(request, deadline);
           });
         }
@@ -343,18 +344,4 @@ async function readBounded(
     if (signal.aborted) break;
   }
   return Buffer.concat(chunks).toString('utf8');
-}
-
-function sleep(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(resolve, ms);
-    signal.addEventListener(
-      'abort',
-      () => {
-        clearTimeout(timer);
-        reject(signal.reason as Error);
-      },
-      { once: true },
-    );
-  });
 }

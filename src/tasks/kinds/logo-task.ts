@@ -1,3 +1,4 @@
+import { setTimeout as delay } from 'node:timers/promises';
 import { Injectable } from '@nestjs/common';
 import type { ProducedAsset } from '../../assets/assets.service';
 import { RetryLaterError } from '../../failures/retry-later.error';
@@ -78,26 +79,10 @@ export class LogoTask implements TaskKind {
         if (!(error instanceof RetryLaterError) || Date.now() > giveUpAt) {
           throw error;
         }
-        await waitFor(
-          Math.max(1, error.retryAfterSeconds) * 1000,
-          caller.signal,
-        );
+        await delay(Math.max(1, error.retryAfterSeconds) * 1000, undefined, {
+          signal: caller.signal,
+        });
       }
     }
   }
-}
-
-function waitFor(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal.aborted) return reject(signal.reason as Error);
-    const timer = setTimeout(resolve, ms);
-    signal.addEventListener(
-      'abort',
-      () => {
-        clearTimeout(timer);
-        reject(signal.reason as Error);
-      },
-      { once: true },
-    );
-  });
 }
