@@ -95,8 +95,8 @@ export interface paths {
     get?: never;
     put?: never;
     /**
-     * Generate a logo and keep it as an asset of the project's LOGO section
-     * @description The logo request of POST /api/ai/generate-logo without projectId, through the same line, rate limit, deadline and retries; the image model is always asked for the image itself. The project is checked (404) and its room (409) before the image model is called. The bytes (PNG, JPEG or WebP, at most IMAGE_MAX_BYTES) are kept in the database or an S3-compatible bucket (ASSET_STORE); the asset then shows in GET /api/projects/{id} and counts in `_count.assets`.
+     * Keep a logo (a new one, or the one previewed) as an asset of the project's LOGO section
+     * @description Either the logo request of POST /api/ai/generate-logo without projectId, through the same line, rate limit, deadline and retries (the image model is always asked for the image itself); or `{logoUrl}`, a logo URL POST /api/ai/generate-logo answered that this service hosts, kept byte for byte with no call to the image model (any other URL: 400; expired: 404 `Logo not found`). The project is checked (404) and its room (409) before the image model is called. The bytes (PNG, JPEG or WebP, at most IMAGE_MAX_BYTES) are kept in the database or an S3-compatible bucket (ASSET_STORE); the asset then shows in GET /api/projects/{id} and counts in `_count.assets`. The answer carries the project's new ETag.
      */
     post: operations['keepLogo'];
     delete?: never;
@@ -617,6 +617,8 @@ export interface components {
       /** @description Newest first */
       tasks: components['schemas']['TaskDto'][];
       assets: components['schemas']['AssetDto'][];
+      /** @description All its tasks (`tasks` shows the newest 20) and assets, as the list counts them */
+      _count: components['schemas']['ProjectCountDto'];
     };
     ProjectDetailResponseDto: {
       project: components['schemas']['ProjectDetailDto'];
@@ -789,6 +791,13 @@ export interface components {
        *     ]
        */
       mood?: string[];
+    };
+    KeepPreviewedLogoDto: {
+      /**
+       * @description A logoUrl this service answered (…/api/ai/logos/<id>.<png|jpg|webp>), absolute under this service's origin or as a path, still within LOGO_URL_TTL_S. Its bytes are kept as they are: the image model is not called. Any other URL is refused (400): the service never fetches a URL it is given.
+       * @example https://api.example.com/api/ai/logos/9f2c4e1ab37d40c58e0f6a2b1c3d4e5f.png
+       */
+      logoUrl: string;
     };
     AssetResponseDto: {
       asset: components['schemas']['AssetDto'];
@@ -1357,7 +1366,7 @@ export interface operations {
     };
     requestBody?: never;
     responses: {
-      /** @description The project, with sections (each with its assets), agents, tasks (newest first) and assets */
+      /** @description The project, with sections (each with its assets), agents, tasks (newest first), assets and `_count` */
       200: {
         headers: {
           /** @description The project's version as a strong entity tag; send it back in If-Match or If-None-Match */
@@ -1379,7 +1388,11 @@ export interface operations {
            *         "sections": [],
            *         "agents": [],
            *         "tasks": [],
-           *         "assets": []
+           *         "assets": [],
+           *         "_count": {
+           *           "tasks": 0,
+           *           "assets": 0
+           *         }
            *       }
            *     }
            */
@@ -2294,7 +2307,9 @@ export interface operations {
     };
     requestBody: {
       content: {
-        'application/json': components['schemas']['KeepLogoDto'];
+        'application/json':
+          | components['schemas']['KeepLogoDto']
+          | components['schemas']['KeepPreviewedLogoDto'];
       };
     };
     responses: {
@@ -2303,6 +2318,8 @@ export interface operations {
         headers: {
           /** @description Where the asset is read and deleted */
           Location?: string;
+          /** @description The project's version as a strong entity tag; send it back in If-Match or If-None-Match */
+          ETag?: string;
           /** @description `true` when this is the stored answer of an earlier request with the same Idempotency-Key */
           'Idempotent-Replayed'?: 'true';
           /** @description The request's id: the caller's own X-Request-Id when plausible (1 to 128 letters, digits or `._:/+=-`), otherwise a new UUID; also in the request's log line */
@@ -2373,7 +2390,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorResponseDto'];
         };
       };
-      /** @description No project with this id (of the caller's, with AUTH_MODE=oidc) */
+      /** @description No project with this id (of the caller's, with AUTH_MODE=oidc); or, keeping a previewed logo, `Logo not found`: its URL has expired (LOGO_URL_TTL_S) */
       404: {
         headers: {
           /** @description The request's id: the caller's own X-Request-Id when plausible (1 to 128 letters, digits or `._:/+=-`), otherwise a new UUID; also in the request's log line */

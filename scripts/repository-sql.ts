@@ -326,6 +326,8 @@ export async function captureRepositorySql(
       mediaType: 'image/png',
       size: 3,
       expiresAt: now + 60_000,
+      prompt: 'A logo',
+      model: 'gpt-image-2',
     };
     await record('insert', () => images.insert(image));
     await record('insertPart', () =>

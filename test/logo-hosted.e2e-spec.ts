@@ -384,9 +384,15 @@ describe('Hosted logo lifetime and settings', () => {
     const t = await createTestApp();
     try {
       const big = Buffer.concat([TINY_PNG, randomBytes(1024 * 1024 + 7)]);
-      const logoUrl = await t.app
-        .get(HostedLogos)
-        .host(big, { mediaType: 'image/png', extension: 'png' }, 'http://x');
+      const logoUrl = await t.app.get(HostedLogos).host(
+        {
+          bytes: big,
+          type: { mediaType: 'image/png', extension: 'png' },
+          prompt: 'A logo',
+          model: 'gpt-image-2',
+        },
+        'http://x',
+      );
       const served = await getBytes(t, pathOf(logoUrl)).expect(200);
       expect(Number(served.headers['content-length'])).toBe(big.length);
       expect((served.body as Buffer).equals(big)).toBe(true);
@@ -407,13 +413,15 @@ describe('Hosted logo lifetime and settings', () => {
     });
     try {
       await request(t.server).post(PATH).send(body).expect(401);
-      const logoUrl = await t.app
-        .get(HostedLogos)
-        .host(
-          TINY_PNG,
-          { mediaType: 'image/png', extension: 'png' },
-          'http://x',
-        );
+      const logoUrl = await t.app.get(HostedLogos).host(
+        {
+          bytes: TINY_PNG,
+          type: { mediaType: 'image/png', extension: 'png' },
+          prompt: 'A logo',
+          model: 'gpt-image-2',
+        },
+        'http://x',
+      );
       const served = await getBytes(t, pathOf(logoUrl)).expect(200);
       expect((served.body as Buffer).equals(TINY_PNG)).toBe(true);
     } finally {

@@ -99,7 +99,18 @@ SELECT ('{'
       || ',"url":' || COALESCE(to_json(CAST($2 AS TEXT) || "c"."id" || CAST($3 AS TEXT))::text, 'null') || '}'), ',' ORDER BY "c"."createdAt", "c"."id") || ']', '[]')
     FROM "assets" "c"
     WHERE "c"."projectId" = "p"."id"
-  ), 'null') || '}') AS "document", "p"."version" AS "version", EXISTS (
+  ), 'null')
+  || ',"_count":' || COALESCE(('{'
+  || '"tasks":' || COALESCE(to_json((
+    SELECT COUNT(*)
+    FROM "tasks" "c"
+    WHERE "c"."projectId" = "p"."id"
+  ))::text, 'null')
+  || ',"assets":' || COALESCE(to_json((
+    SELECT COUNT(*)
+    FROM "assets" "c"
+    WHERE "c"."projectId" = "p"."id"
+  ))::text, 'null') || '}'), 'null') || '}') AS "document", "p"."version" AS "version", EXISTS (
     SELECT 1
     FROM "assets" "a"
     WHERE "a"."projectId" = "p"."id"
@@ -195,7 +206,18 @@ SELECT ('{'
       || ',"url":' || COALESCE(to_json(CAST($2 AS TEXT) || "c"."id" || CAST($3 AS TEXT))::text, 'null') || '}'), ',' ORDER BY "c"."createdAt", "c"."id") || ']', '[]')
     FROM "assets" "c"
     WHERE "c"."projectId" = "p"."id"
-  ), 'null') || '}') AS "document", "p"."version" AS "version", EXISTS (
+  ), 'null')
+  || ',"_count":' || COALESCE(('{'
+  || '"tasks":' || COALESCE(to_json((
+    SELECT COUNT(*)
+    FROM "tasks" "c"
+    WHERE "c"."projectId" = "p"."id"
+  ))::text, 'null')
+  || ',"assets":' || COALESCE(to_json((
+    SELECT COUNT(*)
+    FROM "assets" "c"
+    WHERE "c"."projectId" = "p"."id"
+  ))::text, 'null') || '}'), 'null') || '}') AS "document", "p"."version" AS "version", EXISTS (
     SELECT 1
     FROM "assets" "a"
     WHERE "a"."projectId" = "p"."id"

@@ -3,8 +3,8 @@
 
 -- StoredImagesRepository.insert
 START TRANSACTION;
-INSERT INTO "stored_images" ("id", "mediaType", "size", "expiresAt")
-VALUES ($1, $2, $3, $4);
+INSERT INTO "stored_images" ("id", "mediaType", "size", "expiresAt", "prompt", "model")
+VALUES ($1, $2, $3, $4, $5, $6);
 COMMIT;
 
 -- StoredImagesRepository.insertPart
@@ -14,7 +14,7 @@ VALUES ($1, $2, $3);
 COMMIT;
 
 -- StoredImagesRepository.findLive
-SELECT "mediaType", "size", "expiresAt"
+SELECT "mediaType", "size", "expiresAt", "prompt", "model"
 FROM "stored_images"
 WHERE "id" = $1 AND "expiresAt" > $2;
 

@@ -111,11 +111,21 @@ SELECT json_object('id', "p"."id",
       'url', CAST(? AS TEXT) || "c"."id" || CAST(? AS TEXT)) ORDER BY "c"."createdAt", "c"."id")
     FROM "assets" "c"
     WHERE "c"."projectId" = "p"."id"
-  )) AS "document", "p"."version" AS "version", EXISTS (
-    SELECT 1
-    FROM "assets" "a"
-    WHERE "a"."projectId" = "p"."id"
-  ) AS "hasAssets"
+  ),
+  '_count', json_object('tasks', (
+    SELECT COUNT(*)
+    FROM "tasks" "c"
+    WHERE "c"."projectId" = "p"."id"
+  ),
+    'assets', (
+      SELECT COUNT(*)
+      FROM "assets" "c"
+      WHERE "c"."projectId" = "p"."id"
+    ))) AS "document", "p"."version" AS "version", EXISTS (
+      SELECT 1
+      FROM "assets" "a"
+      WHERE "a"."projectId" = "p"."id"
+    ) AS "hasAssets"
 FROM "projects" "p"
 WHERE "p"."id" = ?;
 
@@ -201,11 +211,21 @@ SELECT json_object('id', "p"."id",
       'url', CAST(? AS TEXT) || "c"."id" || CAST(? AS TEXT)) ORDER BY "c"."createdAt", "c"."id")
     FROM "assets" "c"
     WHERE "c"."projectId" = "p"."id"
-  )) AS "document", "p"."version" AS "version", EXISTS (
-    SELECT 1
-    FROM "assets" "a"
-    WHERE "a"."projectId" = "p"."id"
-  ) AS "hasAssets"
+  ),
+  '_count', json_object('tasks', (
+    SELECT COUNT(*)
+    FROM "tasks" "c"
+    WHERE "c"."projectId" = "p"."id"
+  ),
+    'assets', (
+      SELECT COUNT(*)
+      FROM "assets" "c"
+      WHERE "c"."projectId" = "p"."id"
+    ))) AS "document", "p"."version" AS "version", EXISTS (
+      SELECT 1
+      FROM "assets" "a"
+      WHERE "a"."projectId" = "p"."id"
+    ) AS "hasAssets"
 FROM "projects" "p"
 WHERE "p"."id" = ? AND "p"."userId" = ?;
 

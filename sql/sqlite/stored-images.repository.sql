@@ -3,8 +3,8 @@
 
 -- StoredImagesRepository.insert
 BEGIN TRANSACTION;
-INSERT INTO "stored_images" ("id", "mediaType", "size", "expiresAt")
-VALUES (?, ?, ?, ?);
+INSERT INTO "stored_images" ("id", "mediaType", "size", "expiresAt", "prompt", "model")
+VALUES (?, ?, ?, ?, ?, ?);
 COMMIT;
 
 -- StoredImagesRepository.insertPart
@@ -14,7 +14,7 @@ VALUES (?, ?, ?);
 COMMIT;
 
 -- StoredImagesRepository.findLive
-SELECT "mediaType", "size", "expiresAt"
+SELECT "mediaType", "size", "expiresAt", "prompt", "model"
 FROM "stored_images"
 WHERE "id" = ? AND "expiresAt" > ?;
 

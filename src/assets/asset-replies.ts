@@ -8,12 +8,19 @@ export const assetLocation = ({ asset }: KeptAsset): string =>
   `/api/projects/${encodeURIComponent(asset.projectId)}/assets/${encodeURIComponent(asset.id)}`;
 
 /**
- * 201 with the asset and its Location, also the answer an Idempotency-Key
- * stores (so a replay is the same answer).
+ * 201 with the asset, its Location and the project's new ETag (keeping a
+ * logo changes the project, as deleting one does), also the answer an
+ * Idempotency-Key stores (so a replay is the same answer).
  */
-export const keptAssetReply = (kept: KeptAsset): JsonReply => ({
+export const keptAssetReply = (
+  kept: KeptAsset,
+  change: AssetsChange,
+): JsonReply => ({
   status: HttpStatus.CREATED,
-  headers: { Location: assetLocation(kept) },
+  headers: {
+    Location: assetLocation(kept),
+    ETag: projectETag(change.version),
+  },
   body: JSON.stringify(kept),
 });
 

@@ -4,11 +4,22 @@ import {
   NotFoundException,
 } from '@nestjs/common';
 import { ServiceBusyError } from '../failures/retry-later.error';
+import { LOGO_NOT_FOUND_MESSAGE } from '../logo/logo.constants';
 
 /** 404 {error:"Asset not found"}: no such asset in that project. */
 export class AssetNotFoundException extends NotFoundException {
   constructor() {
     super('Asset not found');
+  }
+}
+
+/**
+ * 404 {error:"Logo not found"}: the previewed logo to keep has expired
+ * (LOGO_URL_TTL_S) or never was, as its URL would answer.
+ */
+export class PreviewedLogoNotFoundException extends NotFoundException {
+  constructor() {
+    super(LOGO_NOT_FOUND_MESSAGE);
   }
 }
 

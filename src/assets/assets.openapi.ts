@@ -1,11 +1,13 @@
 import { applyDecorators } from '@nestjs/common';
 import {
   ApiBody,
+  ApiExtraModels,
   ApiHeader,
   ApiOperation,
   ApiParam,
   ApiQuery,
   ApiResponse,
+  getSchemaPath,
 } from '@nestjs/swagger';
 import { ApiImageBytes } from '../docs/image-response.openapi';
 import {
@@ -35,6 +37,7 @@ import {
   DeleteAssetResponseDto,
 } from './dto/asset-responses.dto';
 import { KeepLogoDto } from './dto/keep-logo.dto';
+import { KeepPreviewedLogoDto } from './dto/keep-previewed-logo.dto';
 import { ASSET_EXAMPLE } from './dto/asset.dto';
 import { ASSET_STORAGE_UNAVAILABLE_MESSAGE } from './assets.errors';
 
@@ -53,12 +56,6 @@ const ASSET_ID_PARAM = ApiParam({
   description: 'The asset id',
   schema: { type: 'string', example: ASSET_EXAMPLE.id },
 });
-const PROJECT_NOT_FOUND = ApiFailure(
-  'error',
-  404,
-  'Project not found',
-  "No project with this id (of the caller's, with AUTH_MODE=oidc)",
-);
 const ASSET_NOT_FOUND = ApiFailure(
   'error',
   404,
@@ -70,22 +67,35 @@ export const KeepLogoEndpoint = () =>
   applyDecorators(
     ApiOperation({
       summary:
-        "Generate a logo and keep it as an asset of the project's LOGO section",
+        "Keep a logo (a new one, or the one previewed) as an asset of the project's LOGO section",
       description:
-        'The logo request of POST /api/ai/generate-logo without projectId, through the same line, rate limit, deadline and retries; the image model is always asked for the image itself. The project is checked (404) and its room (409) before the image model is called. The bytes (PNG, JPEG or WebP, at most IMAGE_MAX_BYTES) are kept in the database or an S3-compatible bucket (ASSET_STORE); the asset then shows in GET /api/projects/{id} and counts in `_count.assets`.',
+        "Either the logo request of POST /api/ai/generate-logo without projectId, through the same line, rate limit, deadline and retries (the image model is always asked for the image itself); or `{logoUrl}`, a logo URL POST /api/ai/generate-logo answered that this service hosts, kept byte for byte with no call to the image model (any other URL: 400; expired: 404 `Logo not found`). The project is checked (404) and its room (409) before the image model is called. The bytes (PNG, JPEG or WebP, at most IMAGE_MAX_BYTES) are kept in the database or an S3-compatible bucket (ASSET_STORE); the asset then shows in GET /api/projects/{id} and counts in `_count.assets`. The answer carries the project's new ETag.",
       operationId: 'keepLogo',
     }),
     PROJECT_ID_PARAM,
+    ApiExtraModels(KeepLogoDto, KeepPreviewedLogoDto),
     ApiBody({
-      type: KeepLogoDto,
+      schema: {
+        oneOf: [
+          { $ref: getSchemaPath(KeepLogoDto) },
+          { $ref: getSchemaPath(KeepPreviewedLogoDto) },
+        ],
+      },
       examples: {
         logo: {
-          summary: 'A logo request',
+          summary: 'A logo request: a new logo is generated',
           value: {
             companyName: 'Acme',
             style: 'modern',
             colors: ['#0044ff', 'white'],
             industry: 'logistics',
+          },
+        },
+        previewed: {
+          summary: 'The logo previewed: kept as it is, nothing generated',
+          value: {
+            logoUrl:
+              'https://api.example.com/api/ai/logos/9f2c4e1ab37d40c58e0f6a2b1c3d4e5f.png',
           },
         },
       },
@@ -100,6 +110,7 @@ export const KeepLogoEndpoint = () =>
           description: 'Where the asset is read and deleted',
           schema: { type: 'string' },
         },
+        ...ETAG_HEADER,
         ...REPLAYED_HEADER,
       },
       example: { asset: ASSET_EXAMPLE },
@@ -114,7 +125,12 @@ export const KeepLogoEndpoint = () =>
       },
     ),
     ApiBodyFailures('error'),
-    PROJECT_NOT_FOUND,
+    ApiFailure(
+      'error',
+      404,
+      'Project not found',
+      "No project with this id (of the caller's, with AUTH_MODE=oidc); or, keeping a previewed logo, `Logo not found`: its URL has expired (LOGO_URL_TTL_S)",
+    ),
     ApiRetryLater(
       'error',
       429,

@@ -32,11 +32,19 @@ import {
   AssetNotFoundException,
   AssetStorageUnavailableError,
   AssetUrlRefusedException,
+  PreviewedLogoNotFoundException,
 } from './assets.errors';
 import { AssetsRepository } from './assets.repository';
 import { toAssetDto, type AssetKind, type AssetRecord } from './dto/asset.dto';
 import { sha256Of } from './content-hash';
-import type { KeepLogoDto } from './dto/keep-logo.dto';
+import { KeepPreviewedLogoDto } from './dto/keep-previewed-logo.dto';
+import type { KeepLogoBody } from './keep-logo-body.pipe';
+import { InputValidationException } from '../failures/input-validation.error';
+import {
+  HostedLogos,
+  HOSTED_LOGOS_PATH,
+  hostedLogoFileOf,
+} from '../logo/hosted-logos';
 import type { LogoImage } from '../logo/generated-logo';
 import { ParkedLogos } from './parked-logos';
 import type { AssetsChange, KeepLogoCommand, KeptAsset } from './kept-asset';
@@ -74,6 +82,8 @@ export class AssetsService {
   private readonly logger = new Logger(AssetsService.name);
   private readonly maxPerProject: number;
   private readonly leaseMs: number;
+  /** Told as the model of a previewed logo hosted before models were recorded. */
+  private readonly model: string;
 
   constructor(
     private readonly logo: LogoService,
@@ -85,10 +95,12 @@ export class AssetsService {
     private readonly parked: ParkedLogos,
     private readonly versions: ProjectVersions,
     private readonly statuses: WorkspaceStatuses,
+    private readonly hostedLogos: HostedLogos,
     @Inject(assetsConfig.KEY) config: AssetsConfig,
     @Inject(logoConfig.KEY) logoSettings: ConfigType<typeof logoConfig>,
   ) {
     this.maxPerProject = config.maxPerProject;
+    this.model = logoSettings.imageApi.model;
     this.leaseMs = logoSettings.imageApi.deadlineMs + LEASE_MARGIN_MS;
   }
 
@@ -101,17 +113,18 @@ export class AssetsService {
    */
   async keepLogo(
     projectId: string,
-    request: KeepLogoDto,
+    request: KeepLogoBody,
     context: RequestContext,
     key?: IdempotentKey,
   ): Promise<JsonReply> {
     // Before anything is paid for: the asset's url needs this origin.
     const baseUrl = context.baseUrl();
     const owner = ProjectAccess.of(context).changeOwner();
+    const source = this.sourceOf(request, baseUrl);
     if (!isWellFormedId(projectId)) throw new ProjectNotFoundException();
     const command: KeepLogoCommand = {
       projectId,
-      prompt: buildLogoPrompt(request),
+      source,
       caller: context,
       baseUrl,
       owner,
@@ -163,15 +176,56 @@ export class AssetsService {
   ): Promise<JsonReply> {
     // A bucket that cannot take the bytes now is found out before paying.
     await this.bytes.checkReachable();
-    const { key } = command;
+    const { key, source } = command;
+    if ('previewedFile' in source) {
+      // Already paid for, and kept until its expiry: nothing to park.
+      return this.store(command, await this.previewed(source), reservation);
+    }
     const image =
-      (key && (await this.parked.find(key, command.prompt))) ??
-      (await this.logo.generateImage(command.prompt, command.caller));
+      (key && (await this.parked.find(key, source.prompt))) ??
+      (await this.logo.generateImage(source.prompt, command.caller));
     try {
       return await this.store(command, image, reservation);
     } catch (error) {
       return this.parkForRetry(error, image, key);
     }
+  }
+
+  /**
+   * A new logo for the logo request, or the previewed one `logoUrl` names
+   * (400 when it is not a hosted logo URL of this service's: the service
+   * never fetches a URL it is given).
+   */
+  private sourceOf(
+    request: KeepLogoBody,
+    baseUrl: string,
+  ): KeepLogoCommand['source'] {
+    if (!(request instanceof KeepPreviewedLogoDto)) {
+      return { prompt: buildLogoPrompt(request) };
+    }
+    const previewedFile = hostedLogoFileOf(request.logoUrl, baseUrl);
+    if (previewedFile === undefined) {
+      throw new InputValidationException([
+        {
+          path: ['logoUrl'],
+          message: `Must be a logo URL this service answered (${HOSTED_LOGOS_PATH}/<id>.<png|jpg|webp>)`,
+          code: 'invalid_string',
+        },
+      ]);
+    }
+    return { previewedFile };
+  }
+
+  /** The previewed logo's bytes and origin; 404 once it has expired. */
+  private async previewed(source: {
+    previewedFile: string;
+  }): Promise<LogoImage> {
+    const image = await this.hostedLogos.read(source.previewedFile, {
+      prompt: null,
+      model: this.model,
+    });
+    if (!image) throw new PreviewedLogoNotFoundException();
+    return image;
   }
 
   /**
@@ -204,7 +258,7 @@ export class AssetsService {
       : this.db.transaction.bind(this.db);
     try {
       return await inTransaction(async (transaction) => {
-        await this.versions.advance(transaction, {
+        const version = await this.versions.advance(transaction, {
           projectId,
           owner: command.owner,
           missing: () => new ProjectNotFoundException(),
@@ -230,9 +284,10 @@ export class AssetsService {
         await this.statuses.refresh(transaction, projectId);
         await staged.writeIn(transaction);
         await this.rows.releaseSlot(reservation, transaction);
-        const reply = keptAssetReply({
-          asset: toAssetDto(asset, this.urls.urlOf(asset, command.baseUrl)),
-        });
+        const reply = keptAssetReply(
+          { asset: toAssetDto(asset, this.urls.urlOf(asset, command.baseUrl)) },
+          { version },
+        );
         if (command.key) {
           await this.idempotency.answerInTransaction(
             transaction,

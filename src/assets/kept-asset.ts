@@ -15,8 +15,12 @@ export interface AssetsChange {
 /** POST /api/projects/{id}/logos as its steps read it, made once. */
 export interface KeepLogoCommand {
   projectId: string;
-  /** buildLogoPrompt's: given to the image model, stored with the asset. */
-  prompt: string;
+  /**
+   * What is kept: a logo generated for buildLogoPrompt's prompt (given to
+   * the image model, stored with the asset), or the hosted logo a user
+   * previewed (its file name under /api/ai/logos), as it is.
+   */
+  source: { prompt: string } | { previewedFile: string };
   caller: LogoCaller;
   /** The origin the asset's url is made with. */
   baseUrl: string;

@@ -43,7 +43,7 @@ export class ParkedLogos {
         image.bytes,
         image.type.mediaType,
         Date.now() + PARKED_LOGO_TTL_MS,
-        id,
+        { id },
       );
     } catch (error) {
       this.logger.warn(

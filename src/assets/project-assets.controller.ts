@@ -24,7 +24,7 @@ import {
   KeepLogoEndpoint,
 } from './assets.openapi';
 import { AssetsService } from './assets.service';
-import { KeepLogoDto } from './dto/keep-logo.dto';
+import { KeepLogoBodyPipe, type KeepLogoBody } from './keep-logo-body.pipe';
 
 @ApiTags('assets')
 @Controller('api/projects/:id')
@@ -36,7 +36,7 @@ export class ProjectAssetsController {
   @KeepLogoEndpoint()
   async keepLogo(
     @Param('id') id: string,
-    @Body() request: KeepLogoDto,
+    @Body(KeepLogoBodyPipe) request: KeepLogoBody,
     @IdempotencyKey({ operation: 'POST /api/projects/{id}/logos' })
     key: IdempotentKey | undefined,
     @Ctx() context: RequestContext,

@@ -172,6 +172,11 @@ export default async () => {
                 required: true,
                 type: () => [t['./assets/dto/asset.dto'].AssetDto],
               },
+              _count: {
+                required: true,
+                type: () =>
+                  t['./projects/dto/project-responses.dto'].ProjectCountDto,
+              },
             },
             ProjectResponseDto: {
               project: {
@@ -350,6 +355,14 @@ export default async () => {
         [
           Promise.resolve(require('../assets/dto/keep-logo.dto')),
           { KeepLogoDto: {} },
+        ],
+        [
+          Promise.resolve(require('../assets/dto/keep-previewed-logo.dto')),
+          {
+            KeepPreviewedLogoDto: {
+              logoUrl: { required: true, type: () => String },
+            },
+          },
         ],
         [
           Promise.resolve(require('../projects/dto/create-project.dto')),

@@ -11,6 +11,7 @@ import { readInSlices } from '../database/slice-reader';
 import {
   STORED_IMAGE_PART_BYTES,
   StoredImagesRepository,
+  type ImageOrigin,
   type StoredImageHead,
 } from './stored-images.repository';
 
@@ -69,15 +70,24 @@ export class ImageBlobStore
    * the image before its id is returned, and a store that fails midway
    * deletes what it wrote (what a crash leaves is purged at the expiry).
    * `id`: one the caller derived (32 hex digits, as unguessable as a
-   * random one), to find the image again without being told it.
+   * random one), to find the image again without being told it; `origin`:
+   * what made the image, when there is something to tell.
    */
   async put(
     bytes: Buffer,
     mediaType: string,
     expiresAt: number,
-    id = randomBytes(16).toString('hex'),
+    options: { id?: string; origin?: ImageOrigin } = {},
   ): Promise<StoredImage> {
-    await this.images.insert({ id, mediaType, size: bytes.length, expiresAt });
+    const id = options.id ?? randomBytes(16).toString('hex');
+    const origin = options.origin ?? { prompt: null, model: null };
+    await this.images.insert({
+      id,
+      mediaType,
+      size: bytes.length,
+      expiresAt,
+      ...origin,
+    });
     try {
       for (let part = 0; part * READ_CHUNK_BYTES < bytes.length; part++) {
         const start = part * READ_CHUNK_BYTES;
@@ -91,7 +101,7 @@ export class ImageBlobStore
       await this.images.delete(id).catch(() => undefined);
       throw error;
     }
-    return { id, mediaType, size: bytes.length, expiresAt };
+    return { id, mediaType, size: bytes.length, expiresAt, ...origin };
   }
 
   /** The live image's type, size and expiry, or null. */

@@ -17,14 +17,20 @@ import { sqlFor, type Sql } from '../database/sql';
 /** The size of every part but the last. */
 export const STORED_IMAGE_PART_BYTES = 256 * 1024;
 
-export interface StoredImageHead {
+/** What made an image (hosted logos): null when it was not recorded. */
+export interface ImageOrigin {
+  prompt: string | null;
+  model: string | null;
+}
+
+export interface StoredImageHead extends ImageOrigin {
   mediaType: string;
   size: number;
   expiresAt: number;
 }
 
 /** An image's row, before its bytes. */
-export interface NewImage {
+export interface NewImage extends ImageOrigin {
   id: string;
   mediaType: string;
   size: number;
@@ -47,8 +53,10 @@ async function findLiveImage(
     mediaType: string;
     size: number | string;
     expiresAt: number | string;
+    prompt: string | null;
+    model: string | null;
   }>(
-    'SELECT "mediaType", "size", "expiresAt" FROM "stored_images" WHERE "id" = $1 AND "expiresAt" > $2',
+    'SELECT "mediaType", "size", "expiresAt", "prompt", "model" FROM "stored_images" WHERE "id" = $1 AND "expiresAt" > $2',
     [id, now],
   );
   if (!row) return null;
@@ -56,6 +64,8 @@ async function findLiveImage(
     mediaType: row.mediaType,
     size: Number(row.size),
     expiresAt: Number(row.expiresAt),
+    prompt: row.prompt,
+    model: row.model,
   };
 }
 
@@ -67,8 +77,15 @@ export class StoredImagesRepository {
   async insert(image: NewImage): Promise<void> {
     await this.db.write((manager) =>
       sqlFor(manager).changes(
-        'INSERT INTO "stored_images" ("id", "mediaType", "size", "expiresAt") VALUES ($1, $2, $3, $4)',
-        [image.id, image.mediaType, image.size, image.expiresAt],
+        'INSERT INTO "stored_images" ("id", "mediaType", "size", "expiresAt", "prompt", "model") VALUES ($1, $2, $3, $4, $5, $6)',
+        [
+          image.id,
+          image.mediaType,
+          image.size,
+          image.expiresAt,
+          image.prompt,
+          image.model,
+        ],
       ),
     );
   }

@@ -5,7 +5,9 @@ import {
   ImageBlobStore,
   type OpenedImage,
 } from '../image-store/image-blob-store';
-import { extensionOf, type ImageType } from '../image-store/image-type';
+import { extensionOf, sniffImageType } from '../image-store/image-type';
+import type { ImageOrigin } from '../image-store/stored-images.repository';
+import type { LogoImage } from './generated-logo';
 import { annotate, inSpan } from '../tracing/spans';
 
 /** Where hosted logos are served, under the service's base URL. */
@@ -13,6 +15,36 @@ export const HOSTED_LOGOS_PATH = '/api/ai/logos';
 
 /** `<32 hex digits>.<png|jpg|webp>` */
 const FILE_NAME = /^([0-9a-f]{32})\.(png|jpg|webp)$/;
+
+/**
+ * The file name (`<id>.<ext>`) of a hosted logo URL this service made
+ * under `baseUrl`, given whole or as its path; undefined for any other
+ * URL (another origin, a query, a fragment, another path).
+ */
+export function hostedLogoFileOf(
+  logoUrl: string,
+  baseUrl: string,
+): string | undefined {
+  const base = new URL(baseUrl);
+  // Only this origin's URLs, or a path (a protocol-relative //host/… is
+  // another origin and fails the comparison below).
+  if (!logoUrl.startsWith('/') && !logoUrl.startsWith(`${base.origin}/`)) {
+    return undefined;
+  }
+  let url: URL;
+  try {
+    url = new URL(logoUrl, base);
+  } catch {
+    return undefined;
+  }
+  if (url.origin !== base.origin || url.search !== '' || url.hash !== '') {
+    return undefined;
+  }
+  const prefix = `${base.pathname.replace(/\/$/, '')}${HOSTED_LOGOS_PATH}/`;
+  if (!url.pathname.startsWith(prefix)) return undefined;
+  const file = url.pathname.slice(prefix.length);
+  return FILE_NAME.test(file) ? file : undefined;
+}
 
 /**
  * Logos the image API answered as bytes, kept for LOGO_URL_TTL_S behind a
@@ -29,8 +61,13 @@ export class HostedLogos {
     this.ttlMs = config.urlTtlSeconds * 1000;
   }
 
-  /** Stores the image and returns its absolute URL under `baseUrl`. */
-  host(bytes: Buffer, type: ImageType, baseUrl: string): Promise<string> {
+  /**
+   * Stores the image, with the prompt and model that made it (so that
+   * keeping it later needs no second call), and returns its absolute URL
+   * under `baseUrl`.
+   */
+  host(image: LogoImage, baseUrl: string): Promise<string> {
+    const { bytes, type } = image;
     return inSpan(
       'logo.image.store',
       { attributes: { 'logo.image.bytes': bytes.length } },
@@ -39,11 +76,34 @@ export class HostedLogos {
           bytes,
           type.mediaType,
           Date.now() + this.ttlMs,
+          { origin: { prompt: image.prompt, model: image.model } },
         );
         annotate(span, { 'logo.image.media_type': type.mediaType });
         return `${baseUrl}${HOSTED_LOGOS_PATH}/${stored.id}.${type.extension}`;
       },
     );
+  }
+
+  /**
+   * The live logo named `file`, read whole (at most IMAGE_MAX_BYTES), with
+   * what made it; null when it is unknown, expired or not an image.
+   * `fallback`: the origin told for a logo hosted before origins were
+   * recorded.
+   */
+  async read(file: string, fallback: ImageOrigin): Promise<LogoImage | null> {
+    const opened = await this.open(file);
+    if (!opened) return null;
+    const chunks: Buffer[] = [];
+    for await (const chunk of opened.body) chunks.push(chunk as Buffer);
+    const bytes = Buffer.concat(chunks);
+    const type = sniffImageType(bytes);
+    if (!type) return null;
+    return {
+      bytes,
+      type,
+      prompt: opened.prompt ?? fallback.prompt ?? '',
+      model: opened.model ?? fallback.model ?? '',
+    };
   }
 
   /**

@@ -41,6 +41,6 @@ import { RetryingImageApi } from './retrying-image-api';
     },
   ],
   // Kept logos (the assets module) go through the same pipeline.
-  exports: [LogoService],
+  exports: [LogoService, HostedLogos],
 })
 export class LogoModule {}

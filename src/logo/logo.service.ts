@@ -110,11 +110,11 @@ export class LogoService implements OnApplicationBootstrap {
       this.imageApi.isConfigured && this.hostsImages
         ? caller.baseUrl()
         : undefined;
-    const image = await this.callUpstream(buildLogoPrompt(request), caller, {});
+    const prompt = buildLogoPrompt(request);
+    const image = await this.callUpstream(prompt, caller, {});
     if (image.kind === 'url') return image.url;
     return this.hostedLogos.host(
-      image.bytes,
-      image.type,
+      { bytes: image.bytes, type: image.type, prompt, model: this.model },
       baseUrl ?? caller.baseUrl(),
     );
   }

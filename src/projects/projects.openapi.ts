@@ -152,7 +152,7 @@ export const GetProjectEndpoint = () =>
     ApiResponse({
       status: 200,
       description:
-        'The project, with sections (each with its assets), agents, tasks (newest first) and assets',
+        'The project, with sections (each with its assets), agents, tasks (newest first), assets and `_count`',
       type: ProjectDetailResponseDto,
       headers: ETAG_HEADER,
       example: {
@@ -162,6 +162,7 @@ export const GetProjectEndpoint = () =>
           agents: [],
           tasks: [],
           assets: [],
+          _count: { tasks: 0, assets: 0 },
         },
       },
     }),

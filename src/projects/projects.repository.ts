@@ -119,16 +119,21 @@ const newestTasks = (json: JsonSql) =>
     TASK_ORDER,
   );
 
-/** The JSON of a project as GET /api/projects lists it. */
-function listedProject(json: JsonSql): JsonPiece {
+/** `_count`: the project's tasks (all of them, not only those shown) and assets. */
+const counts = (json: JsonSql) => {
   const count = (table: string) =>
     `(SELECT COUNT(*) ${childrenOf(table, 'c', '"p"."id"')})`;
+  return json.object({ tasks: count('tasks'), assets: count('assets') });
+};
+
+/** The JSON of a project as GET /api/projects lists it. */
+function listedProject(json: JsonSql): JsonPiece {
   return json.object({
     ...members(json, PROJECT, 'p'),
     sections: childArray(json, 'sections', SECTION, SECTION_ORDER),
     agents: childArray(json, 'agents', AGENT, AGENT_ORDER),
     tasks: newestTasks(json),
-    _count: json.object({ tasks: count('tasks'), assets: count('assets') }),
+    _count: counts(json),
   });
 }
 
@@ -157,6 +162,7 @@ function projectDetail(json: JsonSql): JsonPiece {
     assets: childArray(json, 'assets', ASSET, ASSET_ORDER, {
       url: assetUrl('c'),
     }),
+    _count: counts(json),
   });
 }
 

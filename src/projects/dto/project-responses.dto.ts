@@ -187,6 +187,12 @@ export class ProjectDetailDto extends ProjectDto {
   tasks: TaskDto[];
   @ApiProperty({ type: [AssetDto] })
   assets: AssetDto[];
+  @ApiProperty({
+    type: ProjectCountDto,
+    description:
+      'All its tasks (`tasks` shows the newest 20) and assets, as the list counts them',
+  })
+  _count: ProjectCountDto;
 }
 
 export class ProjectResponseDto {
