@@ -533,6 +533,7 @@ export interface components {
         | 'image/png'
         | 'image/jpeg'
         | 'image/webp'
+        | 'image/svg+xml'
         | 'application/json'
         | 'text/html';
       /**

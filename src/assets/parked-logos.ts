@@ -65,7 +65,7 @@ export class ParkedLogos {
     const chunks: Buffer[] = [];
     for await (const chunk of opened.body) chunks.push(chunk as Buffer);
     const bytes = Buffer.concat(chunks);
-    const type = sniffImageType(bytes);
+    const type = sniffImageType(bytes, { svg: true });
     if (!type) return undefined;
     return { bytes, type, prompt, model: this.model };
   }

@@ -13,8 +13,8 @@ import { annotate, inSpan } from '../tracing/spans';
 /** Where hosted logos are served, under the service's base URL. */
 export const HOSTED_LOGOS_PATH = '/api/ai/logos';
 
-/** `<32 hex digits>.<png|jpg|webp>` */
-const FILE_NAME = /^([0-9a-f]{32})\.(png|jpg|webp)$/;
+/** `<32 hex digits>.<png|jpg|webp|svg>` */
+const FILE_NAME = /^([0-9a-f]{32})\.(png|jpg|webp|svg)$/;
 
 /**
  * The file name (`<id>.<ext>`) of a hosted logo URL this service made
@@ -96,7 +96,7 @@ export class HostedLogos {
     const chunks: Buffer[] = [];
     for await (const chunk of opened.body) chunks.push(chunk as Buffer);
     const bytes = Buffer.concat(chunks);
-    const type = sniffImageType(bytes);
+    const type = sniffImageType(bytes, { svg: true });
     if (!type) return null;
     return {
       bytes,

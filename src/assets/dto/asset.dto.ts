@@ -48,6 +48,7 @@ export class AssetDto {
       'image/png',
       'image/jpeg',
       'image/webp',
+      'image/svg+xml',
       'application/json',
       'text/html',
     ],

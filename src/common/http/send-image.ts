@@ -3,6 +3,10 @@ import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { parseEntityTags, weakMatch } from './entity-tags';
 
+/** What an SVG may do when opened as a document: draw itself, nothing else. */
+export const SVG_POLICY =
+  "default-src 'none'; style-src 'unsafe-inline'; sandbox";
+
 /** Image bytes to send, as a stream read only as the client takes them. */
 export interface ImageToSend {
   /** The entity tag's opaque part (without quotes). */
@@ -29,7 +33,11 @@ export async function sendImage(
   response.setHeader('ETag', `"${image.etag}"`);
   response.setHeader('Cache-Control', image.cacheControl);
   response.setHeader('X-Content-Type-Options', 'nosniff');
-  if (image.sandboxed) {
+  if (image.mediaType === 'image/svg+xml') {
+    // An SVG can hold script: as a document of its own it gets an opaque
+    // origin and runs nothing (in an <img> a browser never runs it anyway).
+    response.setHeader('Content-Security-Policy', SVG_POLICY);
+  } else if (image.sandboxed) {
     // A document made by a model (a landing page) must never run with this
     // API's origin: `sandbox` without allow-same-origin gives it an opaque
     // origin and no scripts, so it can read no token, cookie or storage
