@@ -8,7 +8,7 @@ import {
   ServerResponse,
 } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { isGptImageModel } from '../../src/logo/image-models';
+import { isGptImageModel } from '../../src/logo/providers/model-capabilities';
 import { drawLogoPng } from './logo-png';
 import { readLogoPrompt } from './logo-prompt-reader';
 import { drawLogoSvg } from './logo-svg';
