@@ -1,6 +1,8 @@
 import request from 'supertest';
 import { ImageModelLifecycle } from '../src/logo/providers/image-model-lifecycle';
+import { keepLogo } from './support/asset-client';
 import { CapturingLogger } from './support/capturing-logger';
+import { createProject } from './support/project-fixtures';
 import { DevImageApi } from './support/fake-image-api';
 import { createTestApp, TestApp } from './support/test-app';
 
@@ -197,6 +199,15 @@ describe('Image providers and model capabilities', () => {
         'gpt-image-2.5-sunburst',
       ]);
       expect(bodyOf(calls[1]).background).toBe('transparent');
+    });
+
+    it('a kept logo records the fallback model that drew it', async () => {
+      await t.reset();
+      const project = await createProject(t);
+      const res = await keepLogo(t, project.id).expect(201);
+      expect((res.body as { asset: { model: string } }).asset.model).toBe(
+        'gpt-image-2.5-sunburst',
+      );
     });
   });
 
