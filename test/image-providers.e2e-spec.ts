@@ -178,16 +178,21 @@ describe('Image providers and model capabilities', () => {
 
   describe('IMAGE_FALLBACK_MODELS', () => {
     let t: TestApp;
+    let logger: CapturingLogger;
 
     beforeAll(async () => {
-      t = await createTestApp({
-        IMAGE_API_KEY: 'sk-openai',
-        IMAGE_API_URL: `${api.baseUrl}/openai/v1/images/generations`,
-        IMAGE_PROVIDER: 'openai',
-        IMAGE_MODEL: 'gpt-image-1',
-        IMAGE_FALLBACK_MODELS: 'gpt-image-2.5-sunburst',
-        IMAGE_MODELS_CHECK_INTERVAL_S: '0',
-      });
+      logger = new CapturingLogger();
+      t = await createTestApp(
+        {
+          IMAGE_API_KEY: 'sk-openai',
+          IMAGE_API_URL: `${api.baseUrl}/openai/v1/images/generations`,
+          IMAGE_PROVIDER: 'openai',
+          IMAGE_MODEL: 'gpt-image-1',
+          IMAGE_FALLBACK_MODELS: 'gpt-image-2.5-sunburst',
+          IMAGE_MODELS_CHECK_INTERVAL_S: '0',
+        },
+        { logger },
+      );
     });
     afterAll(() => t?.close());
 
@@ -199,6 +204,16 @@ describe('Image providers and model capabilities', () => {
         'gpt-image-2.5-sunburst',
       ]);
       expect(bodyOf(calls[1]).background).toBe('transparent');
+      // IMAGE_MODELS_CHECK_INTERVAL_S=0: the model list is never read.
+      expect(api.requests.some((call) => call.method === 'GET')).toBe(false);
+      // The refusal is the provider's word on the model: one warning.
+      expect(
+        logger.lines.filter((line) =>
+          /Image model gpt-image-1 is not offered by the provider any more/.test(
+            line,
+          ),
+        ),
+      ).toHaveLength(1);
     });
 
     it('a kept logo records the fallback model that drew it', async () => {

@@ -15,6 +15,7 @@ import {
 import { ImageApiCallError } from './image-api-call.error';
 import { expectsBase64, logoImageRequest } from './image-models';
 import { buildImageRequest } from './providers/build-image-request';
+import { ImageModelLifecycle } from './providers/image-model-lifecycle';
 import { ModelNotFoundError } from './providers/model-not-found.error';
 import { LogoMetrics, type ImageApiCallOutcome } from './logo-metrics';
 import {
@@ -75,6 +76,7 @@ export class ImageApiClient {
     private readonly http: HttpService,
     private readonly metrics: LogoMetrics,
     private readonly decoder: Base64AnswerDecoder,
+    private readonly lifecycle: ImageModelLifecycle,
     @Inject(logoConfig.KEY) config: ConfigType<typeof logoConfig>,
   ) {
     this.settings = config.imageApi;
@@ -115,6 +117,7 @@ export class ImageApiClient {
         );
         return { ...image, model };
       } catch (error) {
+        if (error instanceof ModelNotFoundError) this.lifecycle.markGone(model);
         if (
           !(error instanceof ModelNotFoundError) ||
           index === models.length - 1

@@ -101,6 +101,15 @@ export class ImageModelLifecycle
     };
   }
 
+  /** A call was answered "model not found": the provider's word too. */
+  markGone(model: string): void {
+    if (this.known.get(model)?.status === 'gone') return;
+    this.known.set(model, { model, status: 'gone', shutdownDate: null });
+    this.logger.warn(
+      `Image model ${model} is not offered by the provider any more; its calls are refused`,
+    );
+  }
+
   onApplicationBootstrap(): void {
     const interval = this.settings.modelsCheckIntervalSeconds;
     if (!this.modelsUrl || !this.settings.key || interval === 0) return;
