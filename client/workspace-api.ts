@@ -85,6 +85,26 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/api/ai/models': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Image models
+     * @description The configured image model and its fallbacks (IMAGE_FALLBACK_MODELS), what each accepts, and its lifecycle as the provider announces it
+     */
+    get: operations['listImageModels'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/api/projects/{id}/logos': {
     parameters: {
       query?: never;
@@ -768,6 +788,57 @@ export interface components {
       supportedStyles: components['schemas']['LogoStyle'][];
       /** @example 5 */
       maxColors: number;
+    };
+    /** @enum {string} */
+    ImageProvider: 'openai-compatible' | 'openai' | 'together';
+    /** @enum {string} */
+    ImageFormat: 'png' | 'webp' | 'jpeg' | 'svg';
+    /**
+     * @description From the provider's model list when it was read, else from the announced shutdown date
+     * @enum {string}
+     */
+    ImageModelStatus: 'available' | 'shutdown_scheduled' | 'gone' | 'unknown';
+    ImageModelDto: {
+      /** @example gpt-image-2.5-sunburst */
+      id: string;
+      /**
+       * @example [
+       *       "1024x1024"
+       *     ]
+       */
+      sizes: string[];
+      /** @example 10 */
+      maxCount: number;
+      /**
+       * @example [
+       *       "png",
+       *       "webp",
+       *       "jpeg"
+       *     ]
+       */
+      formats: components['schemas']['ImageFormat'][];
+      /** @example true */
+      transparentBackground: boolean;
+      /** @example true */
+      edits: boolean;
+      /**
+       * Format: date
+       * @description The provider's announced shutdown, or null
+       * @example null
+       */
+      shutdownDate: string | null;
+      /**
+       * @description From the provider's model list when it was read, else from the announced shutdown date
+       * @example available
+       */
+      status: components['schemas']['ImageModelStatus'];
+    };
+    ImageModelsDto: {
+      /** @example openai */
+      provider: components['schemas']['ImageProvider'];
+      /** @example gpt-image-2.5-sunburst */
+      defaultModel: string;
+      models: components['schemas']['ImageModelDto'][];
     };
     KeepLogoDto: {
       /** @example Acme */
@@ -2283,6 +2354,128 @@ export interface operations {
            * @example {
            *       "success": false,
            *       "error": "Failed to read logo"
+           *     }
+           */
+          'application/json': components['schemas']['LogoErrorResponseDto'];
+        };
+      };
+    };
+  };
+  listImageModels: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The configured models, in the order they are tried */
+      200: {
+        headers: {
+          /** @description The request's id: the caller's own X-Request-Id when plausible (1 to 128 letters, digits or `._:/+=-`), otherwise a new UUID; also in the request's log line */
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "provider": "openai",
+           *       "defaultModel": "gpt-image-2.5-sunburst",
+           *       "models": [
+           *         {
+           *           "id": "gpt-image-2.5-sunburst",
+           *           "sizes": [
+           *             "1024x1024",
+           *             "1536x1024",
+           *             "1024x1536",
+           *             "auto"
+           *           ],
+           *           "maxCount": 10,
+           *           "formats": [
+           *             "png",
+           *             "webp",
+           *             "jpeg"
+           *           ],
+           *           "transparentBackground": true,
+           *           "edits": true,
+           *           "shutdownDate": null,
+           *           "status": "available"
+           *         },
+           *         {
+           *           "id": "gpt-image-1.5",
+           *           "sizes": [
+           *             "1024x1024",
+           *             "1536x1024",
+           *             "1024x1536",
+           *             "auto"
+           *           ],
+           *           "maxCount": 10,
+           *           "formats": [
+           *             "png",
+           *             "webp",
+           *             "jpeg"
+           *           ],
+           *           "transparentBackground": true,
+           *           "edits": true,
+           *           "shutdownDate": "2026-12-01",
+           *           "status": "shutdown_scheduled"
+           *         }
+           *       ]
+           *     }
+           */
+          'application/json': components['schemas']['ImageModelsDto'];
+        };
+      };
+      /** @description With AUTH_MODE=oidc: no bearer token, or one that is malformed, expired, wrongly signed or for another audience */
+      401: {
+        headers: {
+          /** @description Bearer realm="workspace-api"[, error="invalid_token"] */
+          'WWW-Authenticate'?: string;
+          /** @description The request's id: the caller's own X-Request-Id when plausible (1 to 128 letters, digits or `._:/+=-`), otherwise a new UUID; also in the request's log line */
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "success": false,
+           *       "error": "Unauthorized"
+           *     }
+           */
+          'application/json': components['schemas']['LogoErrorResponseDto'];
+        };
+      };
+      /** @description The request headers, the URL included, are over 16 KB */
+      431: {
+        headers: {
+          /** @description The request's id: the caller's own X-Request-Id when plausible (1 to 128 letters, digits or `._:/+=-`), otherwise a new UUID; also in the request's log line */
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": "Request headers are too large"
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponseDto'];
+        };
+      };
+      /** @description With AUTH_MODE=oidc: the OpenID Provider's keys cannot be fetched and none are cached */
+      503: {
+        headers: {
+          /** @description Seconds to wait before sending the request again */
+          'Retry-After'?: number;
+          /** @description The request's id: the caller's own X-Request-Id when plausible (1 to 128 letters, digits or `._:/+=-`), otherwise a new UUID; also in the request's log line */
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "success": false,
+           *       "error": "Authentication is temporarily unavailable"
            *     }
            */
           'application/json': components['schemas']['LogoErrorResponseDto'];

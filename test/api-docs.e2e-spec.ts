@@ -94,6 +94,7 @@ const EXPECTED_STATUSES: [string, string, string[]][] = [
     ],
   ],
   ['get', '/api/ai/generate-logo', ['200', '401', '431', '503']],
+  ['get', '/api/ai/models', ['200', '401', '431', '503']],
   [
     'post',
     '/api/projects/{id}/logos',
@@ -275,7 +276,7 @@ describe('OpenAPI document', () => {
     ).resolves.toBeDefined();
   });
 
-  it('lists exactly the eighteen operations (health, metrics and docs stay out)', () => {
+  it('lists exactly the nineteen operations (health, metrics and docs stay out)', () => {
     const listed = Object.entries(document.paths).flatMap(([path, ops]) =>
       Object.keys(ops).map((method) => `${method} ${path}`),
     );

@@ -74,7 +74,7 @@ describe('Logos answered as base64 are hosted by the service', () => {
     await t.reset();
   });
 
-  it('a GPT image model gets the GPT-image request, without response_format', async () => {
+  it('a GPT image model gets the GPT-image request, without response_format; gpt-image-2, which refuses transparency, an opaque background', async () => {
     await request(t.server).post(PATH).send(body).expect(200);
     expect(api.requests).toHaveLength(1);
     const sent = api.requests[0].body as Record<string, unknown>;
@@ -85,7 +85,7 @@ describe('Logos answered as base64 are hosted by the service', () => {
       n: 1,
       size: '1024x1024',
       quality: 'auto',
-      background: 'transparent',
+      background: 'opaque',
       output_format: 'png',
     });
   });

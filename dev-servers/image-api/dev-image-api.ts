@@ -8,10 +8,11 @@ import {
   ServerResponse,
 } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { isGptImageModel } from '../../src/logo/image-models';
+import { isGptImageModel } from '../../src/logo/providers/model-capabilities';
 import { drawLogoPng } from './logo-png';
 import { readLogoPrompt } from './logo-prompt-reader';
 import { drawLogoSvg } from './logo-svg';
+import { modelList, providerRoute, refusalOf } from './provider-routes';
 import {
   type DevReply,
   type DevReplyOptions,
@@ -62,8 +63,10 @@ export interface DevImageApiOptions {
  * `{created, data: [{b64_json, revised_prompt}]}`, a PNG, when asked for
  * `response_format: "b64_json"`; otherwise it keeps an SVG and answers
  * `{created, data: [{url}]}` with a URL served by this server (retired model names are not refused, so the default
- * configuration works against it). No key is needed. Every call to the API
- * is recorded.
+ * configuration works against it). No key is needed. GET /v1/models lists
+ * the registry's models with their shutdown dates; under /openai and
+ * /together it plays those providers strictly (provider-routes.ts). Every
+ * call to the API is recorded.
  *
  * It can be made slow or failing: in code (`respondWith`, `respondNext`), at
  * start-up (IMAGE_DEV_* variables, see main.ts) and while it runs, through
@@ -210,7 +213,11 @@ export class DevImageApi {
     });
     this.changes.emit('change');
 
-    if (req.method !== 'POST' || path !== GENERATIONS_PATH) {
+    const route = providerRoute(req.method ?? '', path);
+    if (route?.kind === 'models') return sendJson(res, 200, modelList());
+    const refusal = route && refusalOf(route.strict, body);
+    if (refusal) return sendJson(res, refusal.status, refusal.json);
+    if (!route) {
       return sendJson(res, 404, {
         error: { message: `Unknown endpoint: ${req.method} ${path}` },
       });
@@ -319,9 +326,9 @@ export class DevImageApi {
       );
     }
     // The other models answer base64 only when asked (response_format).
-    if (
-      (body as { response_format?: unknown }).response_format === 'b64_json'
-    ) {
+    // Together AI names it "base64".
+    const format = (body as { response_format?: unknown }).response_format;
+    if (format === 'b64_json' || format === 'base64') {
       const png = drawLogoPng(readLogoPrompt(prompt));
       return sendJson(
         res,

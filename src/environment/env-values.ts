@@ -118,3 +118,13 @@ export function oneOf<T extends string>(
   }
   return raw as T;
 }
+
+/** A comma-separated list: items trimmed, empty ones dropped; unset = []. */
+export function commaList(env: Env, name: string): string[] {
+  const value = read(env, name);
+  if (value === undefined) return [];
+  return value
+    .split(',')
+    .map((item) => item.trim())
+    .filter((item) => item !== '');
+}

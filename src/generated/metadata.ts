@@ -7,6 +7,7 @@ export default async () => {
     ['./sections/dto/section.dto']: require('../sections/dto/section.dto'),
     ['./projects/dto/project-responses.dto']: require('../projects/dto/project-responses.dto'),
     ['./failures/error-responses.dto']: require('../failures/error-responses.dto'),
+    ['./logo/dto/image-models.dto']: require('../logo/dto/image-models.dto'),
   };
   return {
     '@nestjs/swagger': {
@@ -320,6 +321,33 @@ export default async () => {
           },
         ],
         [
+          Promise.resolve(require('../logo/dto/image-models.dto')),
+          {
+            ImageModelDto: {
+              id: { required: true, type: () => String },
+              sizes: { required: true, type: () => [String] },
+              maxCount: { required: true, type: () => Number },
+              formats: { required: true, type: () => [String] },
+              transparentBackground: { required: true, type: () => Boolean },
+              edits: { required: true, type: () => Boolean },
+              shutdownDate: {
+                required: true,
+                type: () => String,
+                nullable: true,
+              },
+              status: { required: true, type: () => String },
+            },
+            ImageModelsDto: {
+              provider: { required: true, type: () => String },
+              defaultModel: { required: true, type: () => String },
+              models: {
+                required: true,
+                type: () => [t['./logo/dto/image-models.dto'].ImageModelDto],
+              },
+            },
+          },
+        ],
+        [
           Promise.resolve(require('../sections/dto/select-asset.dto')),
           {
             SelectAssetDto: {
@@ -483,6 +511,14 @@ export default async () => {
           { LogoController: { generate: { type: String }, info: {} } },
         ],
         [
+          Promise.resolve(require('../logo/image-models.controller')),
+          {
+            ImageModelsController: {
+              list: { type: t['./logo/dto/image-models.dto'].ImageModelsDto },
+            },
+          },
+        ],
+        [
           Promise.resolve(require('../sections/sections.controller')),
           {
             SectionsController: {
@@ -516,7 +552,7 @@ export default async () => {
               },
               ready: {
                 summary:
-                  'Readiness: the database answers, the asset bucket (ASSET_STORE=s3)\nanswers, and the process is not shutting down.',
+                  "Readiness: the database answers, the asset bucket (ASSET_STORE=s3)\nanswers, and the process is not shutting down. The image model's\nlifecycle is told (imageModel) but never fails readiness: a model\nabout to shut down, or gone, is the operator's to replace, and\nrestarting the pod would not help.",
                 type: Object,
               },
             },

@@ -13,6 +13,7 @@ import {
 import type { Response } from 'express';
 import { AssetBytes } from '../assets/asset-bytes/asset-bytes';
 import { Database } from '../database/database.service';
+import { ImageModelLifecycle } from '../logo/providers/image-model-lifecycle';
 import { ShutdownState } from './shutdown-state';
 
 /** A database that does not answer within this is "not ready". */
@@ -32,6 +33,7 @@ export class HealthController {
     private readonly database: Database,
     private readonly shutdown: ShutdownState,
     private readonly assetBytes: AssetBytes,
+    private readonly imageModels: ImageModelLifecycle,
   ) {}
 
   /** Liveness: the process answers. Never depends on the database. */
@@ -42,7 +44,10 @@ export class HealthController {
 
   /**
    * Readiness: the database answers, the asset bucket (ASSET_STORE=s3)
-   * answers, and the process is not shutting down.
+   * answers, and the process is not shutting down. The image model's
+   * lifecycle is told (imageModel) but never fails readiness: a model
+   * about to shut down, or gone, is the operator's to replace, and
+   * restarting the pod would not help.
    */
   @Get('ready')
   ready(@Res({ passthrough: true }) response: Response) {
@@ -55,7 +60,20 @@ export class HealthController {
       },
       () => this.pingDatabase(),
       ...(this.assetBytes.kind === 's3' ? [() => this.checkAssetBucket()] : []),
+      () => this.imageModelState(),
     ]);
+  }
+
+  /** Always up; `lifecycle` is ok, shutdown_scheduled, gone or unknown. */
+  private imageModelState() {
+    const model = this.imageModels.models[0];
+    const state = this.imageModels.stateOf(model);
+    const lifecycle = state.status === 'available' ? 'ok' : state.status;
+    return this.indicators.check('imageModel').up({
+      lifecycle,
+      model,
+      shutdownDate: state.shutdownDate,
+    });
   }
 
   /** Bounded and cached for a few seconds by the store itself. */

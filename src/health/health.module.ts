@@ -1,6 +1,7 @@
 import { MiddlewareConsumer, Module, NestModule } from '@nestjs/common';
 import { TerminusModule } from '@nestjs/terminus';
 import { AssetStorageModule } from '../assets/asset-storage.module';
+import { LogoModule } from '../logo/logo.module';
 import { DrainingMiddleware } from './draining.middleware';
 import { HealthController } from './health.controller';
 import { ShutdownState } from './shutdown-state';
@@ -8,7 +9,11 @@ import { ShutdownState } from './shutdown-state';
 @Module({
   // Terminus would log every failed check with its details; the probe's
   // answer already says what failed, and a not-ready pod is polled often.
-  imports: [TerminusModule.forRoot({ logger: false }), AssetStorageModule],
+  imports: [
+    TerminusModule.forRoot({ logger: false }),
+    AssetStorageModule,
+    LogoModule,
+  ],
   controllers: [HealthController],
   providers: [ShutdownState],
   exports: [ShutdownState],

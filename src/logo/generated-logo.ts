@@ -12,6 +12,6 @@ export interface LogoImage {
   type: ImageType;
   /** The prompt the image model was given. */
   prompt: string;
-  /** The image model that drew it (IMAGE_MODEL). */
+  /** The image model that drew it (IMAGE_MODEL, or a fallback model). */
   model: string;
 }

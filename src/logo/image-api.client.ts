@@ -13,7 +13,10 @@ import {
   type DecodedAnswer,
 } from './base64-answer-decoder';
 import { ImageApiCallError } from './image-api-call.error';
-import { expectsBase64, imageRequestBody } from './image-models';
+import { expectsBase64, logoImageRequest } from './image-models';
+import { buildImageRequest } from './providers/build-image-request';
+import { ImageModelLifecycle } from './providers/image-model-lifecycle';
+import { ModelNotFoundError } from './providers/model-not-found.error';
 import { LogoMetrics, type ImageApiCallOutcome } from './logo-metrics';
 import {
   IMAGE_TOO_LARGE_MESSAGE,
@@ -49,7 +52,11 @@ export interface ImageCallOptions {
  * One generated image: a URL of the upstream's to pass on, or the image
  * itself (decoded from base64 and checked to be a PNG, JPEG or WebP).
  */
-export type GeneratedImage = { usage?: ImageUsage } & (
+export type GeneratedImage = {
+  usage?: ImageUsage;
+  /** The model that drew it: IMAGE_MODEL or one of IMAGE_FALLBACK_MODELS. */
+  model?: string;
+} & (
   | { kind: 'url'; url: string }
   | { kind: 'bytes'; bytes: Buffer; type: ImageType }
 );
@@ -69,6 +76,7 @@ export class ImageApiClient {
     private readonly http: HttpService,
     private readonly metrics: LogoMetrics,
     private readonly decoder: Base64AnswerDecoder,
+    private readonly lifecycle: ImageModelLifecycle,
     @Inject(logoConfig.KEY) config: ConfigType<typeof logoConfig>,
   ) {
     this.settings = config.imageApi;
@@ -76,6 +84,11 @@ export class ImageApiClient {
 
   get isConfigured(): boolean {
     return this.settings.key !== undefined;
+  }
+
+  /** The configured call answers base64: logos are hosted here. */
+  get answersBase64(): boolean {
+    return expectsBase64(this.settings);
   }
 
   /**
@@ -90,11 +103,45 @@ export class ImageApiClient {
     attempt = 1,
     options: ImageCallOptions = {},
   ): Promise<GeneratedImage> {
+    // A model the provider says does not exist is replaced by the next of
+    // IMAGE_FALLBACK_MODELS, each asked with its own capabilities.
+    const models = [this.settings.model, ...this.settings.fallbackModels];
+    for (const [index, model] of models.entries()) {
+      try {
+        const image = await this.generateWith(
+          model,
+          prompt,
+          signal,
+          attempt,
+          options,
+        );
+        return { ...image, model };
+      } catch (error) {
+        if (error instanceof ModelNotFoundError) this.lifecycle.markGone(model);
+        if (
+          !(error instanceof ModelNotFoundError) ||
+          index === models.length - 1
+        )
+          throw error;
+      }
+    }
+    throw new Error('No image model is configured');
+  }
+
+  private generateWith(
+    model: string,
+    prompt: string,
+    signal: AbortSignal | undefined,
+    attempt: number,
+    options: ImageCallOptions,
+  ): Promise<GeneratedImage> {
     // The attempt's span holds the HTTP client span of its request (the
     // http instrumentation's), with the attempt number and how it ended.
     return inSpan(
       'image_api.call',
-      { attributes: { 'image_api.attempt': attempt } },
+      {
+        attributes: { 'image_api.attempt': attempt, 'image_api.model': model },
+      },
       async (span) => {
         const started = process.hrtime.bigint();
         const record = (outcome: ImageApiCallOutcome) => {
@@ -105,8 +152,12 @@ export class ImageApiClient {
           );
         };
         try {
-          const image = await this.callOnce(prompt, signal, options, (status) =>
-            annotate(span, { 'http.response.status_code': status }),
+          const image = await this.callOnce(
+            model,
+            prompt,
+            signal,
+            options,
+            (status) => annotate(span, { 'http.response.status_code': status }),
           );
           record('success');
           return image;
@@ -125,16 +176,20 @@ export class ImageApiClient {
   }
 
   private async callOnce(
+    model: string,
     prompt: string,
     signal: AbortSignal | undefined,
     options: ImageCallOptions,
     onStatus: (status: number) => void,
   ): Promise<GeneratedImage> {
-    const settings: ImageApiConfig = options.bytes
-      ? { ...this.settings, responseFormat: 'b64_json' }
-      : this.settings;
-    const { key, url, timeoutMs, maxImageBytes } = settings;
-    const base64 = expectsBase64(settings);
+    const { key, url, timeoutMs, maxImageBytes } = this.settings;
+    const call = buildImageRequest(
+      this.settings.provider,
+      model,
+      logoImageRequest(prompt, this.settings, options.bytes ?? false),
+      this.settings,
+    );
+    const base64 = call.answer === 'base64';
     if (key === undefined) throw new Error('The image API key is not set');
 
     // axios's own timeout only limits silence on the socket; the timeout
@@ -151,7 +206,7 @@ export class ImageApiClient {
       : MAX_UPSTREAM_RESPONSE_BYTES;
     try {
       const response = await firstValueFrom(
-        this.http.post<unknown>(url, imageRequestBody(settings, prompt), {
+        this.http.post<unknown>(url, call.body, {
           headers: {
             Authorization: `Bearer ${key}`,
             'Content-Type': 'application/json',
@@ -218,10 +273,15 @@ export class ImageApiClient {
     const body = answer.body;
 
     if (!succeeded) {
-      const message = upstreamErrorMessage(body) ?? LOGO_GENERIC_FAILURE;
+      const message = keyRedactor(key)(
+        upstreamErrorMessage(body) ?? LOGO_GENERIC_FAILURE,
+      );
+      if (status === 404 || upstreamErrorCode(body) === 'model_not_found') {
+        throw new ModelNotFoundError(message);
+      }
       throw new ImageApiCallError(
         // The key in any form it could be echoed in (masked, encoded).
-        keyRedactor(key)(message),
+        message,
         isRetryableStatus(status),
         parseRetryAfter(retryAfter),
         'error_response',
@@ -371,6 +431,15 @@ function upstreamErrorMessage(body: unknown): string | undefined {
   return typeof message === 'string' && message.trim() !== ''
     ? message
     : undefined;
+}
+
+/** `{ error: { code } }`: model_not_found names a model that does not exist. */
+function upstreamErrorCode(body: unknown): string | undefined {
+  if (typeof body !== 'object' || body === null) return undefined;
+  const error = (body as { error?: unknown }).error;
+  if (typeof error !== 'object' || error === null) return undefined;
+  const code = (error as { code?: unknown }).code;
+  return typeof code === 'string' ? code : undefined;
 }
 
 /** `{ data: [{ url }] }` or `{ data: [{ b64_json }] }` */

@@ -20,6 +20,9 @@ describe('logo configuration', () => {
         key: undefined,
         url: 'https://api.openai.com/v1/images/generations',
         model: 'dall-e-3',
+        provider: 'openai-compatible',
+        fallbackModels: [],
+        modelsCheckIntervalSeconds: 21600,
         quality: 'auto',
         responseFormat: 'url',
         maxImageBytes: 6 * 1024 * 1024,
@@ -61,12 +64,18 @@ describe('logo configuration', () => {
         LOGO_RATE_LIMIT: '0',
         LOGO_RATE_WINDOW_S: '3600',
         LOGO_URL_TTL_S: '600',
+        IMAGE_PROVIDER: 'OpenAI',
+        IMAGE_FALLBACK_MODELS: ' gpt-image-2.5-sunburst, ,gpt-image-2 ',
+        IMAGE_MODELS_CHECK_INTERVAL_S: '0',
       }),
     ).toEqual({
       imageApi: {
         key: 'sk-test',
         url: 'http://127.0.0.1:9999/v1/images/generations',
         model: 'other-model',
+        provider: 'openai',
+        fallbackModels: ['gpt-image-2.5-sunburst', 'gpt-image-2'],
+        modelsCheckIntervalSeconds: 0,
         quality: 'high',
         responseFormat: 'b64_json',
         maxImageBytes: 5 * 1024 * 1024,
@@ -105,6 +114,7 @@ describe('logo configuration', () => {
     ['LOGO_RATE_LIMIT', 'sixty'],
     ['LOGO_RATE_WINDOW_S', '0'],
     ['LOGO_URL_TTL_S', '0'],
+    ['IMAGE_MODELS_CHECK_INTERVAL_S', '-1'],
   ])('refuses %s=%s with one line naming the variable', (name, value) => {
     const error = refusal({ [name]: value });
     expect(error.message).toMatch(
@@ -120,6 +130,7 @@ describe('logo configuration', () => {
     ['IMAGE_QUALITY', 'standard'],
     ['IMAGE_RESPONSE_FORMAT', 'png'],
     ['IMAGE_MAX_BYTES', 'huge'],
+    ['IMAGE_PROVIDER', 'stability'],
   ])('refuses %s=%s with one line naming the variable', (name, value) => {
     const error = refusal({ [name]: value });
     expect(error.message).toMatch(

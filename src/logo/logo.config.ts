@@ -1,12 +1,14 @@
 import { registerAs, type ConfigType } from '@nestjs/config';
 import {
   byteSize,
+  commaList,
   httpUrl,
   integer,
   oneOf,
   read,
   type Env,
 } from '../environment/env-values';
+import { IMAGE_PROVIDERS } from './providers/image-providers';
 
 export const IMAGE_QUALITIES = ['low', 'medium', 'high', 'auto'] as const;
 export type ImageQuality = (typeof IMAGE_QUALITIES)[number];
@@ -47,6 +49,23 @@ function imageApi(env: Env) {
       'https://api.openai.com/v1/images/generations',
     ),
     model: read(env, 'IMAGE_MODEL') ?? 'dall-e-3',
+    /** The request and answer shapes spoken (providers/image-providers.ts). */
+    provider: oneOf(
+      env,
+      'IMAGE_PROVIDER',
+      IMAGE_PROVIDERS,
+      'openai-compatible',
+    ),
+    /** Tried in order when the provider says a model does not exist. */
+    fallbackModels: commaList(env, 'IMAGE_FALLBACK_MODELS'),
+    /** How often the provider's model list is read; 0 = never. */
+    modelsCheckIntervalSeconds: integer(
+      env,
+      'IMAGE_MODELS_CHECK_INTERVAL_S',
+      6 * 3600,
+      0,
+      30 * 86_400,
+    ),
     /** GPT image models' `quality` (low, medium, high or auto). */
     quality: oneOf(env, 'IMAGE_QUALITY', IMAGE_QUALITIES, 'auto'),
     /**

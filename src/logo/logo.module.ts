@@ -10,6 +10,9 @@ import { ImageApiClient } from './image-api.client';
 import { HostedLogoController } from './hosted-logo.controller';
 import { HostedLogos } from './hosted-logos';
 import { LogoController } from './logo.controller';
+import { ImageModelsController } from './image-models.controller';
+import { ImageModelCatalog } from './providers/image-model-catalog';
+import { ImageModelLifecycle } from './providers/image-model-lifecycle';
 import { LogoMetrics } from './logo-metrics';
 import { LogoQueue } from './logo-queue';
 import { LogoRateLimit } from './logo-rate-limit';
@@ -23,7 +26,7 @@ import { RetryingImageApi } from './retrying-image-api';
     ImageStoreModule,
     RateLimitStorageModule,
   ],
-  controllers: [LogoController, HostedLogoController],
+  controllers: [LogoController, HostedLogoController, ImageModelsController],
   providers: [
     LogoService,
     HostedLogos,
@@ -32,6 +35,8 @@ import { RetryingImageApi } from './retrying-image-api';
     RetryingImageApi,
     LogoRateLimit,
     LogoMetrics,
+    ImageModelLifecycle,
+    ImageModelCatalog,
     {
       // One line per process: every logo request of this instance shares it.
       provide: LogoQueue,
@@ -41,6 +46,8 @@ import { RetryingImageApi } from './retrying-image-api';
     },
   ],
   // Kept logos (the assets module) go through the same pipeline.
-  exports: [LogoService, HostedLogos],
+  // The readiness probe tells of the configured model's lifecycle; kept
+  // previewed logos are read from the hosted ones.
+  exports: [LogoService, ImageModelLifecycle, HostedLogos],
 })
 export class LogoModule {}

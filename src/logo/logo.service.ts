@@ -18,7 +18,7 @@ import {
   type GeneratedImage,
   type ImageCallOptions,
 } from './image-api.client';
-import { expectsBase64, retiredModelWarning } from './image-models';
+import { retiredModelWarning } from './image-models';
 import {
   INVALID_RESPONSE_MESSAGE,
   KEY_MISSING_MESSAGE,
@@ -66,7 +66,7 @@ export class LogoService implements OnApplicationBootstrap {
   ) {
     this.deadlineMs = config.imageApi.deadlineMs;
     this.model = config.imageApi.model;
-    this.hostsImages = expectsBase64(config.imageApi);
+    this.hostsImages = imageApi.answersBase64;
   }
 
   /** One warning when IMAGE_MODEL names a model the provider retired. */
@@ -114,7 +114,12 @@ export class LogoService implements OnApplicationBootstrap {
     const image = await this.callUpstream(prompt, caller, {});
     if (image.kind === 'url') return image.url;
     return this.hostedLogos.host(
-      { bytes: image.bytes, type: image.type, prompt, model: this.model },
+      {
+        bytes: image.bytes,
+        type: image.type,
+        prompt,
+        model: image.model ?? this.model,
+      },
       baseUrl ?? caller.baseUrl(),
     );
   }
@@ -131,7 +136,12 @@ export class LogoService implements OnApplicationBootstrap {
     if (image.kind !== 'bytes') {
       throw new LogoGenerationError(INVALID_RESPONSE_MESSAGE);
     }
-    return { bytes: image.bytes, type: image.type, prompt, model: this.model };
+    return {
+      bytes: image.bytes,
+      type: image.type,
+      prompt,
+      model: image.model ?? this.model,
+    };
   }
 
   /**

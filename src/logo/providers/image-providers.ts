@@ -1,0 +1,12 @@
+/**
+ * The request and answer shapes the service speaks (IMAGE_PROVIDER):
+ * `openai-compatible` keeps the request the service always sent, for any
+ * OpenAI-compatible endpoint; `openai` follows OpenAI's current images API
+ * and its model capabilities; `together` is Together AI's images API.
+ */
+export const IMAGE_PROVIDERS = [
+  'openai-compatible',
+  'openai',
+  'together',
+] as const;
+export type ImageProvider = (typeof IMAGE_PROVIDERS)[number];
