@@ -695,6 +695,11 @@ export interface components {
       | 'abstract'
       | 'geometric'
       | 'organic';
+    /**
+     * @description `png` (the default) or `svg`, for an image model that draws SVG (GET /api/ai/models: the model's `formats`); another model answers 400. An SVG is served sandboxed.
+     * @enum {string}
+     */
+    LogoFormat: 'png' | 'svg';
     GenerateLogoDto: {
       /**
        * @description Required, otherwise unused: the project is not looked up, and the logo is not linked to it.
@@ -723,6 +728,11 @@ export interface components {
        *     ]
        */
       mood?: string[];
+      /**
+       * @description `png` (the default) or `svg`, for an image model that draws SVG (GET /api/ai/models: the model's `formats`); another model answers 400. An SVG is served sandboxed.
+       * @example png
+       */
+      format?: components['schemas']['LogoFormat'];
     };
     GenerateLogoResponseDto: {
       /**
@@ -790,7 +800,7 @@ export interface components {
       maxColors: number;
     };
     /** @enum {string} */
-    ImageProvider: 'openai-compatible' | 'openai' | 'together';
+    ImageProvider: 'openai-compatible' | 'openai' | 'together' | 'recraft';
     /** @enum {string} */
     ImageFormat: 'png' | 'webp' | 'jpeg' | 'svg';
     /**
@@ -863,6 +873,11 @@ export interface components {
        *     ]
        */
       mood?: string[];
+      /**
+       * @description `png` (the default) or `svg`, for an image model that draws SVG (GET /api/ai/models: the model's `formats`); another model answers 400. An SVG is served sandboxed.
+       * @example png
+       */
+      format?: components['schemas']['LogoFormat'];
     };
     KeepPreviewedLogoDto: {
       /**
@@ -914,6 +929,11 @@ export interface components {
        *     ]
        */
       mood?: string[];
+      /**
+       * @description `png` (the default) or `svg`, for an image model that draws SVG (GET /api/ai/models: the model's `formats`); another model answers 400. An SVG is served sandboxed.
+       * @example png
+       */
+      format?: components['schemas']['LogoFormat'];
       /**
        * @description How many candidate logos to draw.
        * @default 1

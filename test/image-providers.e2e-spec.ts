@@ -1,6 +1,7 @@
 import request from 'supertest';
 import { ImageModelLifecycle } from '../src/logo/providers/image-model-lifecycle';
-import { keepLogo } from './support/asset-client';
+import { SVG_POLICY } from '../src/common/http/send-image';
+import { keepLogo, LOGO_REQUEST as KEEP_REQUEST } from './support/asset-client';
 import { CapturingLogger } from './support/capturing-logger';
 import { createProject } from './support/project-fixtures';
 import { DevImageApi } from './support/fake-image-api';
@@ -294,6 +295,97 @@ describe('Image providers and model capabilities', () => {
         .get(new URL(logoUrl).pathname)
         .expect(200);
       expect(image.headers['content-type']).toBe('image/png');
+    });
+  });
+
+  describe('IMAGE_PROVIDER=recraft with a vector model: SVG logos', () => {
+    let t: TestApp;
+
+    beforeAll(async () => {
+      t = await createTestApp({
+        IMAGE_API_KEY: 'sk-recraft-test-key',
+        IMAGE_API_URL: `${api.baseUrl}/recraft/v1/images/generations`,
+        IMAGE_PROVIDER: 'recraft',
+        IMAGE_MODEL: 'recraftv4_1_vector',
+        IMAGE_RESPONSE_FORMAT: 'b64_json',
+      });
+    });
+    afterAll(() => t?.close());
+
+    it("lists svg among the model's formats", async () => {
+      const res = await request(t.server).get('/api/ai/models').expect(200);
+      expect(res.body).toMatchObject({
+        provider: 'recraft',
+        models: [{ id: 'recraftv4_1_vector', formats: ['svg'] }],
+      });
+    });
+
+    it('hosts the SVG it answers as image/svg+xml, served sandboxed, and keeps it as such', async () => {
+      const res = await request(t.server)
+        .post(PATH)
+        .send({ ...logo, format: 'svg' })
+        .expect(200);
+      const { logoUrl } = res.body as { logoUrl: string };
+      expect(logoUrl).toMatch(/\/api\/ai\/logos\/[0-9a-f]{32}\.svg$/);
+      expect(bodyOf(generations(api)[0])).toEqual({
+        model: 'recraftv4_1_vector',
+        prompt: expect.any(String),
+        n: 1,
+        size: '1024x1024',
+        response_format: 'b64_json',
+      });
+      const image = await request(t.server)
+        .get(new URL(logoUrl).pathname)
+        .expect(200);
+      expect(image.headers['content-type']).toBe('image/svg+xml');
+      expect(image.headers['content-security-policy']).toBe(SVG_POLICY);
+      expect(image.headers['x-content-type-options']).toBe('nosniff');
+
+      const project = await createProject(t);
+      const kept = await keepLogo(t, project.id, {
+        ...KEEP_REQUEST,
+        format: 'svg',
+      } as typeof KEEP_REQUEST).expect(201);
+      expect(
+        (kept.body as { asset: { contentType: string } }).asset.contentType,
+      ).toBe('image/svg+xml');
+    });
+
+    it('a vector-only model draws SVG when no format is asked', async () => {
+      const project = await createProject(t);
+      const kept = await keepLogo(t, project.id).expect(201);
+      expect(
+        (kept.body as { asset: { contentType: string } }).asset.contentType,
+      ).toBe('image/svg+xml');
+    });
+  });
+
+  describe('format svg from a model that cannot draw it', () => {
+    let t: TestApp;
+
+    beforeAll(async () => {
+      t = await createTestApp({
+        IMAGE_API_KEY: 'sk-no-svg-test-key',
+        IMAGE_API_URL: api.url,
+        IMAGE_MODEL: 'gpt-image-2.5-sunburst',
+      });
+    });
+    afterAll(() => t?.close());
+
+    it('is 400 on path format before anything is paid, for a logo, a kept logo and a logo task', async () => {
+      const res = await request(t.server)
+        .post(PATH)
+        .send({ ...logo, format: 'svg' })
+        .expect(400);
+      expect(res.body).toMatchObject({
+        details: [expect.objectContaining({ path: ['format'] })],
+      });
+      const project = await createProject(t);
+      await keepLogo(t, project.id, {
+        ...KEEP_REQUEST,
+        format: 'svg',
+      } as typeof KEEP_REQUEST).expect(400);
+      expect(generations(api)).toHaveLength(0);
     });
   });
 });

@@ -12,7 +12,12 @@ import { isGptImageModel } from '../../src/logo/providers/model-capabilities';
 import { drawLogoPng } from './logo-png';
 import { readLogoPrompt } from './logo-prompt-reader';
 import { drawLogoSvg } from './logo-svg';
-import { modelList, providerRoute, refusalOf } from './provider-routes';
+import {
+  drawsSvg,
+  modelList,
+  providerRoute,
+  refusalOf,
+} from './provider-routes';
 import {
   type DevReply,
   type DevReplyOptions,
@@ -328,6 +333,18 @@ export class DevImageApi {
     // The other models answer base64 only when asked (response_format).
     // Together AI names it "base64".
     const format = (body as { response_format?: unknown }).response_format;
+    if (drawsSvg(model) && format === 'b64_json') {
+      const svg = Buffer.from(drawLogoSvg(readLogoPrompt(prompt)));
+      return sendJson(
+        res,
+        200,
+        {
+          created: Math.floor(Date.now() / 1000),
+          data: [{ b64_json: svg.toString('base64') }],
+        },
+        headers,
+      );
+    }
     if (format === 'b64_json' || format === 'base64') {
       const png = drawLogoPng(readLogoPrompt(prompt));
       return sendJson(

@@ -16,12 +16,16 @@ import {
  */
 export const OPENAI_PREFIX = '/openai';
 export const TOGETHER_PREFIX = '/together';
+export const RECRAFT_PREFIX = '/recraft';
 const GENERATIONS = '/v1/images/generations';
 const MODELS = '/v1/models';
 
 export type ProviderRoute =
   | { kind: 'models' }
-  | { kind: 'generations'; strict: 'openai' | 'together' | undefined };
+  | {
+      kind: 'generations';
+      strict: 'openai' | 'together' | 'recraft' | undefined;
+    };
 
 export function providerRoute(
   method: string,
@@ -35,6 +39,8 @@ export function providerRoute(
     return { kind: 'generations', strict: 'openai' };
   if (path === TOGETHER_PREFIX + GENERATIONS)
     return { kind: 'generations', strict: 'together' };
+  if (path === RECRAFT_PREFIX + GENERATIONS)
+    return { kind: 'generations', strict: 'recraft' };
   return undefined;
 }
 
@@ -64,7 +70,7 @@ export interface Refusal {
 
 /** What the strict provider answers instead of an image, if anything. */
 export function refusalOf(
-  strict: 'openai' | 'together' | undefined,
+  strict: 'openai' | 'together' | 'recraft' | undefined,
   body: unknown,
 ): Refusal | undefined {
   const fields = (body ?? {}) as Record<string, unknown>;
@@ -91,6 +97,7 @@ export function refusalOf(
   const capabilities = capabilitiesOf(model, 'openai');
   if (
     strict !== 'together' &&
+    strict !== 'recraft' &&
     fields.background === 'transparent' &&
     isGptImageModel(model) &&
     capabilities.providers.includes('openai') &&
@@ -106,6 +113,15 @@ export function refusalOf(
           code: null,
         },
       },
+    };
+  }
+  if (
+    strict === 'recraft' &&
+    !capabilitiesOf(model, 'recraft').providers.includes('recraft')
+  ) {
+    return {
+      status: 400,
+      json: { code: 'invalid_model', message: `Unknown model: ${model}` },
     };
   }
   if (strict === 'together') {
@@ -124,4 +140,14 @@ export function refusalOf(
     }
   }
   return undefined;
+}
+
+/** A model that draws SVG only (Recraft's vector models): it answers one. */
+export function drawsSvg(model: unknown): boolean {
+  if (typeof model !== 'string') return false;
+  const capabilities = capabilitiesOf(model);
+  return (
+    capabilities.formats.length > 0 &&
+    capabilities.formats.every((format) => format === 'svg')
+  );
 }

@@ -183,7 +183,11 @@ export class AssetsService {
     }
     const image =
       (key && (await this.parked.find(key, source.prompt))) ??
-      (await this.logo.generateImage(source.prompt, command.caller));
+      (await this.logo.generateImage(
+        source.prompt,
+        command.caller,
+        source.format,
+      ));
     try {
       return await this.store(command, image, reservation);
     } catch (error) {
@@ -201,7 +205,10 @@ export class AssetsService {
     baseUrl: string,
   ): KeepLogoCommand['source'] {
     if (!(request instanceof KeepPreviewedLogoDto)) {
-      return { prompt: buildLogoPrompt(request) };
+      return {
+        prompt: buildLogoPrompt(request),
+        format: this.logo.formatFor(request.format),
+      };
     }
     const previewedFile = hostedLogoFileOf(request.logoUrl, baseUrl);
     if (previewedFile === undefined) {

@@ -1,4 +1,5 @@
 import type { IdempotentKey } from '../idempotency/idempotency-key.decorator';
+import type { LogoFormat } from '../logo/logo.constants';
 import type { LogoCaller } from '../logo/logo.service';
 import type { AssetDto } from './dto/asset.dto';
 
@@ -20,7 +21,7 @@ export interface KeepLogoCommand {
    * the image model, stored with the asset), or the hosted logo a user
    * previewed (its file name under /api/ai/logos), as it is.
    */
-  source: { prompt: string } | { previewedFile: string };
+  source: { prompt: string; format: LogoFormat } | { previewedFile: string };
   caller: LogoCaller;
   /** The origin the asset's url is made with. */
   baseUrl: string;

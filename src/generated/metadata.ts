@@ -297,6 +297,7 @@ export default async () => {
               description: { required: false, type: () => String },
               industry: { required: false, type: () => String },
               mood: { required: false, type: () => [String] },
+              format: { required: false, enum: ['png', 'svg'] },
             },
           },
         ],

@@ -46,6 +46,8 @@ export interface ImageUsage {
  */
 export interface ImageCallOptions {
   bytes?: boolean;
+  /** `svg` asks a model that draws SVG for it (default `png`). */
+  format?: 'png' | 'svg';
 }
 
 /**
@@ -186,7 +188,12 @@ export class ImageApiClient {
     const call = buildImageRequest(
       this.settings.provider,
       model,
-      logoImageRequest(prompt, this.settings, options.bytes ?? false),
+      logoImageRequest(
+        prompt,
+        this.settings,
+        options.bytes ?? false,
+        options.format,
+      ),
       this.settings,
     );
     const base64 = call.answer === 'base64';
@@ -290,7 +297,7 @@ export class ImageApiClient {
     const usage = usageOf(body);
     if (usage) this.metrics.recordUsage(usage);
     if (base64) {
-      const image = checkImage(answer.image);
+      const image = checkImage(answer.image, options.format === 'svg');
       return { kind: 'bytes', ...image, ...(usage ? { usage } : {}) };
     }
     const imageUrl = firstImageField(body, 'url');
@@ -320,7 +327,7 @@ export class ImageApiClient {
       const answer = await read();
       if (answer.image.kind === 'bytes') {
         annotate(span, { 'logo.image.bytes': answer.image.bytes.length });
-        const type = sniffImageType(answer.image.bytes);
+        const type = sniffImageType(answer.image.bytes, { svg: true });
         if (type) annotate(span, { 'logo.image.media_type': type.mediaType });
       }
       return answer;
@@ -392,7 +399,10 @@ const base64Length = (bytes: number) => Math.ceil(bytes / 3) * 4;
  * checked before anything was decoded, so an oversized answer cost no
  * decoding; then the bytes must be a PNG, JPEG or WebP.
  */
-function checkImage(image: DecodedAnswer['image'] | undefined): {
+function checkImage(
+  image: DecodedAnswer['image'] | undefined,
+  svgAsked: boolean,
+): {
   bytes: Buffer;
   type: ImageType;
 } {
@@ -401,7 +411,7 @@ function checkImage(image: DecodedAnswer['image'] | undefined): {
   }
   if (image.kind === 'too_large')
     throw invalidResponse(IMAGE_TOO_LARGE_MESSAGE);
-  const type = sniffImageType(image.bytes);
+  const type = sniffImageType(image.bytes, { svg: svgAsked });
   if (!type) throw invalidResponse(NOT_AN_IMAGE_MESSAGE);
   return { bytes: image.bytes, type };
 }

@@ -3,6 +3,7 @@ import { buildImageRequest } from './providers/build-image-request';
 import type { ImageRequest } from './providers/image-request';
 import {
   capabilitiesOf,
+  defaultLogoFormat,
   isRetired,
   RECOMMENDED_IMAGE_MODEL,
 } from './providers/model-capabilities';
@@ -20,13 +21,14 @@ export function logoImageRequest(
   prompt: string,
   imageApi: Pick<ImageApiConfig, 'quality'>,
   wantBytes: boolean,
+  format: 'png' | 'svg' = 'png',
 ): ImageRequest {
   return {
     prompt,
     count: 1,
     size: { width: 1024, height: 1024 },
     background: 'transparent',
-    format: 'png',
+    format,
     quality: imageApi.quality,
     wantBytes,
   };
@@ -38,7 +40,12 @@ export function expectsBase64(imageApi: ModelSettings): boolean {
     buildImageRequest(
       imageApi.provider,
       imageApi.model,
-      logoImageRequest('', imageApi, false),
+      logoImageRequest(
+        '',
+        imageApi,
+        false,
+        defaultLogoFormat(capabilitiesOf(imageApi.model, imageApi.provider)),
+      ),
       imageApi,
     ).answer === 'base64'
   );

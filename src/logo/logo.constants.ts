@@ -1,4 +1,8 @@
 /** The logo request's vocabulary and limits. */
+/** What a logo is drawn as: `svg` only by a model that draws SVG. */
+export const LOGO_FORMATS = ['png', 'svg'] as const;
+export type LogoFormat = (typeof LOGO_FORMATS)[number];
+
 export const LOGO_STYLES = [
   'modern',
   'minimalist',

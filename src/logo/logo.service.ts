@@ -19,12 +19,19 @@ import {
   type ImageCallOptions,
 } from './image-api.client';
 import { retiredModelWarning } from './image-models';
+import { InputValidationException } from '../failures/input-validation.error';
+import {
+  capabilitiesOf,
+  defaultLogoFormat,
+  type ModelCapabilities,
+} from './providers/model-capabilities';
 import {
   INVALID_RESPONSE_MESSAGE,
   KEY_MISSING_MESSAGE,
   LOGO_MAX_COLORS,
   LOGO_STYLES,
   TIMEOUT_MESSAGE,
+  type LogoFormat,
 } from './logo.constants';
 import { LogoGenerationError } from './logo-generation.error';
 import { buildLogoPrompt } from './logo-prompt';
@@ -52,6 +59,8 @@ export class LogoService implements OnApplicationBootstrap {
   private readonly logger = new Logger(LogoService.name);
   private readonly deadlineMs: number;
   private readonly model: string;
+  /** What IMAGE_MODEL draws, by the capability registry. */
+  private readonly formats: ModelCapabilities['formats'];
   /** The configured call answers base64: logos are hosted here. */
   private readonly hostsImages: boolean;
 
@@ -66,6 +75,10 @@ export class LogoService implements OnApplicationBootstrap {
   ) {
     this.deadlineMs = config.imageApi.deadlineMs;
     this.model = config.imageApi.model;
+    this.formats = capabilitiesOf(
+      config.imageApi.model,
+      config.imageApi.provider,
+    ).formats;
     this.hostsImages = imageApi.answersBase64;
   }
 
@@ -110,8 +123,9 @@ export class LogoService implements OnApplicationBootstrap {
       this.imageApi.isConfigured && this.hostsImages
         ? caller.baseUrl()
         : undefined;
+    const format = this.formatFor(request.format);
     const prompt = buildLogoPrompt(request);
-    const image = await this.callUpstream(prompt, caller, {});
+    const image = await this.callUpstream(prompt, caller, { format });
     if (image.kind === 'url') return image.url;
     return this.hostedLogos.host(
       {
@@ -130,8 +144,15 @@ export class LogoService implements OnApplicationBootstrap {
    * line, rate limit, deadline and retries as a generated logo's URL.
    * `prompt`: buildLogoPrompt's, which the caller keeps with the image.
    */
-  async generateImage(prompt: string, caller: LogoCaller): Promise<LogoImage> {
-    const image = await this.callUpstream(prompt, caller, { bytes: true });
+  async generateImage(
+    prompt: string,
+    caller: LogoCaller,
+    format?: LogoFormat,
+  ): Promise<LogoImage> {
+    const image = await this.callUpstream(prompt, caller, {
+      bytes: true,
+      format: this.formatFor(format),
+    });
     // Asked for base64, an upstream that answers a URL broke the contract.
     if (image.kind !== 'bytes') {
       throw new LogoGenerationError(INVALID_RESPONSE_MESSAGE);
@@ -142,6 +163,24 @@ export class LogoService implements OnApplicationBootstrap {
       prompt,
       model: image.model ?? this.model,
     };
+  }
+
+  /**
+   * The format to ask IMAGE_MODEL for: the one asked, else PNG, or SVG for a
+   * model that draws nothing else. 400 (before anything is paid) for SVG
+   * from a model that cannot draw it.
+   */
+  formatFor(requested: LogoFormat | undefined): LogoFormat {
+    if (requested === 'svg' && !this.formats.includes('svg')) {
+      throw new InputValidationException([
+        {
+          path: ['format'],
+          message: `The image model ${this.model} cannot draw svg; GET /api/ai/models lists what each model draws`,
+          code: 'invalid_enum_value',
+        },
+      ]);
+    }
+    return requested ?? defaultLogoFormat({ formats: this.formats });
   }
 
   /**

@@ -16,8 +16,10 @@ import { WellFormedText } from '../../common/validation/storable-text.decorator'
 import {
   COMPANY_NAME_MAX,
   LOGO_DESCRIPTION_MAX,
+  LOGO_FORMATS,
   LOGO_MAX_COLORS,
   LOGO_STYLES,
+  type LogoFormat,
   type LogoStyle,
 } from '../logo.constants';
 
@@ -79,6 +81,17 @@ export class GenerateLogoDto {
   @EachString()
   @WellFormedText(true)
   mood?: string[];
+
+  @ApiPropertyOptional({
+    enum: LOGO_FORMATS,
+    enumName: 'LogoFormat',
+    description:
+      "`png` (the default) or `svg`, for an image model that draws SVG (GET /api/ai/models: the model's `formats`); another model answers 400. An SVG is served sandboxed.",
+    example: 'png',
+  })
+  @Optional()
+  @IsIn(LOGO_FORMATS, Messages.oneOf(LOGO_FORMATS))
+  format?: LogoFormat;
 }
 
 /** What draws a logo: the request without the project it names. */

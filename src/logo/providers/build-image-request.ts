@@ -4,6 +4,7 @@ import type { ImageRequest } from './image-request';
 import { capabilitiesOf } from './model-capabilities';
 import { openAiCompatibleCall } from './openai-compatible.profile';
 import { openAiCall } from './openai.profile';
+import { recraftCall } from './recraft.profile';
 import { togetherCall } from './together.profile';
 
 /**
@@ -22,6 +23,13 @@ export function buildImageRequest(
       return openAiCompatibleCall(model, request, settings);
     case 'openai':
       return openAiCall(
+        model,
+        request,
+        capabilitiesOf(model, provider),
+        settings,
+      );
+    case 'recraft':
+      return recraftCall(
         model,
         request,
         capabilitiesOf(model, provider),

@@ -106,7 +106,29 @@ export const MODEL_CAPABILITIES: readonly ModelCapabilities[] = [
     inputFidelity: false,
     responseFormat: true,
   },
+  // Recraft: the vector models draw SVG only, the others raster images.
+  recraft('recraftv4_1_vector', ['svg']),
+  recraft('recraftv4_1_pro_vector', ['svg']),
+  recraft('recraftv4_1', ['png', 'webp']),
 ];
+
+/** A Recraft model: six images at most per call, no edits here. */
+function recraft(
+  id: string,
+  formats: ModelCapabilities['formats'],
+): ModelCapabilities {
+  return {
+    id,
+    providers: ['recraft'],
+    sizes: ['1024x1024', '1365x1024', '1024x1365'],
+    maxCount: 6,
+    formats,
+    transparentBackground: false,
+    edits: false,
+    inputFidelity: false,
+    responseFormat: true,
+  };
+}
 
 /**
  * A current model that accepts a transparent background: what a retired
@@ -159,4 +181,12 @@ export function isRetired(
     capabilities.shutdownDate !== undefined &&
     capabilities.shutdownDate <= today
   );
+}
+
+/** What a logo is drawn as when none is asked: PNG, or SVG for a model that draws nothing else. */
+export function defaultLogoFormat(
+  capabilities: Pick<ModelCapabilities, 'formats'>,
+): 'png' | 'svg' {
+  const { formats } = capabilities;
+  return formats.includes('png') || !formats.includes('svg') ? 'png' : 'svg';
 }

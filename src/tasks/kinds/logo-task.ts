@@ -3,6 +3,7 @@ import { Injectable } from '@nestjs/common';
 import type { ProducedAsset } from '../../assets/assets.service';
 import { RetryLaterError } from '../../failures/retry-later.error';
 import type { LogoImage } from '../../logo/generated-logo';
+import type { LogoFormat } from '../../logo/logo.constants';
 import { buildLogoPrompt } from '../../logo/logo-prompt';
 import { LogoService, type LogoCaller } from '../../logo/logo.service';
 import { LogoTaskInputDto } from '../dto/logo-task-input.dto';
@@ -49,7 +50,7 @@ export class LogoTask implements TaskKind {
     const images: LogoImage[] = [];
     const drawer = async () => {
       while (pending.shift() !== undefined) {
-        images.push(await this.draw(prompt, caller));
+        images.push(await this.draw(prompt, caller, input.format));
       }
     };
     await Promise.all(
@@ -70,11 +71,15 @@ export class LogoTask implements TaskKind {
   }
 
   /** One image, waiting for a turn in the line when it is full. */
-  private async draw(prompt: string, caller: LogoCaller): Promise<LogoImage> {
+  private async draw(
+    prompt: string,
+    caller: LogoCaller,
+    format: LogoFormat | undefined,
+  ): Promise<LogoImage> {
     const giveUpAt = Date.now() + TURN_WAIT_MS;
     for (;;) {
       try {
-        return await this.logo.generateImage(prompt, caller);
+        return await this.logo.generateImage(prompt, caller, format);
       } catch (error) {
         if (!(error instanceof RetryLaterError) || Date.now() > giveUpAt) {
           throw error;
