@@ -45,6 +45,15 @@ export interface ImageCallOptions {
   bytes?: boolean;
 }
 
+/** One call's request: where it goes, its body, and whether it answers base64. */
+export interface ImageApiRequest {
+  url: string;
+  /** JSON (an object) or an encoded body (a Buffer). */
+  body: unknown;
+  contentType: string;
+  base64: boolean;
+}
+
 /**
  * One generated image: a URL of the upstream's to pass on, or the image
  * itself (decoded from base64 and checked to be a PNG, JPEG or WebP).
@@ -90,6 +99,32 @@ export class ImageApiClient {
     attempt = 1,
     options: ImageCallOptions = {},
   ): Promise<GeneratedImage> {
+    const settings: ImageApiConfig = options.bytes
+      ? { ...this.settings, responseFormat: 'b64_json' }
+      : this.settings;
+    return this.send(
+      {
+        url: settings.url,
+        body: imageRequestBody(settings, prompt),
+        contentType: 'application/json',
+        base64: expectsBase64(settings),
+      },
+      signal,
+      attempt,
+    );
+  }
+
+  /**
+   * One call of the images API with a body of its own (an edit's
+   * multipart form, say), timed, traced, counted and mapped to
+   * ImageApiCallError as a generation is. The key goes only in the
+   * Authorization header.
+   */
+  async send(
+    request: ImageApiRequest,
+    signal?: AbortSignal,
+    attempt = 1,
+  ): Promise<GeneratedImage> {
     // The attempt's span holds the HTTP client span of its request (the
     // http instrumentation's), with the attempt number and how it ended.
     return inSpan(
@@ -105,7 +140,7 @@ export class ImageApiClient {
           );
         };
         try {
-          const image = await this.callOnce(prompt, signal, options, (status) =>
+          const image = await this.callOnce(request, signal, (status) =>
             annotate(span, { 'http.response.status_code': status }),
           );
           record('success');
@@ -125,16 +160,12 @@ export class ImageApiClient {
   }
 
   private async callOnce(
-    prompt: string,
+    request: ImageApiRequest,
     signal: AbortSignal | undefined,
-    options: ImageCallOptions,
     onStatus: (status: number) => void,
   ): Promise<GeneratedImage> {
-    const settings: ImageApiConfig = options.bytes
-      ? { ...this.settings, responseFormat: 'b64_json' }
-      : this.settings;
-    const { key, url, timeoutMs, maxImageBytes } = settings;
-    const base64 = expectsBase64(settings);
+    const { key, timeoutMs, maxImageBytes } = this.settings;
+    const { url, base64 } = request;
     if (key === undefined) throw new Error('The image API key is not set');
 
     // axios's own timeout only limits silence on the socket; the timeout
@@ -151,10 +182,10 @@ export class ImageApiClient {
       : MAX_UPSTREAM_RESPONSE_BYTES;
     try {
       const response = await firstValueFrom(
-        this.http.post<unknown>(url, imageRequestBody(settings, prompt), {
+        this.http.post<unknown>(url, request.body, {
           headers: {
             Authorization: `Bearer ${key}`,
-            'Content-Type': 'application/json',
+            'Content-Type': request.contentType,
           },
           timeout: timeoutMs,
           signal: callSignal,

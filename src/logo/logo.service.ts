@@ -13,11 +13,8 @@ import type { Replayed } from '../idempotency/replayed';
 import type { GeneratedLogo, LogoImage } from './generated-logo';
 import type { GenerateLogoDto } from './dto/generate-logo.dto';
 import { HostedLogos } from './hosted-logos';
-import {
-  ImageApiClient,
-  type GeneratedImage,
-  type ImageCallOptions,
-} from './image-api.client';
+import { ImageApiClient, type GeneratedImage } from './image-api.client';
+import { ImageEditsClient, type EditSource } from './image-edits.client';
 import { expectsBase64, retiredModelWarning } from './image-models';
 import {
   INVALID_RESPONSE_MESSAGE,
@@ -62,6 +59,7 @@ export class LogoService implements OnApplicationBootstrap {
     private readonly rateLimit: LogoRateLimit,
     private readonly idempotency: IdempotencyService,
     private readonly hostedLogos: HostedLogos,
+    private readonly edits: ImageEditsClient,
     @Inject(logoConfig.KEY) config: ConfigType<typeof logoConfig>,
   ) {
     this.deadlineMs = config.imageApi.deadlineMs;
@@ -110,7 +108,10 @@ export class LogoService implements OnApplicationBootstrap {
       this.imageApi.isConfigured && this.hostsImages
         ? caller.baseUrl()
         : undefined;
-    const image = await this.callUpstream(buildLogoPrompt(request), caller, {});
+    const prompt = buildLogoPrompt(request);
+    const image = await this.callUpstream(caller, (signal, deadlineAt) =>
+      this.upstream.generateImage(prompt, signal, deadlineAt, {}),
+    );
     if (image.kind === 'url') return image.url;
     return this.hostedLogos.host(
       image.bytes,
@@ -126,7 +127,38 @@ export class LogoService implements OnApplicationBootstrap {
    * `prompt`: buildLogoPrompt's, which the caller keeps with the image.
    */
   async generateImage(prompt: string, caller: LogoCaller): Promise<LogoImage> {
-    const image = await this.callUpstream(prompt, caller, { bytes: true });
+    const image = await this.callUpstream(caller, (signal, deadlineAt) =>
+      this.upstream.generateImage(prompt, signal, deadlineAt, { bytes: true }),
+    );
+    return this.keptImage(image, prompt);
+  }
+
+  /**
+   * One edit of a kept logo (its bytes and media type) by the provider's
+   * edit endpoint, through the same line, rate limit, deadline and retries
+   * as a generated one. `prompt`: buildLogoEditPrompt's.
+   */
+  async editImage(
+    source: EditSource,
+    prompt: string,
+    caller: LogoCaller,
+  ): Promise<LogoImage> {
+    if (!this.imageApi.isConfigured) {
+      throw new LogoGenerationError(KEY_MISSING_MESSAGE);
+    }
+    // Encoded once: every retry sends the same form.
+    const form = await this.edits.form(source, prompt);
+    const image = await this.callUpstream(caller, (signal, deadlineAt) =>
+      this.upstream.withRetries(
+        (attempt) => this.edits.send(form, signal, attempt),
+        signal,
+        deadlineAt,
+      ),
+    );
+    return this.keptImage(image, prompt);
+  }
+
+  private keptImage(image: GeneratedImage, prompt: string): LogoImage {
     // Asked for base64, an upstream that answers a URL broke the contract.
     if (image.kind !== 'bytes') {
       throw new LogoGenerationError(INVALID_RESPONSE_MESSAGE);
@@ -142,9 +174,8 @@ export class LogoService implements OnApplicationBootstrap {
    * with its retries. The deadline covers everything from the line on.
    */
   private async callUpstream(
-    prompt: string,
     caller: LogoCaller,
-    options: ImageCallOptions,
+    call: (signal: AbortSignal, deadlineAt: number) => Promise<GeneratedImage>,
   ): Promise<GeneratedImage> {
     if (!this.imageApi.isConfigured) {
       throw new LogoGenerationError(KEY_MISSING_MESSAGE);
@@ -163,12 +194,7 @@ export class LogoService implements OnApplicationBootstrap {
         { attributes: { 'logo.queue.waiting': this.queue.waiting } },
         () => ticket.acquired(signal),
       );
-      const image = await this.upstream.generateImage(
-        prompt,
-        signal,
-        deadline.at,
-        options,
-      );
+      const image = await call(signal, deadline.at);
       if (image.usage) {
         caller.addLogFields({
           imageInputTokens: image.usage.inputTokens,
