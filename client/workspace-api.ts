@@ -397,10 +397,10 @@ export interface components {
       code?: 'asset_storage_unavailable' | 'too_many_tasks';
     };
     /**
-     * @description logo: the DESIGN agent draws logo candidates into LOGO; marketing-copy: the MARKETING agent writes copy into MARKETING; landing-page: the CODE agent writes a landing page into CODE.
+     * @description logo: the DESIGN agent draws logo candidates into LOGO; marketing-copy: the MARKETING agent writes copy into MARKETING; landing-page: the CODE agent writes a landing page into CODE; logo-edit: the DESIGN agent draws variations of a kept logo into LOGO.
      * @enum {string}
      */
-    TaskType: 'logo' | 'marketing-copy' | 'landing-page';
+    TaskType: 'logo' | 'marketing-copy' | 'landing-page' | 'logo-edit';
     /** @enum {string} */
     TaskStatus: 'QUEUED' | 'RUNNING' | 'SUCCEEDED' | 'FAILED' | 'CANCELLED';
     TaskDto: {
@@ -412,7 +412,7 @@ export interface components {
       /** @example 019aa8f2-5f1c-7c3e-9a51-3c1f5d0b8e20 */
       projectId: string;
       /**
-       * @description logo: the DESIGN agent draws logo candidates into LOGO; marketing-copy: the MARKETING agent writes copy into MARKETING; landing-page: the CODE agent writes a landing page into CODE.
+       * @description logo: the DESIGN agent draws logo candidates into LOGO; marketing-copy: the MARKETING agent writes copy into MARKETING; landing-page: the CODE agent writes a landing page into CODE; logo-edit: the DESIGN agent draws variations of a kept logo into LOGO.
        * @example logo
        */
       type: components['schemas']['TaskType'];
@@ -953,11 +953,30 @@ export interface components {
       language?: string;
     };
     LandingPageInputDto: Record<string, never>;
+    LogoEditInputDto: {
+      /**
+       * Format: uuid
+       * @description A kept logo of this project (a LOGO asset, PNG, JPEG or WebP).
+       * @example 019aa8f2-5f1c-7c3e-9a51-3c1f5d0b8e20
+       */
+      assetId: string;
+      /**
+       * @description What to change; the rest of the logo is kept.
+       * @example Make the mark rounder and the blue darker
+       */
+      instructions: string;
+      /**
+       * @description How many variations to draw.
+       * @default 1
+       * @example 2
+       */
+      count: number;
+    };
     CreateTaskDto: {
       /** @example logo */
       type: components['schemas']['TaskType'];
       /**
-       * @description logo: the logo request of POST /api/projects/{id}/logos plus count (1-4); marketing-copy: {tone?, audience?, language?}; landing-page: {} (it reads the project, its latest marketing copy and its chosen logo). Unknown fields are stripped.
+       * @description logo: the logo request of POST /api/projects/{id}/logos plus count (1-4); marketing-copy: {tone?, audience?, language?}; landing-page: {} (it reads the project, its latest marketing copy and its chosen logo); logo-edit: {assetId, instructions, count?} (a kept logo of the project, what to change, 1-4 variations). Unknown fields are stripped.
        * @example {
        *       "companyName": "Acme",
        *       "style": "modern",
@@ -973,7 +992,8 @@ export interface components {
           }
         | components['schemas']['LogoTaskInputDto']
         | components['schemas']['MarketingCopyInputDto']
-        | components['schemas']['LandingPageInputDto'];
+        | components['schemas']['LandingPageInputDto']
+        | components['schemas']['LogoEditInputDto'];
     };
     TaskResponseDto: {
       task: components['schemas']['TaskDto'];

@@ -398,7 +398,7 @@ describe('OpenAPI document', () => {
     ).toContain('too_many_tasks');
   });
 
-  it("documents a task's input as any of the three types' inputs", () => {
+  it("documents a task's input as any of the task types' inputs", () => {
     const input = (
       document.components.schemas.CreateTaskDto as {
         properties: { input: { anyOf: { $ref: string }[] } };
@@ -408,6 +408,7 @@ describe('OpenAPI document', () => {
       '#/components/schemas/LogoTaskInputDto',
       '#/components/schemas/MarketingCopyInputDto',
       '#/components/schemas/LandingPageInputDto',
+      '#/components/schemas/LogoEditInputDto',
     ]);
   });
 

@@ -9,6 +9,13 @@ import {
 } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { isGptImageModel } from '../../src/logo/providers/model-capabilities';
+import {
+  EDITS_PATH,
+  editAnswer,
+  readEditCall,
+  refuseEdit,
+  type EditCall,
+} from './edits';
 import { drawLogoPng } from './logo-png';
 import { readLogoPrompt } from './logo-prompt-reader';
 import { drawLogoSvg } from './logo-svg';
@@ -180,6 +187,13 @@ export class DevImageApi {
     if (req.method === 'GET' && path.startsWith(IMAGES_PATH)) {
       return this.serveImage(path.slice(IMAGES_PATH.length), res);
     }
+    // Edits are multipart forms, not JSON (edits.ts).
+    if (req.method === 'POST' && path === EDITS_PATH) {
+      void readEditCall(req).then((edit) =>
+        this.handleCall(req, res, path, edit.fields, edit),
+      );
+      return;
+    }
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
     req.on('end', () => {
@@ -196,6 +210,7 @@ export class DevImageApi {
     res: ServerResponse,
     path: string,
     body: unknown,
+    edit?: EditCall,
   ): void {
     const record: RecordedRequest = {
       method: req.method ?? '',
@@ -222,7 +237,7 @@ export class DevImageApi {
     if (route?.kind === 'models') return sendJson(res, 200, modelList());
     const refusal = route && refusalOf(route.strict, body);
     if (refusal) return sendJson(res, refusal.status, refusal.json);
-    if (!route) {
+    if (!route && !edit) {
       return sendJson(res, 404, {
         error: { message: `Unknown endpoint: ${req.method} ${path}` },
       });
@@ -243,13 +258,20 @@ export class DevImageApi {
         },
       });
     }
+    const editRefusal = edit && refuseEdit(edit);
+    if (editRefusal) return sendJson(res, 400, editRefusal);
     const reply = this.nextReplies.shift() ?? this.defaultReply;
-    const answer = () => this.answer(reply, body, res);
+    const answer = () => this.answer(reply, body, res, edit);
     if (reply.latencyMs) timer = setTimeout(answer, reply.latencyMs);
     else answer();
   }
 
-  private answer(reply: DevReply, body: unknown, res: ServerResponse): void {
+  private answer(
+    reply: DevReply,
+    body: unknown,
+    res: ServerResponse,
+    edit?: EditCall,
+  ): void {
     if (res.destroyed) return;
     const headers = reply.headers ?? {};
     if ('resetConnection' in reply) {
@@ -294,6 +316,7 @@ export class DevImageApi {
       res.end(reply.text);
       return;
     }
+    if (edit) return sendJson(res, 200, editAnswer(edit), headers);
     const prompt = (body as { prompt?: unknown } | undefined)?.prompt;
     if (typeof prompt !== 'string' || prompt.trim() === '') {
       return sendJson(res, 400, {

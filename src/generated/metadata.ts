@@ -45,7 +45,7 @@ export default async () => {
               projectId: { required: true, type: () => String },
               type: {
                 required: true,
-                enum: ['logo', 'marketing-copy', 'landing-page'],
+                enum: ['logo', 'marketing-copy', 'landing-page', 'logo-edit'],
               },
               agentId: { required: true, type: () => String, nullable: true },
               sectionId: { required: true, type: () => String, nullable: true },
@@ -431,6 +431,20 @@ export default async () => {
           { LandingPageInputDto: {} },
         ],
         [
+          Promise.resolve(require('../tasks/dto/logo-edit-input.dto')),
+          {
+            LogoEditInputDto: {
+              assetId: { required: true, type: () => String, format: 'uuid' },
+              instructions: {
+                required: true,
+                type: () => String,
+                minLength: 1,
+              },
+              count: { required: false, type: () => Number, minimum: 1 },
+            },
+          },
+        ],
+        [
           Promise.resolve(require('../tasks/dto/logo-task-input.dto')),
           {
             LogoTaskInputDto: {
@@ -456,7 +470,7 @@ export default async () => {
             CreateTaskDto: {
               type: {
                 required: true,
-                enum: ['logo', 'marketing-copy', 'landing-page'],
+                enum: ['logo', 'marketing-copy', 'landing-page', 'logo-edit'],
               },
               input: {
                 required: false,

@@ -50,6 +50,19 @@ export interface ImageCallOptions {
   format?: 'png' | 'svg';
 }
 
+/** One call's request: where it goes, its body, and whether it answers base64. */
+export interface ImageApiRequest {
+  url: string;
+  /** JSON (an object) or an encoded body (a Buffer). */
+  body: unknown;
+  contentType: string;
+  base64: boolean;
+  /** An SVG answer is an image too (a model asked for one). */
+  svg?: boolean;
+  /** The model the call names, for its span. */
+  model?: string;
+}
+
 /**
  * One generated image: a URL of the upstream's to pass on, or the image
  * itself (decoded from base64 and checked to be a PNG, JPEG or WebP).
@@ -110,12 +123,10 @@ export class ImageApiClient {
     const models = [this.settings.model, ...this.settings.fallbackModels];
     for (const [index, model] of models.entries()) {
       try {
-        const image = await this.generateWith(
-          model,
-          prompt,
+        const image = await this.send(
+          this.generationRequest(model, prompt, options),
           signal,
           attempt,
-          options,
         );
         return { ...image, model };
       } catch (error) {
@@ -130,19 +141,52 @@ export class ImageApiClient {
     throw new Error('No image model is configured');
   }
 
-  private generateWith(
+  /** A generation by `model`, its body built from the model's capabilities. */
+  private generationRequest(
     model: string,
     prompt: string,
-    signal: AbortSignal | undefined,
-    attempt: number,
     options: ImageCallOptions,
+  ): ImageApiRequest {
+    const call = buildImageRequest(
+      this.settings.provider,
+      model,
+      logoImageRequest(
+        prompt,
+        this.settings,
+        options.bytes ?? false,
+        options.format,
+      ),
+      this.settings,
+    );
+    return {
+      url: this.settings.url,
+      body: call.body,
+      contentType: 'application/json',
+      base64: call.answer === 'base64',
+      svg: options.format === 'svg',
+      model,
+    };
+  }
+
+  /**
+   * One call of the images API with a body of its own (a generation's
+   * JSON, an edit's multipart form), timed, traced, counted and mapped to
+   * ImageApiCallError. The key goes only in the Authorization header.
+   */
+  send(
+    request: ImageApiRequest,
+    signal?: AbortSignal,
+    attempt = 1,
   ): Promise<GeneratedImage> {
     // The attempt's span holds the HTTP client span of its request (the
     // http instrumentation's), with the attempt number and how it ended.
     return inSpan(
       'image_api.call',
       {
-        attributes: { 'image_api.attempt': attempt, 'image_api.model': model },
+        attributes: {
+          'image_api.attempt': attempt,
+          ...(request.model ? { 'image_api.model': request.model } : {}),
+        },
       },
       async (span) => {
         const started = process.hrtime.bigint();
@@ -154,12 +198,8 @@ export class ImageApiClient {
           );
         };
         try {
-          const image = await this.callOnce(
-            model,
-            prompt,
-            signal,
-            options,
-            (status) => annotate(span, { 'http.response.status_code': status }),
+          const image = await this.callOnce(request, signal, (status) =>
+            annotate(span, { 'http.response.status_code': status }),
           );
           record('success');
           return image;
@@ -178,25 +218,12 @@ export class ImageApiClient {
   }
 
   private async callOnce(
-    model: string,
-    prompt: string,
+    request: ImageApiRequest,
     signal: AbortSignal | undefined,
-    options: ImageCallOptions,
     onStatus: (status: number) => void,
   ): Promise<GeneratedImage> {
-    const { key, url, timeoutMs, maxImageBytes } = this.settings;
-    const call = buildImageRequest(
-      this.settings.provider,
-      model,
-      logoImageRequest(
-        prompt,
-        this.settings,
-        options.bytes ?? false,
-        options.format,
-      ),
-      this.settings,
-    );
-    const base64 = call.answer === 'base64';
+    const { key, timeoutMs, maxImageBytes } = this.settings;
+    const { url, base64 } = request;
     if (key === undefined) throw new Error('The image API key is not set');
 
     // axios's own timeout only limits silence on the socket; the timeout
@@ -213,10 +240,10 @@ export class ImageApiClient {
       : MAX_UPSTREAM_RESPONSE_BYTES;
     try {
       const response = await firstValueFrom(
-        this.http.post<unknown>(url, call.body, {
+        this.http.post<unknown>(url, request.body, {
           headers: {
             Authorization: `Bearer ${key}`,
-            'Content-Type': 'application/json',
+            'Content-Type': request.contentType,
           },
           timeout: timeoutMs,
           signal: callSignal,
@@ -297,7 +324,7 @@ export class ImageApiClient {
     const usage = usageOf(body);
     if (usage) this.metrics.recordUsage(usage);
     if (base64) {
-      const image = checkImage(answer.image, options.format === 'svg');
+      const image = checkImage(answer.image, request.svg === true);
       return { kind: 'bytes', ...image, ...(usage ? { usage } : {}) };
     }
     const imageUrl = firstImageField(body, 'url');

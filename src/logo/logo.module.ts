@@ -7,6 +7,7 @@ import { ImageStoreModule } from '../image-store/image-store.module';
 import { RateLimitStorageModule } from '../common/rate-limit/rate-limit-storage.module';
 import { Base64AnswerDecoder } from './base64-answer-decoder';
 import { ImageApiClient } from './image-api.client';
+import { ImageEditsClient } from './image-edits.client';
 import { HostedLogoController } from './hosted-logo.controller';
 import { HostedLogos } from './hosted-logos';
 import { LogoController } from './logo.controller';
@@ -33,6 +34,7 @@ import { RetryingImageApi } from './retrying-image-api';
     ImageApiClient,
     Base64AnswerDecoder,
     RetryingImageApi,
+    ImageEditsClient,
     LogoRateLimit,
     LogoMetrics,
     ImageModelLifecycle,

@@ -13,11 +13,8 @@ import type { Replayed } from '../idempotency/replayed';
 import type { GeneratedLogo, LogoImage } from './generated-logo';
 import type { GenerateLogoDto } from './dto/generate-logo.dto';
 import { HostedLogos } from './hosted-logos';
-import {
-  ImageApiClient,
-  type GeneratedImage,
-  type ImageCallOptions,
-} from './image-api.client';
+import { ImageApiClient, type GeneratedImage } from './image-api.client';
+import { ImageEditsClient, type EditSource } from './image-edits.client';
 import { retiredModelWarning } from './image-models';
 import { InputValidationException } from '../failures/input-validation.error';
 import {
@@ -59,10 +56,10 @@ export class LogoService implements OnApplicationBootstrap {
   private readonly logger = new Logger(LogoService.name);
   private readonly deadlineMs: number;
   private readonly model: string;
-  /** What IMAGE_MODEL draws, by the capability registry. */
-  private readonly formats: ModelCapabilities['formats'];
   /** The configured call answers base64: logos are hosted here. */
   private readonly hostsImages: boolean;
+  /** What IMAGE_MODEL draws, by the capability registry. */
+  private readonly formats: ModelCapabilities['formats'];
 
   constructor(
     private readonly imageApi: ImageApiClient,
@@ -71,6 +68,7 @@ export class LogoService implements OnApplicationBootstrap {
     private readonly rateLimit: LogoRateLimit,
     private readonly idempotency: IdempotencyService,
     private readonly hostedLogos: HostedLogos,
+    private readonly edits: ImageEditsClient,
     @Inject(logoConfig.KEY) config: ConfigType<typeof logoConfig>,
   ) {
     this.deadlineMs = config.imageApi.deadlineMs;
@@ -125,7 +123,9 @@ export class LogoService implements OnApplicationBootstrap {
         : undefined;
     const format = this.formatFor(request.format);
     const prompt = buildLogoPrompt(request);
-    const image = await this.callUpstream(prompt, caller, { format });
+    const image = await this.callUpstream(caller, (signal, deadlineAt) =>
+      this.upstream.generateImage(prompt, signal, deadlineAt, { format }),
+    );
     if (image.kind === 'url') return image.url;
     return this.hostedLogos.host(
       {
@@ -149,10 +149,39 @@ export class LogoService implements OnApplicationBootstrap {
     caller: LogoCaller,
     format?: LogoFormat,
   ): Promise<LogoImage> {
-    const image = await this.callUpstream(prompt, caller, {
-      bytes: true,
-      format: this.formatFor(format),
-    });
+    const options = { bytes: true, format: this.formatFor(format) };
+    const image = await this.callUpstream(caller, (signal, deadlineAt) =>
+      this.upstream.generateImage(prompt, signal, deadlineAt, options),
+    );
+    return this.keptImage(image, prompt);
+  }
+
+  /**
+   * One edit of a kept logo (its bytes and media type) by the provider's
+   * edit endpoint, through the same line, rate limit, deadline and retries
+   * as a generated one. `prompt`: buildLogoEditPrompt's.
+   */
+  async editImage(
+    source: EditSource,
+    prompt: string,
+    caller: LogoCaller,
+  ): Promise<LogoImage> {
+    if (!this.imageApi.isConfigured) {
+      throw new LogoGenerationError(KEY_MISSING_MESSAGE);
+    }
+    // Encoded once: every retry sends the same form.
+    const form = await this.edits.form(source, prompt);
+    const image = await this.callUpstream(caller, (signal, deadlineAt) =>
+      this.upstream.withRetries(
+        (attempt) => this.edits.send(form, signal, attempt),
+        signal,
+        deadlineAt,
+      ),
+    );
+    return this.keptImage(image, prompt);
+  }
+
+  private keptImage(image: GeneratedImage, prompt: string): LogoImage {
     // Asked for base64, an upstream that answers a URL broke the contract.
     if (image.kind !== 'bytes') {
       throw new LogoGenerationError(INVALID_RESPONSE_MESSAGE);
@@ -191,9 +220,8 @@ export class LogoService implements OnApplicationBootstrap {
    * with its retries. The deadline covers everything from the line on.
    */
   private async callUpstream(
-    prompt: string,
     caller: LogoCaller,
-    options: ImageCallOptions,
+    call: (signal: AbortSignal, deadlineAt: number) => Promise<GeneratedImage>,
   ): Promise<GeneratedImage> {
     if (!this.imageApi.isConfigured) {
       throw new LogoGenerationError(KEY_MISSING_MESSAGE);
@@ -212,12 +240,7 @@ export class LogoService implements OnApplicationBootstrap {
         { attributes: { 'logo.queue.waiting': this.queue.waiting } },
         () => ticket.acquired(signal),
       );
-      const image = await this.upstream.generateImage(
-        prompt,
-        signal,
-        deadline.at,
-        options,
-      );
+      const image = await call(signal, deadline.at);
       if (image.usage) {
         caller.addLogFields({
           imageInputTokens: image.usage.inputTokens,

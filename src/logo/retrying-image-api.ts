@@ -44,14 +44,25 @@ export class RetryingImageApi {
     deadlineAt: number,
     options: ImageCallOptions = {},
   ): Promise<GeneratedImage> {
+    return this.withRetries(
+      (attempt) => this.client.generateImage(prompt, signal, attempt, options),
+      signal,
+      deadlineAt,
+    );
+  }
+
+  /**
+   * `call` (given its attempt number, from 1) under the same policy: any
+   * call of the images API, an edit as well as a generation.
+   */
+  async withRetries<T>(
+    call: (attempt: number) => Promise<T>,
+    signal: AbortSignal,
+    deadlineAt: number,
+  ): Promise<T> {
     for (let retryIndex = 0; ; retryIndex++) {
       try {
-        return await this.client.generateImage(
-          prompt,
-          signal,
-          retryIndex + 1,
-          options,
-        );
+        return await call(retryIndex + 1);
       } catch (error) {
         if (signal.aborted) throw signal.reason;
         if (

@@ -10,6 +10,7 @@ import { ProjectVersionsModule } from '../project-versions/project-versions.modu
 import { SectionsModule } from '../sections/sections.module';
 import { TaskEngineModule } from './engine/task-engine.module';
 import { LandingPageTask } from './kinds/landing-page-task';
+import { LogoEditTask } from './kinds/logo-edit-task';
 import { LogoTask } from './kinds/logo-task';
 import { MarketingCopyTask } from './kinds/marketing-copy-task';
 import { TASK_KINDS, type TaskKind } from './kinds/task-kind';
@@ -47,9 +48,10 @@ import { WorkerRoleMiddleware } from './worker-role.middleware';
     LogoTask,
     MarketingCopyTask,
     LandingPageTask,
+    LogoEditTask,
     {
       provide: TASK_KINDS,
-      inject: [LogoTask, MarketingCopyTask, LandingPageTask],
+      inject: [LogoTask, MarketingCopyTask, LandingPageTask, LogoEditTask],
       useFactory: (...kinds: TaskKind[]) => kinds,
     },
   ],

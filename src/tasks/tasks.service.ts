@@ -74,6 +74,7 @@ export class TasksService {
     if (!kind) throw new Error(`No kind of task "${request.type}"`);
     const input = await this.validInput(kind, request.input ?? {});
     if (!isWellFormedId(projectId)) throw new ProjectNotFoundException();
+    await kind.accept?.(projectId, input, owner);
     const queue = () => this.queue(projectId, kind, input, owner, key);
     if (!key) return queue();
     const answer = await this.idempotency.runAnsweredByWork(

@@ -9,15 +9,21 @@ import { Messages } from '../../common/validation/messages';
 import { Optional } from '../../common/validation/optional.decorator';
 import { LandingPageInputDto } from '../../text-generation/dto/landing-page-input.dto';
 import { MarketingCopyInputDto } from '../../text-generation/dto/marketing-copy-input.dto';
+import { LogoEditInputDto } from './logo-edit-input.dto';
 import { LogoTaskInputDto } from './logo-task-input.dto';
 import { TASK_TYPES, type TaskType } from './task.dto';
 
 /**
  * POST /api/projects/{id}/tasks. `input` is validated by the type's own
- * rules. Documented as any of the three input shapes, not one of them:
+ * rules. Documented as any of the input shapes, not one of them:
  * `type`, outside `input`, says which applies, and `{}` fits two.
  */
-@ApiExtraModels(LogoTaskInputDto, MarketingCopyInputDto, LandingPageInputDto)
+@ApiExtraModels(
+  LogoTaskInputDto,
+  MarketingCopyInputDto,
+  LandingPageInputDto,
+  LogoEditInputDto,
+)
 export class CreateTaskDto {
   @ApiProperty({ enum: TASK_TYPES, enumName: 'TaskType', example: 'logo' })
   @IsDefined(Messages.required())
@@ -29,9 +35,10 @@ export class CreateTaskDto {
       { $ref: getSchemaPath(LogoTaskInputDto) },
       { $ref: getSchemaPath(MarketingCopyInputDto) },
       { $ref: getSchemaPath(LandingPageInputDto) },
+      { $ref: getSchemaPath(LogoEditInputDto) },
     ],
     description:
-      'logo: the logo request of POST /api/projects/{id}/logos plus count (1-4); marketing-copy: {tone?, audience?, language?}; landing-page: {} (it reads the project, its latest marketing copy and its chosen logo). Unknown fields are stripped.',
+      'logo: the logo request of POST /api/projects/{id}/logos plus count (1-4); marketing-copy: {tone?, audience?, language?}; landing-page: {} (it reads the project, its latest marketing copy and its chosen logo); logo-edit: {assetId, instructions, count?} (a kept logo of the project, what to change, 1-4 variations). Unknown fields are stripped.',
     example: {
       companyName: 'Acme',
       style: 'modern',

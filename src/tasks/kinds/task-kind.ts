@@ -27,6 +27,15 @@ export interface TaskKind {
   agentType: 'DESIGN' | 'MARKETING' | 'CODE';
   sectionType: 'LOGO' | 'MARKETING' | 'CODE';
   input: Type<object>;
+  /**
+   * Checks of the input that need the database (a referenced asset), run
+   * at creation once the input is valid; throws the client's error.
+   */
+  accept?(
+    projectId: string,
+    input: Record<string, unknown>,
+    owner: string | undefined,
+  ): Promise<void>;
   run(work: TaskWork): Promise<ProducedAsset[]>;
 }
 

@@ -1,0 +1,133 @@
+import { setTimeout as delay } from 'node:timers/promises';
+import { Injectable } from '@nestjs/common';
+import type { Readable } from 'node:stream';
+import { AssetBytes } from '../../assets/asset-bytes/asset-bytes';
+import { AssetsRepository } from '../../assets/assets.repository';
+import type { ProducedAsset } from '../../assets/assets.service';
+import type { AssetRecord } from '../../assets/dto/asset.dto';
+import { InputValidationException } from '../../failures/input-validation.error';
+import { RetryLaterError } from '../../failures/retry-later.error';
+import { sniffImageType } from '../../image-store/image-type';
+import type { LogoImage } from '../../logo/generated-logo';
+import type { EditSource } from '../../logo/image-edits.client';
+import { buildLogoEditPrompt } from '../../logo/logo-edit-prompt';
+import { LogoService, type LogoCaller } from '../../logo/logo.service';
+import { LogoEditInputDto } from '../dto/logo-edit-input.dto';
+import { LogoEditSourceError } from './logo-edit-source.error';
+import type { TaskKind, TaskWork } from './task-kind';
+
+/** How long a task waits, in all, for its turn in the logo line before it fails busy. */
+const TURN_WAIT_MS = 5 * 60_000;
+const IMAGE_TYPES = new Set(['image/png', 'image/jpeg', 'image/webp']);
+
+/**
+ * `logo-edit`: the DESIGN agent draws `count` variations of a kept logo
+ * into LOGO by the provider's edit endpoint (the logo sent as the image,
+ * the instructions as the prompt), one call a variation, one after the
+ * other, through the logo pipeline; one failure stops the task. The
+ * logo must be a kept image logo of the project when the task is created
+ * (400 otherwise); if it is deleted before the task runs, the task fails
+ * `source_missing`.
+ */
+@Injectable()
+export class LogoEditTask implements TaskKind {
+  readonly type = 'logo-edit';
+  readonly agentType = 'DESIGN';
+  readonly sectionType = 'LOGO';
+  readonly input = LogoEditInputDto;
+
+  constructor(
+    private readonly logo: LogoService,
+    private readonly assets: AssetsRepository,
+    private readonly bytes: AssetBytes,
+  ) {}
+
+  async accept(
+    projectId: string,
+    input: Record<string, unknown>,
+    owner: string | undefined,
+  ): Promise<void> {
+    const { assetId } = input as unknown as LogoEditInputDto;
+    const asset = await this.assets.find(projectId, assetId, owner);
+    if (!asset || !isImageLogo(asset)) {
+      throw new InputValidationException([
+        {
+          path: ['input', 'assetId'],
+          message: 'Expected a kept logo (PNG, JPEG or WebP) of this project',
+          code: 'custom',
+        },
+      ]);
+    }
+  }
+
+  async run(work: TaskWork): Promise<ProducedAsset[]> {
+    const input = work.task.input as unknown as LogoEditInputDto;
+    const source = await this.source(work, input.assetId);
+    const prompt = buildLogoEditPrompt(input.instructions);
+    const caller: LogoCaller = {
+      clientKey: work.clientKey,
+      // As a logo task: the owner is the client and its own address.
+      address: work.clientKey,
+      signal: work.signal,
+      baseUrl: () => '',
+      addLogFields: () => undefined,
+    };
+    const images: LogoImage[] = [];
+    for (let index = 0; index < (input.count ?? 1); index++) {
+      images.push(await this.edit(source, prompt, caller));
+    }
+    return images.map((image) => ({
+      kind: 'logo',
+      contentType: image.type.mediaType,
+      bytes: image.bytes,
+      prompt: image.prompt,
+      model: image.model,
+    }));
+  }
+
+  /** The kept logo's bytes, checked to be the image they say they are. */
+  private async source(work: TaskWork, assetId: string): Promise<EditSource> {
+    const asset = await this.assets.find(work.project.id, assetId);
+    if (!asset || !isImageLogo(asset)) throw new LogoEditSourceError();
+    const body = await this.bytes.open(
+      { projectId: asset.projectId, assetId: asset.id },
+      asset.byteSize,
+      work.signal,
+    );
+    if (!body) throw new LogoEditSourceError();
+    const bytes = await readAll(body);
+    const type = sniffImageType(bytes);
+    if (!type) throw new LogoEditSourceError();
+    return { bytes, type };
+  }
+
+  /** One variation, waiting for a turn in the line when it is full. */
+  private async edit(
+    source: EditSource,
+    prompt: string,
+    caller: LogoCaller,
+  ): Promise<LogoImage> {
+    const giveUpAt = Date.now() + TURN_WAIT_MS;
+    for (;;) {
+      try {
+        return await this.logo.editImage(source, prompt, caller);
+      } catch (error) {
+        if (!(error instanceof RetryLaterError) || Date.now() > giveUpAt) {
+          throw error;
+        }
+        await delay(Math.max(1, error.retryAfterSeconds) * 1000, undefined, {
+          signal: caller.signal,
+        });
+      }
+    }
+  }
+}
+
+const isImageLogo = (asset: AssetRecord): boolean =>
+  asset.kind === 'logo' && IMAGE_TYPES.has(asset.contentType);
+
+async function readAll(body: Readable): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of body) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks);
+}
