@@ -447,6 +447,36 @@ describe('OpenAPI document', () => {
     expect(res.text).toContain('swagger-ui');
   });
 
+  it("lets Swagger UI's pages show image answers (blob: URLs), and only them", async () => {
+    const imgSrc = (policy: unknown) =>
+      String(policy)
+        .split(';')
+        .find((directive) => directive.trim().startsWith('img-src'))
+        ?.trim();
+    for (const path of ['/docs', '/docs/']) {
+      const page = await request(t.server).get(path);
+      expect(imgSrc(page.headers['content-security-policy'])).toBe(
+        "img-src 'self' data: blob:",
+      );
+    }
+    const api = await request(t.server).get('/api/projects');
+    expect(imgSrc(api.headers['content-security-policy'])).toBe(
+      "img-src 'self' data:",
+    );
+    const json = await request(t.server).get('/docs-json');
+    expect(imgSrc(json.headers['content-security-policy'])).toBe(
+      "img-src 'self' data:",
+    );
+  });
+
+  it('names one relative server without PUBLIC_BASE_URL, so "Execute" reaches any host', () => {
+    expect(
+      (document as unknown as { servers: { url: string }[] }).servers.map(
+        (server) => server.url,
+      ),
+    ).toEqual(['/']);
+  });
+
   it('leaves unknown routes as 404 {error:"Not found"}, under /api and beside /docs', async () => {
     for (const path of ['/api/docs', '/api/docs-json', '/docs-nothing']) {
       const res = await request(t.server).get(path).expect(404);
@@ -540,4 +570,66 @@ describe('The document of the built server', () => {
       rmSync(dir, { recursive: true, force: true });
     }
   }, 60_000);
+});
+
+describe('The document for the running configuration', () => {
+  const documentOf = async (env: Record<string, string>) => {
+    const app = await createTestApp(env);
+    try {
+      return (await request(app.server).get('/docs-json').expect(200))
+        .body as OpenApiDocument & { servers: { url: string }[] };
+    } finally {
+      await app.close();
+    }
+  };
+
+  it('names PUBLIC_BASE_URL as its server when set', async () => {
+    const document = await documentOf({
+      PUBLIC_BASE_URL: 'https://api.example.com/workspace/',
+    });
+    expect(document.servers.map((server) => server.url)).toEqual([
+      'https://api.example.com/workspace',
+    ]);
+  });
+
+  it('with AUTH_MODE=oidc, gives no userId example: the token says who the caller is', async () => {
+    const document = await documentOf({
+      AUTH_MODE: 'oidc',
+      ASSET_URL_SIGNING_KEY: 'a-test-signing-key-of-at-least-32-chars',
+      AUTH_ISSUER: 'http://127.0.0.1:9/issuer',
+      AUTH_AUDIENCE: 'workspace-api',
+    });
+    const create = operation(document, 'post', '/api/projects');
+    const media = create?.requestBody?.content['application/json'];
+    const examples = Object.values(media?.examples ?? {}) as {
+      value: Record<string, unknown>;
+    }[];
+    expect(examples.length).toBeGreaterThan(0);
+    for (const example of examples) {
+      expect(example.value).toHaveProperty('name');
+      expect(example.value).not.toHaveProperty('userId');
+    }
+    const createSchema = document.components.schemas.CreateProjectDto as {
+      properties: { userId: Record<string, unknown> };
+      required: string[];
+    };
+    expect(createSchema.required).not.toContain('userId');
+    expect(createSchema.properties.userId).not.toHaveProperty('example');
+    const userIdQuery = operation(
+      document,
+      'get',
+      '/api/projects',
+    )?.parameters?.find((parameter) => parameter.name === 'userId') as
+      { description?: string; example?: unknown } | undefined;
+    expect(userIdQuery).toBeDefined();
+    expect(userIdQuery?.example).toBeUndefined();
+    expect(userIdQuery?.description).not.toContain('user-1');
+  });
+
+  it('without AUTH_MODE=oidc, keeps the example user of the create example', async () => {
+    const document = await documentOf({});
+    const media = operation(document, 'post', '/api/projects')?.requestBody
+      ?.content['application/json'];
+    expect(JSON.stringify(media?.examples)).toContain('"userId":"user-1"');
+  });
 });

@@ -112,7 +112,7 @@ const ORVAL_CLI = join(
   'orval',
   'dist',
   'bin',
-  'orval.js',
+  'orval.mjs',
 );
 
 /** Generates orval's fetch client for `baseUrl`, compiled to CommonJS. */

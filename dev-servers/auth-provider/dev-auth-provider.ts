@@ -7,6 +7,7 @@ import {
 } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { exportJWK, generateKeyPair, type JWK } from 'jose';
+import { AuthorizationCodes } from './authorization-codes';
 
 /** The parts of oidc-provider (an ES module without type declarations) used here. */
 interface OidcProvider {
@@ -43,6 +44,22 @@ export interface TokenRequest {
 }
 
 const CLIENT_ID = 'workspace-api-dev';
+/** The public client (no secret) of a single-page app's PKCE sign-in. */
+export const SPA_CLIENT_ID = 'workspace-spa';
+
+const escapeHtml = (text: string) =>
+  text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+
+/** The dev sign-in page: a user name, and the request's parameters again. */
+function signInForm(query: URLSearchParams): string {
+  const hidden = [...query]
+    .map(
+      ([name, value]) =>
+        `<input type="hidden" name="${escapeHtml(name)}" value="${escapeHtml(value)}">`,
+    )
+    .join('');
+  return `<!doctype html><title>Dev sign-in</title><form method="get" action="/authorize">${hidden}<label>User <input name="login_hint" required autofocus></label> <button>Sign in</button></form>`;
+}
 
 async function newSigningKey(): Promise<JWK> {
   const { privateKey } = await generateKeyPair('RS256', { extractable: true });
@@ -66,6 +83,7 @@ export class DevAuthProvider {
   private provider!: OidcProvider;
   private keys: JWK[] = [];
   private readonly roles = new Map<string, string[]>();
+  private readonly codes = new AuthorizationCodes();
 
   private constructor(
     private readonly server: Server,
@@ -169,7 +187,121 @@ export class DevAuthProvider {
       void this.handleDev(req, res);
       return;
     }
+    const path = new URL(req.url ?? '/', this.issuer).pathname;
+    if (req.method === 'GET' && path === '/authorize') {
+      this.authorize(req, res);
+      return;
+    }
+    if (req.method === 'POST' && path === '/token') {
+      void this.exchangeCode(req, res);
+      return;
+    }
+    if (req.method === 'GET' && path === '/.well-known/openid-configuration') {
+      this.withSignInInDiscovery(res);
+    }
     this.provider.callback()(req, res);
+  }
+
+  /**
+   * Sign-in of a single-page app (authorization code with PKCE, S256):
+   * with `login_hint` the user is signed in at once (dev only: no
+   * password); without, a form asks for the user name.
+   */
+  private authorize(req: IncomingMessage, res: ServerResponse): void {
+    const query = new URL(req.url ?? '/', this.issuer).searchParams;
+    const redirectUri = query.get('redirect_uri') ?? '';
+    const failure = (error: string) => {
+      res.writeHead(400, { 'Content-Type': 'application/json' });
+      res.end(JSON.stringify({ error }));
+    };
+    if (query.get('response_type') !== 'code') {
+      return failure('unsupported_response_type');
+    }
+    if (query.get('client_id') !== SPA_CLIENT_ID) {
+      return failure('invalid_client');
+    }
+    if (!/^https?:\/\//.test(redirectUri)) return failure('invalid_request');
+    const challenge = query.get('code_challenge') ?? '';
+    if (
+      query.get('code_challenge_method') !== 'S256' ||
+      !/^[A-Za-z0-9_-]{43}$/.test(challenge)
+    ) {
+      return failure('invalid_request');
+    }
+    const user = query.get('login_hint');
+    if (!user) {
+      res.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8' });
+      res.end(signInForm(query));
+      return;
+    }
+    const target = new URL(redirectUri);
+    target.searchParams.set(
+      'code',
+      this.codes.issue({
+        clientId: SPA_CLIENT_ID,
+        redirectUri,
+        codeChallenge: challenge,
+        user,
+      }),
+    );
+    const state = query.get('state');
+    if (state !== null) target.searchParams.set('state', state);
+    res.writeHead(302, { Location: target.href });
+    res.end();
+  }
+
+  /** POST /token, grant_type=authorization_code with its code_verifier. */
+  private async exchangeCode(
+    req: IncomingMessage,
+    res: ServerResponse,
+  ): Promise<void> {
+    const reply = (status: number, body: unknown) => {
+      res.writeHead(status, {
+        'Content-Type': 'application/json',
+        'Cache-Control': 'no-store',
+      });
+      res.end(JSON.stringify(body));
+    };
+    const chunks: Buffer[] = [];
+    for await (const chunk of req) chunks.push(chunk as Buffer);
+    const form = new URLSearchParams(Buffer.concat(chunks).toString('utf8'));
+    if (form.get('grant_type') !== 'authorization_code') {
+      return reply(400, { error: 'unsupported_grant_type' });
+    }
+    const user = this.codes.redeem(form.get('code') ?? '', {
+      clientId: form.get('client_id') ?? '',
+      redirectUri: form.get('redirect_uri') ?? '',
+      codeVerifier: form.get('code_verifier') ?? '',
+    });
+    if (user === undefined) return reply(400, { error: 'invalid_grant' });
+    const expiresIn = 3600;
+    reply(200, {
+      access_token: await this.token({ user, expiresIn }),
+      token_type: 'Bearer',
+      expires_in: expiresIn,
+    });
+  }
+
+  /** Discovery names the sign-in above (oidc-provider writes the rest). */
+  private withSignInInDiscovery(res: ServerResponse): void {
+    const end = res.end.bind(res) as (chunk?: unknown) => ServerResponse;
+    const issuer = this.issuer;
+    (res as { end: (chunk?: unknown) => ServerResponse }).end = (chunk) => {
+      if (chunk === undefined || res.statusCode !== 200) return end(chunk);
+      const document = JSON.parse(
+        Buffer.isBuffer(chunk) ? chunk.toString('utf8') : (chunk as string),
+      ) as Record<string, unknown>;
+      document.authorization_endpoint = `${issuer}/authorize`;
+      document.token_endpoint = `${issuer}/token`;
+      document.code_challenge_methods_supported = ['S256'];
+      document.grant_types_supported = ['authorization_code'];
+      document.response_types_supported = ['code'];
+      const text = JSON.stringify(document);
+      if (!res.headersSent) {
+        res.setHeader('Content-Length', Buffer.byteLength(text));
+      }
+      return end(text);
+    };
   }
 
   /**

@@ -7,6 +7,9 @@ import {
 } from '@nestjs/swagger';
 import type { ConfigType } from '@nestjs/config';
 import { apiDocsConfig } from './api-docs.config';
+import { httpConfig } from '../platform/http.config';
+import { docsContentSecurityPolicy } from '../platform/security-headers';
+import type { Application } from 'express';
 import loadOpenApiMetadata from '../generated/metadata';
 import { swaggerApplication } from '../platform/app-parity';
 import { finishDocument } from './document-finishing';
@@ -34,6 +37,8 @@ export class ApiDocsModule implements OnModuleInit {
     private readonly adapterHost: HttpAdapterHost,
     @Inject(apiDocsConfig.KEY)
     private readonly config: ConfigType<typeof apiDocsConfig>,
+    @Inject(httpConfig.KEY)
+    private readonly http: ConfigType<typeof httpConfig>,
   ) {}
 
   /**
@@ -49,6 +54,7 @@ export class ApiDocsModule implements OnModuleInit {
     this.built ??= createOpenApiDocument(
       this.application,
       this.config.bearerAuth,
+      this.http.publicBaseUrl,
     );
     return this.built;
   }
@@ -60,6 +66,15 @@ export class ApiDocsModule implements OnModuleInit {
       this.modules,
       this.adapterHost.httpAdapter,
     );
+    // Replaces the API's policy on the Swagger UI pages (and only there:
+    // '/docs' matches /docs and /docs/…, not /docs-json).
+    const policy = docsContentSecurityPolicy();
+    this.adapterHost.httpAdapter
+      .getInstance<Application>()
+      .use(`/${DOCS_PATH}`, (_request, response, next) => {
+        response.setHeader('Content-Security-Policy', policy);
+        next();
+      });
     // A factory: Swagger calls it on the first request for the document.
     SwaggerModule.setup(DOCS_PATH, this.application, () => this.document, {
       jsonDocumentUrl: DOCS_JSON_PATH,
@@ -72,6 +87,7 @@ export class ApiDocsModule implements OnModuleInit {
 function createOpenApiDocument(
   application: INestApplication,
   bearerRequired: boolean,
+  publicBaseUrl: string | undefined,
 ): OpenAPIObject {
   const config = new DocumentBuilder()
     .setTitle('Workspace API')
@@ -85,12 +101,14 @@ function createOpenApiDocument(
       'Projects with their sections, agents, tasks and assets',
     )
     .addTag('logo', 'Logo generation through an OpenAI-compatible image model')
-    // Relative first: the server that served this document, wherever it
-    // runs; then the address of the default configuration.
-    .addServer('/', 'The server that serves this document')
+    // The address the service is published at; without one, relative: the
+    // server that served this document, so Swagger UI's "Execute" reaches
+    // it on whatever host and port it runs.
     .addServer(
-      'http://127.0.0.1:3000',
-      'A local server on the default HOST and PORT',
+      publicBaseUrl ?? '/',
+      publicBaseUrl
+        ? 'This service (PUBLIC_BASE_URL)'
+        : 'The server that serves this document',
     )
     .build();
   return finishDocument(

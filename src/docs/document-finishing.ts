@@ -102,9 +102,14 @@ export function finishDocument(
       addRequestIdHeader(operation);
       for (const parameter of operation.parameters ?? []) {
         if ('in' in parameter && !parameter.required) {
-          moveExampleToDescription(parameter);
+          if (bearerRequired && parameter.name === 'userId') {
+            dropExample(parameter);
+          } else {
+            moveExampleToDescription(parameter);
+          }
         }
       }
+      if (bearerRequired) dropUserIdFromBodyExamples(operation);
     }
     for (const parameter of operations.flatMap((op) => op.parameters ?? [])) {
       if (
@@ -144,6 +149,16 @@ type ParameterObject = Exclude<
  * it is sent only when the user types it.
  */
 function moveExampleToDescription(parameter: ParameterObject): void {
+  const example = dropExample(parameter);
+  if (example === undefined) return;
+  const shown = typeof example === 'string' ? example : JSON.stringify(example);
+  const text = parameter.description?.trim() ?? '';
+  const sentence = text === '' || /[.!?]$/.test(text) ? text : `${text}.`;
+  parameter.description = `${sentence} Example: \`${shown}\``.trim();
+}
+
+/** Removes the parameter's example and gives it back. */
+function dropExample(parameter: ParameterObject): unknown {
   const schema =
     parameter.schema && !('$ref' in parameter.schema)
       ? parameter.schema
@@ -151,11 +166,38 @@ function moveExampleToDescription(parameter: ParameterObject): void {
   const example: unknown = parameter.example ?? schema?.example;
   delete parameter.example;
   if (schema) delete schema.example;
-  if (example === undefined) return;
-  const shown = typeof example === 'string' ? example : JSON.stringify(example);
-  const text = parameter.description?.trim() ?? '';
-  const sentence = text === '' || /[.!?]$/.test(text) ? text : `${text}.`;
-  parameter.description = `${sentence} Example: \`${shown}\``.trim();
+  return example;
+}
+
+/**
+ * With a bearer token the example user of the request bodies is somebody
+ * else: Swagger UI's first "Execute" would send `userId: "user-1"` and get
+ * a 403. The token says who the caller is, so the examples leave it out.
+ */
+function dropUserIdFromBodyExamples(operation: OperationObject): void {
+  const body = operation.requestBody;
+  if (!body || '$ref' in body) return;
+  for (const media of Object.values(body.content)) {
+    if (media.example !== undefined) {
+      media.example = withoutUserId(media.example);
+    }
+    for (const example of Object.values(media.examples ?? {})) {
+      if (!('$ref' in example)) example.value = withoutUserId(example.value);
+    }
+  }
+}
+
+/**
+ * A copy: the example objects are the route decorators' own, shared by
+ * every document built in the process.
+ */
+function withoutUserId(value: unknown): unknown {
+  if (value === null || typeof value !== 'object' || !('userId' in value)) {
+    return value;
+  }
+  const copy: Record<string, unknown> = { ...value };
+  delete copy.userId;
+  return copy;
 }
 
 /**
@@ -168,6 +210,7 @@ function userIdFromToken(document: OpenAPIObject): void {
   schema.required = schema.required?.filter((field) => field !== 'userId');
   const userId = schema.properties?.userId;
   if (userId && !('$ref' in userId)) {
+    delete userId.example;
     userId.description =
       "Optional with a bearer token: left out, the project is the caller's own; given, it must be the caller's user id (otherwise 403)";
   }
