@@ -2819,6 +2819,8 @@ export interface operations {
   getAssetContent: {
     parameters: {
       query?: {
+        /** @description A square PNG rendition this many pixels a side (16 to 1024; the image contained, transparent padding), made once and kept, instead of the kept bytes. PNG, JPEG and WebP assets only (others: 400). With AUTH_MODE=oidc the URL must still carry its expiry and signature. Example: `32` */
+        size?: number;
         /** @description With AUTH_MODE=oidc: when the URL stops working (epoch seconds) */
         expires?: string;
         /** @description With AUTH_MODE=oidc: the URL's signature */
@@ -2874,6 +2876,76 @@ export interface operations {
           [name: string]: unknown;
         };
         content?: never;
+      };
+      /** @description `size` is not an integer from 16 to 1024, or the asset is not a PNG, JPEG or WebP image (`size` is then named with code "custom") */
+      400: {
+        headers: {
+          /** @description The request's id: the caller's own X-Request-Id when plausible (1 to 128 letters, digits or `._:/+=-`), otherwise a new UUID; also in the request's log line */
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": "Invalid input",
+           *       "details": [
+           *         {
+           *           "path": [
+           *             "size"
+           *           ],
+           *           "message": "Number must be less than or equal to 1024",
+           *           "code": "too_big"
+           *         }
+           *       ]
+           *     }
+           */
+          'image/png': components['schemas']['ValidationErrorResponseDto'];
+          /**
+           * @example {
+           *       "error": "Invalid input",
+           *       "details": [
+           *         {
+           *           "path": [
+           *             "size"
+           *           ],
+           *           "message": "Number must be less than or equal to 1024",
+           *           "code": "too_big"
+           *         }
+           *       ]
+           *     }
+           */
+          'image/jpeg': components['schemas']['ValidationErrorResponseDto'];
+          /**
+           * @example {
+           *       "error": "Invalid input",
+           *       "details": [
+           *         {
+           *           "path": [
+           *             "size"
+           *           ],
+           *           "message": "Number must be less than or equal to 1024",
+           *           "code": "too_big"
+           *         }
+           *       ]
+           *     }
+           */
+          'image/webp': components['schemas']['ValidationErrorResponseDto'];
+          /**
+           * @example {
+           *       "error": "Invalid input",
+           *       "details": [
+           *         {
+           *           "path": [
+           *             "size"
+           *           ],
+           *           "message": "Number must be less than or equal to 1024",
+           *           "code": "too_big"
+           *         }
+           *       ]
+           *     }
+           */
+          'application/json': components['schemas']['ValidationErrorResponseDto'];
+        };
       };
       /** @description With AUTH_MODE=oidc: the URL has no valid signature, or it has expired; a fresh answer holding the asset has a working one */
       403: {

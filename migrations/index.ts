@@ -7,6 +7,7 @@ import { AssetSlotReservations1764300000000 } from './1764300000000-asset-slot-r
 import { DeploymentIdentity1764310000000 } from './1764310000000-deployment-identity';
 import { StoredImageParts1764320000000 } from './1764320000000-stored-image-parts';
 import { RunningTasks1764400000000 } from './1764400000000-running-tasks';
+import { AssetRenditions1764500000000 } from './1764500000000-asset-renditions';
 
 /**
  * Every migration, oldest first. Listed as classes rather than a file glob so
@@ -22,4 +23,5 @@ export const MIGRATIONS = [
   DeploymentIdentity1764310000000,
   StoredImageParts1764320000000,
   RunningTasks1764400000000,
+  AssetRenditions1764500000000,
 ];

@@ -9,6 +9,7 @@ import { buildDataSourceOptions } from '../config/data-source-options';
 import type { DatabaseConfig } from '../src/database/database.config';
 import { runPendingMigrations } from '../config/run-migrations';
 import { AssetsRepository } from '../src/assets/assets.repository';
+import { AssetRenditionsRepository } from '../src/assets/renditions/asset-renditions.repository';
 import type { AssetRecord } from '../src/assets/dto/asset.dto';
 import type { EntityTagCondition } from '../src/common/http/entity-tags';
 import { newId } from '../src/common/ids';
@@ -387,6 +388,17 @@ export async function captureRepositorySql(
       db.transaction((transaction) => assets.delete(transaction, ref)),
     );
     write('assets.repository', 'AssetsRepository');
+
+    // The asset again (not recorded), for its renditions.
+    await db.transaction((transaction) =>
+      new AssetsRepository(db).insert(transaction, asset),
+    );
+    const renditions = watched(new AssetRenditionsRepository(db), called);
+    const rendition = { sha256: '0'.repeat(64), bytes: Buffer.from('png') };
+    await record('find (none yet)', () => renditions.find(asset.id, 32));
+    await record('insert', () => renditions.insert(asset.id, 32, rendition));
+    await record('find', () => renditions.find(asset.id, 32));
+    write('asset-renditions.repository', 'AssetRenditionsRepository');
 
     const change = { projectId: owner.id, missing };
     await record('advance', () =>

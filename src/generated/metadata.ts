@@ -352,6 +352,14 @@ export default async () => {
           { KeepLogoDto: {} },
         ],
         [
+          Promise.resolve(require('../assets/dto/asset-content-query.dto')),
+          {
+            AssetContentQuery: {
+              size: { required: false, type: () => Number },
+            },
+          },
+        ],
+        [
           Promise.resolve(require('../projects/dto/create-project.dto')),
           {
             CreateProjectDto: {
