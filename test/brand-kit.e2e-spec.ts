@@ -1,3 +1,7 @@
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { exportJWK, generateKeyPair } from 'jose';
 import sharp from 'sharp';
 import request from 'supertest';
@@ -8,7 +12,15 @@ import {
   sha256,
   type AssetBody,
 } from './support/asset-client';
+import { decodeIco } from '../src/brand-kit/ico';
 import { DevAuthProviderProcess } from './support/dev-auth-provider-process';
+import {
+  postTask,
+  readProject,
+  sectionOf,
+  startTask,
+  waitForTask,
+} from './support/task-client';
 import { DevImageApi } from './support/fake-image-api';
 import { createTestApp, type TestApp } from './support/test-app';
 
@@ -102,6 +114,209 @@ describe('Asset renditions', () => {
     await request(t.server)
       .get(`${pathOf(asset.url)}?size=64`)
       .expect(404);
+  });
+});
+
+/** The zip's entries as `unzip -Z1`/`unzip -p` read them: name → bytes. */
+function unzipped(zip: Buffer): Map<string, Buffer> {
+  const dir = mkdtempSync(join(tmpdir(), 'brand-kit-'));
+  try {
+    const file = join(dir, 'kit.zip');
+    writeFileSync(file, zip);
+    const names = execFileSync('unzip', ['-Z1', file], { encoding: 'utf8' })
+      .split('\n')
+      .filter(Boolean);
+    return new Map(
+      names.map((name) => [
+        name,
+        execFileSync('unzip', ['-p', file, name], {
+          maxBuffer: 64 * 1024 * 1024,
+        }),
+      ]),
+    );
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+const dimensionsOf = async (png: Buffer) => {
+  const meta = await sharp(png).metadata();
+  return [meta.format, meta.width, meta.height];
+};
+
+describe('Brand kit', () => {
+  let api: DevImageApi;
+  let t: TestApp;
+
+  beforeAll(async () => {
+    api = await DevImageApi.start();
+    t = await createTestApp({
+      IMAGE_API_KEY: 'sk-test',
+      IMAGE_API_URL: api.url,
+    });
+  });
+  afterAll(async () => {
+    await t?.close();
+    await api?.close();
+  });
+
+  async function projectWithLogo(name: string) {
+    const created = await request(t.server)
+      .post('/api/projects')
+      .send({ name, userId: 'user-1' })
+      .expect(201);
+    const projectId = created.body.project.id as string;
+    const kept = await keepLogo(t, projectId).expect(201);
+    return { projectId, logo: kept.body.asset as AssetBody };
+  }
+
+  it('without a chosen logo (and no assetId) creating the task is refused (409)', async () => {
+    const { projectId } = await projectWithLogo('No choice');
+    const res = await postTask(t, projectId, {
+      type: 'brand-kit',
+      input: {},
+    }).expect(409);
+    expect(res.body.error).toMatch(/no chosen logo/);
+    await request(t.server)
+      .get(`/api/projects/${projectId}/brand-kit.zip`)
+      .expect(404, { error: 'No brand kit for the chosen logo' });
+  });
+
+  it('makes the kit from the chosen logo without the image model, and zips it', async () => {
+    const { projectId, logo } = await projectWithLogo('Acme Rockets!');
+    const project = await readProject(t, projectId);
+    await request(t.server)
+      .put(
+        `/api/projects/${projectId}/sections/${sectionOf(project, 'LOGO').id}/selection`,
+      )
+      .send({ assetId: logo.id })
+      .expect(200);
+    const callsBefore = api.requests.length;
+
+    const queued = await startTask(t, projectId, {
+      type: 'brand-kit',
+      input: {},
+    });
+    // The defaults are stored: the chosen logo, and the first #rrggbb of
+    // its prompt (colors: navy, #ffd700).
+    expect(queued.input).toEqual({
+      assetId: logo.id,
+      backgroundColor: '#ffd700',
+    });
+    const task = await waitForTask(t, projectId, queued.id);
+    expect(task.status).toBe('SUCCEEDED');
+    expect(task.assetIds).toHaveLength(8);
+    expect(api.requests.length).toBe(callsBefore);
+
+    const assets = await Promise.all(
+      task.assetIds.map(async (assetId) => {
+        const res = await request(t.server)
+          .get(`/api/projects/${projectId}/assets/${assetId}`)
+          .expect(200);
+        return res.body.asset as AssetBody;
+      }),
+    );
+    const byName = new Map(
+      assets.map((asset) => [asset.prompt.split(' ')[0], asset]),
+    );
+    expect([...byName.keys()].sort()).toEqual(
+      [
+        'apple-touch-icon.png',
+        'favicon.ico',
+        'icon-192.png',
+        'icon-512.png',
+        'logo-inverse.png',
+        'logo-mono.png',
+        'logo.png',
+        'og-image.png',
+      ].sort(),
+    );
+    for (const asset of assets) {
+      expect(asset.kind).toBe('brand-kit');
+      expect(asset.prompt).toBe(
+        `${asset.prompt.split(' ')[0]} from logo ${logo.id}`,
+      );
+    }
+    const favicon = byName.get('favicon.ico')!;
+    expect(favicon.contentType).toBe('image/x-icon');
+    const ico = await getBytes(t, pathOf(favicon.url)).expect(200);
+    expect(ico.headers['content-type']).toBe('image/x-icon');
+    expect(ico.headers['x-content-type-options']).toBe('nosniff');
+    const entries = decodeIco(ico.body as Buffer);
+    expect(
+      await Promise.all(entries.map(({ png }) => dimensionsOf(png))),
+    ).toEqual([
+      ['png', 16, 16],
+      ['png', 32, 32],
+      ['png', 48, 48],
+    ]);
+
+    const zip = await getBytes(t, `/api/projects/${projectId}/brand-kit.zip`)
+      .expect(200)
+      .expect('Content-Type', 'application/zip')
+      .expect(
+        'Content-Disposition',
+        'attachment; filename="acme-rockets-brand-kit.zip"',
+      );
+    const files = unzipped(zip.body as Buffer);
+    expect([...files.keys()]).toEqual([
+      'favicon.ico',
+      'apple-touch-icon.png',
+      'icon-192.png',
+      'icon-512.png',
+      'og-image.png',
+      'logo.png',
+      'logo-mono.png',
+      'logo-inverse.png',
+    ]);
+    expect(files.get('favicon.ico')!.equals(ico.body as Buffer)).toBe(true);
+    expect(await dimensionsOf(files.get('apple-touch-icon.png')!)).toEqual([
+      'png',
+      180,
+      180,
+    ]);
+    expect(await dimensionsOf(files.get('icon-192.png')!)).toEqual([
+      'png',
+      192,
+      192,
+    ]);
+    expect(await dimensionsOf(files.get('icon-512.png')!)).toEqual([
+      'png',
+      512,
+      512,
+    ]);
+    expect(await dimensionsOf(files.get('og-image.png')!)).toEqual([
+      'png',
+      1200,
+      630,
+    ]);
+    const original = await sharp(
+      (await getBytes(t, pathOf(logo.url)).expect(200)).body as Buffer,
+    ).metadata();
+    for (const name of ['logo.png', 'logo-mono.png', 'logo-inverse.png']) {
+      expect(await dimensionsOf(files.get(name)!)).toEqual([
+        'png',
+        original.width,
+        original.height,
+      ]);
+    }
+    expect(api.requests.length).toBe(callsBefore);
+  });
+
+  it('an explicit background colour is kept with the task; a bad one is invalid input', async () => {
+    const { projectId, logo } = await projectWithLogo('Colours');
+    const bad = await postTask(t, projectId, {
+      type: 'brand-kit',
+      input: { assetId: logo.id, backgroundColor: 'navy' },
+    }).expect(400);
+    expect(bad.body.error).toBe('Invalid input');
+    const queued = await startTask(t, projectId, {
+      type: 'brand-kit',
+      input: { assetId: logo.id, backgroundColor: '#0044FF' },
+    });
+    expect(queued.input.backgroundColor).toBe('#0044FF');
+    const task = await waitForTask(t, projectId, queued.id);
+    expect(task.status).toBe('SUCCEEDED');
   });
 });
 

@@ -15,7 +15,13 @@ export function ApiImageBytes(
   headers: Headers,
 ) {
   return applyDecorators(
-    ApiProduces('image/png', 'image/jpeg', 'image/webp', 'application/json'),
+    ApiProduces(
+      'image/png',
+      'image/jpeg',
+      'image/webp',
+      'image/x-icon',
+      'application/json',
+    ),
     ApiResponse({
       status: 200,
       description: description.ok,
@@ -24,6 +30,7 @@ export function ApiImageBytes(
         'image/png': BINARY,
         'image/jpeg': BINARY,
         'image/webp': BINARY,
+        'image/x-icon': BINARY,
       },
     }),
     ApiResponse({

@@ -20,7 +20,7 @@ export default async () => {
               sectionId: { required: true, type: () => String, nullable: true },
               kind: {
                 required: true,
-                enum: ['logo', 'marketing-copy', 'landing-page'],
+                enum: ['logo', 'marketing-copy', 'landing-page', 'brand-kit'],
               },
               contentType: { required: true, type: () => String },
               byteSize: { required: true, type: () => Number },
@@ -44,7 +44,7 @@ export default async () => {
               projectId: { required: true, type: () => String },
               type: {
                 required: true,
-                enum: ['logo', 'marketing-copy', 'landing-page'],
+                enum: ['logo', 'marketing-copy', 'landing-page', 'brand-kit'],
               },
               agentId: { required: true, type: () => String, nullable: true },
               sectionId: { required: true, type: () => String, nullable: true },
@@ -397,6 +397,15 @@ export default async () => {
           { LandingPageInputDto: {} },
         ],
         [
+          Promise.resolve(require('../brand-kit/dto/brand-kit-input.dto')),
+          {
+            BrandKitInputDto: {
+              assetId: { required: false, type: () => String },
+              backgroundColor: { required: false, type: () => String },
+            },
+          },
+        ],
+        [
           Promise.resolve(require('../tasks/dto/logo-task-input.dto')),
           {
             LogoTaskInputDto: {
@@ -422,7 +431,7 @@ export default async () => {
             CreateTaskDto: {
               type: {
                 required: true,
-                enum: ['logo', 'marketing-copy', 'landing-page'],
+                enum: ['logo', 'marketing-copy', 'landing-page', 'brand-kit'],
               },
               input: {
                 required: false,
@@ -499,6 +508,10 @@ export default async () => {
               remove: { type: String },
             },
           },
+        ],
+        [
+          Promise.resolve(require('../brand-kit/brand-kit.controller')),
+          { BrandKitController: { zip: {} } },
         ],
         [
           Promise.resolve(require('../health/health.controller')),

@@ -10,6 +10,8 @@ import { ProjectVersionsModule } from '../project-versions/project-versions.modu
 import { SectionsModule } from '../sections/sections.module';
 import { TaskEngineModule } from './engine/task-engine.module';
 import { LandingPageTask } from './kinds/landing-page-task';
+import { BrandKitTask } from './kinds/brand-kit-task';
+import { BrandKitModule } from '../brand-kit/brand-kit.module';
 import { LogoTask } from './kinds/logo-task';
 import { MarketingCopyTask } from './kinds/marketing-copy-task';
 import { TASK_KINDS, type TaskKind } from './kinds/task-kind';
@@ -30,6 +32,7 @@ import { WorkerRoleMiddleware } from './worker-role.middleware';
 @Module({
   imports: [
     AssetsModule,
+    BrandKitModule,
     IdempotencyModule,
     LogoModule,
     ProjectVersionsModule,
@@ -47,9 +50,10 @@ import { WorkerRoleMiddleware } from './worker-role.middleware';
     LogoTask,
     MarketingCopyTask,
     LandingPageTask,
+    BrandKitTask,
     {
       provide: TASK_KINDS,
-      inject: [LogoTask, MarketingCopyTask, LandingPageTask],
+      inject: [LogoTask, MarketingCopyTask, LandingPageTask, BrandKitTask],
       useFactory: (...kinds: TaskKind[]) => kinds,
     },
   ],

@@ -10,6 +10,7 @@ import { Optional } from '../../common/validation/optional.decorator';
 import { LandingPageInputDto } from '../../text-generation/dto/landing-page-input.dto';
 import { MarketingCopyInputDto } from '../../text-generation/dto/marketing-copy-input.dto';
 import { LogoTaskInputDto } from './logo-task-input.dto';
+import { BrandKitInputDto } from '../../brand-kit/dto/brand-kit-input.dto';
 import { TASK_TYPES, type TaskType } from './task.dto';
 
 /**
@@ -17,7 +18,12 @@ import { TASK_TYPES, type TaskType } from './task.dto';
  * rules. Documented as any of the three input shapes, not one of them:
  * `type`, outside `input`, says which applies, and `{}` fits two.
  */
-@ApiExtraModels(LogoTaskInputDto, MarketingCopyInputDto, LandingPageInputDto)
+@ApiExtraModels(
+  LogoTaskInputDto,
+  MarketingCopyInputDto,
+  LandingPageInputDto,
+  BrandKitInputDto,
+)
 export class CreateTaskDto {
   @ApiProperty({ enum: TASK_TYPES, enumName: 'TaskType', example: 'logo' })
   @IsDefined(Messages.required())
@@ -29,6 +35,7 @@ export class CreateTaskDto {
       { $ref: getSchemaPath(LogoTaskInputDto) },
       { $ref: getSchemaPath(MarketingCopyInputDto) },
       { $ref: getSchemaPath(LandingPageInputDto) },
+      { $ref: getSchemaPath(BrandKitInputDto) },
     ],
     description:
       'logo: the logo request of POST /api/projects/{id}/logos plus count (1-4); marketing-copy: {tone?, audience?, language?}; landing-page: {} (it reads the project, its latest marketing copy and its chosen logo). Unknown fields are stripped.',

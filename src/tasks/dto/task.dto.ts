@@ -7,7 +7,12 @@ import { ApiProperty } from '@nestjs/swagger';
  * JSON in the database.
  */
 
-export const TASK_TYPES = ['logo', 'marketing-copy', 'landing-page'] as const;
+export const TASK_TYPES = [
+  'logo',
+  'marketing-copy',
+  'landing-page',
+  'brand-kit',
+] as const;
 export type TaskType = (typeof TASK_TYPES)[number];
 
 /**
@@ -62,7 +67,7 @@ export class TaskDto {
     enum: TASK_TYPES,
     enumName: 'TaskType',
     description:
-      'logo: the DESIGN agent draws logo candidates into LOGO; marketing-copy: the MARKETING agent writes copy into MARKETING; landing-page: the CODE agent writes a landing page into CODE.',
+      'logo: the DESIGN agent draws logo candidates into LOGO; marketing-copy: the MARKETING agent writes copy into MARKETING; landing-page: the CODE agent writes a landing page into CODE; brand-kit: the DESIGN agent makes favicon, icons, social image and mono/inverse logos from a logo into LOGO (no model call).',
     example: 'logo',
   })
   type: TaskType;
