@@ -325,6 +325,7 @@ describe('Asset renditions with AUTH_MODE=oidc', () => {
   let api: DevImageApi;
   let t: TestApp;
   let alice: string;
+  let bob: string;
 
   beforeAll(async () => {
     const { privateKey } = await generateKeyPair('RS256', {
@@ -346,6 +347,25 @@ describe('Asset renditions with AUTH_MODE=oidc', () => {
       IMAGE_API_URL: api.url,
     });
     alice = await provider.token('alice');
+    bob = await provider.token('bob');
+  });
+
+  it("the zip is a project route: a token, and another user's project is 404", async () => {
+    const created = await request(t.server)
+      .post('/api/projects')
+      .set({ Authorization: `Bearer ${alice}` })
+      .send({ name: 'Private' })
+      .expect(201);
+    const zip = `/api/projects/${created.body.project.id as string}/brand-kit.zip`;
+    await request(t.server).get(zip).expect(401);
+    await request(t.server)
+      .get(zip)
+      .set({ Authorization: `Bearer ${bob}` })
+      .expect(404, { error: 'Project not found' });
+    await request(t.server)
+      .get(zip)
+      .set({ Authorization: `Bearer ${alice}` })
+      .expect(404, { error: 'No brand kit for the chosen logo' });
   });
   afterAll(async () => {
     await t?.close();
