@@ -41,6 +41,11 @@ ENV NODE_ENV=production \
     PORT=3000
 WORKDIR /app
 COPY --from=production-dependencies --chown=root:root /app/node_modules ./node_modules
+# sharp's native parts (@img/sharp-<platform>, @img/sharp-libvips-<platform>)
+# are optional dependencies, which --omit=optional leaves out. The build
+# stage's full install already chose the ones for this image's platform
+# (npm skips those whose os/cpu/libc do not match): take exactly those.
+COPY --from=build --chown=root:root /app/node_modules/@img ./node_modules/@img
 COPY --from=build --chown=root:root /app/dist ./dist
 COPY --chown=root:root package.json ./
 # The default SQLite file lives here; PostgreSQL deployments never write it.

@@ -193,6 +193,26 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/api/projects/{id}/brand-kit.zip': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The chosen logo's brand kit, as a zip
+     * @description Streams a zip of the newest brand-kit files made from the LOGO section's chosen logo (a `brand-kit` task): favicon.ico, apple-touch-icon.png, icon-192.png, icon-512.png, og-image.png, logo.png, logo-mono.png and logo-inverse.png. With AUTH_MODE=oidc it needs the bearer token: a browser fetches it and saves the blob (docs/api.md, "Brand kit").
+     */
+    get: operations['getBrandKitZip'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/api/projects/{id}/tasks': {
     parameters: {
       query?: never;
@@ -397,10 +417,11 @@ export interface components {
       code?: 'asset_storage_unavailable' | 'too_many_tasks';
     };
     /**
-     * @description logo: the DESIGN agent draws logo candidates into LOGO; marketing-copy: the MARKETING agent writes copy into MARKETING; landing-page: the CODE agent writes a landing page into CODE; logo-edit: the DESIGN agent draws variations of a kept logo into LOGO.
+     * @description logo: the DESIGN agent draws logo candidates into LOGO; marketing-copy: the MARKETING agent writes copy into MARKETING; landing-page: the CODE agent writes a landing page into CODE; logo-edit: the DESIGN agent draws variations of a kept logo into LOGO; brand-kit: the DESIGN agent makes favicon, icons, social image and mono/inverse logos from a logo into LOGO (no model call).
      * @enum {string}
      */
-    TaskType: 'logo' | 'marketing-copy' | 'landing-page' | 'logo-edit';
+    TaskType:
+      'logo' | 'marketing-copy' | 'landing-page' | 'logo-edit' | 'brand-kit';
     /** @enum {string} */
     TaskStatus: 'QUEUED' | 'RUNNING' | 'SUCCEEDED' | 'FAILED' | 'CANCELLED';
     TaskDto: {
@@ -412,7 +433,7 @@ export interface components {
       /** @example 019aa8f2-5f1c-7c3e-9a51-3c1f5d0b8e20 */
       projectId: string;
       /**
-       * @description logo: the DESIGN agent draws logo candidates into LOGO; marketing-copy: the MARKETING agent writes copy into MARKETING; landing-page: the CODE agent writes a landing page into CODE; logo-edit: the DESIGN agent draws variations of a kept logo into LOGO.
+       * @description logo: the DESIGN agent draws logo candidates into LOGO; marketing-copy: the MARKETING agent writes copy into MARKETING; landing-page: the CODE agent writes a landing page into CODE; logo-edit: the DESIGN agent draws variations of a kept logo into LOGO; brand-kit: the DESIGN agent makes favicon, icons, social image and mono/inverse logos from a logo into LOGO (no model call).
        * @example logo
        */
       type: components['schemas']['TaskType'];
@@ -519,10 +540,10 @@ export interface components {
       nextCursor?: string | null;
     };
     /**
-     * @description What made it: a logo (image model, kept or made by a logo task), marketing copy (JSON: tagline, description, posts) or a landing page (a self-contained HTML page, served sandboxed).
+     * @description What made it: a logo (image model, kept or made by a logo task), marketing copy (JSON: tagline, description, posts) or a landing page (a self-contained HTML page, served sandboxed), or a brand-kit file made from a logo (its `prompt` is the file's name in the kit, e.g. favicon.ico, then the logo it was made from).
      * @enum {string}
      */
-    AssetKind: 'logo' | 'marketing-copy' | 'landing-page';
+    AssetKind: 'logo' | 'marketing-copy' | 'landing-page' | 'brand-kit';
     AssetDto: {
       /**
        * @description The asset id (UUID).
@@ -540,7 +561,7 @@ export interface components {
        */
       sectionId: string | null;
       /**
-       * @description What made it: a logo (image model, kept or made by a logo task), marketing copy (JSON: tagline, description, posts) or a landing page (a self-contained HTML page, served sandboxed).
+       * @description What made it: a logo (image model, kept or made by a logo task), marketing copy (JSON: tagline, description, posts) or a landing page (a self-contained HTML page, served sandboxed), or a brand-kit file made from a logo (its `prompt` is the file's name in the kit, e.g. favicon.ico, then the logo it was made from).
        * @example logo
        */
       kind: components['schemas']['AssetKind'];
@@ -554,6 +575,7 @@ export interface components {
         | 'image/jpeg'
         | 'image/webp'
         | 'image/svg+xml'
+        | 'image/x-icon'
         | 'application/json'
         | 'text/html';
       /**
@@ -972,6 +994,19 @@ export interface components {
        */
       count: number;
     };
+    BrandKitInputDto: {
+      /**
+       * Format: uuid
+       * @description The image asset (PNG, JPEG or WebP) the kit is made from; by default the LOGO section's chosen one
+       * @example 019aa8f2-5f1c-7c3e-9a51-3c1f5d0b8e21
+       */
+      assetId?: string;
+      /**
+       * @description og-image.png's background: by default the first #rrggbb colour of the logo's prompt, else white
+       * @example #0044ff
+       */
+      backgroundColor?: string;
+    };
     CreateTaskDto: {
       /** @example logo */
       type: components['schemas']['TaskType'];
@@ -993,7 +1028,8 @@ export interface components {
         | components['schemas']['LogoTaskInputDto']
         | components['schemas']['MarketingCopyInputDto']
         | components['schemas']['LandingPageInputDto']
-        | components['schemas']['LogoEditInputDto'];
+        | components['schemas']['LogoEditInputDto']
+        | components['schemas']['BrandKitInputDto'];
     };
     TaskResponseDto: {
       task: components['schemas']['TaskDto'];
@@ -2292,6 +2328,7 @@ export interface operations {
           'image/png': string;
           'image/jpeg': string;
           'image/webp': string;
+          'image/svg+xml': string;
         };
       };
       /** @description Not modified: the ETag sent is this image (no body) */
@@ -2336,6 +2373,13 @@ export interface operations {
            *     }
            */
           'image/webp': components['schemas']['LogoErrorResponseDto'];
+          /**
+           * @example {
+           *       "success": false,
+           *       "error": "Logo not found"
+           *     }
+           */
+          'image/svg+xml': components['schemas']['LogoErrorResponseDto'];
           /**
            * @example {
            *       "success": false,
@@ -2390,6 +2434,13 @@ export interface operations {
            *     }
            */
           'image/webp': components['schemas']['LogoErrorResponseDto'];
+          /**
+           * @example {
+           *       "success": false,
+           *       "error": "Failed to read logo"
+           *     }
+           */
+          'image/svg+xml': components['schemas']['LogoErrorResponseDto'];
           /**
            * @example {
            *       "success": false,
@@ -3070,6 +3121,8 @@ export interface operations {
   getAssetContent: {
     parameters: {
       query?: {
+        /** @description A square PNG rendition this many pixels a side (16 to 1024; the image contained, transparent padding), made once and kept, instead of the kept bytes. PNG, JPEG and WebP assets only (others: 400). With AUTH_MODE=oidc the URL must still carry its expiry and signature. Example: `32` */
+        size?: number;
         /** @description With AUTH_MODE=oidc: when the URL stops working (epoch seconds) */
         expires?: string;
         /** @description With AUTH_MODE=oidc: the URL's signature */
@@ -3092,7 +3145,7 @@ export interface operations {
     };
     requestBody?: never;
     responses: {
-      /** @description The bytes, exactly as they were kept */
+      /** @description The bytes, exactly as they were kept (a landing page or marketing copy as text/html or application/json, served sandboxed), or with `size` a PNG rendition */
       200: {
         headers: {
           /** @description `public, max-age=31536000, immutable` for a stable URL; for a signed one `private, max-age=<seconds until it expires>, immutable` */
@@ -3109,6 +3162,8 @@ export interface operations {
           'image/png': string;
           'image/jpeg': string;
           'image/webp': string;
+          'image/svg+xml': string;
+          'image/x-icon': string;
         };
       };
       /** @description Not modified: the ETag sent is these bytes (no body) */
@@ -3125,6 +3180,106 @@ export interface operations {
           [name: string]: unknown;
         };
         content?: never;
+      };
+      /** @description `size` is not an integer from 16 to 1024, or the asset is not a PNG, JPEG or WebP image (`size` is then named with code "custom") */
+      400: {
+        headers: {
+          /** @description The request's id: the caller's own X-Request-Id when plausible (1 to 128 letters, digits or `._:/+=-`), otherwise a new UUID; also in the request's log line */
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": "Invalid input",
+           *       "details": [
+           *         {
+           *           "path": [
+           *             "size"
+           *           ],
+           *           "message": "Number must be less than or equal to 1024",
+           *           "code": "too_big"
+           *         }
+           *       ]
+           *     }
+           */
+          'image/png': components['schemas']['ValidationErrorResponseDto'];
+          /**
+           * @example {
+           *       "error": "Invalid input",
+           *       "details": [
+           *         {
+           *           "path": [
+           *             "size"
+           *           ],
+           *           "message": "Number must be less than or equal to 1024",
+           *           "code": "too_big"
+           *         }
+           *       ]
+           *     }
+           */
+          'image/jpeg': components['schemas']['ValidationErrorResponseDto'];
+          /**
+           * @example {
+           *       "error": "Invalid input",
+           *       "details": [
+           *         {
+           *           "path": [
+           *             "size"
+           *           ],
+           *           "message": "Number must be less than or equal to 1024",
+           *           "code": "too_big"
+           *         }
+           *       ]
+           *     }
+           */
+          'image/webp': components['schemas']['ValidationErrorResponseDto'];
+          /**
+           * @example {
+           *       "error": "Invalid input",
+           *       "details": [
+           *         {
+           *           "path": [
+           *             "size"
+           *           ],
+           *           "message": "Number must be less than or equal to 1024",
+           *           "code": "too_big"
+           *         }
+           *       ]
+           *     }
+           */
+          'image/svg+xml': components['schemas']['ValidationErrorResponseDto'];
+          /**
+           * @example {
+           *       "error": "Invalid input",
+           *       "details": [
+           *         {
+           *           "path": [
+           *             "size"
+           *           ],
+           *           "message": "Number must be less than or equal to 1024",
+           *           "code": "too_big"
+           *         }
+           *       ]
+           *     }
+           */
+          'image/x-icon': components['schemas']['ValidationErrorResponseDto'];
+          /**
+           * @example {
+           *       "error": "Invalid input",
+           *       "details": [
+           *         {
+           *           "path": [
+           *             "size"
+           *           ],
+           *           "message": "Number must be less than or equal to 1024",
+           *           "code": "too_big"
+           *         }
+           *       ]
+           *     }
+           */
+          'application/json': components['schemas']['ValidationErrorResponseDto'];
+        };
       };
       /** @description With AUTH_MODE=oidc: the URL has no valid signature, or it has expired; a fresh answer holding the asset has a working one */
       403: {
@@ -3152,6 +3307,18 @@ export interface operations {
            *     }
            */
           'image/webp': components['schemas']['ErrorResponseDto'];
+          /**
+           * @example {
+           *       "error": "This asset URL has expired or is not valid"
+           *     }
+           */
+          'image/svg+xml': components['schemas']['ErrorResponseDto'];
+          /**
+           * @example {
+           *       "error": "This asset URL has expired or is not valid"
+           *     }
+           */
+          'image/x-icon': components['schemas']['ErrorResponseDto'];
           /**
            * @example {
            *       "error": "This asset URL has expired or is not valid"
@@ -3186,6 +3353,18 @@ export interface operations {
            *     }
            */
           'image/webp': components['schemas']['ErrorResponseDto'];
+          /**
+           * @example {
+           *       "error": "Asset not found"
+           *     }
+           */
+          'image/svg+xml': components['schemas']['ErrorResponseDto'];
+          /**
+           * @example {
+           *       "error": "Asset not found"
+           *     }
+           */
+          'image/x-icon': components['schemas']['ErrorResponseDto'];
           /**
            * @example {
            *       "error": "Asset not found"
@@ -3241,6 +3420,18 @@ export interface operations {
            *       "error": "Failed to read asset"
            *     }
            */
+          'image/svg+xml': components['schemas']['ErrorResponseDto'];
+          /**
+           * @example {
+           *       "error": "Failed to read asset"
+           *     }
+           */
+          'image/x-icon': components['schemas']['ErrorResponseDto'];
+          /**
+           * @example {
+           *       "error": "Failed to read asset"
+           *     }
+           */
           'application/json': components['schemas']['ErrorResponseDto'];
         };
       };
@@ -3272,6 +3463,18 @@ export interface operations {
            *     }
            */
           'image/webp': components['schemas']['ErrorResponseDto'];
+          /**
+           * @example {
+           *       "error": "Asset storage is unavailable; try again shortly"
+           *     }
+           */
+          'image/svg+xml': components['schemas']['ErrorResponseDto'];
+          /**
+           * @example {
+           *       "error": "Asset storage is unavailable; try again shortly"
+           *     }
+           */
+          'image/x-icon': components['schemas']['ErrorResponseDto'];
           /**
            * @example {
            *       "error": "Asset storage is unavailable; try again shortly"
@@ -3677,6 +3880,144 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": "Authentication is temporarily unavailable"
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponseDto'];
+        };
+      };
+    };
+  };
+  getBrandKitZip: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /**
+         * @description The project id (UUID)
+         * @example 019aa8f2-5f1c-7c3e-9a51-3c1f5d0b8e21
+         */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The zip, streamed */
+      200: {
+        headers: {
+          /** @description attachment; filename="<project-name-slug>-brand-kit.zip" */
+          'Content-Disposition'?: string;
+          /** @description The request's id: the caller's own X-Request-Id when plausible (1 to 128 letters, digits or `._:/+=-`), otherwise a new UUID; also in the request's log line */
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/zip': string;
+        };
+      };
+      /** @description With AUTH_MODE=oidc: no bearer token, or one that is malformed, expired, wrongly signed or for another audience */
+      401: {
+        headers: {
+          /** @description Bearer realm="workspace-api"[, error="invalid_token"] */
+          'WWW-Authenticate'?: string;
+          /** @description The request's id: the caller's own X-Request-Id when plausible (1 to 128 letters, digits or `._:/+=-`), otherwise a new UUID; also in the request's log line */
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": "Unauthorized"
+           *     }
+           */
+          'application/zip': components['schemas']['ErrorResponseDto'];
+          /**
+           * @example {
+           *       "error": "Unauthorized"
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponseDto'];
+        };
+      };
+      /** @description No project with this id (of the caller's, with AUTH_MODE=oidc): `{error:"Project not found"}`; or no logo is chosen, or no brand-kit task has made a kit from the chosen one: `{error:"No brand kit for the chosen logo"}` */
+      404: {
+        headers: {
+          /** @description The request's id: the caller's own X-Request-Id when plausible (1 to 128 letters, digits or `._:/+=-`), otherwise a new UUID; also in the request's log line */
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": "No brand kit for the chosen logo"
+           *     }
+           */
+          'application/zip': components['schemas']['ErrorResponseDto'];
+          /**
+           * @example {
+           *       "error": "No brand kit for the chosen logo"
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponseDto'];
+        };
+      };
+      /** @description The request headers, the URL included, are over 16 KB */
+      431: {
+        headers: {
+          /** @description The request's id: the caller's own X-Request-Id when plausible (1 to 128 letters, digits or `._:/+=-`), otherwise a new UUID; also in the request's log line */
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": "Request headers are too large"
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponseDto'];
+        };
+      };
+      /** @description The files could not be read */
+      500: {
+        headers: {
+          /** @description The request's id: the caller's own X-Request-Id when plausible (1 to 128 letters, digits or `._:/+=-`), otherwise a new UUID; also in the request's log line */
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": "Failed to read brand kit"
+           *     }
+           */
+          'application/zip': components['schemas']['ErrorResponseDto'];
+          /**
+           * @example {
+           *       "error": "Failed to read brand kit"
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponseDto'];
+        };
+      };
+      /** @description With AUTH_MODE=oidc: the OpenID Provider's keys cannot be fetched and none are cached */
+      503: {
+        headers: {
+          /** @description Seconds to wait before sending the request again */
+          'Retry-After'?: number;
+          /** @description The request's id: the caller's own X-Request-Id when plausible (1 to 128 letters, digits or `._:/+=-`), otherwise a new UUID; also in the request's log line */
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": "Authentication is temporarily unavailable"
+           *     }
+           */
+          'application/zip': components['schemas']['ErrorResponseDto'];
           /**
            * @example {
            *       "error": "Authentication is temporarily unavailable"

@@ -8,6 +8,7 @@ import { DeploymentIdentity1764310000000 } from './1764310000000-deployment-iden
 import { StoredImageParts1764320000000 } from './1764320000000-stored-image-parts';
 import { RunningTasks1764400000000 } from './1764400000000-running-tasks';
 import { HostedLogoOrigin1764500000000 } from './1764500000000-hosted-logo-origin';
+import { AssetRenditions1764510000000 } from './1764510000000-asset-renditions';
 
 /**
  * Every migration, oldest first. Listed as classes rather than a file glob so
@@ -24,4 +25,5 @@ export const MIGRATIONS = [
   StoredImageParts1764320000000,
   RunningTasks1764400000000,
   HostedLogoOrigin1764500000000,
+  AssetRenditions1764510000000,
 ];

@@ -9,6 +9,8 @@ import { buildDataSourceOptions } from '../config/data-source-options';
 import type { DatabaseConfig } from '../src/database/database.config';
 import { runPendingMigrations } from '../config/run-migrations';
 import { AssetsRepository } from '../src/assets/assets.repository';
+import { AssetRenditionsRepository } from '../src/assets/renditions/asset-renditions.repository';
+import { BrandKitRepository } from '../src/brand-kit/brand-kit.repository';
 import type { AssetRecord } from '../src/assets/dto/asset.dto';
 import type { EntityTagCondition } from '../src/common/http/entity-tags';
 import { newId } from '../src/common/ids';
@@ -389,6 +391,34 @@ export async function captureRepositorySql(
       db.transaction((transaction) => assets.delete(transaction, ref)),
     );
     write('assets.repository', 'AssetsRepository');
+
+    // The asset again (not recorded), for its renditions.
+    await db.transaction((transaction) =>
+      new AssetsRepository(db).insert(transaction, asset),
+    );
+    const renditions = watched(new AssetRenditionsRepository(db), called);
+    const rendition = { sha256: '0'.repeat(64), bytes: Buffer.from('png') };
+    await record('find (none yet)', () => renditions.find(asset.id, 32));
+    await record('insert', () => renditions.insert(asset.id, 32, rendition));
+    await record('find', () => renditions.find(asset.id, 32));
+    write('asset-renditions.repository', 'AssetRenditionsRepository');
+
+    const kits = watched(new BrandKitRepository(db), called);
+    await record('chosenLogoId', () =>
+      db.transaction((transaction) => kits.chosenLogoId(transaction, owner.id)),
+    );
+    await record('imageAsset', () =>
+      db.transaction((transaction) =>
+        kits.imageAsset(transaction, owner.id, asset.id),
+      ),
+    );
+    await record('chosenLogoOf', () => kits.chosenLogoOf(owner.id));
+    await record('kitFiles', () => kits.kitFiles(owner.id, asset.id));
+    await record('projectName', () => kits.projectName(owner.id));
+    await record('projectName (owner)', () =>
+      kits.projectName(owner.id, 'user-1'),
+    );
+    write('brand-kit.repository', 'BrandKitRepository');
 
     const change = { projectId: owner.id, missing };
     await record('advance', () =>

@@ -10,6 +10,7 @@ import { AppGuard } from './app.guard';
 import { AuthGuard } from './auth/auth.guard';
 import { DatabaseModule } from './database/database.module';
 import { AssetsModule } from './assets/assets.module';
+import { BrandKitModule } from './brand-kit/brand-kit.module';
 import { ApiDocsModule } from './docs/api-docs.module';
 import { HealthModule } from './health/health.module';
 import { MetricsModule } from './metrics/metrics.module';
@@ -42,6 +43,7 @@ import { TracingModule } from './tracing/tracing.module';
     ProjectsModule,
     LogoModule,
     AssetsModule,
+    BrandKitModule,
     SectionsModule,
     TasksModule,
     HealthModule,

@@ -201,7 +201,12 @@ const BINARY_OPERATIONS: [string, string, string[]][] = [
   [
     'get',
     '/api/projects/{id}/assets/{assetId}/content',
-    ['200', '304', '403', '404', '431', '500'],
+    ['200', '304', '400', '403', '404', '431', '500'],
+  ],
+  [
+    'get',
+    '/api/projects/{id}/brand-kit.zip',
+    ['200', '401', '404', '431', '500', '503'],
   ],
 ];
 
@@ -276,7 +281,7 @@ describe('OpenAPI document', () => {
     ).resolves.toBeDefined();
   });
 
-  it('lists exactly the nineteen operations (health, metrics and docs stay out)', () => {
+  it('lists exactly the twenty operations (health, metrics and docs stay out)', () => {
     const listed = Object.entries(document.paths).flatMap(([path, ops]) =>
       Object.keys(ops).map((method) => `${method} ${path}`),
     );
@@ -287,13 +292,14 @@ describe('OpenAPI document', () => {
     );
   });
 
-  it('documents the hosted logo as PNG, JPEG or WebP bytes, its 404 in the logo envelope, and no credentials in any mode', () => {
+  it('documents the hosted logo as PNG, JPEG, WebP or SVG bytes, its 404 in the logo envelope, and no credentials in any mode', () => {
     const [[method, path, statuses]] = BINARY_OPERATIONS;
     const op = operation(document, method, path);
     expect(Object.keys(op?.responses ?? {}).sort()).toEqual(statuses);
     expect(Object.keys(op?.responses['200'].content ?? {}).sort()).toEqual([
       'image/jpeg',
       'image/png',
+      'image/svg+xml',
       'image/webp',
     ]);
     const notFound = op?.responses['404'].content?.['application/json'];
@@ -409,6 +415,7 @@ describe('OpenAPI document', () => {
       '#/components/schemas/MarketingCopyInputDto',
       '#/components/schemas/LandingPageInputDto',
       '#/components/schemas/LogoEditInputDto',
+      '#/components/schemas/BrandKitInputDto',
     ]);
   });
 

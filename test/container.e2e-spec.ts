@@ -5,6 +5,7 @@ import {
   mkdirSync,
   mkdtempSync,
   readFileSync,
+  readdirSync,
   renameSync,
   rmSync,
 } from 'node:fs';
@@ -28,6 +29,8 @@ const STEP_TIMEOUT_MS = 8 * 60_000;
 /** The RUN lines of the Dockerfile this test performs, in order. */
 const BUILD_STAGE = ['npm ci --ignore-scripts', 'npm run build:service'];
 const DEPENDENCY_STAGE = ['npm ci --omit=dev --omit=optional --ignore-scripts'];
+/** What the runtime stage takes from the build stage's full install. */
+const SHARP_PLATFORM_COPY = '/app/node_modules/@img';
 /** Flags that change how fast npm works, not what it installs. */
 const QUIET = ['--prefer-offline', '--no-audit', '--no-fund'];
 
@@ -85,6 +88,15 @@ describe('Dockerfile steps in a clean copy of the repository', () => {
     expect(runLines).toEqual([...BUILD_STAGE, ...DEPENDENCY_STAGE]);
   });
 
+  it("takes sharp's platform packages from the build stage (keep both in step)", () => {
+    const copyLines = readFileSync(join(REPO_ROOT, 'Dockerfile'), 'utf8')
+      .split('\n')
+      .filter((line) => line.startsWith('COPY --from=build'));
+    expect(copyLines).toContain(
+      `COPY --from=build --chown=root:root ${SHARP_PLATFORM_COPY} ./node_modules/@img`,
+    );
+  });
+
   it(
     'builds, installs production dependencies only, starts with the image command and answers ready',
     async () => {
@@ -109,6 +121,13 @@ describe('Dockerfile steps in a clean copy of the repository', () => {
       mkdirSync(app);
       renameSync(join(dependencies, 'node_modules'), join(app, 'node_modules'));
       renameSync(join(build, 'dist'), join(app, 'dist'));
+      cpSync(
+        join(build, 'node_modules', '@img'),
+        join(app, 'node_modules', '@img'),
+        {
+          recursive: true,
+        },
+      );
       cpSync(join(REPO_ROOT, 'package.json'), join(app, 'package.json'));
 
       // Production dependencies only: no package the lockfile marks as
@@ -119,6 +138,22 @@ describe('Dockerfile steps in a clean copy of the repository', () => {
       for (const devOnly of ['typescript', 'ts-node', 'jest', '@nestjs/cli']) {
         expect(existsSync(join(app, 'node_modules', devOnly))).toBe(false);
       }
+
+      // sharp loads its native module for this platform, and the image
+      // holds no other platform's build.
+      const sharpPlatform = `${process.platform}-${process.arch}`;
+      const imgPackages = readdirSync(join(app, 'node_modules', '@img'));
+      expect(
+        imgPackages.filter((name) => name.startsWith('sharp-')).sort(),
+      ).toEqual(
+        [`sharp-libvips-${sharpPlatform}`, `sharp-${sharpPlatform}`].sort(),
+      );
+      const versions = execFileSync(
+        process.execPath,
+        ['-e', "process.stdout.write(require('sharp').versions.vips)"],
+        { cwd: app, encoding: 'utf8' },
+      );
+      expect(versions).toMatch(/^\d+\.\d+/);
 
       const cmd = readFileSync(join(REPO_ROOT, 'Dockerfile'), 'utf8')
         .split('\n')

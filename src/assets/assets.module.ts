@@ -9,6 +9,8 @@ import { AssetStorageModule } from './asset-storage.module';
 import { AssetsService } from './assets.service';
 import { ParkedLogos } from './parked-logos';
 import { ProjectAssetsController } from './project-assets.controller';
+import { AssetRenditions } from './renditions/asset-renditions';
+import { AssetRenditionsRepository } from './renditions/asset-renditions.repository';
 
 /**
  * Kept logos: POST /api/projects/{id}/logos, one asset's GET and DELETE,
@@ -24,8 +26,13 @@ import { ProjectAssetsController } from './project-assets.controller';
     SectionsModule,
   ],
   controllers: [ProjectAssetsController, AssetContentController],
-  providers: [AssetsService, ParkedLogos],
+  providers: [
+    AssetsService,
+    ParkedLogos,
+    AssetRenditions,
+    AssetRenditionsRepository,
+  ],
   // Tasks keep their results as assets, stored the same way.
-  exports: [AssetsService, AssetStorageModule],
+  exports: [AssetsService, AssetStorageModule, AssetRenditions],
 })
 export class AssetsModule {}

@@ -9,7 +9,10 @@ import {
   ApiResponse,
   getSchemaPath,
 } from '@nestjs/swagger';
-import { ApiImageBytes } from '../docs/image-response.openapi';
+import {
+  ApiImageBytes,
+  LOGO_MEDIA_TYPES,
+} from '../docs/image-response.openapi';
 import {
   ApiIdempotencyKey,
   ApiIfMatch,
@@ -247,18 +250,35 @@ export const GetAssetContentEndpoint = () =>
       description: "With AUTH_MODE=oidc: the URL's signature",
       schema: { type: 'string' },
     }),
+    ApiQuery({
+      name: 'size',
+      required: false,
+      description:
+        'A square PNG rendition this many pixels a side (16 to 1024; the image contained, transparent padding), made once and kept, instead of the kept bytes. PNG, JPEG and WebP assets only (others: 400). With AUTH_MODE=oidc the URL must still carry its expiry and signature.',
+      schema: { type: 'integer', minimum: 16, maximum: 1024, example: 32 },
+    }),
     ApiHeader({
       name: 'If-None-Match',
       required: false,
       description: 'The ETag of an earlier answer: 304 without a body',
       schema: { type: 'string', example: `"${ASSET_EXAMPLE.sha256}"` },
     }),
+    ApiInvalidInput(
+      'error',
+      '`size` is not an integer from 16 to 1024, or the asset is not a PNG, JPEG or WebP image (`size` is then named with code "custom")',
+      {
+        path: ['size'],
+        message: 'Number must be less than or equal to 1024',
+        code: 'too_big',
+      },
+    ),
     ApiImageBytes(
       {
-        ok: 'The bytes, exactly as they were kept',
+        ok: 'The bytes, exactly as they were kept (a landing page or marketing copy as text/html or application/json, served sandboxed), or with `size` a PNG rendition',
         notModified: 'Not modified: the ETag sent is these bytes (no body)',
       },
       CONTENT_HEADERS,
+      [...LOGO_MEDIA_TYPES, 'image/x-icon'],
     ),
     ApiFailure(
       'error',

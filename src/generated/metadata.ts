@@ -21,7 +21,7 @@ export default async () => {
               sectionId: { required: true, type: () => String, nullable: true },
               kind: {
                 required: true,
-                enum: ['logo', 'marketing-copy', 'landing-page'],
+                enum: ['logo', 'marketing-copy', 'landing-page', 'brand-kit'],
               },
               contentType: { required: true, type: () => String },
               byteSize: { required: true, type: () => Number },
@@ -45,7 +45,13 @@ export default async () => {
               projectId: { required: true, type: () => String },
               type: {
                 required: true,
-                enum: ['logo', 'marketing-copy', 'landing-page', 'logo-edit'],
+                enum: [
+                  'logo',
+                  'marketing-copy',
+                  'landing-page',
+                  'brand-kit',
+                  'logo-edit',
+                ],
               },
               agentId: { required: true, type: () => String, nullable: true },
               sectionId: { required: true, type: () => String, nullable: true },
@@ -394,6 +400,14 @@ export default async () => {
           },
         ],
         [
+          Promise.resolve(require('../assets/dto/asset-content-query.dto')),
+          {
+            AssetContentQuery: {
+              size: { required: false, type: () => Number },
+            },
+          },
+        ],
+        [
           Promise.resolve(require('../projects/dto/create-project.dto')),
           {
             CreateProjectDto: {
@@ -445,6 +459,15 @@ export default async () => {
           },
         ],
         [
+          Promise.resolve(require('../brand-kit/dto/brand-kit-input.dto')),
+          {
+            BrandKitInputDto: {
+              assetId: { required: false, type: () => String },
+              backgroundColor: { required: false, type: () => String },
+            },
+          },
+        ],
+        [
           Promise.resolve(require('../tasks/dto/logo-task-input.dto')),
           {
             LogoTaskInputDto: {
@@ -470,7 +493,13 @@ export default async () => {
             CreateTaskDto: {
               type: {
                 required: true,
-                enum: ['logo', 'marketing-copy', 'landing-page', 'logo-edit'],
+                enum: [
+                  'logo',
+                  'marketing-copy',
+                  'landing-page',
+                  'brand-kit',
+                  'logo-edit',
+                ],
               },
               input: {
                 required: false,
@@ -555,6 +584,10 @@ export default async () => {
               remove: { type: String },
             },
           },
+        ],
+        [
+          Promise.resolve(require('../brand-kit/brand-kit.controller')),
+          { BrandKitController: { zip: {} } },
         ],
         [
           Promise.resolve(require('../health/health.controller')),

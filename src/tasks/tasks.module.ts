@@ -11,6 +11,8 @@ import { SectionsModule } from '../sections/sections.module';
 import { TaskEngineModule } from './engine/task-engine.module';
 import { LandingPageTask } from './kinds/landing-page-task';
 import { LogoEditTask } from './kinds/logo-edit-task';
+import { BrandKitTask } from './kinds/brand-kit-task';
+import { BrandKitModule } from '../brand-kit/brand-kit.module';
 import { LogoTask } from './kinds/logo-task';
 import { MarketingCopyTask } from './kinds/marketing-copy-task';
 import { TASK_KINDS, type TaskKind } from './kinds/task-kind';
@@ -31,6 +33,7 @@ import { WorkerRoleMiddleware } from './worker-role.middleware';
 @Module({
   imports: [
     AssetsModule,
+    BrandKitModule,
     IdempotencyModule,
     LogoModule,
     ProjectVersionsModule,
@@ -49,9 +52,16 @@ import { WorkerRoleMiddleware } from './worker-role.middleware';
     MarketingCopyTask,
     LandingPageTask,
     LogoEditTask,
+    BrandKitTask,
     {
       provide: TASK_KINDS,
-      inject: [LogoTask, MarketingCopyTask, LandingPageTask, LogoEditTask],
+      inject: [
+        LogoTask,
+        MarketingCopyTask,
+        LandingPageTask,
+        LogoEditTask,
+        BrandKitTask,
+      ],
       useFactory: (...kinds: TaskKind[]) => kinds,
     },
   ],

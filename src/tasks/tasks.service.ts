@@ -98,6 +98,10 @@ export class TasksService {
         owner,
         missing: () => new ProjectNotFoundException(),
       });
+      // A kind's own rules on the project (409), and its input made whole.
+      const taskInput = kind.prepare
+        ? await kind.prepare(transaction, projectId, input)
+        : input;
       const userId = await this.tasks.ownerOf(transaction, projectId);
       const unfinished = await this.tasks.unfinishedCounts(
         transaction,
@@ -127,7 +131,7 @@ export class TasksService {
         projectId,
         type: kind.type,
         ...place,
-        input,
+        input: taskInput,
         createdAt: new Date(),
       });
       await this.engine.enqueue(transaction, task.id);

@@ -10,7 +10,12 @@ import { ApiProperty } from '@nestjs/swagger';
  */
 
 /** What made an asset: a logo (image model), marketing copy (text model) or a landing page (code model). */
-export const ASSET_KINDS = ['logo', 'marketing-copy', 'landing-page'] as const;
+export const ASSET_KINDS = [
+  'logo',
+  'marketing-copy',
+  'landing-page',
+  'brand-kit',
+] as const;
 export type AssetKind = (typeof ASSET_KINDS)[number];
 
 const ID = '019aa8f3-0b4e-7a21-8c3d-5e6f7a8b9c0d';
@@ -39,7 +44,7 @@ export class AssetDto {
     enum: ASSET_KINDS,
     enumName: 'AssetKind',
     description:
-      'What made it: a logo (image model, kept or made by a logo task), marketing copy (JSON: tagline, description, posts) or a landing page (a self-contained HTML page, served sandboxed).',
+      "What made it: a logo (image model, kept or made by a logo task), marketing copy (JSON: tagline, description, posts) or a landing page (a self-contained HTML page, served sandboxed), or a brand-kit file made from a logo (its `prompt` is the file's name in the kit, e.g. favicon.ico, then the logo it was made from).",
     example: 'logo',
   })
   kind: AssetKind;
@@ -49,6 +54,7 @@ export class AssetDto {
       'image/jpeg',
       'image/webp',
       'image/svg+xml',
+      'image/x-icon',
       'application/json',
       'text/html',
     ],

@@ -11,6 +11,7 @@ import { LandingPageInputDto } from '../../text-generation/dto/landing-page-inpu
 import { MarketingCopyInputDto } from '../../text-generation/dto/marketing-copy-input.dto';
 import { LogoEditInputDto } from './logo-edit-input.dto';
 import { LogoTaskInputDto } from './logo-task-input.dto';
+import { BrandKitInputDto } from '../../brand-kit/dto/brand-kit-input.dto';
 import { TASK_TYPES, type TaskType } from './task.dto';
 
 /**
@@ -23,6 +24,7 @@ import { TASK_TYPES, type TaskType } from './task.dto';
   MarketingCopyInputDto,
   LandingPageInputDto,
   LogoEditInputDto,
+  BrandKitInputDto,
 )
 export class CreateTaskDto {
   @ApiProperty({ enum: TASK_TYPES, enumName: 'TaskType', example: 'logo' })
@@ -36,6 +38,7 @@ export class CreateTaskDto {
       { $ref: getSchemaPath(MarketingCopyInputDto) },
       { $ref: getSchemaPath(LandingPageInputDto) },
       { $ref: getSchemaPath(LogoEditInputDto) },
+      { $ref: getSchemaPath(BrandKitInputDto) },
     ],
     description:
       'logo: the logo request of POST /api/projects/{id}/logos plus count (1-4); marketing-copy: {tone?, audience?, language?}; landing-page: {} (it reads the project, its latest marketing copy and its chosen logo); logo-edit: {assetId, instructions, count?} (a kept logo of the project, what to change, 1-4 variations). Unknown fields are stripped.',

@@ -1,4 +1,5 @@
 import type { Type } from '@nestjs/common';
+import type { Transaction } from '../../database/database.service';
 import type { ProducedAsset } from '../../assets/assets.service';
 import type { TaskDto, TaskType } from '../dto/task.dto';
 
@@ -36,6 +37,16 @@ export interface TaskKind {
     input: Record<string, unknown>,
     owner: string | undefined,
   ): Promise<void>;
+  /**
+   * In the transaction that queues the task, once the project is known:
+   * throws when the project does not allow this task now (409), else
+   * returns the input to store, its defaults filled in.
+   */
+  prepare?(
+    transaction: Transaction,
+    projectId: string,
+    input: Record<string, unknown>,
+  ): Promise<Record<string, unknown>>;
   run(work: TaskWork): Promise<ProducedAsset[]>;
 }
 

@@ -1,0 +1,95 @@
+import sharp from 'sharp';
+import { decode, inImageTurn } from '../assets/renditions/image-work';
+import { encodeIco } from './ico';
+
+/** One file of a brand kit: its name in the kit (and the zip), type and bytes. */
+export interface BrandKitFile {
+  name: string;
+  contentType: 'image/png' | 'image/x-icon';
+  bytes: Buffer;
+}
+
+/** The kit's files, in the order they are kept and zipped. */
+export const BRAND_KIT_FILES = [
+  'favicon.ico',
+  'apple-touch-icon.png',
+  'icon-192.png',
+  'icon-512.png',
+  'og-image.png',
+  'logo.png',
+  'logo-mono.png',
+  'logo-inverse.png',
+] as const;
+
+const TRANSPARENT = { r: 0, g: 0, b: 0, alpha: 0 };
+const OG_WIDTH = 1200;
+const OG_HEIGHT = 630;
+/** The logo's share of og-image's height. */
+const OG_LOGO_HEIGHT = 420;
+
+const square = (logo: Buffer, size: number, background = TRANSPARENT) =>
+  decode(logo)
+    .resize(size, size, { fit: 'contain', background })
+    .png()
+    .toBuffer();
+
+/** The first #rrggbb of a logo's prompt (the colours asked for), else white. */
+export function backgroundFrom(prompt: string): string {
+  return /#[0-9a-fA-F]{6}\b/.exec(prompt)?.[0].toLowerCase() ?? '#ffffff';
+}
+
+/**
+ * Every file of a brand kit, made from a logo's bytes in sharp's thread
+ * pool, one image operation turn at a time (the event loop only awaits):
+ * favicon.ico (16, 32 and 48 pixel PNGs), the touch and PWA icons, a
+ * 1200×630 social image (the logo centred on `background`), and greyscale
+ * the logo as PNG, and greyscale and negated versions of it (alpha kept).
+ */
+export function makeBrandKit(
+  logo: Buffer,
+  background: string,
+): Promise<BrandKitFile[]> {
+  return inImageTurn(async () => {
+    const favicon = await Promise.all(
+      [16, 32, 48].map(async (size) => ({
+        size,
+        png: await square(logo, size),
+      })),
+    );
+    const ogLogo = await decode(logo)
+      .resize(OG_LOGO_HEIGHT, OG_LOGO_HEIGHT, {
+        fit: 'contain',
+        background: TRANSPARENT,
+      })
+      .png()
+      .toBuffer();
+    const og = await sharp({
+      create: { width: OG_WIDTH, height: OG_HEIGHT, channels: 4, background },
+    })
+      .composite([{ input: ogLogo, gravity: 'centre' }])
+      .png()
+      .toBuffer();
+    const png = (name: string, bytes: Buffer): BrandKitFile => ({
+      name,
+      contentType: 'image/png',
+      bytes,
+    });
+    return [
+      {
+        name: 'favicon.ico',
+        contentType: 'image/x-icon',
+        bytes: encodeIco(favicon),
+      },
+      png('apple-touch-icon.png', await square(logo, 180)),
+      png('icon-192.png', await square(logo, 192)),
+      png('icon-512.png', await square(logo, 512)),
+      png('og-image.png', og),
+      png('logo.png', await decode(logo).png().toBuffer()),
+      png('logo-mono.png', await decode(logo).greyscale().png().toBuffer()),
+      png(
+        'logo-inverse.png',
+        await decode(logo).negate({ alpha: false }).png().toBuffer(),
+      ),
+    ];
+  });
+}

@@ -1,0 +1,14 @@
+import { Module } from '@nestjs/common';
+import { AssetsModule } from '../assets/assets.module';
+import { BrandKitController } from './brand-kit.controller';
+import { BrandKitRepository } from './brand-kit.repository';
+import { BrandKitService } from './brand-kit.service';
+
+/** GET /api/projects/{id}/brand-kit.zip (the kit itself is a task: tasks/kinds/brand-kit-task.ts). */
+@Module({
+  imports: [AssetsModule],
+  controllers: [BrandKitController],
+  providers: [BrandKitService, BrandKitRepository],
+  exports: [BrandKitRepository],
+})
+export class BrandKitModule {}

@@ -1,0 +1,94 @@
+import { Injectable } from '@nestjs/common';
+import type { Readable } from 'node:stream';
+import { ZipFile } from 'yazl';
+import { AssetBytes } from '../assets/asset-bytes/asset-bytes';
+import { ProjectAccess } from '../auth/project-access';
+import type { RequestContext } from '../common/http/request-context';
+import { isWellFormedId } from '../common/ids';
+import { ProjectNotFoundException } from '../project-versions/project-versions.errors';
+import { BRAND_KIT_FILES } from './brand-kit-images';
+import { NoBrandKitException } from './brand-kit.errors';
+import { BrandKitRepository, type KitFileRow } from './brand-kit.repository';
+
+/** A kit ready to be streamed. */
+export interface BrandKitZip {
+  filename: string;
+  body: Readable;
+}
+
+/** A project name as a file name: lowercase ASCII words joined by dashes. */
+export function slugOf(name: string): string {
+  const slug = name
+    .normalize('NFKD')
+    .replace(/[^\x20-\x7e]/g, '')
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-+|-+$/g, '')
+    .slice(0, 60);
+  return slug || 'project';
+}
+
+/**
+ * GET /api/projects/{id}/brand-kit.zip: the newest file of each name made
+ * from the chosen logo, zipped as the
+ * client reads: each file's bytes are opened only when the zip reaches it
+ * and pass through in chunks (stored, not compressed: PNGs are already).
+ */
+@Injectable()
+export class BrandKitService {
+  constructor(
+    private readonly kits: BrandKitRepository,
+    private readonly bytes: AssetBytes,
+  ) {}
+
+  async zip(projectId: string, context: RequestContext): Promise<BrandKitZip> {
+    const owner = ProjectAccess.of(context).readOwner();
+    if (!isWellFormedId(projectId)) throw new ProjectNotFoundException();
+    const name = await this.kits.projectName(projectId, owner);
+    if (name === undefined) throw new ProjectNotFoundException();
+    const logoId = await this.kits.chosenLogoOf(projectId);
+    if (!logoId) throw new NoBrandKitException();
+    const files = newestByName(await this.kits.kitFiles(projectId, logoId));
+    if (BRAND_KIT_FILES.some((file) => !files.has(file))) {
+      throw new NoBrandKitException();
+    }
+    const zip = new ZipFile();
+    const add = (zipName: string, assetId: string, byteSize: number) =>
+      zip.addReadStreamLazy(
+        zipName,
+        { compress: false, size: byteSize },
+        (done) => {
+          // yazl types the stream as given even on failure: none is.
+          const fail = (error: Error) => done(error, undefined as never);
+          this.bytes
+            .open({ projectId, assetId }, byteSize, context.signal)
+            .then(
+              (body) =>
+                body
+                  ? done(null, body)
+                  : fail(new Error(`Asset ${assetId} has no stored bytes`)),
+              fail,
+            );
+        },
+      );
+    for (const file of BRAND_KIT_FILES) {
+      const row = files.get(file);
+      if (row) add(file, row.id, row.byteSize);
+    }
+    zip.end();
+    return {
+      filename: `${slugOf(name)}-brand-kit.zip`,
+      body: zip.outputStream as Readable,
+    };
+  }
+}
+
+/** The newest row of each file name (rows come newest first). */
+function newestByName(rows: KitFileRow[]): Map<string, KitFileRow> {
+  const byName = new Map<string, KitFileRow>();
+  for (const row of rows) {
+    const name = row.prompt.split(' ')[0];
+    if (!byName.has(name)) byName.set(name, row);
+  }
+  return byName;
+}

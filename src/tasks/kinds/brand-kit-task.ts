@@ -1,0 +1,74 @@
+import { Injectable } from '@nestjs/common';
+import sharp from 'sharp';
+import { AssetRenditions } from '../../assets/renditions/asset-renditions';
+import { AssetsRepository } from '../../assets/assets.repository';
+import type { ProducedAsset } from '../../assets/assets.service';
+import { backgroundFrom, makeBrandKit } from '../../brand-kit/brand-kit-images';
+import {
+  BrandKitRepository,
+  kitFilePrompt,
+} from '../../brand-kit/brand-kit.repository';
+import {
+  NoChosenLogoException,
+  NotALogoException,
+} from '../../brand-kit/brand-kit.errors';
+import { BrandKitInputDto } from '../../brand-kit/dto/brand-kit-input.dto';
+import { LogoGoneError } from '../../brand-kit/logo-gone.error';
+import type { Transaction } from '../../database/database.service';
+import type { TaskKind, TaskWork } from './task-kind';
+
+/** What made a kit's files: no model, the image library. */
+const MODEL = `sharp ${sharp.versions.sharp}`;
+
+/**
+ * `brand-kit`: the DESIGN agent makes, from a logo (the LOGO section's
+ * chosen one by default) and without calling any model, favicon.ico,
+ * touch and PWA icons, a social image and mono and inverse logos, kept
+ * as `brand-kit` assets of LOGO whose prompt names the file.
+ */
+@Injectable()
+export class BrandKitTask implements TaskKind {
+  readonly type = 'brand-kit';
+  readonly agentType = 'DESIGN';
+  readonly sectionType = 'LOGO';
+  readonly input = BrandKitInputDto;
+
+  constructor(
+    private readonly kits: BrandKitRepository,
+    private readonly assets: AssetsRepository,
+    private readonly renditions: AssetRenditions,
+  ) {}
+
+  async prepare(
+    transaction: Transaction,
+    projectId: string,
+    input: Record<string, unknown>,
+  ): Promise<Record<string, unknown>> {
+    const { assetId, backgroundColor } = input as BrandKitInputDto;
+    const logoId =
+      assetId ?? (await this.kits.chosenLogoId(transaction, projectId));
+    if (!logoId) throw new NoChosenLogoException();
+    const logo = await this.kits.imageAsset(transaction, projectId, logoId);
+    if (!logo) throw new NotALogoException();
+    return {
+      assetId: logo.id,
+      backgroundColor: backgroundColor ?? backgroundFrom(logo.prompt),
+    };
+  }
+
+  async run(work: TaskWork): Promise<ProducedAsset[]> {
+    const { assetId, backgroundColor } = work.task
+      .input as Required<BrandKitInputDto>;
+    const logo = await this.assets.find(work.project.id, assetId);
+    if (!logo) throw new LogoGoneError();
+    const bytes = await this.renditions.readWhole(logo, work.signal);
+    const files = await makeBrandKit(bytes, backgroundColor);
+    return files.map((file) => ({
+      kind: 'brand-kit',
+      contentType: file.contentType,
+      bytes: file.bytes,
+      prompt: kitFilePrompt(file.name, logo.id),
+      model: MODEL,
+    }));
+  }
+}
