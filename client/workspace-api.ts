@@ -366,15 +366,65 @@ export interface components {
        */
       error: 'Invalid input';
       details: components['schemas']['ValidationIssueDto'][];
+      /**
+       * @description A stable, machine-readable cause beside the text (docs/api.md, "Error codes"); added beside the contract's fields, never in place of one
+       * @example invalid_input
+       * @enum {string}
+       */
+      code: 'invalid_input';
     };
+    /**
+     * @description A stable, machine-readable cause beside the text (docs/api.md, "Error codes"); added beside the contract's fields, never in place of one
+     * @enum {string}
+     */
+    ErrorCode:
+      | 'invalid_input'
+      | 'invalid_json'
+      | 'bad_request'
+      | 'body_too_large'
+      | 'body_timeout'
+      | 'unsupported_media_type'
+      | 'headers_too_large'
+      | 'not_found'
+      | 'project_not_found'
+      | 'section_not_found'
+      | 'asset_not_found'
+      | 'task_not_found'
+      | 'logo_not_found'
+      | 'unauthorized'
+      | 'forbidden'
+      | 'asset_url_refused'
+      | 'precondition_failed'
+      | 'task_finished'
+      | 'asset_limit_reached'
+      | 'section_in_progress'
+      | 'not_a_result_of_section'
+      | 'nothing_chosen'
+      | 'conflict'
+      | 'idempotency_key_in_use'
+      | 'idempotency_key_reused'
+      | 'rate_limited'
+      | 'too_many_tasks'
+      | 'busy'
+      | 'auth_unavailable'
+      | 'asset_storage_unavailable'
+      | 'image_api_not_configured'
+      | 'moderation_blocked'
+      | 'model_unavailable'
+      | 'upstream_refused'
+      | 'upstream_failed'
+      | 'upstream_timeout'
+      | 'upstream_unreachable'
+      | 'upstream_invalid_answer'
+      | 'internal_error';
     ErrorResponseDto: {
       /** @example Failed to fetch project */
       error: string;
       /**
-       * @description A stable cause beside the text, on some 429s and 503s: asset_storage_unavailable (503: the bucket of kept logos failed or did not answer in time), too_many_tasks (429: the project or its owner has too many unfinished tasks)
-       * @enum {string}
+       * @description A stable, machine-readable cause beside the text (docs/api.md, "Error codes"); added beside the contract's fields, never in place of one
+       * @example project_not_found
        */
-      code?: 'asset_storage_unavailable' | 'too_many_tasks';
+      code: components['schemas']['ErrorCode'];
     };
     /**
      * @description logo: the DESIGN agent draws logo candidates into LOGO; marketing-copy: the MARKETING agent writes copy into MARKETING; landing-page: the CODE agent writes a landing page into CODE.
@@ -431,7 +481,7 @@ export interface components {
       assetIds: string[];
       /** @example null */
       error?: {
-        /** @description A short machine-readable reason: refused (the provider refused the request; not retried), rate_limited, busy, upstream_error, timeout, invalid_answer, not_configured, asset_limit, worker_lost, internal. */
+        /** @description A short machine-readable reason: refused (the provider refused the request; not retried), moderation_blocked (the safety system of the provider refused the prompt; not retried), rate_limited, busy, upstream_error, timeout, invalid_answer, not_configured, asset_limit, worker_lost, internal. */
         code: string;
         /** @description What happened, with the provider's own message where it gave one. */
         message: string;
@@ -730,6 +780,11 @@ export interface components {
        * @enum {string}
        */
       error: 'Invalid input';
+      /**
+       * @description A stable, machine-readable cause beside the text (docs/api.md, "Error codes"); added beside the contract's fields, never in place of one
+       * @example invalid_input
+       */
+      code: components['schemas']['ErrorCode'];
       details: components['schemas']['ValidationIssueDto'][];
     };
     LogoErrorResponseDto: {
@@ -740,6 +795,11 @@ export interface components {
       success: false;
       /** @example Failed to generate logo */
       error: string;
+      /**
+       * @description A stable, machine-readable cause beside the text (docs/api.md, "Error codes"); added beside the contract's fields, never in place of one. A refusal of the image provider's safety system is moderation_blocked; an outage is upstream_failed, upstream_timeout or upstream_unreachable
+       * @example upstream_failed
+       */
+      code: components['schemas']['ErrorCode'];
     };
     /** @enum {string} */
     LogoGeneratorStatus: 'configured' | 'not_configured';
@@ -885,6 +945,12 @@ export interface components {
       error: 'Invalid input' | 'Request body is not valid JSON';
       /** @description With "Invalid input": one issue per failed rule */
       details?: components['schemas']['ValidationIssueDto'][];
+      /**
+       * @description A stable, machine-readable cause beside the text (docs/api.md, "Error codes"); added beside the contract's fields, never in place of one: invalid_input, or invalid_json for a body that is not JSON
+       * @example invalid_input
+       * @enum {string}
+       */
+      code: 'invalid_input' | 'invalid_json';
     };
     TaskPageResponseDto: {
       /** @description Newest first */
@@ -963,6 +1029,7 @@ export interface operations {
           /**
            * @example {
            *       "error": "Invalid input",
+           *       "code": "invalid_input",
            *       "details": [
            *         {
            *           "path": [
@@ -989,7 +1056,8 @@ export interface operations {
         content: {
           /**
            * @example {
-           *       "error": "Unauthorized"
+           *       "error": "Unauthorized",
+           *       "code": "unauthorized"
            *     }
            */
           'application/json': components['schemas']['ErrorResponseDto'];
@@ -1005,7 +1073,8 @@ export interface operations {
         content: {
           /**
            * @example {
-           *       "error": "Forbidden"
+           *       "error": "Forbidden",
+           *       "code": "forbidden"
            *     }
            */
           'application/json': components['schemas']['ErrorResponseDto'];
@@ -1023,7 +1092,8 @@ export interface operations {
         content: {
           /**
            * @example {
-           *       "error": "Too many lists in progress for this client, retry later"
+           *       "error": "Too many lists in progress for this client, retry later",
+           *       "code": "rate_limited"
            *     }
            */
           'application/json': components['schemas']['ErrorResponseDto'];
@@ -1039,7 +1109,8 @@ export interface operations {
         content: {
           /**
            * @example {
-           *       "error": "Request headers are too large"
+           *       "error": "Request headers are too large",
+           *       "code": "headers_too_large"
            *     }
            */
           'application/json': components['schemas']['ErrorResponseDto'];
@@ -1055,7 +1126,8 @@ export interface operations {
         content: {
           /**
            * @example {
-           *       "error": "Failed to fetch projects"
+           *       "error": "Failed to fetch projects",
+           *       "code": "internal_error"
            *     }
            */
           'application/json': components['schemas']['ErrorResponseDto'];
@@ -1073,7 +1145,8 @@ export interface operations {
         content: {
           /**
            * @example {
-           *       "error": "Too many lists in progress, retry later"
+           *       "error": "Too many lists in progress, retry later",
+           *       "code": "busy"
            *     }
            */
           'application/json': components['schemas']['ErrorResponseDto'];
@@ -1139,6 +1212,7 @@ export interface operations {
           /**
            * @example {
            *       "error": "Invalid input",
+           *       "code": "invalid_input",
            *       "details": [
            *         {
            *           "path": [
@@ -1165,7 +1239,8 @@ export interface operations {
         content: {
           /**
            * @example {
-           *       "error": "Unauthorized"
+           *       "error": "Unauthorized",
+           *       "code": "unauthorized"
            *     }
            */
           'application/json': components['schemas']['ErrorResponseDto'];
@@ -1181,7 +1256,8 @@ export interface operations {
         content: {
           /**
            * @example {
-           *       "error": "Forbidden"
+           *       "error": "Forbidden",
+           *       "code": "forbidden"
            *     }
            */
           'application/json': components['schemas']['ErrorResponseDto'];
@@ -1197,7 +1273,8 @@ export interface operations {
         content: {
           /**
            * @example {
-           *       "error": "Request body was not received in time"
+           *       "error": "Request body was not received in time",
+           *       "code": "body_timeout"
            *     }
            */
           'application/json': components['schemas']['ErrorResponseDto'];
@@ -1215,7 +1292,8 @@ export interface operations {
         content: {
           /**
            * @example {
-           *       "error": "A request with this Idempotency-Key is still being processed"
+           *       "error": "A request with this Idempotency-Key is still being processed",
+           *       "code": "idempotency_key_in_use"
            *     }
            */
           'application/json': components['schemas']['ErrorResponseDto'];
@@ -1231,7 +1309,8 @@ export interface operations {
         content: {
           /**
            * @example {
-           *       "error": "Request body is too large"
+           *       "error": "Request body is too large",
+           *       "code": "body_too_large"
            *     }
            */
           'application/json': components['schemas']['ErrorResponseDto'];
@@ -1247,7 +1326,8 @@ export interface operations {
         content: {
           /**
            * @example {
-           *       "error": "Unsupported media type"
+           *       "error": "Unsupported media type",
+           *       "code": "unsupported_media_type"
            *     }
            */
           'application/json': components['schemas']['ErrorResponseDto'];
@@ -1263,7 +1343,8 @@ export interface operations {
         content: {
           /**
            * @example {
-           *       "error": "This Idempotency-Key was used with a different request body"
+           *       "error": "This Idempotency-Key was used with a different request body",
+           *       "code": "idempotency_key_reused"
            *     }
            */
           'application/json': components['schemas']['ErrorResponseDto'];
@@ -1281,7 +1362,8 @@ export interface operations {
         content: {
           /**
            * @example {
-           *       "error": "Too many requests, retry later"
+           *       "error": "Too many requests, retry later",
+           *       "code": "rate_limited"
            *     }
            */
           'application/json': components['schemas']['ErrorResponseDto'];
@@ -1297,7 +1379,8 @@ export interface operations {
         content: {
           /**
            * @example {
-           *       "error": "Request headers are too large"
+           *       "error": "Request headers are too large",
+           *       "code": "headers_too_large"
            *     }
            */
           'application/json': components['schemas']['ErrorResponseDto'];
@@ -1313,7 +1396,8 @@ export interface operations {
         content: {
           /**
            * @example {
-           *       "error": "Failed to create project"
+           *       "error": "Failed to create project",
+           *       "code": "internal_error"
            *     }
            */
           'application/json': components['schemas']['ErrorResponseDto'];
@@ -1331,7 +1415,8 @@ export interface operations {
         content: {
           /**
            * @example {
-           *       "error": "Authentication is temporarily unavailable"
+           *       "error": "Authentication is temporarily unavailable",
+           *       "code": "auth_unavailable"
            *     }
            */
           'application/json': components['schemas']['ErrorResponseDto'];
@@ -1409,7 +1494,8 @@ export interface operations {
         content: {
           /**
            * @example {
-           *       "error": "Unauthorized"
+           *       "error": "Unauthorized",
+           *       "code": "unauthorized"
            *     }
            */
           'application/json': components['schemas']['ErrorResponseDto'];
@@ -1425,7 +1511,8 @@ export interface operations {
         content: {
           /**
            * @example {
-           *       "error": "Project not found"
+           *       "error": "Project not found",
+           *       "code": "project_not_found"
            *     }
            */
           'application/json': components['schemas']['ErrorResponseDto'];
@@ -1441,7 +1528,8 @@ export interface operations {
         content: {
           /**
            * @example {
-           *       "error": "Request headers are too large"
+           *       "error": "Request headers are too large",
+           *       "code": "headers_too_large"
            *     }
            */
           'application/json': components['schemas']['ErrorResponseDto'];
@@ -1457,7 +1545,8 @@ export interface operations {
         content: {
           /**
            * @example {
-           *       "error": "Failed to fetch project"
+           *       "error": "Failed to fetch project",
+           *       "code": "internal_error"
            *     }
            */
           'application/json': components['schemas']['ErrorResponseDto'];
@@ -1475,7 +1564,8 @@ export interface operations {
         content: {
           /**
            * @example {
-           *       "error": "Authentication is temporarily unavailable"
+           *       "error": "Authentication is temporarily unavailable",
+           *       "code": "auth_unavailable"
            *     }
            */
           'application/json': components['schemas']['ErrorResponseDto'];
@@ -1529,7 +1619,8 @@ export interface operations {
         content: {
           /**
            * @example {
-           *       "error": "Unauthorized"
+           *       "error": "Unauthorized",
+           *       "code": "unauthorized"
            *     }
            */
           'application/json': components['schemas']['ErrorResponseDto'];
@@ -1545,7 +1636,8 @@ export interface operations {
         content: {
           /**
            * @example {
-           *       "error": "Precondition failed"
+           *       "error": "Precondition failed",
+           *       "code": "precondition_failed"
            *     }
            */
           'application/json': components['schemas']['ErrorResponseDto'];
@@ -1561,7 +1653,8 @@ export interface operations {
         content: {
           /**
            * @example {
-           *       "error": "Request headers are too large"
+           *       "error": "Request headers are too large",
+           *       "code": "headers_too_large"
            *     }
            */
           'application/json': components['schemas']['ErrorResponseDto'];
@@ -1577,7 +1670,8 @@ export interface operations {
         content: {
           /**
            * @example {
-           *       "error": "Failed to delete project"
+           *       "error": "Failed to delete project",
+           *       "code": "internal_error"
            *     }
            */
           'application/json': components['schemas']['ErrorResponseDto'];
@@ -1595,7 +1689,8 @@ export interface operations {
         content: {
           /**
            * @example {
-           *       "error": "Authentication is temporarily unavailable"
+           *       "error": "Authentication is temporarily unavailable",
+           *       "code": "auth_unavailable"
            *     }
            */
           'application/json': components['schemas']['ErrorResponseDto'];
@@ -1664,7 +1759,8 @@ export interface operations {
         content: {
           /**
            * @example {
-           *       "error": "Unauthorized"
+           *       "error": "Unauthorized",
+           *       "code": "unauthorized"
            *     }
            */
           'application/json': components['schemas']['ErrorResponseDto'];
@@ -1680,7 +1776,8 @@ export interface operations {
         content: {
           /**
            * @example {
-           *       "error": "Forbidden"
+           *       "error": "Forbidden",
+           *       "code": "forbidden"
            *     }
            */
           'application/json': components['schemas']['ErrorResponseDto'];
@@ -1696,7 +1793,8 @@ export interface operations {
         content: {
           /**
            * @example {
-           *       "error": "Request body was not received in time"
+           *       "error": "Request body was not received in time",
+           *       "code": "body_timeout"
            *     }
            */
           'application/json': components['schemas']['ErrorResponseDto'];
@@ -1712,7 +1810,8 @@ export interface operations {
         content: {
           /**
            * @example {
-           *       "error": "Precondition failed"
+           *       "error": "Precondition failed",
+           *       "code": "precondition_failed"
            *     }
            */
           'application/json': components['schemas']['ErrorResponseDto'];
@@ -1728,7 +1827,8 @@ export interface operations {
         content: {
           /**
            * @example {
-           *       "error": "Request body is too large"
+           *       "error": "Request body is too large",
+           *       "code": "body_too_large"
            *     }
            */
           'application/json': components['schemas']['ErrorResponseDto'];
@@ -1744,7 +1844,8 @@ export interface operations {
         content: {
           /**
            * @example {
-           *       "error": "Unsupported media type"
+           *       "error": "Unsupported media type",
+           *       "code": "unsupported_media_type"
            *     }
            */
           'application/json': components['schemas']['ErrorResponseDto'];
@@ -1760,7 +1861,8 @@ export interface operations {
         content: {
           /**
            * @example {
-           *       "error": "Request headers are too large"
+           *       "error": "Request headers are too large",
+           *       "code": "headers_too_large"
            *     }
            */
           'application/json': components['schemas']['ErrorResponseDto'];
@@ -1776,7 +1878,8 @@ export interface operations {
         content: {
           /**
            * @example {
-           *       "error": "Failed to update project"
+           *       "error": "Failed to update project",
+           *       "code": "internal_error"
            *     }
            */
           'application/json': components['schemas']['ErrorResponseDto'];
@@ -1794,7 +1897,8 @@ export interface operations {
         content: {
           /**
            * @example {
-           *       "error": "Authentication is temporarily unavailable"
+           *       "error": "Authentication is temporarily unavailable",
+           *       "code": "auth_unavailable"
            *     }
            */
           'application/json': components['schemas']['ErrorResponseDto'];
@@ -1853,7 +1957,8 @@ export interface operations {
           /**
            * @example {
            *       "success": false,
-           *       "error": "Unauthorized"
+           *       "error": "Unauthorized",
+           *       "code": "unauthorized"
            *     }
            */
           'application/json': components['schemas']['LogoErrorResponseDto'];
@@ -1869,7 +1974,8 @@ export interface operations {
         content: {
           /**
            * @example {
-           *       "error": "Request headers are too large"
+           *       "error": "Request headers are too large",
+           *       "code": "headers_too_large"
            *     }
            */
           'application/json': components['schemas']['ErrorResponseDto'];
@@ -1888,7 +1994,8 @@ export interface operations {
           /**
            * @example {
            *       "success": false,
-           *       "error": "Authentication is temporarily unavailable"
+           *       "error": "Authentication is temporarily unavailable",
+           *       "code": "auth_unavailable"
            *     }
            */
           'application/json': components['schemas']['LogoErrorResponseDto'];
@@ -1944,6 +2051,7 @@ export interface operations {
            * @example {
            *       "success": false,
            *       "error": "Invalid input",
+           *       "code": "invalid_input",
            *       "details": [
            *         {
            *           "path": [
@@ -1971,7 +2079,8 @@ export interface operations {
           /**
            * @example {
            *       "success": false,
-           *       "error": "Unauthorized"
+           *       "error": "Unauthorized",
+           *       "code": "unauthorized"
            *     }
            */
           'application/json': components['schemas']['LogoErrorResponseDto'];
@@ -1988,7 +2097,8 @@ export interface operations {
           /**
            * @example {
            *       "success": false,
-           *       "error": "Request body was not received in time"
+           *       "error": "Request body was not received in time",
+           *       "code": "body_timeout"
            *     }
            */
           'application/json': components['schemas']['LogoErrorResponseDto'];
@@ -2007,7 +2117,8 @@ export interface operations {
           /**
            * @example {
            *       "success": false,
-           *       "error": "A request with this Idempotency-Key is still being processed"
+           *       "error": "A request with this Idempotency-Key is still being processed",
+           *       "code": "idempotency_key_in_use"
            *     }
            */
           'application/json': components['schemas']['LogoErrorResponseDto'];
@@ -2024,7 +2135,8 @@ export interface operations {
           /**
            * @example {
            *       "success": false,
-           *       "error": "Request body is too large"
+           *       "error": "Request body is too large",
+           *       "code": "body_too_large"
            *     }
            */
           'application/json': components['schemas']['LogoErrorResponseDto'];
@@ -2041,7 +2153,8 @@ export interface operations {
           /**
            * @example {
            *       "success": false,
-           *       "error": "Unsupported media type"
+           *       "error": "Unsupported media type",
+           *       "code": "unsupported_media_type"
            *     }
            */
           'application/json': components['schemas']['LogoErrorResponseDto'];
@@ -2058,7 +2171,8 @@ export interface operations {
           /**
            * @example {
            *       "success": false,
-           *       "error": "This Idempotency-Key was used with a different request body"
+           *       "error": "This Idempotency-Key was used with a different request body",
+           *       "code": "idempotency_key_reused"
            *     }
            */
           'application/json': components['schemas']['LogoErrorResponseDto'];
@@ -2077,7 +2191,8 @@ export interface operations {
           /**
            * @example {
            *       "success": false,
-           *       "error": "Too many logo requests, retry later"
+           *       "error": "Too many logo requests, retry later",
+           *       "code": "rate_limited"
            *     }
            */
           'application/json': components['schemas']['LogoErrorResponseDto'];
@@ -2093,7 +2208,8 @@ export interface operations {
         content: {
           /**
            * @example {
-           *       "error": "Request headers are too large"
+           *       "error": "Request headers are too large",
+           *       "code": "headers_too_large"
            *     }
            */
           'application/json': components['schemas']['ErrorResponseDto'];
@@ -2110,7 +2226,8 @@ export interface operations {
           /**
            * @example {
            *       "success": false,
-           *       "error": "IMAGE_API_KEY is not configured. Add IMAGE_API_KEY to the server's environment variables."
+           *       "error": "IMAGE_API_KEY is not configured. Add IMAGE_API_KEY to the server's environment variables.",
+           *       "code": "internal_error"
            *     }
            */
           'application/json': components['schemas']['LogoErrorResponseDto'];
@@ -2129,7 +2246,8 @@ export interface operations {
           /**
            * @example {
            *       "success": false,
-           *       "error": "Logo generator is busy, retry later"
+           *       "error": "Logo generator is busy, retry later",
+           *       "code": "busy"
            *     }
            */
           'application/json': components['schemas']['LogoErrorResponseDto'];
@@ -2193,28 +2311,32 @@ export interface operations {
           /**
            * @example {
            *       "success": false,
-           *       "error": "Logo not found"
+           *       "error": "Logo not found",
+           *       "code": "logo_not_found"
            *     }
            */
           'image/png': components['schemas']['LogoErrorResponseDto'];
           /**
            * @example {
            *       "success": false,
-           *       "error": "Logo not found"
+           *       "error": "Logo not found",
+           *       "code": "logo_not_found"
            *     }
            */
           'image/jpeg': components['schemas']['LogoErrorResponseDto'];
           /**
            * @example {
            *       "success": false,
-           *       "error": "Logo not found"
+           *       "error": "Logo not found",
+           *       "code": "logo_not_found"
            *     }
            */
           'image/webp': components['schemas']['LogoErrorResponseDto'];
           /**
            * @example {
            *       "success": false,
-           *       "error": "Logo not found"
+           *       "error": "Logo not found",
+           *       "code": "logo_not_found"
            *     }
            */
           'application/json': components['schemas']['LogoErrorResponseDto'];
@@ -2230,7 +2352,8 @@ export interface operations {
         content: {
           /**
            * @example {
-           *       "error": "Request headers are too large"
+           *       "error": "Request headers are too large",
+           *       "code": "headers_too_large"
            *     }
            */
           'application/json': components['schemas']['ErrorResponseDto'];
@@ -2247,28 +2370,32 @@ export interface operations {
           /**
            * @example {
            *       "success": false,
-           *       "error": "Failed to read logo"
+           *       "error": "Failed to read logo",
+           *       "code": "internal_error"
            *     }
            */
           'image/png': components['schemas']['LogoErrorResponseDto'];
           /**
            * @example {
            *       "success": false,
-           *       "error": "Failed to read logo"
+           *       "error": "Failed to read logo",
+           *       "code": "internal_error"
            *     }
            */
           'image/jpeg': components['schemas']['LogoErrorResponseDto'];
           /**
            * @example {
            *       "success": false,
-           *       "error": "Failed to read logo"
+           *       "error": "Failed to read logo",
+           *       "code": "internal_error"
            *     }
            */
           'image/webp': components['schemas']['LogoErrorResponseDto'];
           /**
            * @example {
            *       "success": false,
-           *       "error": "Failed to read logo"
+           *       "error": "Failed to read logo",
+           *       "code": "internal_error"
            *     }
            */
           'application/json': components['schemas']['LogoErrorResponseDto'];
@@ -2341,6 +2468,7 @@ export interface operations {
           /**
            * @example {
            *       "error": "Invalid input",
+           *       "code": "invalid_input",
            *       "details": [
            *         {
            *           "path": [
@@ -2367,7 +2495,8 @@ export interface operations {
         content: {
           /**
            * @example {
-           *       "error": "Unauthorized"
+           *       "error": "Unauthorized",
+           *       "code": "unauthorized"
            *     }
            */
           'application/json': components['schemas']['ErrorResponseDto'];
@@ -2383,7 +2512,8 @@ export interface operations {
         content: {
           /**
            * @example {
-           *       "error": "Project not found"
+           *       "error": "Project not found",
+           *       "code": "project_not_found"
            *     }
            */
           'application/json': components['schemas']['ErrorResponseDto'];
@@ -2399,7 +2529,8 @@ export interface operations {
         content: {
           /**
            * @example {
-           *       "error": "Request body was not received in time"
+           *       "error": "Request body was not received in time",
+           *       "code": "body_timeout"
            *     }
            */
           'application/json': components['schemas']['ErrorResponseDto'];
@@ -2421,7 +2552,8 @@ export interface operations {
         content: {
           /**
            * @example {
-           *       "error": "The project already holds 20 assets, the most it may; delete one first"
+           *       "error": "The project already holds 20 assets, the most it may; delete one first",
+           *       "code": "asset_limit_reached"
            *     }
            */
           'application/json': components['schemas']['ErrorResponseDto'];
@@ -2437,7 +2569,8 @@ export interface operations {
         content: {
           /**
            * @example {
-           *       "error": "Request body is too large"
+           *       "error": "Request body is too large",
+           *       "code": "body_too_large"
            *     }
            */
           'application/json': components['schemas']['ErrorResponseDto'];
@@ -2453,7 +2586,8 @@ export interface operations {
         content: {
           /**
            * @example {
-           *       "error": "Unsupported media type"
+           *       "error": "Unsupported media type",
+           *       "code": "unsupported_media_type"
            *     }
            */
           'application/json': components['schemas']['ErrorResponseDto'];
@@ -2469,7 +2603,8 @@ export interface operations {
         content: {
           /**
            * @example {
-           *       "error": "This Idempotency-Key was used with a different request body"
+           *       "error": "This Idempotency-Key was used with a different request body",
+           *       "code": "idempotency_key_reused"
            *     }
            */
           'application/json': components['schemas']['ErrorResponseDto'];
@@ -2487,7 +2622,8 @@ export interface operations {
         content: {
           /**
            * @example {
-           *       "error": "Too many logo requests, retry later"
+           *       "error": "Too many logo requests, retry later",
+           *       "code": "rate_limited"
            *     }
            */
           'application/json': components['schemas']['ErrorResponseDto'];
@@ -2503,7 +2639,8 @@ export interface operations {
         content: {
           /**
            * @example {
-           *       "error": "Request headers are too large"
+           *       "error": "Request headers are too large",
+           *       "code": "headers_too_large"
            *     }
            */
           'application/json': components['schemas']['ErrorResponseDto'];
@@ -2519,7 +2656,8 @@ export interface operations {
         content: {
           /**
            * @example {
-           *       "error": "IMAGE_API_KEY is not configured. Add IMAGE_API_KEY to the server's environment variables."
+           *       "error": "IMAGE_API_KEY is not configured. Add IMAGE_API_KEY to the server's environment variables.",
+           *       "code": "internal_error"
            *     }
            */
           'application/json': components['schemas']['ErrorResponseDto'];
@@ -2537,7 +2675,8 @@ export interface operations {
         content: {
           /**
            * @example {
-           *       "error": "Logo generator is busy, retry later"
+           *       "error": "Logo generator is busy, retry later",
+           *       "code": "busy"
            *     }
            */
           'application/json': components['schemas']['ErrorResponseDto'];
@@ -2602,7 +2741,8 @@ export interface operations {
         content: {
           /**
            * @example {
-           *       "error": "Unauthorized"
+           *       "error": "Unauthorized",
+           *       "code": "unauthorized"
            *     }
            */
           'application/json': components['schemas']['ErrorResponseDto'];
@@ -2618,7 +2758,8 @@ export interface operations {
         content: {
           /**
            * @example {
-           *       "error": "Asset not found"
+           *       "error": "Asset not found",
+           *       "code": "asset_not_found"
            *     }
            */
           'application/json': components['schemas']['ErrorResponseDto'];
@@ -2634,7 +2775,8 @@ export interface operations {
         content: {
           /**
            * @example {
-           *       "error": "Request headers are too large"
+           *       "error": "Request headers are too large",
+           *       "code": "headers_too_large"
            *     }
            */
           'application/json': components['schemas']['ErrorResponseDto'];
@@ -2650,7 +2792,8 @@ export interface operations {
         content: {
           /**
            * @example {
-           *       "error": "Failed to read asset"
+           *       "error": "Failed to read asset",
+           *       "code": "internal_error"
            *     }
            */
           'application/json': components['schemas']['ErrorResponseDto'];
@@ -2668,7 +2811,8 @@ export interface operations {
         content: {
           /**
            * @example {
-           *       "error": "Authentication is temporarily unavailable"
+           *       "error": "Authentication is temporarily unavailable",
+           *       "code": "auth_unavailable"
            *     }
            */
           'application/json': components['schemas']['ErrorResponseDto'];
@@ -2726,7 +2870,8 @@ export interface operations {
         content: {
           /**
            * @example {
-           *       "error": "Unauthorized"
+           *       "error": "Unauthorized",
+           *       "code": "unauthorized"
            *     }
            */
           'application/json': components['schemas']['ErrorResponseDto'];
@@ -2742,7 +2887,8 @@ export interface operations {
         content: {
           /**
            * @example {
-           *       "error": "Asset not found"
+           *       "error": "Asset not found",
+           *       "code": "asset_not_found"
            *     }
            */
           'application/json': components['schemas']['ErrorResponseDto'];
@@ -2758,7 +2904,8 @@ export interface operations {
         content: {
           /**
            * @example {
-           *       "error": "Precondition failed"
+           *       "error": "Precondition failed",
+           *       "code": "precondition_failed"
            *     }
            */
           'application/json': components['schemas']['ErrorResponseDto'];
@@ -2774,7 +2921,8 @@ export interface operations {
         content: {
           /**
            * @example {
-           *       "error": "Request headers are too large"
+           *       "error": "Request headers are too large",
+           *       "code": "headers_too_large"
            *     }
            */
           'application/json': components['schemas']['ErrorResponseDto'];
@@ -2790,7 +2938,8 @@ export interface operations {
         content: {
           /**
            * @example {
-           *       "error": "Failed to delete asset"
+           *       "error": "Failed to delete asset",
+           *       "code": "internal_error"
            *     }
            */
           'application/json': components['schemas']['ErrorResponseDto'];
@@ -2808,7 +2957,8 @@ export interface operations {
         content: {
           /**
            * @example {
-           *       "error": "Authentication is temporarily unavailable"
+           *       "error": "Authentication is temporarily unavailable",
+           *       "code": "auth_unavailable"
            *     }
            */
           'application/json': components['schemas']['ErrorResponseDto'];
@@ -2885,25 +3035,29 @@ export interface operations {
         content: {
           /**
            * @example {
-           *       "error": "This asset URL has expired or is not valid"
+           *       "error": "This asset URL has expired or is not valid",
+           *       "code": "asset_url_refused"
            *     }
            */
           'image/png': components['schemas']['ErrorResponseDto'];
           /**
            * @example {
-           *       "error": "This asset URL has expired or is not valid"
+           *       "error": "This asset URL has expired or is not valid",
+           *       "code": "asset_url_refused"
            *     }
            */
           'image/jpeg': components['schemas']['ErrorResponseDto'];
           /**
            * @example {
-           *       "error": "This asset URL has expired or is not valid"
+           *       "error": "This asset URL has expired or is not valid",
+           *       "code": "asset_url_refused"
            *     }
            */
           'image/webp': components['schemas']['ErrorResponseDto'];
           /**
            * @example {
-           *       "error": "This asset URL has expired or is not valid"
+           *       "error": "This asset URL has expired or is not valid",
+           *       "code": "asset_url_refused"
            *     }
            */
           'application/json': components['schemas']['ErrorResponseDto'];
@@ -2919,25 +3073,29 @@ export interface operations {
         content: {
           /**
            * @example {
-           *       "error": "Asset not found"
+           *       "error": "Asset not found",
+           *       "code": "asset_not_found"
            *     }
            */
           'image/png': components['schemas']['ErrorResponseDto'];
           /**
            * @example {
-           *       "error": "Asset not found"
+           *       "error": "Asset not found",
+           *       "code": "asset_not_found"
            *     }
            */
           'image/jpeg': components['schemas']['ErrorResponseDto'];
           /**
            * @example {
-           *       "error": "Asset not found"
+           *       "error": "Asset not found",
+           *       "code": "asset_not_found"
            *     }
            */
           'image/webp': components['schemas']['ErrorResponseDto'];
           /**
            * @example {
-           *       "error": "Asset not found"
+           *       "error": "Asset not found",
+           *       "code": "asset_not_found"
            *     }
            */
           'application/json': components['schemas']['ErrorResponseDto'];
@@ -2953,7 +3111,8 @@ export interface operations {
         content: {
           /**
            * @example {
-           *       "error": "Request headers are too large"
+           *       "error": "Request headers are too large",
+           *       "code": "headers_too_large"
            *     }
            */
           'application/json': components['schemas']['ErrorResponseDto'];
@@ -2969,25 +3128,29 @@ export interface operations {
         content: {
           /**
            * @example {
-           *       "error": "Failed to read asset"
+           *       "error": "Failed to read asset",
+           *       "code": "internal_error"
            *     }
            */
           'image/png': components['schemas']['ErrorResponseDto'];
           /**
            * @example {
-           *       "error": "Failed to read asset"
+           *       "error": "Failed to read asset",
+           *       "code": "internal_error"
            *     }
            */
           'image/jpeg': components['schemas']['ErrorResponseDto'];
           /**
            * @example {
-           *       "error": "Failed to read asset"
+           *       "error": "Failed to read asset",
+           *       "code": "internal_error"
            *     }
            */
           'image/webp': components['schemas']['ErrorResponseDto'];
           /**
            * @example {
-           *       "error": "Failed to read asset"
+           *       "error": "Failed to read asset",
+           *       "code": "internal_error"
            *     }
            */
           'application/json': components['schemas']['ErrorResponseDto'];
@@ -3005,25 +3168,29 @@ export interface operations {
         content: {
           /**
            * @example {
-           *       "error": "Asset storage is unavailable; try again shortly"
+           *       "error": "Asset storage is unavailable; try again shortly",
+           *       "code": "asset_storage_unavailable"
            *     }
            */
           'image/png': components['schemas']['ErrorResponseDto'];
           /**
            * @example {
-           *       "error": "Asset storage is unavailable; try again shortly"
+           *       "error": "Asset storage is unavailable; try again shortly",
+           *       "code": "asset_storage_unavailable"
            *     }
            */
           'image/jpeg': components['schemas']['ErrorResponseDto'];
           /**
            * @example {
-           *       "error": "Asset storage is unavailable; try again shortly"
+           *       "error": "Asset storage is unavailable; try again shortly",
+           *       "code": "asset_storage_unavailable"
            *     }
            */
           'image/webp': components['schemas']['ErrorResponseDto'];
           /**
            * @example {
-           *       "error": "Asset storage is unavailable; try again shortly"
+           *       "error": "Asset storage is unavailable; try again shortly",
+           *       "code": "asset_storage_unavailable"
            *     }
            */
           'application/json': components['schemas']['ErrorResponseDto'];
@@ -3092,6 +3259,7 @@ export interface operations {
           /**
            * @example {
            *       "error": "Invalid input",
+           *       "code": "invalid_input",
            *       "details": [
            *         {
            *           "path": [
@@ -3118,7 +3286,8 @@ export interface operations {
         content: {
           /**
            * @example {
-           *       "error": "Unauthorized"
+           *       "error": "Unauthorized",
+           *       "code": "unauthorized"
            *     }
            */
           'application/json': components['schemas']['ErrorResponseDto'];
@@ -3134,7 +3303,8 @@ export interface operations {
         content: {
           /**
            * @example {
-           *       "error": "Asset not found"
+           *       "error": "Asset not found",
+           *       "code": "asset_not_found"
            *     }
            */
           'application/json': components['schemas']['ErrorResponseDto'];
@@ -3150,7 +3320,8 @@ export interface operations {
         content: {
           /**
            * @example {
-           *       "error": "Request body was not received in time"
+           *       "error": "Request body was not received in time",
+           *       "code": "body_timeout"
            *     }
            */
           'application/json': components['schemas']['ErrorResponseDto'];
@@ -3166,7 +3337,8 @@ export interface operations {
         content: {
           /**
            * @example {
-           *       "error": "This asset is not a result of this section"
+           *       "error": "This asset is not a result of this section",
+           *       "code": "not_a_result_of_section"
            *     }
            */
           'application/json': components['schemas']['ErrorResponseDto'];
@@ -3182,7 +3354,8 @@ export interface operations {
         content: {
           /**
            * @example {
-           *       "error": "Precondition failed"
+           *       "error": "Precondition failed",
+           *       "code": "precondition_failed"
            *     }
            */
           'application/json': components['schemas']['ErrorResponseDto'];
@@ -3198,7 +3371,8 @@ export interface operations {
         content: {
           /**
            * @example {
-           *       "error": "Request body is too large"
+           *       "error": "Request body is too large",
+           *       "code": "body_too_large"
            *     }
            */
           'application/json': components['schemas']['ErrorResponseDto'];
@@ -3214,7 +3388,8 @@ export interface operations {
         content: {
           /**
            * @example {
-           *       "error": "Unsupported media type"
+           *       "error": "Unsupported media type",
+           *       "code": "unsupported_media_type"
            *     }
            */
           'application/json': components['schemas']['ErrorResponseDto'];
@@ -3230,7 +3405,8 @@ export interface operations {
         content: {
           /**
            * @example {
-           *       "error": "Request headers are too large"
+           *       "error": "Request headers are too large",
+           *       "code": "headers_too_large"
            *     }
            */
           'application/json': components['schemas']['ErrorResponseDto'];
@@ -3246,7 +3422,8 @@ export interface operations {
         content: {
           /**
            * @example {
-           *       "error": "Failed to choose result"
+           *       "error": "Failed to choose result",
+           *       "code": "internal_error"
            *     }
            */
           'application/json': components['schemas']['ErrorResponseDto'];
@@ -3264,7 +3441,8 @@ export interface operations {
         content: {
           /**
            * @example {
-           *       "error": "Authentication is temporarily unavailable"
+           *       "error": "Authentication is temporarily unavailable",
+           *       "code": "auth_unavailable"
            *     }
            */
           'application/json': components['schemas']['ErrorResponseDto'];
@@ -3330,7 +3508,8 @@ export interface operations {
         content: {
           /**
            * @example {
-           *       "error": "Unauthorized"
+           *       "error": "Unauthorized",
+           *       "code": "unauthorized"
            *     }
            */
           'application/json': components['schemas']['ErrorResponseDto'];
@@ -3346,7 +3525,8 @@ export interface operations {
         content: {
           /**
            * @example {
-           *       "error": "Section not found"
+           *       "error": "Section not found",
+           *       "code": "section_not_found"
            *     }
            */
           'application/json': components['schemas']['ErrorResponseDto'];
@@ -3362,7 +3542,8 @@ export interface operations {
         content: {
           /**
            * @example {
-           *       "error": "No result of this section is chosen"
+           *       "error": "No result of this section is chosen",
+           *       "code": "nothing_chosen"
            *     }
            */
           'application/json': components['schemas']['ErrorResponseDto'];
@@ -3378,7 +3559,8 @@ export interface operations {
         content: {
           /**
            * @example {
-           *       "error": "Precondition failed"
+           *       "error": "Precondition failed",
+           *       "code": "precondition_failed"
            *     }
            */
           'application/json': components['schemas']['ErrorResponseDto'];
@@ -3394,7 +3576,8 @@ export interface operations {
         content: {
           /**
            * @example {
-           *       "error": "Request headers are too large"
+           *       "error": "Request headers are too large",
+           *       "code": "headers_too_large"
            *     }
            */
           'application/json': components['schemas']['ErrorResponseDto'];
@@ -3410,7 +3593,8 @@ export interface operations {
         content: {
           /**
            * @example {
-           *       "error": "Failed to un-choose result"
+           *       "error": "Failed to un-choose result",
+           *       "code": "internal_error"
            *     }
            */
           'application/json': components['schemas']['ErrorResponseDto'];
@@ -3428,7 +3612,8 @@ export interface operations {
         content: {
           /**
            * @example {
-           *       "error": "Authentication is temporarily unavailable"
+           *       "error": "Authentication is temporarily unavailable",
+           *       "code": "auth_unavailable"
            *     }
            */
           'application/json': components['schemas']['ErrorResponseDto'];
@@ -3509,6 +3694,7 @@ export interface operations {
           /**
            * @example {
            *       "error": "Invalid input",
+           *       "code": "invalid_input",
            *       "details": [
            *         {
            *           "path": [
@@ -3535,7 +3721,8 @@ export interface operations {
         content: {
           /**
            * @example {
-           *       "error": "Unauthorized"
+           *       "error": "Unauthorized",
+           *       "code": "unauthorized"
            *     }
            */
           'application/json': components['schemas']['ErrorResponseDto'];
@@ -3551,7 +3738,8 @@ export interface operations {
         content: {
           /**
            * @example {
-           *       "error": "Project not found"
+           *       "error": "Project not found",
+           *       "code": "project_not_found"
            *     }
            */
           'application/json': components['schemas']['ErrorResponseDto'];
@@ -3567,7 +3755,8 @@ export interface operations {
         content: {
           /**
            * @example {
-           *       "error": "Request headers are too large"
+           *       "error": "Request headers are too large",
+           *       "code": "headers_too_large"
            *     }
            */
           'application/json': components['schemas']['ErrorResponseDto'];
@@ -3583,7 +3772,8 @@ export interface operations {
         content: {
           /**
            * @example {
-           *       "error": "Failed to fetch tasks"
+           *       "error": "Failed to fetch tasks",
+           *       "code": "internal_error"
            *     }
            */
           'application/json': components['schemas']['ErrorResponseDto'];
@@ -3601,7 +3791,8 @@ export interface operations {
         content: {
           /**
            * @example {
-           *       "error": "Authentication is temporarily unavailable"
+           *       "error": "Authentication is temporarily unavailable",
+           *       "code": "auth_unavailable"
            *     }
            */
           'application/json': components['schemas']['ErrorResponseDto'];
@@ -3683,6 +3874,7 @@ export interface operations {
           /**
            * @example {
            *       "error": "Invalid input",
+           *       "code": "invalid_input",
            *       "details": [
            *         {
            *           "path": [
@@ -3710,7 +3902,8 @@ export interface operations {
         content: {
           /**
            * @example {
-           *       "error": "Unauthorized"
+           *       "error": "Unauthorized",
+           *       "code": "unauthorized"
            *     }
            */
           'application/json': components['schemas']['ErrorResponseDto'];
@@ -3726,7 +3919,8 @@ export interface operations {
         content: {
           /**
            * @example {
-           *       "error": "Project not found"
+           *       "error": "Project not found",
+           *       "code": "project_not_found"
            *     }
            */
           'application/json': components['schemas']['ErrorResponseDto'];
@@ -3742,7 +3936,8 @@ export interface operations {
         content: {
           /**
            * @example {
-           *       "error": "Request body was not received in time"
+           *       "error": "Request body was not received in time",
+           *       "code": "body_timeout"
            *     }
            */
           'application/json': components['schemas']['ErrorResponseDto'];
@@ -3764,7 +3959,8 @@ export interface operations {
         content: {
           /**
            * @example {
-           *       "error": "The project already holds 20 assets, the most it may; delete one first"
+           *       "error": "The project already holds 20 assets, the most it may; delete one first",
+           *       "code": "asset_limit_reached"
            *     }
            */
           'application/json': components['schemas']['ErrorResponseDto'];
@@ -3780,7 +3976,8 @@ export interface operations {
         content: {
           /**
            * @example {
-           *       "error": "Request body is too large"
+           *       "error": "Request body is too large",
+           *       "code": "body_too_large"
            *     }
            */
           'application/json': components['schemas']['ErrorResponseDto'];
@@ -3796,7 +3993,8 @@ export interface operations {
         content: {
           /**
            * @example {
-           *       "error": "Unsupported media type"
+           *       "error": "Unsupported media type",
+           *       "code": "unsupported_media_type"
            *     }
            */
           'application/json': components['schemas']['ErrorResponseDto'];
@@ -3812,7 +4010,8 @@ export interface operations {
         content: {
           /**
            * @example {
-           *       "error": "This Idempotency-Key was used with a different request body"
+           *       "error": "This Idempotency-Key was used with a different request body",
+           *       "code": "idempotency_key_reused"
            *     }
            */
           'application/json': components['schemas']['ErrorResponseDto'];
@@ -3847,7 +4046,8 @@ export interface operations {
         content: {
           /**
            * @example {
-           *       "error": "Request headers are too large"
+           *       "error": "Request headers are too large",
+           *       "code": "headers_too_large"
            *     }
            */
           'application/json': components['schemas']['ErrorResponseDto'];
@@ -3863,7 +4063,8 @@ export interface operations {
         content: {
           /**
            * @example {
-           *       "error": "Failed to create task"
+           *       "error": "Failed to create task",
+           *       "code": "internal_error"
            *     }
            */
           'application/json': components['schemas']['ErrorResponseDto'];
@@ -3881,7 +4082,8 @@ export interface operations {
         content: {
           /**
            * @example {
-           *       "error": "Authentication is temporarily unavailable"
+           *       "error": "Authentication is temporarily unavailable",
+           *       "code": "auth_unavailable"
            *     }
            */
           'application/json': components['schemas']['ErrorResponseDto'];
@@ -3957,7 +4159,8 @@ export interface operations {
         content: {
           /**
            * @example {
-           *       "error": "Unauthorized"
+           *       "error": "Unauthorized",
+           *       "code": "unauthorized"
            *     }
            */
           'application/json': components['schemas']['ErrorResponseDto'];
@@ -3973,7 +4176,8 @@ export interface operations {
         content: {
           /**
            * @example {
-           *       "error": "Task not found"
+           *       "error": "Task not found",
+           *       "code": "task_not_found"
            *     }
            */
           'application/json': components['schemas']['ErrorResponseDto'];
@@ -3989,7 +4193,8 @@ export interface operations {
         content: {
           /**
            * @example {
-           *       "error": "Request headers are too large"
+           *       "error": "Request headers are too large",
+           *       "code": "headers_too_large"
            *     }
            */
           'application/json': components['schemas']['ErrorResponseDto'];
@@ -4005,7 +4210,8 @@ export interface operations {
         content: {
           /**
            * @example {
-           *       "error": "Failed to fetch task"
+           *       "error": "Failed to fetch task",
+           *       "code": "internal_error"
            *     }
            */
           'application/json': components['schemas']['ErrorResponseDto'];
@@ -4023,7 +4229,8 @@ export interface operations {
         content: {
           /**
            * @example {
-           *       "error": "Authentication is temporarily unavailable"
+           *       "error": "Authentication is temporarily unavailable",
+           *       "code": "auth_unavailable"
            *     }
            */
           'application/json': components['schemas']['ErrorResponseDto'];
@@ -4095,7 +4302,8 @@ export interface operations {
         content: {
           /**
            * @example {
-           *       "error": "Request body is not valid JSON"
+           *       "error": "Request body is not valid JSON",
+           *       "code": "invalid_json"
            *     }
            */
           'application/json': components['schemas']['ErrorResponseDto'];
@@ -4113,7 +4321,8 @@ export interface operations {
         content: {
           /**
            * @example {
-           *       "error": "Unauthorized"
+           *       "error": "Unauthorized",
+           *       "code": "unauthorized"
            *     }
            */
           'application/json': components['schemas']['ErrorResponseDto'];
@@ -4129,7 +4338,8 @@ export interface operations {
         content: {
           /**
            * @example {
-           *       "error": "Task not found"
+           *       "error": "Task not found",
+           *       "code": "task_not_found"
            *     }
            */
           'application/json': components['schemas']['ErrorResponseDto'];
@@ -4145,7 +4355,8 @@ export interface operations {
         content: {
           /**
            * @example {
-           *       "error": "Request body was not received in time"
+           *       "error": "Request body was not received in time",
+           *       "code": "body_timeout"
            *     }
            */
           'application/json': components['schemas']['ErrorResponseDto'];
@@ -4161,7 +4372,8 @@ export interface operations {
         content: {
           /**
            * @example {
-           *       "error": "The task has already finished (SUCCEEDED)"
+           *       "error": "The task has already finished (SUCCEEDED)",
+           *       "code": "task_finished"
            *     }
            */
           'application/json': components['schemas']['ErrorResponseDto'];
@@ -4177,7 +4389,8 @@ export interface operations {
         content: {
           /**
            * @example {
-           *       "error": "Request body is too large"
+           *       "error": "Request body is too large",
+           *       "code": "body_too_large"
            *     }
            */
           'application/json': components['schemas']['ErrorResponseDto'];
@@ -4193,7 +4406,8 @@ export interface operations {
         content: {
           /**
            * @example {
-           *       "error": "Unsupported media type"
+           *       "error": "Unsupported media type",
+           *       "code": "unsupported_media_type"
            *     }
            */
           'application/json': components['schemas']['ErrorResponseDto'];
@@ -4209,7 +4423,8 @@ export interface operations {
         content: {
           /**
            * @example {
-           *       "error": "Request headers are too large"
+           *       "error": "Request headers are too large",
+           *       "code": "headers_too_large"
            *     }
            */
           'application/json': components['schemas']['ErrorResponseDto'];
@@ -4225,7 +4440,8 @@ export interface operations {
         content: {
           /**
            * @example {
-           *       "error": "Failed to cancel task"
+           *       "error": "Failed to cancel task",
+           *       "code": "internal_error"
            *     }
            */
           'application/json': components['schemas']['ErrorResponseDto'];
@@ -4243,7 +4459,8 @@ export interface operations {
         content: {
           /**
            * @example {
-           *       "error": "Authentication is temporarily unavailable"
+           *       "error": "Authentication is temporarily unavailable",
+           *       "code": "auth_unavailable"
            *     }
            */
           'application/json': components['schemas']['ErrorResponseDto'];

@@ -13,6 +13,7 @@ import {
   type DecodedAnswer,
 } from './base64-answer-decoder';
 import { ImageApiCallError } from './image-api-call.error';
+import { upstreamErrorCode } from './upstream-error-code';
 import { expectsBase64, imageRequestBody } from './image-models';
 import { LogoMetrics, type ImageApiCallOutcome } from './logo-metrics';
 import {
@@ -219,12 +220,16 @@ export class ImageApiClient {
 
     if (!succeeded) {
       const message = upstreamErrorMessage(body) ?? LOGO_GENERIC_FAILURE;
+      const code = upstreamErrorCode(status, body);
       throw new ImageApiCallError(
         // The key in any form it could be echoed in (masked, encoded).
         keyRedactor(key)(message),
-        isRetryableStatus(status),
+        // A moderation refusal would be refused (and maybe billed) again.
+        code !== 'moderation_blocked' && isRetryableStatus(status),
         parseRetryAfter(retryAfter),
         'error_response',
+        undefined,
+        code,
       );
     }
     const usage = usageOf(body);
