@@ -300,6 +300,7 @@ describe('OpenAPI document', () => {
     expect(notFound?.example).toEqual({
       success: false,
       error: 'Logo not found',
+      code: 'logo_not_found',
     });
     expect(op?.security).toEqual([]);
   });
@@ -424,7 +425,10 @@ describe('OpenAPI document', () => {
     expect(
       operation(document, 'post', '/api/projects/{id}/tasks/{taskId}/cancel')
         ?.responses['400'].content?.['application/json']?.example,
-    ).toEqual({ error: 'Request body is not valid JSON' });
+    ).toEqual({
+      error: 'Request body is not valid JSON',
+      code: 'invalid_json',
+    });
   });
 
   it('documents pagination: limit and cursor query parameters, nextCursor in the list', () => {
@@ -448,7 +452,7 @@ describe('OpenAPI document', () => {
   it('leaves unknown routes as 404 {error:"Not found"}, under /api and beside /docs', async () => {
     for (const path of ['/api/docs', '/api/docs-json', '/docs-nothing']) {
       const res = await request(t.server).get(path).expect(404);
-      expect(res.body).toEqual({ error: 'Not found' });
+      expect(res.body).toEqual({ error: 'Not found', code: 'not_found' });
     }
   });
 

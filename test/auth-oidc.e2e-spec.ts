@@ -18,8 +18,8 @@ import { createTestApp, TestApp } from './support/test-app';
 const AUDIENCE = 'workspace-api';
 
 const ADMIN_ROLE = 'workspace-admin';
-const UNAUTHORIZED = { error: 'Unauthorized' };
-const FORBIDDEN = { error: 'Forbidden' };
+const UNAUTHORIZED = { error: 'Unauthorized', code: 'unauthorized' };
+const FORBIDDEN = { error: 'Forbidden', code: 'forbidden' };
 
 async function signingKeyPair(kid: string) {
   const { privateKey, publicKey } = await generateKeyPair('RS256', {
@@ -171,7 +171,10 @@ describe('AUTH_MODE=oidc', () => {
     it('another user’s project answers exactly as an unknown id: 404 on GET, 500 on PATCH and DELETE, 412 with If-Match', async () => {
       const path = `/api/projects/${bobProject}`;
       const get = await request(t.server).get(path).set(as(alice)).expect(404);
-      expect(get.body).toEqual({ error: 'Project not found' });
+      expect(get.body).toEqual({
+        error: 'Project not found',
+        code: 'project_not_found',
+      });
       await request(t.server)
         .get(path)
         .set(as(alice))
@@ -269,7 +272,11 @@ describe('AUTH_MODE=oidc', () => {
           colors: ['red'],
         })
         .expect(401);
-      expect(res.body).toEqual({ success: false, error: 'Unauthorized' });
+      expect(res.body).toEqual({
+        success: false,
+        error: 'Unauthorized',
+        code: 'unauthorized',
+      });
       await request(t.server).get('/api/ai/generate-logo').expect(401);
     });
 
@@ -536,6 +543,7 @@ describe('AUTH_MODE=oidc', () => {
           .expect(503);
         expect(res.body).toEqual({
           error: 'Authentication is temporarily unavailable',
+          code: 'auth_unavailable',
         });
         expect(Number(res.headers['retry-after'])).toBeGreaterThan(0);
 
