@@ -75,6 +75,7 @@ describe('Refused requests with large bodies', () => {
       status: 404,
       connection: 'close',
       body: { error: 'Not found' },
+      code: 'not_found',
     });
   });
 
@@ -90,6 +91,7 @@ describe('Refused requests with large bodies', () => {
       status: 404,
       connection: 'keep-alive',
       body: { error: 'Not found' },
+      code: 'not_found',
     });
   });
 
@@ -105,6 +107,7 @@ describe('Refused requests with large bodies', () => {
       status: 408,
       connection: 'close',
       body: { error: 'Request body was not received in time' },
+      code: 'body_timeout',
     });
   }, 30_000);
 });
