@@ -406,15 +406,65 @@ export interface components {
        */
       error: 'Invalid input';
       details: components['schemas']['ValidationIssueDto'][];
+      /**
+       * @description A stable, machine-readable cause beside the text (docs/api.md, "Error codes"); added beside the contract's fields, never in place of one
+       * @example invalid_input
+       * @enum {string}
+       */
+      code: 'invalid_input';
     };
+    /**
+     * @description A stable, machine-readable cause beside the text (docs/api.md, "Error codes"); added beside the contract's fields, never in place of one
+     * @enum {string}
+     */
+    ErrorCode:
+      | 'invalid_input'
+      | 'invalid_json'
+      | 'bad_request'
+      | 'body_too_large'
+      | 'body_timeout'
+      | 'unsupported_media_type'
+      | 'headers_too_large'
+      | 'not_found'
+      | 'project_not_found'
+      | 'section_not_found'
+      | 'asset_not_found'
+      | 'task_not_found'
+      | 'logo_not_found'
+      | 'unauthorized'
+      | 'forbidden'
+      | 'asset_url_refused'
+      | 'precondition_failed'
+      | 'task_finished'
+      | 'asset_limit_reached'
+      | 'section_in_progress'
+      | 'not_a_result_of_section'
+      | 'nothing_chosen'
+      | 'conflict'
+      | 'idempotency_key_in_use'
+      | 'idempotency_key_reused'
+      | 'rate_limited'
+      | 'too_many_tasks'
+      | 'busy'
+      | 'auth_unavailable'
+      | 'asset_storage_unavailable'
+      | 'image_api_not_configured'
+      | 'moderation_blocked'
+      | 'model_unavailable'
+      | 'upstream_refused'
+      | 'upstream_failed'
+      | 'upstream_timeout'
+      | 'upstream_unreachable'
+      | 'upstream_invalid_answer'
+      | 'internal_error';
     ErrorResponseDto: {
       /** @example Failed to fetch project */
       error: string;
       /**
-       * @description A stable cause beside the text, on some 429s and 503s: asset_storage_unavailable (503: the bucket of kept logos failed or did not answer in time), too_many_tasks (429: the project or its owner has too many unfinished tasks)
-       * @enum {string}
+       * @description A stable, machine-readable cause beside the text (docs/api.md, "Error codes"); added beside the contract's fields, never in place of one
+       * @example project_not_found
        */
-      code?: 'asset_storage_unavailable' | 'too_many_tasks';
+      code: components['schemas']['ErrorCode'];
     };
     /**
      * @description logo: the DESIGN agent draws logo candidates into LOGO; marketing-copy: the MARKETING agent writes copy into MARKETING; landing-page: the CODE agent writes a landing page into CODE; logo-edit: the DESIGN agent draws variations of a kept logo into LOGO; brand-kit: the DESIGN agent makes favicon, icons, social image and mono/inverse logos from a logo into LOGO (no model call).
@@ -472,7 +522,7 @@ export interface components {
       assetIds: string[];
       /** @example null */
       error?: {
-        /** @description A short machine-readable reason: refused (the provider refused the request; not retried), rate_limited, busy, upstream_error, timeout, invalid_answer, not_configured, asset_limit, worker_lost, internal. */
+        /** @description A short machine-readable reason: refused (the provider refused the request; not retried), moderation_blocked (the safety system of the provider refused the prompt; not retried), rate_limited, busy, upstream_error, timeout, invalid_answer, not_configured, asset_limit, worker_lost, internal. */
         code: string;
         /** @description What happened, with the provider's own message where it gave one. */
         message: string;
@@ -785,6 +835,11 @@ export interface components {
        * @enum {string}
        */
       error: 'Invalid input';
+      /**
+       * @description A stable, machine-readable cause beside the text (docs/api.md, "Error codes"); added beside the contract's fields, never in place of one
+       * @example invalid_input
+       */
+      code: components['schemas']['ErrorCode'];
       details: components['schemas']['ValidationIssueDto'][];
     };
     LogoErrorResponseDto: {
@@ -795,6 +850,11 @@ export interface components {
       success: false;
       /** @example Failed to generate logo */
       error: string;
+      /**
+       * @description A stable, machine-readable cause beside the text (docs/api.md, "Error codes"); added beside the contract's fields, never in place of one. A refusal of the image provider's safety system is moderation_blocked; an outage is upstream_failed, upstream_timeout or upstream_unreachable
+       * @example upstream_failed
+       */
+      code: components['schemas']['ErrorCode'];
     };
     /** @enum {string} */
     LogoGeneratorStatus: 'configured' | 'not_configured';
@@ -1042,6 +1102,12 @@ export interface components {
       error: 'Invalid input' | 'Request body is not valid JSON';
       /** @description With "Invalid input": one issue per failed rule */
       details?: components['schemas']['ValidationIssueDto'][];
+      /**
+       * @description A stable, machine-readable cause beside the text (docs/api.md, "Error codes"); added beside the contract's fields, never in place of one: invalid_input, or invalid_json for a body that is not JSON
+       * @example invalid_input
+       * @enum {string}
+       */
+      code: 'invalid_input' | 'invalid_json';
     };
     TaskPageResponseDto: {
       /** @description Newest first */
@@ -1120,6 +1186,7 @@ export interface operations {
           /**
            * @example {
            *       "error": "Invalid input",
+           *       "code": "invalid_input",
            *       "details": [
            *         {
            *           "path": [
@@ -1146,7 +1213,8 @@ export interface operations {
         content: {
           /**
            * @example {
-           *       "error": "Unauthorized"
+           *       "error": "Unauthorized",
+           *       "code": "unauthorized"
            *     }
            */
           'application/json': components['schemas']['ErrorResponseDto'];
@@ -1162,7 +1230,8 @@ export interface operations {
         content: {
           /**
            * @example {
-           *       "error": "Forbidden"
+           *       "error": "Forbidden",
+           *       "code": "forbidden"
            *     }
            */
           'application/json': components['schemas']['ErrorResponseDto'];
@@ -1180,7 +1249,8 @@ export interface operations {
         content: {
           /**
            * @example {
-           *       "error": "Too many lists in progress for this client, retry later"
+           *       "error": "Too many lists in progress for this client, retry later",
+           *       "code": "rate_limited"
            *     }
            */
           'application/json': components['schemas']['ErrorResponseDto'];
@@ -1196,7 +1266,8 @@ export interface operations {
         content: {
           /**
            * @example {
-           *       "error": "Request headers are too large"
+           *       "error": "Request headers are too large",
+           *       "code": "headers_too_large"
            *     }
            */
           'application/json': components['schemas']['ErrorResponseDto'];
@@ -1212,7 +1283,8 @@ export interface operations {
         content: {
           /**
            * @example {
-           *       "error": "Failed to fetch projects"
+           *       "error": "Failed to fetch projects",
+           *       "code": "internal_error"
            *     }
            */
           'application/json': components['schemas']['ErrorResponseDto'];
@@ -1230,7 +1302,8 @@ export interface operations {
         content: {
           /**
            * @example {
-           *       "error": "Too many lists in progress, retry later"
+           *       "error": "Too many lists in progress, retry later",
+           *       "code": "busy"
            *     }
            */
           'application/json': components['schemas']['ErrorResponseDto'];
@@ -1296,6 +1369,7 @@ export interface operations {
           /**
            * @example {
            *       "error": "Invalid input",
+           *       "code": "invalid_input",
            *       "details": [
            *         {
            *           "path": [
@@ -1322,7 +1396,8 @@ export interface operations {
         content: {
           /**
            * @example {
-           *       "error": "Unauthorized"
+           *       "error": "Unauthorized",
+           *       "code": "unauthorized"
            *     }
            */
           'application/json': components['schemas']['ErrorResponseDto'];
@@ -1338,7 +1413,8 @@ export interface operations {
         content: {
           /**
            * @example {
-           *       "error": "Forbidden"
+           *       "error": "Forbidden",
+           *       "code": "forbidden"
            *     }
            */
           'application/json': components['schemas']['ErrorResponseDto'];
@@ -1354,7 +1430,8 @@ export interface operations {
         content: {
           /**
            * @example {
-           *       "error": "Request body was not received in time"
+           *       "error": "Request body was not received in time",
+           *       "code": "body_timeout"
            *     }
            */
           'application/json': components['schemas']['ErrorResponseDto'];
@@ -1372,7 +1449,8 @@ export interface operations {
         content: {
           /**
            * @example {
-           *       "error": "A request with this Idempotency-Key is still being processed"
+           *       "error": "A request with this Idempotency-Key is still being processed",
+           *       "code": "idempotency_key_in_use"
            *     }
            */
           'application/json': components['schemas']['ErrorResponseDto'];
@@ -1388,7 +1466,8 @@ export interface operations {
         content: {
           /**
            * @example {
-           *       "error": "Request body is too large"
+           *       "error": "Request body is too large",
+           *       "code": "body_too_large"
            *     }
            */
           'application/json': components['schemas']['ErrorResponseDto'];
@@ -1404,7 +1483,8 @@ export interface operations {
         content: {
           /**
            * @example {
-           *       "error": "Unsupported media type"
+           *       "error": "Unsupported media type",
+           *       "code": "unsupported_media_type"
            *     }
            */
           'application/json': components['schemas']['ErrorResponseDto'];
@@ -1420,7 +1500,8 @@ export interface operations {
         content: {
           /**
            * @example {
-           *       "error": "This Idempotency-Key was used with a different request body"
+           *       "error": "This Idempotency-Key was used with a different request body",
+           *       "code": "idempotency_key_reused"
            *     }
            */
           'application/json': components['schemas']['ErrorResponseDto'];
@@ -1438,7 +1519,8 @@ export interface operations {
         content: {
           /**
            * @example {
-           *       "error": "Too many requests, retry later"
+           *       "error": "Too many requests, retry later",
+           *       "code": "rate_limited"
            *     }
            */
           'application/json': components['schemas']['ErrorResponseDto'];
@@ -1454,7 +1536,8 @@ export interface operations {
         content: {
           /**
            * @example {
-           *       "error": "Request headers are too large"
+           *       "error": "Request headers are too large",
+           *       "code": "headers_too_large"
            *     }
            */
           'application/json': components['schemas']['ErrorResponseDto'];
@@ -1470,7 +1553,8 @@ export interface operations {
         content: {
           /**
            * @example {
-           *       "error": "Failed to create project"
+           *       "error": "Failed to create project",
+           *       "code": "internal_error"
            *     }
            */
           'application/json': components['schemas']['ErrorResponseDto'];
@@ -1488,7 +1572,8 @@ export interface operations {
         content: {
           /**
            * @example {
-           *       "error": "Authentication is temporarily unavailable"
+           *       "error": "Authentication is temporarily unavailable",
+           *       "code": "auth_unavailable"
            *     }
            */
           'application/json': components['schemas']['ErrorResponseDto'];
@@ -1570,7 +1655,8 @@ export interface operations {
         content: {
           /**
            * @example {
-           *       "error": "Unauthorized"
+           *       "error": "Unauthorized",
+           *       "code": "unauthorized"
            *     }
            */
           'application/json': components['schemas']['ErrorResponseDto'];
@@ -1586,7 +1672,8 @@ export interface operations {
         content: {
           /**
            * @example {
-           *       "error": "Project not found"
+           *       "error": "Project not found",
+           *       "code": "project_not_found"
            *     }
            */
           'application/json': components['schemas']['ErrorResponseDto'];
@@ -1602,7 +1689,8 @@ export interface operations {
         content: {
           /**
            * @example {
-           *       "error": "Request headers are too large"
+           *       "error": "Request headers are too large",
+           *       "code": "headers_too_large"
            *     }
            */
           'application/json': components['schemas']['ErrorResponseDto'];
@@ -1618,7 +1706,8 @@ export interface operations {
         content: {
           /**
            * @example {
-           *       "error": "Failed to fetch project"
+           *       "error": "Failed to fetch project",
+           *       "code": "internal_error"
            *     }
            */
           'application/json': components['schemas']['ErrorResponseDto'];
@@ -1636,7 +1725,8 @@ export interface operations {
         content: {
           /**
            * @example {
-           *       "error": "Authentication is temporarily unavailable"
+           *       "error": "Authentication is temporarily unavailable",
+           *       "code": "auth_unavailable"
            *     }
            */
           'application/json': components['schemas']['ErrorResponseDto'];
@@ -1690,7 +1780,8 @@ export interface operations {
         content: {
           /**
            * @example {
-           *       "error": "Unauthorized"
+           *       "error": "Unauthorized",
+           *       "code": "unauthorized"
            *     }
            */
           'application/json': components['schemas']['ErrorResponseDto'];
@@ -1706,7 +1797,8 @@ export interface operations {
         content: {
           /**
            * @example {
-           *       "error": "Precondition failed"
+           *       "error": "Precondition failed",
+           *       "code": "precondition_failed"
            *     }
            */
           'application/json': components['schemas']['ErrorResponseDto'];
@@ -1722,7 +1814,8 @@ export interface operations {
         content: {
           /**
            * @example {
-           *       "error": "Request headers are too large"
+           *       "error": "Request headers are too large",
+           *       "code": "headers_too_large"
            *     }
            */
           'application/json': components['schemas']['ErrorResponseDto'];
@@ -1738,7 +1831,8 @@ export interface operations {
         content: {
           /**
            * @example {
-           *       "error": "Failed to delete project"
+           *       "error": "Failed to delete project",
+           *       "code": "internal_error"
            *     }
            */
           'application/json': components['schemas']['ErrorResponseDto'];
@@ -1756,7 +1850,8 @@ export interface operations {
         content: {
           /**
            * @example {
-           *       "error": "Authentication is temporarily unavailable"
+           *       "error": "Authentication is temporarily unavailable",
+           *       "code": "auth_unavailable"
            *     }
            */
           'application/json': components['schemas']['ErrorResponseDto'];
@@ -1825,7 +1920,8 @@ export interface operations {
         content: {
           /**
            * @example {
-           *       "error": "Unauthorized"
+           *       "error": "Unauthorized",
+           *       "code": "unauthorized"
            *     }
            */
           'application/json': components['schemas']['ErrorResponseDto'];
@@ -1841,7 +1937,8 @@ export interface operations {
         content: {
           /**
            * @example {
-           *       "error": "Forbidden"
+           *       "error": "Forbidden",
+           *       "code": "forbidden"
            *     }
            */
           'application/json': components['schemas']['ErrorResponseDto'];
@@ -1857,7 +1954,8 @@ export interface operations {
         content: {
           /**
            * @example {
-           *       "error": "Request body was not received in time"
+           *       "error": "Request body was not received in time",
+           *       "code": "body_timeout"
            *     }
            */
           'application/json': components['schemas']['ErrorResponseDto'];
@@ -1873,7 +1971,8 @@ export interface operations {
         content: {
           /**
            * @example {
-           *       "error": "Precondition failed"
+           *       "error": "Precondition failed",
+           *       "code": "precondition_failed"
            *     }
            */
           'application/json': components['schemas']['ErrorResponseDto'];
@@ -1889,7 +1988,8 @@ export interface operations {
         content: {
           /**
            * @example {
-           *       "error": "Request body is too large"
+           *       "error": "Request body is too large",
+           *       "code": "body_too_large"
            *     }
            */
           'application/json': components['schemas']['ErrorResponseDto'];
@@ -1905,7 +2005,8 @@ export interface operations {
         content: {
           /**
            * @example {
-           *       "error": "Unsupported media type"
+           *       "error": "Unsupported media type",
+           *       "code": "unsupported_media_type"
            *     }
            */
           'application/json': components['schemas']['ErrorResponseDto'];
@@ -1921,7 +2022,8 @@ export interface operations {
         content: {
           /**
            * @example {
-           *       "error": "Request headers are too large"
+           *       "error": "Request headers are too large",
+           *       "code": "headers_too_large"
            *     }
            */
           'application/json': components['schemas']['ErrorResponseDto'];
@@ -1937,7 +2039,8 @@ export interface operations {
         content: {
           /**
            * @example {
-           *       "error": "Failed to update project"
+           *       "error": "Failed to update project",
+           *       "code": "internal_error"
            *     }
            */
           'application/json': components['schemas']['ErrorResponseDto'];
@@ -1955,7 +2058,8 @@ export interface operations {
         content: {
           /**
            * @example {
-           *       "error": "Authentication is temporarily unavailable"
+           *       "error": "Authentication is temporarily unavailable",
+           *       "code": "auth_unavailable"
            *     }
            */
           'application/json': components['schemas']['ErrorResponseDto'];
@@ -2014,7 +2118,8 @@ export interface operations {
           /**
            * @example {
            *       "success": false,
-           *       "error": "Unauthorized"
+           *       "error": "Unauthorized",
+           *       "code": "unauthorized"
            *     }
            */
           'application/json': components['schemas']['LogoErrorResponseDto'];
@@ -2030,7 +2135,8 @@ export interface operations {
         content: {
           /**
            * @example {
-           *       "error": "Request headers are too large"
+           *       "error": "Request headers are too large",
+           *       "code": "headers_too_large"
            *     }
            */
           'application/json': components['schemas']['ErrorResponseDto'];
@@ -2049,7 +2155,8 @@ export interface operations {
           /**
            * @example {
            *       "success": false,
-           *       "error": "Authentication is temporarily unavailable"
+           *       "error": "Authentication is temporarily unavailable",
+           *       "code": "auth_unavailable"
            *     }
            */
           'application/json': components['schemas']['LogoErrorResponseDto'];
@@ -2105,6 +2212,7 @@ export interface operations {
            * @example {
            *       "success": false,
            *       "error": "Invalid input",
+           *       "code": "invalid_input",
            *       "details": [
            *         {
            *           "path": [
@@ -2132,7 +2240,8 @@ export interface operations {
           /**
            * @example {
            *       "success": false,
-           *       "error": "Unauthorized"
+           *       "error": "Unauthorized",
+           *       "code": "unauthorized"
            *     }
            */
           'application/json': components['schemas']['LogoErrorResponseDto'];
@@ -2149,7 +2258,8 @@ export interface operations {
           /**
            * @example {
            *       "success": false,
-           *       "error": "Request body was not received in time"
+           *       "error": "Request body was not received in time",
+           *       "code": "body_timeout"
            *     }
            */
           'application/json': components['schemas']['LogoErrorResponseDto'];
@@ -2168,7 +2278,8 @@ export interface operations {
           /**
            * @example {
            *       "success": false,
-           *       "error": "A request with this Idempotency-Key is still being processed"
+           *       "error": "A request with this Idempotency-Key is still being processed",
+           *       "code": "idempotency_key_in_use"
            *     }
            */
           'application/json': components['schemas']['LogoErrorResponseDto'];
@@ -2185,7 +2296,8 @@ export interface operations {
           /**
            * @example {
            *       "success": false,
-           *       "error": "Request body is too large"
+           *       "error": "Request body is too large",
+           *       "code": "body_too_large"
            *     }
            */
           'application/json': components['schemas']['LogoErrorResponseDto'];
@@ -2202,7 +2314,8 @@ export interface operations {
           /**
            * @example {
            *       "success": false,
-           *       "error": "Unsupported media type"
+           *       "error": "Unsupported media type",
+           *       "code": "unsupported_media_type"
            *     }
            */
           'application/json': components['schemas']['LogoErrorResponseDto'];
@@ -2219,7 +2332,8 @@ export interface operations {
           /**
            * @example {
            *       "success": false,
-           *       "error": "This Idempotency-Key was used with a different request body"
+           *       "error": "This Idempotency-Key was used with a different request body",
+           *       "code": "idempotency_key_reused"
            *     }
            */
           'application/json': components['schemas']['LogoErrorResponseDto'];
@@ -2238,7 +2352,8 @@ export interface operations {
           /**
            * @example {
            *       "success": false,
-           *       "error": "Too many logo requests, retry later"
+           *       "error": "Too many logo requests, retry later",
+           *       "code": "rate_limited"
            *     }
            */
           'application/json': components['schemas']['LogoErrorResponseDto'];
@@ -2254,7 +2369,8 @@ export interface operations {
         content: {
           /**
            * @example {
-           *       "error": "Request headers are too large"
+           *       "error": "Request headers are too large",
+           *       "code": "headers_too_large"
            *     }
            */
           'application/json': components['schemas']['ErrorResponseDto'];
@@ -2271,7 +2387,8 @@ export interface operations {
           /**
            * @example {
            *       "success": false,
-           *       "error": "IMAGE_API_KEY is not configured. Add IMAGE_API_KEY to the server's environment variables."
+           *       "error": "IMAGE_API_KEY is not configured. Add IMAGE_API_KEY to the server's environment variables.",
+           *       "code": "internal_error"
            *     }
            */
           'application/json': components['schemas']['LogoErrorResponseDto'];
@@ -2290,7 +2407,8 @@ export interface operations {
           /**
            * @example {
            *       "success": false,
-           *       "error": "Logo generator is busy, retry later"
+           *       "error": "Logo generator is busy, retry later",
+           *       "code": "busy"
            *     }
            */
           'application/json': components['schemas']['LogoErrorResponseDto'];
@@ -2355,35 +2473,40 @@ export interface operations {
           /**
            * @example {
            *       "success": false,
-           *       "error": "Logo not found"
+           *       "error": "Logo not found",
+           *       "code": "logo_not_found"
            *     }
            */
           'image/png': components['schemas']['LogoErrorResponseDto'];
           /**
            * @example {
            *       "success": false,
-           *       "error": "Logo not found"
+           *       "error": "Logo not found",
+           *       "code": "logo_not_found"
            *     }
            */
           'image/jpeg': components['schemas']['LogoErrorResponseDto'];
           /**
            * @example {
            *       "success": false,
-           *       "error": "Logo not found"
+           *       "error": "Logo not found",
+           *       "code": "logo_not_found"
            *     }
            */
           'image/webp': components['schemas']['LogoErrorResponseDto'];
           /**
            * @example {
            *       "success": false,
-           *       "error": "Logo not found"
+           *       "error": "Logo not found",
+           *       "code": "logo_not_found"
            *     }
            */
           'image/svg+xml': components['schemas']['LogoErrorResponseDto'];
           /**
            * @example {
            *       "success": false,
-           *       "error": "Logo not found"
+           *       "error": "Logo not found",
+           *       "code": "logo_not_found"
            *     }
            */
           'application/json': components['schemas']['LogoErrorResponseDto'];
@@ -2399,7 +2522,8 @@ export interface operations {
         content: {
           /**
            * @example {
-           *       "error": "Request headers are too large"
+           *       "error": "Request headers are too large",
+           *       "code": "headers_too_large"
            *     }
            */
           'application/json': components['schemas']['ErrorResponseDto'];
@@ -2416,35 +2540,40 @@ export interface operations {
           /**
            * @example {
            *       "success": false,
-           *       "error": "Failed to read logo"
+           *       "error": "Failed to read logo",
+           *       "code": "internal_error"
            *     }
            */
           'image/png': components['schemas']['LogoErrorResponseDto'];
           /**
            * @example {
            *       "success": false,
-           *       "error": "Failed to read logo"
+           *       "error": "Failed to read logo",
+           *       "code": "internal_error"
            *     }
            */
           'image/jpeg': components['schemas']['LogoErrorResponseDto'];
           /**
            * @example {
            *       "success": false,
-           *       "error": "Failed to read logo"
+           *       "error": "Failed to read logo",
+           *       "code": "internal_error"
            *     }
            */
           'image/webp': components['schemas']['LogoErrorResponseDto'];
           /**
            * @example {
            *       "success": false,
-           *       "error": "Failed to read logo"
+           *       "error": "Failed to read logo",
+           *       "code": "internal_error"
            *     }
            */
           'image/svg+xml': components['schemas']['LogoErrorResponseDto'];
           /**
            * @example {
            *       "success": false,
-           *       "error": "Failed to read logo"
+           *       "error": "Failed to read logo",
+           *       "code": "internal_error"
            *     }
            */
           'application/json': components['schemas']['LogoErrorResponseDto'];
@@ -2531,7 +2660,8 @@ export interface operations {
           /**
            * @example {
            *       "success": false,
-           *       "error": "Unauthorized"
+           *       "error": "Unauthorized",
+           *       "code": "unauthorized"
            *     }
            */
           'application/json': components['schemas']['LogoErrorResponseDto'];
@@ -2547,7 +2677,8 @@ export interface operations {
         content: {
           /**
            * @example {
-           *       "error": "Request headers are too large"
+           *       "error": "Request headers are too large",
+           *       "code": "headers_too_large"
            *     }
            */
           'application/json': components['schemas']['ErrorResponseDto'];
@@ -2566,7 +2697,8 @@ export interface operations {
           /**
            * @example {
            *       "success": false,
-           *       "error": "Authentication is temporarily unavailable"
+           *       "error": "Authentication is temporarily unavailable",
+           *       "code": "auth_unavailable"
            *     }
            */
           'application/json': components['schemas']['LogoErrorResponseDto'];
@@ -2643,6 +2775,7 @@ export interface operations {
           /**
            * @example {
            *       "error": "Invalid input",
+           *       "code": "invalid_input",
            *       "details": [
            *         {
            *           "path": [
@@ -2669,7 +2802,8 @@ export interface operations {
         content: {
           /**
            * @example {
-           *       "error": "Unauthorized"
+           *       "error": "Unauthorized",
+           *       "code": "unauthorized"
            *     }
            */
           'application/json': components['schemas']['ErrorResponseDto'];
@@ -2685,7 +2819,8 @@ export interface operations {
         content: {
           /**
            * @example {
-           *       "error": "Project not found"
+           *       "error": "Project not found",
+           *       "code": "project_not_found"
            *     }
            */
           'application/json': components['schemas']['ErrorResponseDto'];
@@ -2701,7 +2836,8 @@ export interface operations {
         content: {
           /**
            * @example {
-           *       "error": "Request body was not received in time"
+           *       "error": "Request body was not received in time",
+           *       "code": "body_timeout"
            *     }
            */
           'application/json': components['schemas']['ErrorResponseDto'];
@@ -2723,7 +2859,8 @@ export interface operations {
         content: {
           /**
            * @example {
-           *       "error": "The project already holds 20 assets, the most it may; delete one first"
+           *       "error": "The project already holds 20 assets, the most it may; delete one first",
+           *       "code": "asset_limit_reached"
            *     }
            */
           'application/json': components['schemas']['ErrorResponseDto'];
@@ -2739,7 +2876,8 @@ export interface operations {
         content: {
           /**
            * @example {
-           *       "error": "Request body is too large"
+           *       "error": "Request body is too large",
+           *       "code": "body_too_large"
            *     }
            */
           'application/json': components['schemas']['ErrorResponseDto'];
@@ -2755,7 +2893,8 @@ export interface operations {
         content: {
           /**
            * @example {
-           *       "error": "Unsupported media type"
+           *       "error": "Unsupported media type",
+           *       "code": "unsupported_media_type"
            *     }
            */
           'application/json': components['schemas']['ErrorResponseDto'];
@@ -2771,7 +2910,8 @@ export interface operations {
         content: {
           /**
            * @example {
-           *       "error": "This Idempotency-Key was used with a different request body"
+           *       "error": "This Idempotency-Key was used with a different request body",
+           *       "code": "idempotency_key_reused"
            *     }
            */
           'application/json': components['schemas']['ErrorResponseDto'];
@@ -2789,7 +2929,8 @@ export interface operations {
         content: {
           /**
            * @example {
-           *       "error": "Too many logo requests, retry later"
+           *       "error": "Too many logo requests, retry later",
+           *       "code": "rate_limited"
            *     }
            */
           'application/json': components['schemas']['ErrorResponseDto'];
@@ -2805,7 +2946,8 @@ export interface operations {
         content: {
           /**
            * @example {
-           *       "error": "Request headers are too large"
+           *       "error": "Request headers are too large",
+           *       "code": "headers_too_large"
            *     }
            */
           'application/json': components['schemas']['ErrorResponseDto'];
@@ -2821,7 +2963,8 @@ export interface operations {
         content: {
           /**
            * @example {
-           *       "error": "IMAGE_API_KEY is not configured. Add IMAGE_API_KEY to the server's environment variables."
+           *       "error": "IMAGE_API_KEY is not configured. Add IMAGE_API_KEY to the server's environment variables.",
+           *       "code": "internal_error"
            *     }
            */
           'application/json': components['schemas']['ErrorResponseDto'];
@@ -2839,7 +2982,8 @@ export interface operations {
         content: {
           /**
            * @example {
-           *       "error": "Logo generator is busy, retry later"
+           *       "error": "Logo generator is busy, retry later",
+           *       "code": "busy"
            *     }
            */
           'application/json': components['schemas']['ErrorResponseDto'];
@@ -2904,7 +3048,8 @@ export interface operations {
         content: {
           /**
            * @example {
-           *       "error": "Unauthorized"
+           *       "error": "Unauthorized",
+           *       "code": "unauthorized"
            *     }
            */
           'application/json': components['schemas']['ErrorResponseDto'];
@@ -2920,7 +3065,8 @@ export interface operations {
         content: {
           /**
            * @example {
-           *       "error": "Asset not found"
+           *       "error": "Asset not found",
+           *       "code": "asset_not_found"
            *     }
            */
           'application/json': components['schemas']['ErrorResponseDto'];
@@ -2936,7 +3082,8 @@ export interface operations {
         content: {
           /**
            * @example {
-           *       "error": "Request headers are too large"
+           *       "error": "Request headers are too large",
+           *       "code": "headers_too_large"
            *     }
            */
           'application/json': components['schemas']['ErrorResponseDto'];
@@ -2952,7 +3099,8 @@ export interface operations {
         content: {
           /**
            * @example {
-           *       "error": "Failed to read asset"
+           *       "error": "Failed to read asset",
+           *       "code": "internal_error"
            *     }
            */
           'application/json': components['schemas']['ErrorResponseDto'];
@@ -2970,7 +3118,8 @@ export interface operations {
         content: {
           /**
            * @example {
-           *       "error": "Authentication is temporarily unavailable"
+           *       "error": "Authentication is temporarily unavailable",
+           *       "code": "auth_unavailable"
            *     }
            */
           'application/json': components['schemas']['ErrorResponseDto'];
@@ -3028,7 +3177,8 @@ export interface operations {
         content: {
           /**
            * @example {
-           *       "error": "Unauthorized"
+           *       "error": "Unauthorized",
+           *       "code": "unauthorized"
            *     }
            */
           'application/json': components['schemas']['ErrorResponseDto'];
@@ -3044,7 +3194,8 @@ export interface operations {
         content: {
           /**
            * @example {
-           *       "error": "Asset not found"
+           *       "error": "Asset not found",
+           *       "code": "asset_not_found"
            *     }
            */
           'application/json': components['schemas']['ErrorResponseDto'];
@@ -3060,7 +3211,8 @@ export interface operations {
         content: {
           /**
            * @example {
-           *       "error": "Precondition failed"
+           *       "error": "Precondition failed",
+           *       "code": "precondition_failed"
            *     }
            */
           'application/json': components['schemas']['ErrorResponseDto'];
@@ -3076,7 +3228,8 @@ export interface operations {
         content: {
           /**
            * @example {
-           *       "error": "Request headers are too large"
+           *       "error": "Request headers are too large",
+           *       "code": "headers_too_large"
            *     }
            */
           'application/json': components['schemas']['ErrorResponseDto'];
@@ -3092,7 +3245,8 @@ export interface operations {
         content: {
           /**
            * @example {
-           *       "error": "Failed to delete asset"
+           *       "error": "Failed to delete asset",
+           *       "code": "internal_error"
            *     }
            */
           'application/json': components['schemas']['ErrorResponseDto'];
@@ -3110,7 +3264,8 @@ export interface operations {
         content: {
           /**
            * @example {
-           *       "error": "Authentication is temporarily unavailable"
+           *       "error": "Authentication is temporarily unavailable",
+           *       "code": "auth_unavailable"
            *     }
            */
           'application/json': components['schemas']['ErrorResponseDto'];
@@ -3192,6 +3347,7 @@ export interface operations {
           /**
            * @example {
            *       "error": "Invalid input",
+           *       "code": "invalid_input",
            *       "details": [
            *         {
            *           "path": [
@@ -3207,6 +3363,7 @@ export interface operations {
           /**
            * @example {
            *       "error": "Invalid input",
+           *       "code": "invalid_input",
            *       "details": [
            *         {
            *           "path": [
@@ -3222,6 +3379,7 @@ export interface operations {
           /**
            * @example {
            *       "error": "Invalid input",
+           *       "code": "invalid_input",
            *       "details": [
            *         {
            *           "path": [
@@ -3237,6 +3395,7 @@ export interface operations {
           /**
            * @example {
            *       "error": "Invalid input",
+           *       "code": "invalid_input",
            *       "details": [
            *         {
            *           "path": [
@@ -3252,6 +3411,7 @@ export interface operations {
           /**
            * @example {
            *       "error": "Invalid input",
+           *       "code": "invalid_input",
            *       "details": [
            *         {
            *           "path": [
@@ -3267,6 +3427,7 @@ export interface operations {
           /**
            * @example {
            *       "error": "Invalid input",
+           *       "code": "invalid_input",
            *       "details": [
            *         {
            *           "path": [
@@ -3291,37 +3452,43 @@ export interface operations {
         content: {
           /**
            * @example {
-           *       "error": "This asset URL has expired or is not valid"
+           *       "error": "This asset URL has expired or is not valid",
+           *       "code": "asset_url_refused"
            *     }
            */
           'image/png': components['schemas']['ErrorResponseDto'];
           /**
            * @example {
-           *       "error": "This asset URL has expired or is not valid"
+           *       "error": "This asset URL has expired or is not valid",
+           *       "code": "asset_url_refused"
            *     }
            */
           'image/jpeg': components['schemas']['ErrorResponseDto'];
           /**
            * @example {
-           *       "error": "This asset URL has expired or is not valid"
+           *       "error": "This asset URL has expired or is not valid",
+           *       "code": "asset_url_refused"
            *     }
            */
           'image/webp': components['schemas']['ErrorResponseDto'];
           /**
            * @example {
-           *       "error": "This asset URL has expired or is not valid"
+           *       "error": "This asset URL has expired or is not valid",
+           *       "code": "asset_url_refused"
            *     }
            */
           'image/svg+xml': components['schemas']['ErrorResponseDto'];
           /**
            * @example {
-           *       "error": "This asset URL has expired or is not valid"
+           *       "error": "This asset URL has expired or is not valid",
+           *       "code": "asset_url_refused"
            *     }
            */
           'image/x-icon': components['schemas']['ErrorResponseDto'];
           /**
            * @example {
-           *       "error": "This asset URL has expired or is not valid"
+           *       "error": "This asset URL has expired or is not valid",
+           *       "code": "asset_url_refused"
            *     }
            */
           'application/json': components['schemas']['ErrorResponseDto'];
@@ -3337,37 +3504,43 @@ export interface operations {
         content: {
           /**
            * @example {
-           *       "error": "Asset not found"
+           *       "error": "Asset not found",
+           *       "code": "asset_not_found"
            *     }
            */
           'image/png': components['schemas']['ErrorResponseDto'];
           /**
            * @example {
-           *       "error": "Asset not found"
+           *       "error": "Asset not found",
+           *       "code": "asset_not_found"
            *     }
            */
           'image/jpeg': components['schemas']['ErrorResponseDto'];
           /**
            * @example {
-           *       "error": "Asset not found"
+           *       "error": "Asset not found",
+           *       "code": "asset_not_found"
            *     }
            */
           'image/webp': components['schemas']['ErrorResponseDto'];
           /**
            * @example {
-           *       "error": "Asset not found"
+           *       "error": "Asset not found",
+           *       "code": "asset_not_found"
            *     }
            */
           'image/svg+xml': components['schemas']['ErrorResponseDto'];
           /**
            * @example {
-           *       "error": "Asset not found"
+           *       "error": "Asset not found",
+           *       "code": "asset_not_found"
            *     }
            */
           'image/x-icon': components['schemas']['ErrorResponseDto'];
           /**
            * @example {
-           *       "error": "Asset not found"
+           *       "error": "Asset not found",
+           *       "code": "asset_not_found"
            *     }
            */
           'application/json': components['schemas']['ErrorResponseDto'];
@@ -3383,7 +3556,8 @@ export interface operations {
         content: {
           /**
            * @example {
-           *       "error": "Request headers are too large"
+           *       "error": "Request headers are too large",
+           *       "code": "headers_too_large"
            *     }
            */
           'application/json': components['schemas']['ErrorResponseDto'];
@@ -3399,37 +3573,43 @@ export interface operations {
         content: {
           /**
            * @example {
-           *       "error": "Failed to read asset"
+           *       "error": "Failed to read asset",
+           *       "code": "internal_error"
            *     }
            */
           'image/png': components['schemas']['ErrorResponseDto'];
           /**
            * @example {
-           *       "error": "Failed to read asset"
+           *       "error": "Failed to read asset",
+           *       "code": "internal_error"
            *     }
            */
           'image/jpeg': components['schemas']['ErrorResponseDto'];
           /**
            * @example {
-           *       "error": "Failed to read asset"
+           *       "error": "Failed to read asset",
+           *       "code": "internal_error"
            *     }
            */
           'image/webp': components['schemas']['ErrorResponseDto'];
           /**
            * @example {
-           *       "error": "Failed to read asset"
+           *       "error": "Failed to read asset",
+           *       "code": "internal_error"
            *     }
            */
           'image/svg+xml': components['schemas']['ErrorResponseDto'];
           /**
            * @example {
-           *       "error": "Failed to read asset"
+           *       "error": "Failed to read asset",
+           *       "code": "internal_error"
            *     }
            */
           'image/x-icon': components['schemas']['ErrorResponseDto'];
           /**
            * @example {
-           *       "error": "Failed to read asset"
+           *       "error": "Failed to read asset",
+           *       "code": "internal_error"
            *     }
            */
           'application/json': components['schemas']['ErrorResponseDto'];
@@ -3447,37 +3627,43 @@ export interface operations {
         content: {
           /**
            * @example {
-           *       "error": "Asset storage is unavailable; try again shortly"
+           *       "error": "Asset storage is unavailable; try again shortly",
+           *       "code": "asset_storage_unavailable"
            *     }
            */
           'image/png': components['schemas']['ErrorResponseDto'];
           /**
            * @example {
-           *       "error": "Asset storage is unavailable; try again shortly"
+           *       "error": "Asset storage is unavailable; try again shortly",
+           *       "code": "asset_storage_unavailable"
            *     }
            */
           'image/jpeg': components['schemas']['ErrorResponseDto'];
           /**
            * @example {
-           *       "error": "Asset storage is unavailable; try again shortly"
+           *       "error": "Asset storage is unavailable; try again shortly",
+           *       "code": "asset_storage_unavailable"
            *     }
            */
           'image/webp': components['schemas']['ErrorResponseDto'];
           /**
            * @example {
-           *       "error": "Asset storage is unavailable; try again shortly"
+           *       "error": "Asset storage is unavailable; try again shortly",
+           *       "code": "asset_storage_unavailable"
            *     }
            */
           'image/svg+xml': components['schemas']['ErrorResponseDto'];
           /**
            * @example {
-           *       "error": "Asset storage is unavailable; try again shortly"
+           *       "error": "Asset storage is unavailable; try again shortly",
+           *       "code": "asset_storage_unavailable"
            *     }
            */
           'image/x-icon': components['schemas']['ErrorResponseDto'];
           /**
            * @example {
-           *       "error": "Asset storage is unavailable; try again shortly"
+           *       "error": "Asset storage is unavailable; try again shortly",
+           *       "code": "asset_storage_unavailable"
            *     }
            */
           'application/json': components['schemas']['ErrorResponseDto'];
@@ -3546,6 +3732,7 @@ export interface operations {
           /**
            * @example {
            *       "error": "Invalid input",
+           *       "code": "invalid_input",
            *       "details": [
            *         {
            *           "path": [
@@ -3572,7 +3759,8 @@ export interface operations {
         content: {
           /**
            * @example {
-           *       "error": "Unauthorized"
+           *       "error": "Unauthorized",
+           *       "code": "unauthorized"
            *     }
            */
           'application/json': components['schemas']['ErrorResponseDto'];
@@ -3588,7 +3776,8 @@ export interface operations {
         content: {
           /**
            * @example {
-           *       "error": "Asset not found"
+           *       "error": "Asset not found",
+           *       "code": "asset_not_found"
            *     }
            */
           'application/json': components['schemas']['ErrorResponseDto'];
@@ -3604,7 +3793,8 @@ export interface operations {
         content: {
           /**
            * @example {
-           *       "error": "Request body was not received in time"
+           *       "error": "Request body was not received in time",
+           *       "code": "body_timeout"
            *     }
            */
           'application/json': components['schemas']['ErrorResponseDto'];
@@ -3620,7 +3810,8 @@ export interface operations {
         content: {
           /**
            * @example {
-           *       "error": "This asset is not a result of this section"
+           *       "error": "This asset is not a result of this section",
+           *       "code": "not_a_result_of_section"
            *     }
            */
           'application/json': components['schemas']['ErrorResponseDto'];
@@ -3636,7 +3827,8 @@ export interface operations {
         content: {
           /**
            * @example {
-           *       "error": "Precondition failed"
+           *       "error": "Precondition failed",
+           *       "code": "precondition_failed"
            *     }
            */
           'application/json': components['schemas']['ErrorResponseDto'];
@@ -3652,7 +3844,8 @@ export interface operations {
         content: {
           /**
            * @example {
-           *       "error": "Request body is too large"
+           *       "error": "Request body is too large",
+           *       "code": "body_too_large"
            *     }
            */
           'application/json': components['schemas']['ErrorResponseDto'];
@@ -3668,7 +3861,8 @@ export interface operations {
         content: {
           /**
            * @example {
-           *       "error": "Unsupported media type"
+           *       "error": "Unsupported media type",
+           *       "code": "unsupported_media_type"
            *     }
            */
           'application/json': components['schemas']['ErrorResponseDto'];
@@ -3684,7 +3878,8 @@ export interface operations {
         content: {
           /**
            * @example {
-           *       "error": "Request headers are too large"
+           *       "error": "Request headers are too large",
+           *       "code": "headers_too_large"
            *     }
            */
           'application/json': components['schemas']['ErrorResponseDto'];
@@ -3700,7 +3895,8 @@ export interface operations {
         content: {
           /**
            * @example {
-           *       "error": "Failed to choose result"
+           *       "error": "Failed to choose result",
+           *       "code": "internal_error"
            *     }
            */
           'application/json': components['schemas']['ErrorResponseDto'];
@@ -3718,7 +3914,8 @@ export interface operations {
         content: {
           /**
            * @example {
-           *       "error": "Authentication is temporarily unavailable"
+           *       "error": "Authentication is temporarily unavailable",
+           *       "code": "auth_unavailable"
            *     }
            */
           'application/json': components['schemas']['ErrorResponseDto'];
@@ -3784,7 +3981,8 @@ export interface operations {
         content: {
           /**
            * @example {
-           *       "error": "Unauthorized"
+           *       "error": "Unauthorized",
+           *       "code": "unauthorized"
            *     }
            */
           'application/json': components['schemas']['ErrorResponseDto'];
@@ -3800,7 +3998,8 @@ export interface operations {
         content: {
           /**
            * @example {
-           *       "error": "Section not found"
+           *       "error": "Section not found",
+           *       "code": "section_not_found"
            *     }
            */
           'application/json': components['schemas']['ErrorResponseDto'];
@@ -3816,7 +4015,8 @@ export interface operations {
         content: {
           /**
            * @example {
-           *       "error": "No result of this section is chosen"
+           *       "error": "No result of this section is chosen",
+           *       "code": "nothing_chosen"
            *     }
            */
           'application/json': components['schemas']['ErrorResponseDto'];
@@ -3832,7 +4032,8 @@ export interface operations {
         content: {
           /**
            * @example {
-           *       "error": "Precondition failed"
+           *       "error": "Precondition failed",
+           *       "code": "precondition_failed"
            *     }
            */
           'application/json': components['schemas']['ErrorResponseDto'];
@@ -3848,7 +4049,8 @@ export interface operations {
         content: {
           /**
            * @example {
-           *       "error": "Request headers are too large"
+           *       "error": "Request headers are too large",
+           *       "code": "headers_too_large"
            *     }
            */
           'application/json': components['schemas']['ErrorResponseDto'];
@@ -3864,7 +4066,8 @@ export interface operations {
         content: {
           /**
            * @example {
-           *       "error": "Failed to un-choose result"
+           *       "error": "Failed to un-choose result",
+           *       "code": "internal_error"
            *     }
            */
           'application/json': components['schemas']['ErrorResponseDto'];
@@ -3882,7 +4085,8 @@ export interface operations {
         content: {
           /**
            * @example {
-           *       "error": "Authentication is temporarily unavailable"
+           *       "error": "Authentication is temporarily unavailable",
+           *       "code": "auth_unavailable"
            *     }
            */
           'application/json': components['schemas']['ErrorResponseDto'];
@@ -3930,13 +4134,15 @@ export interface operations {
         content: {
           /**
            * @example {
-           *       "error": "Unauthorized"
+           *       "error": "Unauthorized",
+           *       "code": "unauthorized"
            *     }
            */
           'application/zip': components['schemas']['ErrorResponseDto'];
           /**
            * @example {
-           *       "error": "Unauthorized"
+           *       "error": "Unauthorized",
+           *       "code": "unauthorized"
            *     }
            */
           'application/json': components['schemas']['ErrorResponseDto'];
@@ -3952,13 +4158,15 @@ export interface operations {
         content: {
           /**
            * @example {
-           *       "error": "No brand kit for the chosen logo"
+           *       "error": "No brand kit for the chosen logo",
+           *       "code": "not_found"
            *     }
            */
           'application/zip': components['schemas']['ErrorResponseDto'];
           /**
            * @example {
-           *       "error": "No brand kit for the chosen logo"
+           *       "error": "No brand kit for the chosen logo",
+           *       "code": "not_found"
            *     }
            */
           'application/json': components['schemas']['ErrorResponseDto'];
@@ -3974,7 +4182,8 @@ export interface operations {
         content: {
           /**
            * @example {
-           *       "error": "Request headers are too large"
+           *       "error": "Request headers are too large",
+           *       "code": "headers_too_large"
            *     }
            */
           'application/json': components['schemas']['ErrorResponseDto'];
@@ -3990,13 +4199,15 @@ export interface operations {
         content: {
           /**
            * @example {
-           *       "error": "Failed to read brand kit"
+           *       "error": "Failed to read brand kit",
+           *       "code": "internal_error"
            *     }
            */
           'application/zip': components['schemas']['ErrorResponseDto'];
           /**
            * @example {
-           *       "error": "Failed to read brand kit"
+           *       "error": "Failed to read brand kit",
+           *       "code": "internal_error"
            *     }
            */
           'application/json': components['schemas']['ErrorResponseDto'];
@@ -4014,13 +4225,15 @@ export interface operations {
         content: {
           /**
            * @example {
-           *       "error": "Authentication is temporarily unavailable"
+           *       "error": "Authentication is temporarily unavailable",
+           *       "code": "auth_unavailable"
            *     }
            */
           'application/zip': components['schemas']['ErrorResponseDto'];
           /**
            * @example {
-           *       "error": "Authentication is temporarily unavailable"
+           *       "error": "Authentication is temporarily unavailable",
+           *       "code": "auth_unavailable"
            *     }
            */
           'application/json': components['schemas']['ErrorResponseDto'];
@@ -4101,6 +4314,7 @@ export interface operations {
           /**
            * @example {
            *       "error": "Invalid input",
+           *       "code": "invalid_input",
            *       "details": [
            *         {
            *           "path": [
@@ -4127,7 +4341,8 @@ export interface operations {
         content: {
           /**
            * @example {
-           *       "error": "Unauthorized"
+           *       "error": "Unauthorized",
+           *       "code": "unauthorized"
            *     }
            */
           'application/json': components['schemas']['ErrorResponseDto'];
@@ -4143,7 +4358,8 @@ export interface operations {
         content: {
           /**
            * @example {
-           *       "error": "Project not found"
+           *       "error": "Project not found",
+           *       "code": "project_not_found"
            *     }
            */
           'application/json': components['schemas']['ErrorResponseDto'];
@@ -4159,7 +4375,8 @@ export interface operations {
         content: {
           /**
            * @example {
-           *       "error": "Request headers are too large"
+           *       "error": "Request headers are too large",
+           *       "code": "headers_too_large"
            *     }
            */
           'application/json': components['schemas']['ErrorResponseDto'];
@@ -4175,7 +4392,8 @@ export interface operations {
         content: {
           /**
            * @example {
-           *       "error": "Failed to fetch tasks"
+           *       "error": "Failed to fetch tasks",
+           *       "code": "internal_error"
            *     }
            */
           'application/json': components['schemas']['ErrorResponseDto'];
@@ -4193,7 +4411,8 @@ export interface operations {
         content: {
           /**
            * @example {
-           *       "error": "Authentication is temporarily unavailable"
+           *       "error": "Authentication is temporarily unavailable",
+           *       "code": "auth_unavailable"
            *     }
            */
           'application/json': components['schemas']['ErrorResponseDto'];
@@ -4275,6 +4494,7 @@ export interface operations {
           /**
            * @example {
            *       "error": "Invalid input",
+           *       "code": "invalid_input",
            *       "details": [
            *         {
            *           "path": [
@@ -4302,7 +4522,8 @@ export interface operations {
         content: {
           /**
            * @example {
-           *       "error": "Unauthorized"
+           *       "error": "Unauthorized",
+           *       "code": "unauthorized"
            *     }
            */
           'application/json': components['schemas']['ErrorResponseDto'];
@@ -4318,7 +4539,8 @@ export interface operations {
         content: {
           /**
            * @example {
-           *       "error": "Project not found"
+           *       "error": "Project not found",
+           *       "code": "project_not_found"
            *     }
            */
           'application/json': components['schemas']['ErrorResponseDto'];
@@ -4334,7 +4556,8 @@ export interface operations {
         content: {
           /**
            * @example {
-           *       "error": "Request body was not received in time"
+           *       "error": "Request body was not received in time",
+           *       "code": "body_timeout"
            *     }
            */
           'application/json': components['schemas']['ErrorResponseDto'];
@@ -4356,7 +4579,8 @@ export interface operations {
         content: {
           /**
            * @example {
-           *       "error": "The project already holds 20 assets, the most it may; delete one first"
+           *       "error": "The project already holds 20 assets, the most it may; delete one first",
+           *       "code": "asset_limit_reached"
            *     }
            */
           'application/json': components['schemas']['ErrorResponseDto'];
@@ -4372,7 +4596,8 @@ export interface operations {
         content: {
           /**
            * @example {
-           *       "error": "Request body is too large"
+           *       "error": "Request body is too large",
+           *       "code": "body_too_large"
            *     }
            */
           'application/json': components['schemas']['ErrorResponseDto'];
@@ -4388,7 +4613,8 @@ export interface operations {
         content: {
           /**
            * @example {
-           *       "error": "Unsupported media type"
+           *       "error": "Unsupported media type",
+           *       "code": "unsupported_media_type"
            *     }
            */
           'application/json': components['schemas']['ErrorResponseDto'];
@@ -4404,7 +4630,8 @@ export interface operations {
         content: {
           /**
            * @example {
-           *       "error": "This Idempotency-Key was used with a different request body"
+           *       "error": "This Idempotency-Key was used with a different request body",
+           *       "code": "idempotency_key_reused"
            *     }
            */
           'application/json': components['schemas']['ErrorResponseDto'];
@@ -4439,7 +4666,8 @@ export interface operations {
         content: {
           /**
            * @example {
-           *       "error": "Request headers are too large"
+           *       "error": "Request headers are too large",
+           *       "code": "headers_too_large"
            *     }
            */
           'application/json': components['schemas']['ErrorResponseDto'];
@@ -4455,7 +4683,8 @@ export interface operations {
         content: {
           /**
            * @example {
-           *       "error": "Failed to create task"
+           *       "error": "Failed to create task",
+           *       "code": "internal_error"
            *     }
            */
           'application/json': components['schemas']['ErrorResponseDto'];
@@ -4473,7 +4702,8 @@ export interface operations {
         content: {
           /**
            * @example {
-           *       "error": "Authentication is temporarily unavailable"
+           *       "error": "Authentication is temporarily unavailable",
+           *       "code": "auth_unavailable"
            *     }
            */
           'application/json': components['schemas']['ErrorResponseDto'];
@@ -4549,7 +4779,8 @@ export interface operations {
         content: {
           /**
            * @example {
-           *       "error": "Unauthorized"
+           *       "error": "Unauthorized",
+           *       "code": "unauthorized"
            *     }
            */
           'application/json': components['schemas']['ErrorResponseDto'];
@@ -4565,7 +4796,8 @@ export interface operations {
         content: {
           /**
            * @example {
-           *       "error": "Task not found"
+           *       "error": "Task not found",
+           *       "code": "task_not_found"
            *     }
            */
           'application/json': components['schemas']['ErrorResponseDto'];
@@ -4581,7 +4813,8 @@ export interface operations {
         content: {
           /**
            * @example {
-           *       "error": "Request headers are too large"
+           *       "error": "Request headers are too large",
+           *       "code": "headers_too_large"
            *     }
            */
           'application/json': components['schemas']['ErrorResponseDto'];
@@ -4597,7 +4830,8 @@ export interface operations {
         content: {
           /**
            * @example {
-           *       "error": "Failed to fetch task"
+           *       "error": "Failed to fetch task",
+           *       "code": "internal_error"
            *     }
            */
           'application/json': components['schemas']['ErrorResponseDto'];
@@ -4615,7 +4849,8 @@ export interface operations {
         content: {
           /**
            * @example {
-           *       "error": "Authentication is temporarily unavailable"
+           *       "error": "Authentication is temporarily unavailable",
+           *       "code": "auth_unavailable"
            *     }
            */
           'application/json': components['schemas']['ErrorResponseDto'];
@@ -4687,7 +4922,8 @@ export interface operations {
         content: {
           /**
            * @example {
-           *       "error": "Request body is not valid JSON"
+           *       "error": "Request body is not valid JSON",
+           *       "code": "invalid_json"
            *     }
            */
           'application/json': components['schemas']['ErrorResponseDto'];
@@ -4705,7 +4941,8 @@ export interface operations {
         content: {
           /**
            * @example {
-           *       "error": "Unauthorized"
+           *       "error": "Unauthorized",
+           *       "code": "unauthorized"
            *     }
            */
           'application/json': components['schemas']['ErrorResponseDto'];
@@ -4721,7 +4958,8 @@ export interface operations {
         content: {
           /**
            * @example {
-           *       "error": "Task not found"
+           *       "error": "Task not found",
+           *       "code": "task_not_found"
            *     }
            */
           'application/json': components['schemas']['ErrorResponseDto'];
@@ -4737,7 +4975,8 @@ export interface operations {
         content: {
           /**
            * @example {
-           *       "error": "Request body was not received in time"
+           *       "error": "Request body was not received in time",
+           *       "code": "body_timeout"
            *     }
            */
           'application/json': components['schemas']['ErrorResponseDto'];
@@ -4753,7 +4992,8 @@ export interface operations {
         content: {
           /**
            * @example {
-           *       "error": "The task has already finished (SUCCEEDED)"
+           *       "error": "The task has already finished (SUCCEEDED)",
+           *       "code": "task_finished"
            *     }
            */
           'application/json': components['schemas']['ErrorResponseDto'];
@@ -4769,7 +5009,8 @@ export interface operations {
         content: {
           /**
            * @example {
-           *       "error": "Request body is too large"
+           *       "error": "Request body is too large",
+           *       "code": "body_too_large"
            *     }
            */
           'application/json': components['schemas']['ErrorResponseDto'];
@@ -4785,7 +5026,8 @@ export interface operations {
         content: {
           /**
            * @example {
-           *       "error": "Unsupported media type"
+           *       "error": "Unsupported media type",
+           *       "code": "unsupported_media_type"
            *     }
            */
           'application/json': components['schemas']['ErrorResponseDto'];
@@ -4801,7 +5043,8 @@ export interface operations {
         content: {
           /**
            * @example {
-           *       "error": "Request headers are too large"
+           *       "error": "Request headers are too large",
+           *       "code": "headers_too_large"
            *     }
            */
           'application/json': components['schemas']['ErrorResponseDto'];
@@ -4817,7 +5060,8 @@ export interface operations {
         content: {
           /**
            * @example {
-           *       "error": "Failed to cancel task"
+           *       "error": "Failed to cancel task",
+           *       "code": "internal_error"
            *     }
            */
           'application/json': components['schemas']['ErrorResponseDto'];
@@ -4835,7 +5079,8 @@ export interface operations {
         content: {
           /**
            * @example {
-           *       "error": "Authentication is temporarily unavailable"
+           *       "error": "Authentication is temporarily unavailable",
+           *       "code": "auth_unavailable"
            *     }
            */
           'application/json': components['schemas']['ErrorResponseDto'];

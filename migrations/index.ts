@@ -9,6 +9,7 @@ import { StoredImageParts1764320000000 } from './1764320000000-stored-image-part
 import { RunningTasks1764400000000 } from './1764400000000-running-tasks';
 import { HostedLogoOrigin1764500000000 } from './1764500000000-hosted-logo-origin';
 import { AssetRenditions1764510000000 } from './1764510000000-asset-renditions';
+import { TaskLeaseIndex1764520000000 } from './1764520000000-task-lease-index';
 
 /**
  * Every migration, oldest first. Listed as classes rather than a file glob so
@@ -26,4 +27,5 @@ export const MIGRATIONS = [
   RunningTasks1764400000000,
   HostedLogoOrigin1764500000000,
   AssetRenditions1764510000000,
+  TaskLeaseIndex1764520000000,
 ];

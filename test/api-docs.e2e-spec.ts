@@ -307,6 +307,7 @@ describe('OpenAPI document', () => {
     expect(notFound?.example).toEqual({
       success: false,
       error: 'Logo not found',
+      code: 'logo_not_found',
     });
     expect(op?.security).toEqual([]);
   });
@@ -395,12 +396,14 @@ describe('OpenAPI document', () => {
     expect(tooMany?.content?.['application/json']?.example).toMatchObject({
       code: 'too_many_tasks',
     });
+    const errorBody = document.components.schemas.ErrorResponseDto as {
+      properties: { code: { allOf: Array<{ $ref: string }> } };
+    };
+    expect(errorBody.properties.code.allOf).toEqual([
+      { $ref: '#/components/schemas/ErrorCode' },
+    ]);
     expect(
-      (
-        document.components.schemas.ErrorResponseDto as {
-          properties: { code: { enum: string[] } };
-        }
-      ).properties.code.enum,
+      (document.components.schemas.ErrorCode as { enum: string[] }).enum,
     ).toContain('too_many_tasks');
   });
 
@@ -433,7 +436,10 @@ describe('OpenAPI document', () => {
     expect(
       operation(document, 'post', '/api/projects/{id}/tasks/{taskId}/cancel')
         ?.responses['400'].content?.['application/json']?.example,
-    ).toEqual({ error: 'Request body is not valid JSON' });
+    ).toEqual({
+      error: 'Request body is not valid JSON',
+      code: 'invalid_json',
+    });
   });
 
   it('documents pagination: limit and cursor query parameters, nextCursor in the list', () => {
@@ -487,7 +493,7 @@ describe('OpenAPI document', () => {
   it('leaves unknown routes as 404 {error:"Not found"}, under /api and beside /docs', async () => {
     for (const path of ['/api/docs', '/api/docs-json', '/docs-nothing']) {
       const res = await request(t.server).get(path).expect(404);
-      expect(res.body).toEqual({ error: 'Not found' });
+      expect(res.body).toEqual({ error: 'Not found', code: 'not_found' });
     }
   });
 

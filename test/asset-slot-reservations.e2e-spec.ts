@@ -15,6 +15,7 @@ import { createTestApp, type TestApp } from './support/test-app';
 const MAX = 20;
 const FULL = {
   error: `The project already holds ${MAX} assets, the most it may; delete one first`,
+  code: 'asset_limit_reached',
 };
 
 describe('Asset slots: one paid image call per free slot', () => {

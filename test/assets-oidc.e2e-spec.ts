@@ -76,7 +76,10 @@ describe('Kept logos with AUTH_MODE=oidc', () => {
     const { projectId } = await aliceLogo();
     await keepLogo(t, projectId).expect(401);
     const other = await keepLogo(t, projectId).set(as(bob)).expect(404);
-    expect(other.body).toEqual({ error: 'Project not found' });
+    expect(other.body).toEqual({
+      error: 'Project not found',
+      code: 'project_not_found',
+    });
     // An admin reads every project but keeps logos only in their own.
     await keepLogo(t, projectId).set(as(admin)).expect(404);
   });
@@ -99,6 +102,7 @@ describe('Kept logos with AUTH_MODE=oidc', () => {
     const refused = await request(t.server).get(bare).expect(403);
     expect(refused.body).toEqual({
       error: 'This asset URL has expired or is not valid',
+      code: 'asset_url_refused',
     });
     const forged = pathOf(asset.url).replace(
       /signature=./,

@@ -165,7 +165,10 @@ describe.each(ASSET_STORES)('Kept logos (ASSET_STORE=%s)', (kind) => {
     };
     await store.dropBytes(t, asset.id);
     const response = await request(t.server).get(pathOf(asset.url)).expect(404);
-    expect(response.body).toEqual({ error: 'Asset not found' });
+    expect(response.body).toEqual({
+      error: 'Asset not found',
+      code: 'asset_not_found',
+    });
   });
 
   it("shows in the project's LOGO section and assets, and counts in the list's _count.assets", async () => {
@@ -215,7 +218,10 @@ describe.each(ASSET_STORES)('Kept logos (ASSET_STORE=%s)', (kind) => {
   it('an unknown project is 404 {error:"Project not found"} before the image model is called', async () => {
     for (const id of ['019aa8f2-5f1c-7c3e-9a51-3c1f5d0b8e20', 'nope']) {
       const response = await keepLogo(t, id).expect(404);
-      expect(response.body).toEqual({ error: 'Project not found' });
+      expect(response.body).toEqual({
+        error: 'Project not found',
+        code: 'project_not_found',
+      });
     }
     expect(api.requests).toHaveLength(0);
   });
@@ -229,6 +235,7 @@ describe.each(ASSET_STORES)('Kept logos (ASSET_STORE=%s)', (kind) => {
     expect(response.body).toEqual({
       error: 'Invalid input',
       details: [expect.objectContaining({ path: ['style'] })],
+      code: 'invalid_input',
     });
     expect(api.requests).toHaveLength(0);
     expect(await countOf(t, 'assets')).toBe(0);
@@ -238,7 +245,10 @@ describe.each(ASSET_STORES)('Kept logos (ASSET_STORE=%s)', (kind) => {
     const project = await createProject(t);
     api.respondNext(Replies.error(400, 'Your prompt was rejected'));
     const response = await keepLogo(t, project.id).expect(500);
-    expect(response.body).toEqual({ error: 'Your prompt was rejected' });
+    expect(response.body).toEqual({
+      error: 'Your prompt was rejected',
+      code: 'upstream_refused',
+    });
     expect(await countOf(t, 'assets')).toBe(0);
   });
 
@@ -246,7 +256,10 @@ describe.each(ASSET_STORES)('Kept logos (ASSET_STORE=%s)', (kind) => {
     const project = await createProject(t);
     api.respondNext(Replies.base64(Buffer.from('<svg xmlns="x"/>')));
     const response = await keepLogo(t, project.id).expect(500);
-    expect(response.body).toEqual({ error: expect.any(String) });
+    expect(response.body).toEqual({
+      error: expect.any(String),
+      code: 'upstream_invalid_answer',
+    });
     expect(await countOf(t, 'assets')).toBe(0);
     expect(await store.storedCount(t)).toBe(0);
   });
@@ -276,6 +289,7 @@ describe.each(ASSET_STORES)('Kept logos (ASSET_STORE=%s)', (kind) => {
     expect(response.body).toEqual({
       error:
         'The project already holds 3 assets, the most it may; delete one first',
+      code: 'asset_limit_reached',
     });
     expect(api.requests).toHaveLength(3);
   });
@@ -289,7 +303,10 @@ describe.each(ASSET_STORES)('Kept logos (ASSET_STORE=%s)', (kind) => {
     const deleted = await request(t.server).delete(path).expect(200);
     expect(deleted.body).toEqual({ success: true });
     const gone = await request(t.server).get(pathOf(asset.url)).expect(404);
-    expect(gone.body).toEqual({ error: 'Asset not found' });
+    expect(gone.body).toEqual({
+      error: 'Asset not found',
+      code: 'asset_not_found',
+    });
     await request(t.server).get(path).expect(404);
     await request(t.server).delete(path).expect(404);
     const { body } = await request(t.server)
@@ -309,7 +326,10 @@ describe.each(ASSET_STORES)('Kept logos (ASSET_STORE=%s)', (kind) => {
       .delete(path)
       .set('If-Match', '"1"')
       .expect(412);
-    expect(stale.body).toEqual({ error: 'Precondition failed' });
+    expect(stale.body).toEqual({
+      error: 'Precondition failed',
+      code: 'precondition_failed',
+    });
     const current = await request(t.server)
       .get(`/api/projects/${project.id}`)
       .expect(200);
@@ -342,7 +362,10 @@ describe.each(ASSET_STORES)('Kept logos (ASSET_STORE=%s)', (kind) => {
     await request(t.server).delete(`/api/projects/${project.id}`).expect(200);
     const response = await keeping;
     expect(response.status).toBe(404);
-    expect(response.body).toEqual({ error: 'Project not found' });
+    expect(response.body).toEqual({
+      error: 'Project not found',
+      code: 'project_not_found',
+    });
     expect(await countOf(t, 'assets')).toBe(0);
     expect(await store.storedCount(t)).toBe(0);
   });

@@ -18,8 +18,8 @@ import { createTestApp, TestApp } from './support/test-app';
 const AUDIENCE = 'workspace-api';
 
 const ADMIN_ROLE = 'workspace-admin';
-const UNAUTHORIZED = { error: 'Unauthorized' };
-const FORBIDDEN = { error: 'Forbidden' };
+const UNAUTHORIZED = { error: 'Unauthorized', code: 'unauthorized' };
+const FORBIDDEN = { error: 'Forbidden', code: 'forbidden' };
 
 async function signingKeyPair(kid: string) {
   const { privateKey, publicKey } = await generateKeyPair('RS256', {
@@ -171,7 +171,10 @@ describe('AUTH_MODE=oidc', () => {
     it('another user’s project answers exactly as an unknown id: 404 on GET, 500 on PATCH and DELETE, 412 with If-Match', async () => {
       const path = `/api/projects/${bobProject}`;
       const get = await request(t.server).get(path).set(as(alice)).expect(404);
-      expect(get.body).toEqual({ error: 'Project not found' });
+      expect(get.body).toEqual({
+        error: 'Project not found',
+        code: 'project_not_found',
+      });
       await request(t.server)
         .get(path)
         .set(as(alice))
@@ -182,7 +185,10 @@ describe('AUTH_MODE=oidc', () => {
         .set(as(alice))
         .send({ name: 'Taken' })
         .expect(500);
-      expect(patch.body).toEqual({ error: 'Failed to update project' });
+      expect(patch.body).toEqual({
+        error: 'Failed to update project',
+        code: 'project_not_found',
+      });
       await request(t.server)
         .patch(path)
         .set(as(alice))
@@ -193,7 +199,10 @@ describe('AUTH_MODE=oidc', () => {
         .delete(path)
         .set(as(alice))
         .expect(500);
-      expect(remove.body).toEqual({ error: 'Failed to delete project' });
+      expect(remove.body).toEqual({
+        error: 'Failed to delete project',
+        code: 'project_not_found',
+      });
       const bobs = (await storedProjects()).find((p) => p.id === bobProject);
       expect(bobs).toEqual({ id: bobProject, name: 'B1', userId: 'bob' });
     });
@@ -269,7 +278,11 @@ describe('AUTH_MODE=oidc', () => {
           colors: ['red'],
         })
         .expect(401);
-      expect(res.body).toEqual({ success: false, error: 'Unauthorized' });
+      expect(res.body).toEqual({
+        success: false,
+        error: 'Unauthorized',
+        code: 'unauthorized',
+      });
       await request(t.server).get('/api/ai/generate-logo').expect(401);
     });
 
@@ -536,6 +549,7 @@ describe('AUTH_MODE=oidc', () => {
           .expect(503);
         expect(res.body).toEqual({
           error: 'Authentication is temporarily unavailable',
+          code: 'auth_unavailable',
         });
         expect(Number(res.headers['retry-after'])).toBeGreaterThan(0);
 

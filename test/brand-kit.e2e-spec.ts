@@ -179,7 +179,10 @@ describe('Brand kit', () => {
     expect(res.body.error).toMatch(/no chosen logo/);
     await request(t.server)
       .get(`/api/projects/${projectId}/brand-kit.zip`)
-      .expect(404, { error: 'No brand kit for the chosen logo' });
+      .expect(404, {
+        error: 'No brand kit for the chosen logo',
+        code: 'not_found',
+      });
   });
 
   it('makes the kit from the chosen logo without the image model, and zips it', async () => {
@@ -361,11 +364,14 @@ describe('Asset renditions with AUTH_MODE=oidc', () => {
     await request(t.server)
       .get(zip)
       .set({ Authorization: `Bearer ${bob}` })
-      .expect(404, { error: 'Project not found' });
+      .expect(404, { error: 'Project not found', code: 'project_not_found' });
     await request(t.server)
       .get(zip)
       .set({ Authorization: `Bearer ${alice}` })
-      .expect(404, { error: 'No brand kit for the chosen logo' });
+      .expect(404, {
+        error: 'No brand kit for the chosen logo',
+        code: 'not_found',
+      });
   });
   afterAll(async () => {
     await t?.close();
@@ -388,6 +394,7 @@ describe('Asset renditions with AUTH_MODE=oidc', () => {
     const refused = await request(t.server).get(unsigned).expect(403);
     expect(refused.body).toEqual({
       error: 'This asset URL has expired or is not valid',
+      code: 'asset_url_refused',
     });
     const res = await getBytes(t, `${pathOf(asset.url)}&size=32`).expect(200);
     const meta = await sharp(res.body as Buffer).metadata();

@@ -9,7 +9,10 @@ import { createTestApp, TestApp } from './support/test-app';
  * edit to a concurrent one. Runs on SQLite and PostgreSQL.
  */
 
-const PRECONDITION_FAILED = { error: 'Precondition failed' };
+const PRECONDITION_FAILED = {
+  error: 'Precondition failed',
+  code: 'precondition_failed',
+};
 
 describe('conditional requests on projects', () => {
   let t: TestApp;
@@ -89,7 +92,10 @@ describe('conditional requests on projects', () => {
       .get(path('019aa8f2-5f1c-7c3e-9a51-3c1f5d0b8e21'))
       .set('If-None-Match', '"1"')
       .expect(404);
-    expect(res.body).toEqual({ error: 'Project not found' });
+    expect(res.body).toEqual({
+      error: 'Project not found',
+      code: 'project_not_found',
+    });
   });
 
   it('two clients GET then PATCH with If-Match: one 200, one 412, and the stored project is the winner’s', async () => {
@@ -172,7 +178,10 @@ describe('conditional requests on projects', () => {
       .set('If-Match', '"1"')
       .send({ sections: [] })
       .expect(500);
-    expect(res.body).toEqual({ error: 'Failed to update project' });
+    expect(res.body).toEqual({
+      error: 'Failed to update project',
+      code: 'invalid_input',
+    });
   });
 
   it('without If-Match, PATCH and DELETE of an unknown id keep the route’s 500', async () => {

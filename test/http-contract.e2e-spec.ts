@@ -32,7 +32,10 @@ describe('HTTP contract shared by all routes', () => {
         .set('Content-Type', 'application/json')
         .send(body)
         .expect(500);
-      expect(response.body).toEqual({ error: 'Failed to create project' });
+      expect(response.body).toEqual({
+        error: 'Failed to create project',
+        code: 'invalid_json',
+      });
     });
 
     it.each([
@@ -47,7 +50,10 @@ describe('HTTP contract shared by all routes', () => {
           .set('Content-Type', 'application/json')
           .send(body)
           .expect(500);
-        expect(response.body).toEqual({ error: 'Failed to update project' });
+        expect(response.body).toEqual({
+          error: 'Failed to update project',
+          code: 'invalid_json',
+        });
         const after = await request(t.server).get(
           `/api/projects/${project.id}`,
         );
@@ -64,6 +70,7 @@ describe('HTTP contract shared by all routes', () => {
       expect(response.body).toEqual({
         success: false,
         error: expect.stringMatching(/JSON/),
+        code: 'invalid_json',
       });
     });
   });
@@ -119,7 +126,10 @@ describe('HTTP contract shared by all routes', () => {
         .set('Content-Type', 'application/json')
         .send(huge)
         .expect(413);
-      expect(response.body).toEqual({ error: expect.any(String) });
+      expect(response.body).toEqual({
+        error: expect.any(String),
+        code: 'body_too_large',
+      });
       const list = await request(t.server).get('/api/projects');
       expect(list.body.projects).toEqual([]);
     });
@@ -133,6 +143,7 @@ describe('HTTP contract shared by all routes', () => {
       expect(response.body).toEqual({
         success: false,
         error: expect.any(String),
+        code: 'body_too_large',
       });
     });
   });
@@ -163,7 +174,7 @@ describe('HTTP contract shared by all routes', () => {
       const response = await request(t.server)
         [method.toLowerCase() as 'get'](path)
         .expect(404);
-      expect(response.body).toEqual({ error: 'Not found' });
+      expect(response.body).toEqual({ error: 'Not found', code: 'not_found' });
     });
   });
 
@@ -203,7 +214,10 @@ describe('HTTP contract shared by all routes', () => {
         const response = await request(t.server)
           .get(`/api/projects/${segment}`)
           .expect(404);
-        expect(response.body).toEqual({ error: 'Project not found' });
+        expect(response.body).toEqual({
+          error: 'Project not found',
+          code: 'project_not_found',
+        });
       },
     );
 
@@ -212,19 +226,25 @@ describe('HTTP contract shared by all routes', () => {
         .patch('/api/projects/%zz')
         .send({ name: 'x' })
         .expect(500);
-      expect(response.body).toEqual({ error: 'Failed to update project' });
+      expect(response.body).toEqual({
+        error: 'Failed to update project',
+        code: 'project_not_found',
+      });
     });
 
     it('DELETE answers 500 {error:"Failed to delete project"}', async () => {
       const response = await request(t.server)
         .delete('/api/projects/%E0%A4%A')
         .expect(500);
-      expect(response.body).toEqual({ error: 'Failed to delete project' });
+      expect(response.body).toEqual({
+        error: 'Failed to delete project',
+        code: 'project_not_found',
+      });
     });
 
     it('an unknown path with one answers 404 {error:"Not found"}', async () => {
       const response = await request(t.server).get('/nowhere/%zz').expect(404);
-      expect(response.body).toEqual({ error: 'Not found' });
+      expect(response.body).toEqual({ error: 'Not found', code: 'not_found' });
     });
   });
 
@@ -249,6 +269,7 @@ describe('HTTP contract shared by all routes', () => {
             code: 'too_big',
           },
         ],
+        code: 'invalid_input',
       });
     });
 
@@ -285,24 +306,32 @@ describe('HTTP contract shared by all routes', () => {
     });
 
     it.each([
-      ['a garbage request line', 'GARBAGE\r\n\r\n', 400, 'Bad request'],
+      [
+        'a garbage request line',
+        'GARBAGE\r\n\r\n',
+        400,
+        'Bad request',
+        'bad_request',
+      ],
       [
         'conflicting Content-Lengths',
         'POST /api/projects HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\nContent-Length: 6\r\n\r\n{}',
         400,
         'Bad request',
+        'bad_request',
       ],
       [
         'headers over the size limit',
         `GET /api/projects?userId=${'a'.repeat(20_000)} HTTP/1.1\r\nHost: x\r\n\r\n`,
         431,
         'Request headers are too large',
+        'headers_too_large',
       ],
-    ])('%s: %d {error}', async (_label, bytes, status, error) => {
+    ])('%s: %d {error, code}', async (_label, bytes, status, error, code) => {
       const answer = parseRawAnswer(await sendRaw(port, bytes));
       expect(answer?.status).toBe(status);
       expect(answer?.headers['content-type']).toMatch(/^application\/json/);
-      expect(JSON.parse(answer?.text ?? '')).toEqual({ error });
+      expect(JSON.parse(answer?.text ?? '')).toEqual({ error, code });
     });
   });
 });

@@ -119,6 +119,7 @@ describe('Idempotency-Key on POST /api/projects', () => {
       .expect(422);
     expect(res.body).toEqual({
       error: 'This Idempotency-Key was used with a different request body',
+      code: 'idempotency_key_reused',
     });
     expect(await countRows(t, 'projects')).toBe(1);
   });
@@ -185,6 +186,7 @@ describe('Idempotency-Key on POST /api/projects', () => {
             code: 'invalid_string',
           },
         ],
+        code: 'invalid_input',
       });
       expect(await countRows(t, 'projects')).toBe(0);
     },
@@ -325,6 +327,7 @@ describe('Idempotency-Key on POST /api/ai/generate-logo', () => {
     expect(failed.body).toEqual({
       success: false,
       error: 'Your prompt was rejected',
+      code: 'upstream_refused',
     });
     const retry = await request(t.server)
       .post(LOGO)
@@ -347,6 +350,7 @@ describe('Idempotency-Key on POST /api/ai/generate-logo', () => {
     expect(res.body).toEqual({
       success: false,
       error: 'A request with this Idempotency-Key is still being processed',
+      code: 'idempotency_key_in_use',
     });
     expect(Number(res.headers['retry-after'])).toBeGreaterThan(0);
     expect(api.requests).toHaveLength(1);
@@ -381,6 +385,7 @@ describe('Idempotency-Key on POST /api/ai/generate-logo', () => {
     expect(res.body).toEqual({
       success: false,
       error: 'This Idempotency-Key was used with a different request body',
+      code: 'idempotency_key_reused',
     });
     expect(api.requests).toHaveLength(1);
   });

@@ -186,7 +186,10 @@ describe.each(ASSET_STORES)(
       const logoUrl = await preview(project.id);
       await t.dataSource.query('UPDATE "stored_images" SET "expiresAt" = 0');
       const response = await keep(project.id, { logoUrl }).expect(404);
-      expect(response.body).toEqual({ error: 'Logo not found' });
+      expect(response.body).toEqual({
+        error: 'Logo not found',
+        code: 'logo_not_found',
+      });
       expect(api.requests).toHaveLength(1);
       const read = await request(t.server)
         .get(`/api/projects/${project.id}`)
@@ -202,7 +205,7 @@ describe.each(ASSET_STORES)(
       await request(t.server)
         .post('/api/projects/019aa8f2-5f1c-7c3e-9a51-3c1f5d0b8e99/logos')
         .send({ logoUrl })
-        .expect(404, { error: 'Project not found' });
+        .expect(404, { error: 'Project not found', code: 'project_not_found' });
       await keep(project.id, { logoUrl }).expect(201);
       await keep(project.id, { logoUrl }).expect(201);
       const full = await keep(project.id, { logoUrl }).expect(409);

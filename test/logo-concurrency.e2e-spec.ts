@@ -104,6 +104,7 @@ describe('logo generation: bounded concurrency and cancellation', () => {
     expect(refused.body).toEqual({
       success: false,
       error: 'Logo generator is busy, retry later',
+      code: 'busy',
     });
     expect(refused.headers['retry-after']).toBe('7');
     expect(refused.headers['content-type']).toMatch(/^application\/json/);
@@ -138,6 +139,7 @@ describe('logo generation: bounded concurrency and cancellation', () => {
     expect(refused.body).toEqual({
       success: false,
       error: 'Too many logo requests, retry later',
+      code: 'rate_limited',
     });
     expect(refused.headers['retry-after']).toBe('7');
 
@@ -207,6 +209,7 @@ describe('logo generation: bounded concurrency and cancellation', () => {
       expect(response.body).toEqual({
         success: false,
         error: expect.stringMatching(/did not respond in time/i),
+        code: 'upstream_timeout',
       });
       expect(queue.waiting).toBe(0);
       expect(api.requests).toHaveLength(0);

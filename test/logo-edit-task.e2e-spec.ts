@@ -141,6 +141,7 @@ describe('Logo edit tasks', () => {
     );
     expect(refused.body).toEqual({
       error: 'Invalid input',
+      code: 'invalid_input',
       details: [expect.objectContaining({ path: ['input', 'assetId'] })],
     });
     expect(await rowsOf(t, 'tasks', project.id)).toBe(0);

@@ -176,6 +176,7 @@ describe('Logos answered as base64 are hosted by the service', () => {
       expect(response.body).toEqual({
         success: false,
         error: 'Logo not found',
+        code: 'not_found',
       });
     }
   });
@@ -227,6 +228,7 @@ describe('Logos answered as base64 are hosted by the service', () => {
           code: 'invalid_string',
         },
       ],
+      code: 'invalid_input',
     });
     expect(api.requests).toHaveLength(0);
   });
@@ -291,7 +293,11 @@ describe('Hosted logo lifetime and settings', () => {
       const gone = await request(t.server)
         .get(pathOf(answer.logoUrl))
         .expect(404);
-      expect(gone.body).toEqual({ success: false, error: 'Logo not found' });
+      expect(gone.body).toEqual({
+        success: false,
+        error: 'Logo not found',
+        code: 'not_found',
+      });
       expect(await countImages(t)).toBe(1);
       expect(await t.app.get(ImageBlobStore).purge()).toBe(1);
       expect(await countImages(t)).toBe(0);

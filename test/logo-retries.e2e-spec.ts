@@ -88,6 +88,7 @@ describe('logo generation: retries (IMAGE_API_MAX_RETRIES)', () => {
     expect(response.body).toEqual({
       success: false,
       error: 'Your prompt was rejected',
+      code: 'upstream_refused',
     });
     expect(api.requests).toHaveLength(1);
   });
@@ -116,7 +117,11 @@ describe('logo generation: retries (IMAGE_API_MAX_RETRIES)', () => {
       Replies.error(503, 'third'),
     );
     const response = await post().expect(500);
-    expect(response.body).toEqual({ success: false, error: 'third' });
+    expect(response.body).toEqual({
+      success: false,
+      error: 'third',
+      code: 'upstream_failed',
+    });
     expect(api.requests).toHaveLength(3);
   });
 
@@ -130,6 +135,7 @@ describe('logo generation: retries (IMAGE_API_MAX_RETRIES)', () => {
     expect(response.body).toEqual({
       success: false,
       error: 'Failed to generate logo',
+      code: 'upstream_failed',
     });
   });
 
@@ -223,6 +229,7 @@ describe('logo generation: the deadline (IMAGE_API_DEADLINE_MS)', () => {
     expect(response.body).toEqual({
       success: false,
       error: expect.stringMatching(TIMEOUT_MESSAGE),
+      code: 'upstream_timeout',
     });
     expect(Date.now() - started).toBeLessThan(5000);
     // Some retries happened, far fewer than the 11 calls allowed.
@@ -255,7 +262,11 @@ describe('logo generation: the deadline (IMAGE_API_DEADLINE_MS)', () => {
       Replies.withRetryAfter(Replies.error(503, 'Busy upstream'), 3),
     );
     const response = await request(t.server).post(PATH).send(valid).expect(500);
-    expect(response.body).toEqual({ success: false, error: 'Busy upstream' });
+    expect(response.body).toEqual({
+      success: false,
+      error: 'Busy upstream',
+      code: 'upstream_failed',
+    });
     expect(callsOf(t)).toHaveLength(1);
   });
 });

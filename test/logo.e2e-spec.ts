@@ -124,6 +124,7 @@ describe('/api/ai/generate-logo', () => {
       success: false,
       error: 'Invalid input',
       details: expect.any(Array),
+      code: 'invalid_input',
     });
     expect(response.body.details.length).toBeGreaterThan(0);
     for (const issue of response.body.details) {
@@ -510,6 +511,7 @@ describe('/api/ai/generate-logo', () => {
       expect(response.body).toEqual({
         success: false,
         error: 'Your prompt was rejected',
+        code: 'upstream_refused',
       });
     });
 
@@ -519,6 +521,7 @@ describe('/api/ai/generate-logo', () => {
       expect(response.body).toEqual({
         success: false,
         error: 'Failed to generate logo',
+        code: 'upstream_failed',
       });
     });
 
@@ -528,6 +531,7 @@ describe('/api/ai/generate-logo', () => {
       expect(response.body).toEqual({
         success: false,
         error: 'Failed to generate logo',
+        code: 'upstream_failed',
       });
     });
 
@@ -537,6 +541,7 @@ describe('/api/ai/generate-logo', () => {
       expect(response.body).toEqual({
         success: false,
         error: 'Failed to generate logo',
+        code: 'upstream_failed',
       });
     });
 
@@ -552,6 +557,7 @@ describe('/api/ai/generate-logo', () => {
       expect(response.body).toEqual({
         success: false,
         error: expect.stringMatching(/^Invalid response/),
+        code: 'upstream_invalid_answer',
       });
     });
 
@@ -561,6 +567,7 @@ describe('/api/ai/generate-logo', () => {
       expect(response.body).toEqual({
         success: false,
         error: expect.stringMatching(/^Invalid response/),
+        code: 'upstream_invalid_answer',
       });
     });
 
@@ -573,6 +580,7 @@ describe('/api/ai/generate-logo', () => {
       expect(response.body).toEqual({
         success: false,
         error: expect.stringMatching(/^Invalid response/),
+        code: 'upstream_invalid_answer',
       });
     });
   });
@@ -586,6 +594,7 @@ describe('/api/ai/generate-logo', () => {
       expect(response.body).toEqual({
         success: false,
         error: 'Invalid response from image service: response too large',
+        code: 'upstream_invalid_answer',
       });
       expect(fake.requests).toHaveLength(1);
     });
@@ -638,7 +647,11 @@ describe('/api/ai/generate-logo', () => {
       ).expect(500);
       const parseMessage = jsonParseMessage('not json');
       expect(parseMessage).not.toBe('');
-      expect(response.body).toEqual({ success: false, error: parseMessage });
+      expect(response.body).toEqual({
+        success: false,
+        error: parseMessage,
+        code: 'invalid_json',
+      });
       expect(response.body.error).not.toBe('Failed to generate logo');
       expect(fake.requests).toHaveLength(0);
     });
@@ -651,6 +664,7 @@ describe('/api/ai/generate-logo', () => {
       expect(response.body).toEqual({
         success: false,
         error: expect.any(String),
+        code: 'invalid_json',
       });
       expect(response.body.error).not.toBe('');
       expect(fake.requests).toHaveLength(0);
@@ -664,6 +678,7 @@ describe('/api/ai/generate-logo', () => {
       expect(response.body).toEqual({
         success: false,
         error: jsonParseMessage(text),
+        code: 'invalid_json',
       });
     });
 
@@ -682,6 +697,7 @@ describe('/api/ai/generate-logo', () => {
         expect(response.body).toEqual({
           success: false,
           error: jsonParseMessage(text),
+          code: 'invalid_json',
         });
       },
     );
@@ -708,6 +724,7 @@ describe('/api/ai/generate-logo', () => {
       expect(response.body).toEqual({
         success: false,
         error: expect.any(String),
+        code: 'body_too_large',
       });
       expect(fake.requests).toHaveLength(0);
     });
@@ -716,7 +733,11 @@ describe('/api/ai/generate-logo', () => {
   describe('POST without IMAGE_API_KEY', () => {
     it(`returns 500 {success:false, error:"${KEY_MISSING}"} for a valid body`, async () => {
       const response = await postJson(keyless.server, valid).expect(500);
-      expect(response.body).toEqual({ success: false, error: KEY_MISSING });
+      expect(response.body).toEqual({
+        success: false,
+        error: KEY_MISSING,
+        code: 'image_api_not_configured',
+      });
       expect(response.body.error).toContain('IMAGE_API_KEY');
     });
 
@@ -737,7 +758,11 @@ describe('/api/ai/generate-logo', () => {
       });
       try {
         const response = await postJson(blank.server, valid).expect(500);
-        expect(response.body).toEqual({ success: false, error: KEY_MISSING });
+        expect(response.body).toEqual({
+          success: false,
+          error: KEY_MISSING,
+          code: 'image_api_not_configured',
+        });
         const info = await request(blank.server).get(PATH).expect(200);
         expect(info.body.status).toBe('not_configured');
         expect(fake.requests).toHaveLength(0);
@@ -831,6 +856,7 @@ describe('/api/ai/generate-logo with an unreachable image service', () => {
     expect(response.body).toEqual({
       success: false,
       error: expect.any(String),
+      code: 'upstream_unreachable',
     });
     const error = response.body.error as string;
     expect(error).not.toBe('');
@@ -900,6 +926,7 @@ describe('/api/ai/generate-logo with an image service slower than IMAGE_API_TIME
     expect(response.body).toEqual({
       success: false,
       error: expect.stringMatching(/did not respond in time/i),
+      code: 'upstream_timeout',
     });
     expect(response.body.error).not.toContain('127.0.0.1');
     expect(response.body.error).not.toMatch(/ECONNABORTED|ETIMEDOUT/);
@@ -915,6 +942,7 @@ describe('/api/ai/generate-logo with an image service slower than IMAGE_API_TIME
       expect(response.body).toEqual({
         success: false,
         error: expect.stringMatching(/did not respond in time/i),
+        code: 'upstream_timeout',
       });
     } finally {
       trickle = false;

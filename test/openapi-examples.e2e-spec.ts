@@ -115,7 +115,10 @@ describe('the OpenAPI document matches the service', () => {
           .set('Content-Type', 'application/json')
           .send('{not json')
           .expect(400);
-        expect(res.body).toEqual({ error: 'Request body is not valid JSON' });
+        expect(res.body).toEqual({
+          error: 'Request body is not valid JSON',
+          code: 'invalid_json',
+        });
       }
     });
 
@@ -130,7 +133,10 @@ describe('the OpenAPI document matches the service', () => {
           .post(path)
           .set('Content-Type', 'application/json')
           .expect(404);
-        expect(res.body).toEqual({ error: 'Task not found' });
+        expect(res.body).toEqual({
+          error: 'Task not found',
+          code: 'task_not_found',
+        });
       } finally {
         await cors.close();
       }

@@ -53,7 +53,7 @@ describe('Operations (app built from AppModule)', () => {
     it('generates a UUID request id when the caller sent none, also for unknown routes', async () => {
       const res = await request(t.server).get('/api/nowhere').expect(404);
       expect(res.headers['x-request-id']).toMatch(UUID);
-      expect(res.body).toEqual({ error: 'Not found' });
+      expect(res.body).toEqual({ error: 'Not found', code: 'not_found' });
     });
   });
 
@@ -289,7 +289,10 @@ describe('CORS_ORIGINS', () => {
         type,
         { name: 'From a web page', userId: 'u' },
       ).expect(415);
-      expect(response.body).toEqual({ error: 'Unsupported media type' });
+      expect(response.body).toEqual({
+        error: 'Unsupported media type',
+        code: 'unsupported_media_type',
+      });
       expect(await projectNames()).not.toContain('From a web page');
     });
 
@@ -304,7 +307,10 @@ describe('CORS_ORIGINS', () => {
         type,
         { name: 'Renamed by a web page' },
       ).expect(415);
-      expect(response.body).toEqual({ error: 'Unsupported media type' });
+      expect(response.body).toEqual({
+        error: 'Unsupported media type',
+        code: 'unsupported_media_type',
+      });
       expect(await projectNames()).not.toContain('Renamed by a web page');
     });
 
@@ -324,6 +330,7 @@ describe('CORS_ORIGINS', () => {
         expect(response.body).toEqual({
           success: false,
           error: 'Unsupported media type',
+          code: 'unsupported_media_type',
         });
       },
     );
@@ -410,6 +417,7 @@ describe('Upstream metrics and the rate limit', () => {
     expect(res.body).toEqual({
       success: false,
       error: 'Too many logo requests, retry later',
+      code: 'rate_limited',
     });
   });
 

@@ -10,7 +10,10 @@ import { createTestApp, TestApp } from './support/test-app';
  */
 
 const PATH = '/api/projects';
-const LIMITED = { error: 'Too many requests, retry later' };
+const LIMITED = {
+  error: 'Too many requests, retry later',
+  code: 'rate_limited',
+};
 const valid = { name: 'P', userId: 'u' };
 
 describe('project creation: per-client rate limit', () => {

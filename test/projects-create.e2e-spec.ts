@@ -197,6 +197,7 @@ describe('POST /api/projects', () => {
             code: 'invalid_string',
           },
         ],
+        code: 'invalid_input',
       });
       const [{ count }] = await t.dataSource.query(
         'SELECT COUNT(*) AS count FROM projects',
@@ -251,6 +252,7 @@ describe('POST /api/projects', () => {
       expect(response.body).toEqual({
         error: 'Invalid input',
         details: expect.any(Array),
+        code: 'invalid_input',
       });
       expect(response.body.details).toContainEqual({
         path,

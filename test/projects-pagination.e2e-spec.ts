@@ -77,6 +77,7 @@ describe('GET /api/projects?limit=&cursor= (pagination)', () => {
     expect(body).toEqual({
       error: 'Invalid input',
       details: expect.any(Array),
+      code: 'invalid_input',
     });
     expect(body.details[0].path).toEqual(path);
   });
@@ -120,6 +121,7 @@ describe('GET /api/projects?limit=&cursor= (pagination)', () => {
         details: [
           { path: ['cursor'], message: 'Invalid cursor', code: 'custom' },
         ],
+        code: 'invalid_input',
       });
     },
   );

@@ -140,6 +140,7 @@ describe('GET /api/projects', () => {
     expect(body).toEqual({
       error: 'Invalid input',
       details: expect.any(Array),
+      code: 'invalid_input',
     });
   });
 });
@@ -256,7 +257,10 @@ describe('GET /api/projects/{id}', () => {
     const { body } = await request(t.server)
       .get('/api/projects/01a20156-1889-7738-abe7-ae7705cfc71f')
       .expect(404);
-    expect(body).toEqual({ error: 'Project not found' });
+    expect(body).toEqual({
+      error: 'Project not found',
+      code: 'project_not_found',
+    });
   });
 
   it.each([
@@ -270,7 +274,10 @@ describe('GET /api/projects/{id}', () => {
       const { body } = await request(t.server)
         .get(`/api/projects/${encodeURIComponent(id)}`)
         .expect(404);
-      expect(body).toEqual({ error: 'Project not found' });
+      expect(body).toEqual({
+        error: 'Project not found',
+        code: 'project_not_found',
+      });
     },
   );
 });

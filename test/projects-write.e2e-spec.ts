@@ -132,7 +132,10 @@ describe('PATCH /api/projects/{id}', () => {
         String.fromCharCode(0x4e00 + ((i * 7919) % 20_000)),
       ).join(''),
     }).expect(500);
-    expect(body).toEqual({ error: 'Failed to update project' });
+    expect(body).toEqual({
+      error: 'Failed to update project',
+      code: 'invalid_input',
+    });
     expect((await fetch(project.id)).userId).toBe('before');
   });
 
@@ -159,12 +162,18 @@ describe('PATCH /api/projects/{id}', () => {
 
   it('returns 500 {error:"Failed to update project"} for an unknown id', async () => {
     const { body } = await patch(UNKNOWN_ID, { name: 'x' }).expect(500);
-    expect(body).toEqual({ error: 'Failed to update project' });
+    expect(body).toEqual({
+      error: 'Failed to update project',
+      code: 'project_not_found',
+    });
   });
 
   it('returns 500 for a malformed id, never a database error', async () => {
     const { body } = await patch("bad'id", { name: 'x' }).expect(500);
-    expect(body).toEqual({ error: 'Failed to update project' });
+    expect(body).toEqual({
+      error: 'Failed to update project',
+      code: 'project_not_found',
+    });
   });
 
   describe('a body that cannot be applied as given gives 500 and changes nothing', () => {
@@ -195,7 +204,10 @@ describe('PATCH /api/projects/{id}', () => {
         userId: 'u',
       });
       const response = await patch(project.id, body).expect(500);
-      expect(response.body).toEqual({ error: 'Failed to update project' });
+      expect(response.body).toEqual({
+        error: 'Failed to update project',
+        code: 'invalid_input',
+      });
       const after = await fetch(project.id);
       expect(after).toMatchObject({
         name: 'Same',
@@ -232,7 +244,10 @@ describe("PATCH with PATCH_LENGTH_LIMITS=true (create's length rules, for operat
       description: 'Kept',
     });
     const response = await patch(project.id, body).expect(500);
-    expect(response.body).toEqual({ error: 'Failed to update project' });
+    expect(response.body).toEqual({
+      error: 'Failed to update project',
+      code: 'invalid_input',
+    });
     const after = await request(t.server)
       .get(`/api/projects/${project.id}`)
       .expect(200);
@@ -275,7 +290,10 @@ describe('DELETE /api/projects/{id}', () => {
     const { body } = await request(t.server)
       .delete(`/api/projects/${project.id}`)
       .expect(500);
-    expect(body).toEqual({ error: 'Failed to delete project' });
+    expect(body).toEqual({
+      error: 'Failed to delete project',
+      code: 'project_not_found',
+    });
   });
 
   it('returns 500 {error:"Failed to delete project"} for an unknown or malformed id', async () => {
@@ -283,7 +301,10 @@ describe('DELETE /api/projects/{id}', () => {
       const { body } = await request(t.server)
         .delete(`/api/projects/${id}`)
         .expect(500);
-      expect(body).toEqual({ error: 'Failed to delete project' });
+      expect(body).toEqual({
+        error: 'Failed to delete project',
+        code: 'project_not_found',
+      });
     }
   });
 

@@ -74,7 +74,7 @@ describe('Refused requests with large bodies', () => {
     expect(answer).toEqual({
       status: 404,
       connection: 'close',
-      body: { error: 'Not found' },
+      body: { error: 'Not found', code: 'not_found' },
     });
   });
 
@@ -89,7 +89,7 @@ describe('Refused requests with large bodies', () => {
     expect(answer).toEqual({
       status: 404,
       connection: 'keep-alive',
-      body: { error: 'Not found' },
+      body: { error: 'Not found', code: 'not_found' },
     });
   });
 
@@ -104,7 +104,10 @@ describe('Refused requests with large bodies', () => {
     expect(answer).toEqual({
       status: 408,
       connection: 'close',
-      body: { error: 'Request body was not received in time' },
+      body: {
+        error: 'Request body was not received in time',
+        code: 'body_timeout',
+      },
     });
   }, 30_000);
 });

@@ -79,7 +79,10 @@ describe('responses are checked against the OpenAPI document', () => {
       answerProblems('create', {
         status: 429,
         headers: { ...json, 'retry-after': '12' },
-        text: JSON.stringify({ error: 'Too many requests, retry later' }),
+        text: JSON.stringify({
+          error: 'Too many requests, retry later',
+          code: 'rate_limited',
+        }),
       }),
     ).toEqual([]);
     for (const operation of ['create', 'patch'] as const) {
@@ -87,7 +90,10 @@ describe('responses are checked against the OpenAPI document', () => {
         answerProblems(operation, {
           status: 415,
           headers: json,
-          text: JSON.stringify({ error: 'Unsupported media type' }),
+          text: JSON.stringify({
+            error: 'Unsupported media type',
+            code: 'unsupported_media_type',
+          }),
         }),
       ).toEqual([]);
     }
@@ -98,6 +104,7 @@ describe('responses are checked against the OpenAPI document', () => {
         text: JSON.stringify({
           success: false,
           error: 'Unsupported media type',
+          code: 'unsupported_media_type',
         }),
       }),
     ).toEqual([]);
@@ -109,14 +116,20 @@ describe('responses are checked against the OpenAPI document', () => {
       answerProblems('create', {
         status: 429,
         headers: json,
-        text: JSON.stringify({ error: 'Too many requests, retry later' }),
+        text: JSON.stringify({
+          error: 'Too many requests, retry later',
+          code: 'rate_limited',
+        }),
       }),
     ).toContain('no Retry-After seconds header');
     expect(
       answerProblems('delete', {
         status: 415,
         headers: json,
-        text: JSON.stringify({ error: 'Unsupported media type' }),
+        text: JSON.stringify({
+          error: 'Unsupported media type',
+          code: 'unsupported_media_type',
+        }),
       }),
     ).not.toEqual([]);
   });

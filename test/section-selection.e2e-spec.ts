@@ -277,6 +277,7 @@ describe('Choosing a section’s result', () => {
     );
     expect(response.body).toEqual({
       error: 'No result of this section is chosen',
+      code: 'nothing_chosen',
     });
     expect(await read(project.id)).toEqual(before);
   });
@@ -297,6 +298,7 @@ describe('Choosing a section’s result', () => {
     ).expect(409);
     expect(response.body).toEqual({
       error: 'This asset is not a result of this section',
+      code: 'not_a_result_of_section',
     });
     expect(await read(project.id)).toEqual(before);
   });
@@ -320,6 +322,7 @@ describe('Choosing a section’s result', () => {
     expect(refused.body).toEqual({
       error:
         'A task is running for this section; choose a result once it has finished',
+      code: 'section_in_progress',
     });
     expect(await statusesOf(project.id)).toEqual(running);
     // Recomputed again with nothing new: nothing changes.
@@ -397,9 +400,15 @@ describe('Choosing a section’s result', () => {
     const logo = idOf(project, 'LOGO');
     for (const id of [newId(), 'not-an-id']) {
       const put = await choose(id, logo, asset.id).expect(404);
-      expect(put.body).toEqual({ error: 'Project not found' });
+      expect(put.body).toEqual({
+        error: 'Project not found',
+        code: 'project_not_found',
+      });
       const del = await unchoose(id, logo).expect(404);
-      expect(del.body).toEqual({ error: 'Project not found' });
+      expect(del.body).toEqual({
+        error: 'Project not found',
+        code: 'project_not_found',
+      });
     }
   });
 
@@ -409,9 +418,15 @@ describe('Choosing a section’s result', () => {
     const asset = await keep(project.id);
     for (const sectionId of [newId(), 'nope', idOf(other, 'LOGO')]) {
       const put = await choose(project.id, sectionId, asset.id).expect(404);
-      expect(put.body).toEqual({ error: 'Section not found' });
+      expect(put.body).toEqual({
+        error: 'Section not found',
+        code: 'section_not_found',
+      });
       const del = await unchoose(project.id, sectionId).expect(404);
-      expect(del.body).toEqual({ error: 'Section not found' });
+      expect(del.body).toEqual({
+        error: 'Section not found',
+        code: 'section_not_found',
+      });
     }
   });
 
@@ -426,7 +441,10 @@ describe('Choosing a section’s result', () => {
         idOf(project, 'LOGO'),
         assetId,
       ).expect(404);
-      expect(response.body).toEqual({ error: 'Asset not found' });
+      expect(response.body).toEqual({
+        error: 'Asset not found',
+        code: 'asset_not_found',
+      });
     }
     expect(await read(project.id)).toEqual(before);
   });
@@ -443,6 +461,7 @@ describe('Choosing a section’s result', () => {
       details: [
         { path: ['assetId'], message: 'Required', code: 'invalid_type' },
       ],
+      code: 'invalid_input',
     });
     const number = await choose(project.id, logo, 42).expect(400);
     expect(number.body).toMatchObject({
@@ -463,7 +482,10 @@ describe('Choosing a section’s result', () => {
       .set('Content-Type', 'application/json')
       .send('{"assetId":')
       .expect(500);
-    expect(response.body).toEqual({ error: 'Failed to choose result' });
+    expect(response.body).toEqual({
+      error: 'Failed to choose result',
+      code: 'invalid_json',
+    });
   });
 
   it('If-Match: a stale ETag is 412 and nothing changes; the current one goes through', async () => {
@@ -477,7 +499,10 @@ describe('Choosing a section’s result', () => {
     const stale = await choose(project.id, logo, asset.id)
       .set('If-Match', etag)
       .expect(412);
-    expect(stale.body).toEqual({ error: 'Precondition failed' });
+    expect(stale.body).toEqual({
+      error: 'Precondition failed',
+      code: 'precondition_failed',
+    });
     expect(await read(project.id)).toEqual(before);
 
     const chosen = await choose(project.id, logo, asset.id)
@@ -543,7 +568,10 @@ describe('Choosing a section’s result with AUTH_MODE=oidc', () => {
         .set(as(token))
         .send({ assetId: asset.id })
         .expect(404);
-      expect(put.body).toEqual({ error: 'Project not found' });
+      expect(put.body).toEqual({
+        error: 'Project not found',
+        code: 'project_not_found',
+      });
     }
     const read = await request(t.server)
       .get(`/api/projects/${project.id}`)

@@ -120,12 +120,18 @@ describe('Tasks and selections with AUTH_MODE=oidc', () => {
       .set(as(bob))
       .send({ type: 'logo', input: LOGO_TASK_INPUT })
       .expect(404);
-    expect(created.body).toEqual({ error: 'Project not found' });
+    expect(created.body).toEqual({
+      error: 'Project not found',
+      code: 'project_not_found',
+    });
     const listed = await request(t.server)
       .get(tasksOf(projectId))
       .set(as(bob))
       .expect(404);
-    expect(listed.body).toEqual({ error: 'Project not found' });
+    expect(listed.body).toEqual({
+      error: 'Project not found',
+      code: 'project_not_found',
+    });
     await request(t.server)
       .get(taskPath(projectId, task.id))
       .set(as(bob))

@@ -43,6 +43,23 @@ export const Replies = {
     status,
     json: { error: { message, type: 'invalid_request_error' } },
   }),
+  /**
+   * The provider's safety system refusing the prompt: 400 with
+   * `error.code: "moderation_blocked"`, as the GPT image models answer.
+   */
+  moderationBlocked: (
+    message = 'Your request was rejected by the safety system. If you believe this is an error, contact us.',
+  ): DevReply => ({
+    status: 400,
+    json: {
+      error: {
+        message,
+        type: 'image_generation_user_error',
+        param: null,
+        code: 'moderation_blocked',
+      },
+    },
+  }),
   errorWithoutMessage: (status: number): DevReply => ({
     status,
     json: { error: {} },

@@ -1,3 +1,4 @@
+import type { ErrorCode } from '../failures/error-codes';
 import {
   ConflictException,
   ForbiddenException,
@@ -8,6 +9,8 @@ import { LOGO_NOT_FOUND_MESSAGE } from '../logo/logo.constants';
 
 /** 404 {error:"Asset not found"}: no such asset in that project. */
 export class AssetNotFoundException extends NotFoundException {
+  readonly code: ErrorCode = 'asset_not_found';
+
   constructor() {
     super('Asset not found');
   }
@@ -18,6 +21,8 @@ export class AssetNotFoundException extends NotFoundException {
  * (LOGO_URL_TTL_S) or never was, as its URL would answer.
  */
 export class PreviewedLogoNotFoundException extends NotFoundException {
+  readonly code: ErrorCode = 'logo_not_found';
+
   constructor() {
     super(LOGO_NOT_FOUND_MESSAGE);
   }
@@ -25,6 +30,8 @@ export class PreviewedLogoNotFoundException extends NotFoundException {
 
 /** 409: the project holds ASSET_MAX_PER_PROJECT assets already. */
 export class AssetLimitReachedException extends ConflictException {
+  readonly code: ErrorCode = 'asset_limit_reached';
+
   constructor(limit: number) {
     super(
       `The project already holds ${limit} assets, the most it may; delete one first`,
@@ -38,6 +45,8 @@ export class AssetLimitReachedException extends ConflictException {
  * asset; a fresh answer holding the asset has a working URL.
  */
 export class AssetUrlRefusedException extends ForbiddenException {
+  readonly code: ErrorCode = 'asset_url_refused';
+
   constructor() {
     super('This asset URL has expired or is not valid');
   }
@@ -45,7 +54,8 @@ export class AssetUrlRefusedException extends ForbiddenException {
 
 export const ASSET_STORAGE_UNAVAILABLE_MESSAGE =
   'Asset storage is unavailable; try again shortly';
-export const ASSET_STORAGE_UNAVAILABLE_CODE = 'asset_storage_unavailable';
+export const ASSET_STORAGE_UNAVAILABLE_CODE =
+  'asset_storage_unavailable' as const;
 /** Retry-After of that 503: a bucket that failed is checked again after 2 s. */
 export const ASSET_STORAGE_RETRY_AFTER_S = 5;
 
@@ -56,7 +66,7 @@ export const ASSET_STORAGE_RETRY_AFTER_S = 5;
  * error is logged as `logDetail`, never sent.
  */
 export class AssetStorageUnavailableError extends ServiceBusyError {
-  override readonly code = ASSET_STORAGE_UNAVAILABLE_CODE;
+  override readonly code: ErrorCode = ASSET_STORAGE_UNAVAILABLE_CODE;
 
   constructor(readonly logDetail: string) {
     super(ASSET_STORAGE_UNAVAILABLE_MESSAGE, ASSET_STORAGE_RETRY_AFTER_S);

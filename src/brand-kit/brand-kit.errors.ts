@@ -1,7 +1,10 @@
 import { ConflictException, NotFoundException } from '@nestjs/common';
+import type { ErrorCode } from '../failures/error-codes';
 
 /** 409 at creation: a brand kit without `assetId` needs a chosen logo. */
 export class NoChosenLogoException extends ConflictException {
+  readonly code: ErrorCode = 'nothing_chosen';
+
   constructor() {
     super(
       'The LOGO section has no chosen logo; choose one, or name the asset (assetId)',

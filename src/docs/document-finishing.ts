@@ -21,7 +21,10 @@ const HEADERS_TOO_LARGE = {
   content: {
     'application/json': {
       schema: { $ref: '#/components/schemas/ErrorResponseDto' },
-      example: { error: 'Request headers are too large' },
+      example: {
+        error: 'Request headers are too large',
+        code: 'headers_too_large',
+      },
     },
   },
 };

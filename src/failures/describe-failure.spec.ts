@@ -45,7 +45,11 @@ describe('describeFailure', () => {
         describeFailure(new InputValidationException(issues), projectPolicy),
       ).toEqual({
         status: 400,
-        body: { error: 'Invalid input', details: issues },
+        body: {
+          error: 'Invalid input',
+          details: issues,
+          code: 'invalid_input',
+        },
       });
     });
 
@@ -54,7 +58,12 @@ describe('describeFailure', () => {
         describeFailure(new InputValidationException(issues), logoPolicy),
       ).toEqual({
         status: 400,
-        body: { success: false, error: 'Invalid input', details: issues },
+        body: {
+          success: false,
+          error: 'Invalid input',
+          details: issues,
+          code: 'invalid_input',
+        },
       });
     });
 
@@ -72,7 +81,10 @@ describe('describeFailure', () => {
         ...projectPolicy,
         message: 'Failed to fetch project',
       }),
-    ).toEqual({ status: 404, body: { error: 'Project not found' } });
+    ).toEqual({
+      status: 404,
+      body: { error: 'Project not found', code: 'project_not_found' },
+    });
   });
 
   it('maps an unknown-route NotFoundException (no policy) to 404 {error:"Not found"} without routing details', () => {
@@ -80,7 +92,10 @@ describe('describeFailure', () => {
       new NotFoundException('Cannot GET /api/nowhere'),
       undefined,
     );
-    expect(result).toEqual({ status: 404, body: { error: 'Not found' } });
+    expect(result).toEqual({
+      status: 404,
+      body: { error: 'Not found', code: 'not_found' },
+    });
     expect(JSON.stringify(result)).not.toContain('/api/nowhere');
   });
 
@@ -91,14 +106,18 @@ describe('describeFailure', () => {
     );
     expect(result).toEqual({
       status: 500,
-      body: { error: 'Failed to create project' },
+      body: { error: 'Failed to create project', code: 'internal_error' },
     });
   });
 
   it('maps a plain Error on the logo route to 500 {success:false, error:"Failed to generate logo"}', () => {
     expect(describeFailure(new Error('boom'), logoPolicy)).toEqual({
       status: 500,
-      body: { success: false, error: 'Failed to generate logo' },
+      body: {
+        success: false,
+        error: 'Failed to generate logo',
+        code: 'internal_error',
+      },
     });
   });
 
@@ -107,7 +126,11 @@ describe('describeFailure', () => {
       describeFailure(new PublicError('Your prompt was rejected'), logoPolicy),
     ).toEqual({
       status: 500,
-      body: { success: false, error: 'Your prompt was rejected' },
+      body: {
+        success: false,
+        error: 'Your prompt was rejected',
+        code: 'internal_error',
+      },
     });
   });
 
@@ -115,7 +138,11 @@ describe('describeFailure', () => {
     class UpstreamError extends PublicError {}
     expect(
       describeFailure(new UpstreamError('Upstream said no'), logoPolicy).body,
-    ).toEqual({ success: false, error: 'Upstream said no' });
+    ).toEqual({
+      success: false,
+      error: 'Upstream said no',
+      code: 'internal_error',
+    });
   });
 
   it('hides a PublicError message behind the policy message when the policy does not expose public errors', () => {
@@ -124,7 +151,10 @@ describe('describeFailure', () => {
         ...projectPolicy,
         message: 'Failed to update project',
       }),
-    ).toEqual({ status: 500, body: { error: 'Failed to update project' } });
+    ).toEqual({
+      status: 500,
+      body: { error: 'Failed to update project', code: 'internal_error' },
+    });
   });
 
   it('maps PayloadTooLargeException with a policy to 413 in the error envelope', () => {
@@ -133,7 +163,10 @@ describe('describeFailure', () => {
         new PayloadTooLargeException('Request body is too large'),
         projectPolicy,
       ),
-    ).toEqual({ status: 413, body: { error: 'Request body is too large' } });
+    ).toEqual({
+      status: 413,
+      body: { error: 'Request body is too large', code: 'body_too_large' },
+    });
   });
 
   it('maps PayloadTooLargeException with a policy to 413 in the success-flag envelope', () => {
@@ -144,14 +177,21 @@ describe('describeFailure', () => {
       ),
     ).toEqual({
       status: 413,
-      body: { success: false, error: 'Request body is too large' },
+      body: {
+        success: false,
+        error: 'Request body is too large',
+        code: 'body_too_large',
+      },
     });
   });
 
   it('keeps the status of another client-error HttpException and puts it in the route envelope', () => {
     expect(
       describeFailure(new BadRequestException('Bad thing'), logoPolicy),
-    ).toEqual({ status: 400, body: { success: false, error: 'Bad thing' } });
+    ).toEqual({
+      status: 400,
+      body: { success: false, error: 'Bad thing', code: 'invalid_input' },
+    });
   });
 
   it('maps a server-error HttpException with a policy to 500 with the policy message', () => {
@@ -160,13 +200,20 @@ describe('describeFailure', () => {
         new InternalServerErrorException('connection string postgres://x'),
         projectPolicy,
       ),
-    ).toEqual({ status: 500, body: { error: 'Failed to create project' } });
+    ).toEqual({
+      status: 500,
+      body: { error: 'Failed to create project', code: 'internal_error' },
+    });
   });
 
   it('maps a thrown string to 500 with the policy message', () => {
     expect(describeFailure('something odd', logoPolicy)).toEqual({
       status: 500,
-      body: { success: false, error: 'Failed to generate logo' },
+      body: {
+        success: false,
+        error: 'Failed to generate logo',
+        code: 'internal_error',
+      },
     });
   });
 
@@ -174,7 +221,7 @@ describe('describeFailure', () => {
     for (const thrown of [undefined, null, 42, { message: 'not an error' }]) {
       expect(describeFailure(thrown, projectPolicy)).toEqual({
         status: 500,
-        body: { error: 'Failed to create project' },
+        body: { error: 'Failed to create project', code: 'internal_error' },
       });
     }
   });
@@ -182,7 +229,7 @@ describe('describeFailure', () => {
   it('maps a plain Error with no policy to 500 {error:"Internal server error"}', () => {
     expect(describeFailure(new Error('secret detail'), undefined)).toEqual({
       status: 500,
-      body: { error: 'Internal server error' },
+      body: { error: 'Internal server error', code: 'internal_error' },
     });
   });
 
@@ -192,13 +239,16 @@ describe('describeFailure', () => {
         new InternalServerErrorException('pool exhausted at 10.0.0.5'),
         undefined,
       ),
-    ).toEqual({ status: 500, body: { error: 'Internal server error' } });
+    ).toEqual({
+      status: 500,
+      body: { error: 'Internal server error', code: 'internal_error' },
+    });
   });
 
   it('does not expose a PublicError message when there is no policy', () => {
     expect(describeFailure(new PublicError('detail'), undefined)).toEqual({
       status: 500,
-      body: { error: 'Internal server error' },
+      body: { error: 'Internal server error', code: 'internal_error' },
     });
   });
 
@@ -211,7 +261,11 @@ describe('describeFailure', () => {
         ),
       ).toEqual({
         status: 503,
-        body: { success: false, error: 'Logo generator is busy, retry later' },
+        body: {
+          success: false,
+          error: 'Logo generator is busy, retry later',
+          code: 'busy',
+        },
         headers: { 'Retry-After': '10' },
       });
     });
@@ -224,7 +278,11 @@ describe('describeFailure', () => {
         ),
       ).toEqual({
         status: 429,
-        body: { success: false, error: 'Too many logo requests, retry later' },
+        body: {
+          success: false,
+          error: 'Too many logo requests, retry later',
+          code: 'rate_limited',
+        },
         headers: { 'Retry-After': '42' },
       });
     });

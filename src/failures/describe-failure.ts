@@ -1,6 +1,7 @@
 import { HttpException, HttpStatus } from '@nestjs/common';
 import { AuthFailure } from './auth-failure.error';
 import { ClientClosedRequestError } from './client-closed-request.error';
+import { defaultCodeOf, isErrorCode, type ErrorCode } from './error-codes';
 import { InputValidationException } from './input-validation.error';
 import { PublicError } from './public.error';
 import {
@@ -28,22 +29,29 @@ export function describeFailure(
   exception: unknown,
   policy: FailurePolicy | undefined,
 ): FailureResponse {
-  const envelope = (error: string, extra: Record<string, unknown> = {}) =>
+  // Every body carries a `code` beside the contract's fields.
+  const envelope = (
+    error: string,
+    code: ErrorCode,
+    extra: Record<string, unknown> = {},
+  ) =>
     policy?.envelope === 'success-flag'
-      ? { success: false, error, ...extra }
-      : { error, ...extra };
+      ? { success: false, error, ...extra, code }
+      : { error, ...extra, code };
 
   if (exception instanceof InputValidationException) {
     return {
       status: HttpStatus.BAD_REQUEST,
-      body: envelope('Invalid input', { details: exception.issues }),
+      body: envelope('Invalid input', exception.code, {
+        details: exception.issues,
+      }),
     };
   }
 
   if (exception instanceof AuthFailure) {
     return {
       status: exception.status,
-      body: envelope(exception.message),
+      body: envelope(exception.message, defaultCodeOf(exception.status)),
       headers: exception.headers,
     };
   }
@@ -51,10 +59,7 @@ export function describeFailure(
   if (exception instanceof RetryLaterError) {
     return {
       status: exception.status,
-      body: envelope(
-        exception.message,
-        exception.code ? { code: exception.code } : {},
-      ),
+      body: envelope(exception.message, exception.code),
       headers: { 'Retry-After': String(exception.retryAfterSeconds) },
     };
   }
@@ -62,7 +67,7 @@ export function describeFailure(
   if (exception instanceof ClientClosedRequestError) {
     return {
       status: CLIENT_CLOSED_REQUEST,
-      body: envelope(exception.message),
+      body: envelope(exception.message, 'internal_error'),
     };
   }
 
@@ -70,10 +75,12 @@ export function describeFailure(
   // other failure below.
   if (exception instanceof HttpException && exception.getStatus() < 500) {
     const status = exception.getStatus();
-    if (policy) return { status, body: envelope(exception.message) };
+    const own = (exception as { code?: unknown }).code;
+    const code = isErrorCode(own) ? own : defaultCodeOf(status);
+    if (policy) return { status, body: envelope(exception.message, code) };
     // No route matched. Nest's own "Cannot GET /x" would echo the request.
     const text = status === 404 ? 'Not found' : exception.message;
-    return { status, body: { error: text } };
+    return { status, body: { error: text, code } };
   }
 
   if (
@@ -82,19 +89,24 @@ export function describeFailure(
   ) {
     return {
       status: HttpStatus.BAD_REQUEST,
-      body: envelope(UNREADABLE_BODY_MESSAGE),
+      body: envelope(UNREADABLE_BODY_MESSAGE, exception.code),
     };
   }
 
   if (policy?.exposePublicErrors && exception instanceof PublicError) {
     return {
       status: HttpStatus.INTERNAL_SERVER_ERROR,
-      body: envelope(exception.message),
+      body: envelope(exception.message, exception.code),
     };
   }
 
+  // The route's fixed text hides the message; the code of a failure written
+  // for clients (PublicError) still says what failed.
   return {
     status: HttpStatus.INTERNAL_SERVER_ERROR,
-    body: envelope(policy?.message ?? 'Internal server error'),
+    body: envelope(
+      policy?.message ?? 'Internal server error',
+      exception instanceof PublicError ? exception.code : 'internal_error',
+    ),
   };
 }

@@ -1,5 +1,9 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { UNREADABLE_BODY_MESSAGE } from './unreadable-body.error';
+import { ERROR_CODE_LIST, type ErrorCode } from './error-codes';
+
+const CODE_DESCRIPTION =
+  'A stable, machine-readable cause beside the text (docs/api.md, "Error codes"); added beside the contract\'s fields, never in place of one';
 
 /**
  * The error bodies of every route, as OpenAPI schemas. Types for the document
@@ -40,12 +44,13 @@ export class ErrorResponseDto {
   @ApiProperty({ example: 'Failed to fetch project' })
   error: string;
 
-  @ApiPropertyOptional({
-    description:
-      'A stable cause beside the text, on some 429s and 503s: asset_storage_unavailable (503: the bucket of kept logos failed or did not answer in time), too_many_tasks (429: the project or its owner has too many unfinished tasks)',
-    enum: ['asset_storage_unavailable', 'too_many_tasks'],
+  @ApiProperty({
+    description: CODE_DESCRIPTION,
+    enum: ERROR_CODE_LIST,
+    enumName: 'ErrorCode',
+    example: 'project_not_found',
   })
-  code?: string;
+  code: ErrorCode;
 }
 
 /** Project routes: `{error:"Invalid input", details}`. */
@@ -55,6 +60,13 @@ export class ValidationErrorResponseDto {
 
   @ApiProperty({ type: [ValidationIssueDto] })
   details: ValidationIssueDto[];
+
+  @ApiProperty({
+    description: CODE_DESCRIPTION,
+    enum: ['invalid_input'],
+    example: 'invalid_input',
+  })
+  code: 'invalid_input';
 }
 
 /**
@@ -74,6 +86,13 @@ export class BodyValidationErrorResponseDto {
     description: 'With "Invalid input": one issue per failed rule',
   })
   details?: ValidationIssueDto[];
+
+  @ApiProperty({
+    description: `${CODE_DESCRIPTION}: invalid_input, or invalid_json for a body that is not JSON`,
+    enum: ['invalid_input', 'invalid_json'],
+    example: 'invalid_input',
+  })
+  code: 'invalid_input' | 'invalid_json';
 }
 
 /** The logo route: `{success:false, error}`. */
@@ -83,6 +102,14 @@ export class LogoErrorResponseDto {
 
   @ApiProperty({ example: 'Failed to generate logo' })
   error: string;
+
+  @ApiProperty({
+    description: `${CODE_DESCRIPTION}. A refusal of the image provider's safety system is moderation_blocked; an outage is upstream_failed, upstream_timeout or upstream_unreachable`,
+    enum: ERROR_CODE_LIST,
+    enumName: 'ErrorCode',
+    example: 'upstream_failed',
+  })
+  code: ErrorCode;
 }
 
 /** The logo route: `{success:false, error:"Invalid input", details}`. */
@@ -92,6 +119,13 @@ export class LogoValidationErrorResponseDto extends LogoErrorResponseDto {
 
   @ApiProperty({ type: [ValidationIssueDto] })
   details: ValidationIssueDto[];
+
+  @ApiProperty({
+    description: CODE_DESCRIPTION,
+    enum: ['invalid_input'],
+    example: 'invalid_input',
+  })
+  declare code: ErrorCode;
 }
 
 /** `Retry-After` of a 429 or 503. */

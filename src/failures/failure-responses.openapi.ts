@@ -8,6 +8,8 @@ import {
   RETRY_AFTER_HEADER,
   ValidationErrorResponseDto,
 } from './error-responses.dto';
+import { defaultCodeOf, type ErrorCode } from './error-codes';
+import { UNREADABLE_BODY_MESSAGE } from './unreadable-body.error';
 import { FailureMessage } from './failure-message.decorator';
 
 /**
@@ -35,9 +37,43 @@ export type RouteAuth = 'public' | 'required' | 'names-a-user';
  */
 export const AUTH_EXTENSION = 'x-workspace-auth';
 
-/** A failure body in the envelope's shape, as an example. */
-export const failureBody = (envelope: Envelope, error: string) =>
-  envelope === 'error' ? { error } : { success: false, error };
+/**
+ * The code of a documented text that is not its status's general one
+ * (defaultCodeOf), so that each example shows the code sent with it.
+ */
+const CODE_OF_TEXT: Record<string, ErrorCode> = {
+  'Project not found': 'project_not_found',
+  'Task not found': 'task_not_found',
+  'Asset not found': 'asset_not_found',
+  'Section not found': 'section_not_found',
+  'Logo not found': 'logo_not_found',
+  'A request with this Idempotency-Key is still being processed':
+    'idempotency_key_in_use',
+  'This asset URL has expired or is not valid': 'asset_url_refused',
+  'Asset storage is unavailable; try again shortly':
+    'asset_storage_unavailable',
+  'Authentication is temporarily unavailable': 'auth_unavailable',
+  'This asset is not a result of this section': 'not_a_result_of_section',
+  'No result of this section is chosen': 'nothing_chosen',
+  'A task is running for this section; choose a result once it has finished':
+    'section_in_progress',
+  [UNREADABLE_BODY_MESSAGE]: 'invalid_json',
+};
+
+const exampleCode = (status: number, error: string): ErrorCode =>
+  CODE_OF_TEXT[error] ??
+  (/^The project already holds \d+ assets/.test(error)
+    ? 'asset_limit_reached'
+    : /^The task has already finished/.test(error)
+      ? 'task_finished'
+      : defaultCodeOf(status));
+
+/** A failure body in the envelope's shape, with its code, as an example. */
+export const failureBody = (
+  envelope: Envelope,
+  error: string,
+  code: ErrorCode = 'internal_error',
+) => (envelope === 'error' ? { error, code } : { success: false, error, code });
 
 const errorType = (envelope: Envelope) =>
   envelope === 'error' ? ErrorResponseDto : LogoErrorResponseDto;
@@ -57,7 +93,7 @@ export function ApiFailure(
     description,
     type: errorType(envelope),
     ...(headers ? { headers } : {}),
-    example: failureBody(envelope, error),
+    example: failureBody(envelope, error, exampleCode(status, error)),
   });
 }
 
@@ -120,7 +156,7 @@ export function ApiInvalidInput(
     description,
     type: envelope === 'error' ? type : LogoValidationErrorResponseDto,
     example: {
-      ...failureBody(envelope, 'Invalid input'),
+      ...failureBody(envelope, 'Invalid input', 'invalid_input'),
       details: [issue],
     },
   });
@@ -180,7 +216,7 @@ export function ApiAuth(
         },
       },
       type: errorType(envelope),
-      example: failureBody(envelope, 'Unauthorized'),
+      example: failureBody(envelope, 'Unauthorized', 'unauthorized'),
     }),
     unavailable
       ? ApiRetryLater(
@@ -202,6 +238,7 @@ export function ApiAuth(
           example: failureBody(
             envelope,
             'Authentication is temporarily unavailable',
+            'auth_unavailable',
           ),
         }),
   ];

@@ -1,3 +1,5 @@
+import type { ErrorCode } from './error-codes';
+
 /**
  * A request refused for now that may succeed if sent again later: the
  * response carries `Retry-After: <retryAfterSeconds>`. The message is written
@@ -6,8 +8,8 @@
  */
 export abstract class RetryLaterError extends Error {
   abstract readonly status: number;
-  /** A stable, machine-readable cause sent beside the text, when it has one. */
-  readonly code?: string;
+  /** The stable, machine-readable cause sent beside the text. */
+  abstract readonly code: ErrorCode;
 
   constructor(
     message: string,
@@ -21,9 +23,11 @@ export abstract class RetryLaterError extends Error {
 /** 429: this client has used its budget for the current window. */
 export class TooManyRequestsError extends RetryLaterError {
   readonly status = 429;
+  readonly code: ErrorCode = 'rate_limited';
 }
 
 /** 503: this instance is at capacity; another try (or replica) may succeed. */
 export class ServiceBusyError extends RetryLaterError {
   readonly status = 503;
+  readonly code: ErrorCode = 'busy';
 }

@@ -1,4 +1,5 @@
 import { LogoGenerationError } from './logo-generation.error';
+import type { ErrorCode } from '../failures/error-codes';
 import type { ImageApiCallOutcome } from './logo-metrics';
 
 /**
@@ -20,7 +21,25 @@ export class ImageApiCallError extends LogoGenerationError {
       'success' | 'cancelled'
     > = 'error_response',
     logDetail?: string,
+    /** The upstream's answer read as a code (upstreamErrorCode). */
+    code?: ErrorCode,
   ) {
-    super(message, logDetail);
+    super(message, logDetail, code ?? codeOfOutcome(outcome, retryable));
+  }
+}
+
+function codeOfOutcome(
+  outcome: ImageApiCallError['outcome'],
+  retryable: boolean,
+): ErrorCode {
+  switch (outcome) {
+    case 'timeout':
+      return 'upstream_timeout';
+    case 'unreachable':
+      return 'upstream_unreachable';
+    case 'invalid_response':
+      return 'upstream_invalid_answer';
+    default:
+      return retryable ? 'upstream_failed' : 'upstream_refused';
   }
 }

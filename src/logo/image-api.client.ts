@@ -17,6 +17,7 @@ import { expectsBase64, logoImageRequest } from './image-models';
 import { buildImageRequest } from './providers/build-image-request';
 import { ImageModelLifecycle } from './providers/image-model-lifecycle';
 import { ModelNotFoundError } from './providers/model-not-found.error';
+import { upstreamErrorCode } from './upstream-error-code';
 import { LogoMetrics, type ImageApiCallOutcome } from './logo-metrics';
 import {
   IMAGE_TOO_LARGE_MESSAGE,
@@ -310,15 +311,19 @@ export class ImageApiClient {
       const message = keyRedactor(key)(
         upstreamErrorMessage(body) ?? LOGO_GENERIC_FAILURE,
       );
-      if (status === 404 || upstreamErrorCode(body) === 'model_not_found') {
+      if (status === 404 || providerErrorCode(body) === 'model_not_found') {
         throw new ModelNotFoundError(message);
       }
+      const code = upstreamErrorCode(status, body);
       throw new ImageApiCallError(
         // The key in any form it could be echoed in (masked, encoded).
         message,
-        isRetryableStatus(status),
+        // A moderation refusal would be refused (and maybe billed) again.
+        code !== 'moderation_blocked' && isRetryableStatus(status),
         parseRetryAfter(retryAfter),
         'error_response',
+        undefined,
+        code,
       );
     }
     const usage = usageOf(body);
@@ -471,7 +476,7 @@ function upstreamErrorMessage(body: unknown): string | undefined {
 }
 
 /** `{ error: { code } }`: model_not_found names a model that does not exist. */
-function upstreamErrorCode(body: unknown): string | undefined {
+function providerErrorCode(body: unknown): string | undefined {
   if (typeof body !== 'object' || body === null) return undefined;
   const error = (body as { error?: unknown }).error;
   if (typeof error !== 'object' || error === null) return undefined;

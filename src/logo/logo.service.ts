@@ -184,7 +184,11 @@ export class LogoService implements OnApplicationBootstrap {
   private keptImage(image: GeneratedImage, prompt: string): LogoImage {
     // Asked for base64, an upstream that answers a URL broke the contract.
     if (image.kind !== 'bytes') {
-      throw new LogoGenerationError(INVALID_RESPONSE_MESSAGE);
+      throw new LogoGenerationError(
+        INVALID_RESPONSE_MESSAGE,
+        undefined,
+        'upstream_invalid_answer',
+      );
     }
     return {
       bytes: image.bytes,
@@ -224,7 +228,11 @@ export class LogoService implements OnApplicationBootstrap {
     call: (signal: AbortSignal, deadlineAt: number) => Promise<GeneratedImage>,
   ): Promise<GeneratedImage> {
     if (!this.imageApi.isConfigured) {
-      throw new LogoGenerationError(KEY_MISSING_MESSAGE);
+      throw new LogoGenerationError(
+        KEY_MISSING_MESSAGE,
+        undefined,
+        'image_api_not_configured',
+      );
     }
     const ticket = this.queue.admit(caller.clientKey, caller.address);
     const deadline = startDeadline(this.deadlineMs);
@@ -281,7 +289,10 @@ function startDeadline(ms: number): {
 } {
   const controller = new AbortController();
   const timer = setTimeout(
-    () => controller.abort(new LogoGenerationError(TIMEOUT_MESSAGE)),
+    () =>
+      controller.abort(
+        new LogoGenerationError(TIMEOUT_MESSAGE, undefined, 'upstream_timeout'),
+      ),
     ms,
   );
   return {

@@ -2,20 +2,28 @@ import { Module, OnModuleInit } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
 import type { Server } from 'node:http';
 import type { Duplex } from 'node:stream';
+import type { ErrorCode } from '../failures/error-codes';
 
 /** What Node's HTTP parser reports, and the answer each gets. */
-const ANSWERS: Record<string, [number, string, string]> = {
+const ANSWERS: Record<string, [number, string, string, ErrorCode]> = {
   HPE_HEADER_OVERFLOW: [
     431,
     'Request Header Fields Too Large',
     'Request headers are too large',
+    'headers_too_large',
   ],
-  ERR_HTTP_REQUEST_TIMEOUT: [408, 'Request Timeout', 'Request timed out'],
+  ERR_HTTP_REQUEST_TIMEOUT: [
+    408,
+    'Request Timeout',
+    'Request timed out',
+    'body_timeout',
+  ],
 };
-const BAD_REQUEST: [number, string, string] = [
+const BAD_REQUEST: [number, string, string, ErrorCode] = [
   400,
   'Bad Request',
   'Bad request',
+  'bad_request',
 ];
 
 /**
@@ -44,8 +52,8 @@ function answerClientError(
     socket.destroy();
     return;
   }
-  const [status, reason, text] = ANSWERS[error.code ?? ''] ?? BAD_REQUEST;
-  const body = JSON.stringify({ error: text });
+  const [status, reason, text, code] = ANSWERS[error.code ?? ''] ?? BAD_REQUEST;
+  const body = JSON.stringify({ error: text, code });
   socket.end(
     `HTTP/1.1 ${status} ${reason}\r\n` +
       'Content-Type: application/json; charset=utf-8\r\n' +

@@ -1,7 +1,10 @@
+import type { ErrorCode } from '../failures/error-codes';
 import { HttpException, HttpStatus, NotFoundException } from '@nestjs/common';
 
 /** No such project (of that caller): 404 {error:"Project not found"}. */
 export class ProjectNotFoundException extends NotFoundException {
+  readonly code: ErrorCode = 'project_not_found';
+
   constructor() {
     super('Project not found');
   }
@@ -12,6 +15,8 @@ export class ProjectNotFoundException extends NotFoundException {
  * does not exist): 412 {error:"Precondition failed"}, nothing changed.
  */
 export class ProjectPreconditionFailedException extends HttpException {
+  readonly code: ErrorCode = 'precondition_failed';
+
   constructor() {
     super('Precondition failed', HttpStatus.PRECONDITION_FAILED);
   }

@@ -269,6 +269,11 @@ function changeOf(
     projectId: id,
     ...(owner === undefined ? {} : { owner }),
     ...(ifMatch === undefined ? {} : { ifMatch }),
-    missing: () => new ProjectChangeRejectedError('unknown project id'),
+    missing: () =>
+      new ProjectChangeRejectedError(
+        'unknown project id',
+        undefined,
+        'project_not_found',
+      ),
   };
 }

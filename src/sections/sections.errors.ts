@@ -1,7 +1,10 @@
+import type { ErrorCode } from '../failures/error-codes';
 import { ConflictException, NotFoundException } from '@nestjs/common';
 
 /** 404 {error:"Section not found"}: the project has no such section. */
 export class SectionNotFoundException extends NotFoundException {
+  readonly code: ErrorCode = 'section_not_found';
+
   constructor() {
     super('Section not found');
   }
@@ -12,6 +15,8 @@ export class SectionNotFoundException extends NotFoundException {
  * routes' own text; sections imports nothing of assets).
  */
 export class SelectedAssetNotFoundException extends NotFoundException {
+  readonly code: ErrorCode = 'asset_not_found';
+
   constructor() {
     super('Asset not found');
   }
@@ -28,6 +33,8 @@ export const NOTHING_CHOSEN_MESSAGE = 'No result of this section is chosen';
  * final, and the task's own would come in after the choice.
  */
 export class SectionInProgressException extends ConflictException {
+  readonly code: ErrorCode = 'section_in_progress';
+
   constructor() {
     super(SECTION_IN_PROGRESS_MESSAGE);
   }
@@ -35,6 +42,8 @@ export class SectionInProgressException extends ConflictException {
 
 /** 409: the asset exists in the project but belongs to another section. */
 export class NotAResultOfSectionException extends ConflictException {
+  readonly code: ErrorCode = 'not_a_result_of_section';
+
   constructor() {
     super(NOT_A_RESULT_MESSAGE);
   }
@@ -42,6 +51,8 @@ export class NotAResultOfSectionException extends ConflictException {
 
 /** 409: DELETE of a selection when there is none to remove. */
 export class NothingChosenException extends ConflictException {
+  readonly code: ErrorCode = 'nothing_chosen';
+
   constructor() {
     super(NOTHING_CHOSEN_MESSAGE);
   }

@@ -34,6 +34,10 @@ const isSelfDescribed = (error: unknown): error is SelfDescribed =>
  */
 export function describeTaskFailure(error: unknown): TaskFailure {
   if (error instanceof ImageApiCallError) {
+    // The same code as the logo route's: a program tells it from a refusal.
+    if (error.code === 'moderation_blocked') {
+      return fatal('moderation_blocked', error.message);
+    }
     const code = !error.retryable
       ? 'refused'
       : error.outcome === 'timeout'

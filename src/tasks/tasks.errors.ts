@@ -1,8 +1,11 @@
+import type { ErrorCode } from '../failures/error-codes';
 import { ConflictException, NotFoundException } from '@nestjs/common';
 import { TooManyRequestsError } from '../failures/retry-later.error';
 
 /** 404 {error:"Task not found"}: no such task in that project. */
 export class TaskNotFoundException extends NotFoundException {
+  readonly code: ErrorCode = 'task_not_found';
+
   constructor() {
     super('Task not found');
   }
@@ -10,6 +13,8 @@ export class TaskNotFoundException extends NotFoundException {
 
 /** 409: a finished task (SUCCEEDED, FAILED, CANCELLED) cannot be cancelled. */
 export class TaskFinishedException extends ConflictException {
+  readonly code: ErrorCode = 'task_finished';
+
   constructor(status: string) {
     super(`The task has already finished (${status})`);
   }
@@ -20,7 +25,7 @@ export class TaskFinishedException extends ConflictException {
  * _PER_USER tasks waiting or running; one must finish first.
  */
 export class TooManyTasksError extends TooManyRequestsError {
-  override readonly code = 'too_many_tasks';
+  override readonly code: ErrorCode = 'too_many_tasks';
 
   constructor(scope: 'project' | 'user', limit: number) {
     super(

@@ -22,6 +22,6 @@ export class WorkerRoleMiddleware implements NestMiddleware {
     // originalUrl: a middleware mounted by Nest sees `path` relative to it.
     const path = request.originalUrl.split('?', 1)[0];
     if (!this.worker || WORKER_PATHS.test(path)) return next();
-    response.status(404).json({ error: 'Not found' });
+    response.status(404).json({ error: 'Not found', code: 'not_found' });
   }
 }

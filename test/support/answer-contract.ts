@@ -1,3 +1,4 @@
+import { isErrorCode } from '../../src/failures/error-codes';
 import { ResponseContract, loadOpenApiDocument } from './openapi-responses';
 
 /**
@@ -257,12 +258,16 @@ function shapeProblems(
   const { status } = answer;
   if (status === HEADERS_TOO_LARGE) {
     return body.error === 'Request headers are too large' &&
-      Object.keys(body).length === 1
+      body.code === 'headers_too_large' &&
+      Object.keys(body).length === 2
       ? []
-      : ['431 body is not {error:"Request headers are too large"}'];
+      : [
+          '431 body is not {error:"Request headers are too large", code:"headers_too_large"}',
+        ];
   }
   const flagged = operation === 'logo' || operation === 'logoInfo';
-  const envelope = flagged ? ['success', 'error'] : ['error'];
+  // Every error body carries its machine-readable code (docs/api.md).
+  const envelope = flagged ? ['success', 'error', 'code'] : ['error', 'code'];
   const errorBody = (text?: string, extra: string[] = []): string[] => {
     const problems = exactKeys(body, [...envelope, ...extra]);
     if (flagged && body.success !== false)
@@ -271,6 +276,7 @@ function shapeProblems(
       problems.push('error is not a non-empty string');
     if (text !== undefined && body.error !== text)
       problems.push(`error is not "${text}"`);
+    if (!isErrorCode(body.code)) problems.push('code is not an error code');
     return problems;
   };
 

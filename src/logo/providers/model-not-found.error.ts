@@ -7,6 +7,13 @@ import { ImageApiCallError } from '../image-api-call.error';
  */
 export class ModelNotFoundError extends ImageApiCallError {
   constructor(message: string) {
-    super(message, false, undefined, 'error_response');
+    super(
+      message,
+      false,
+      undefined,
+      'error_response',
+      undefined,
+      'model_unavailable',
+    );
   }
 }

@@ -24,6 +24,8 @@ import { TimestampColumn } from './timestamp-column';
 @Index('idx_tasks_agent', ['agentId'])
 // The embedded engine's claim: due queued tasks, lapsed running ones.
 @Index('idx_tasks_status_run_after', ['status', 'runAfter'])
+// The embedded engine's scan for lapsed leases, oldest first.
+@Index('idx_tasks_status_lease_id', ['status', 'leaseUntil', 'id'])
 export class Task {
   @PrimaryColumn({ type: 'varchar', length: 36 })
   id: string;

@@ -47,7 +47,7 @@ const LATER = '2026-11-22T03:39:21.870Z';
 export class TaskErrorDto {
   @ApiProperty({
     description:
-      'A short machine-readable reason: refused (the provider refused the request; not retried), rate_limited, busy, upstream_error, timeout, invalid_answer, not_configured, asset_limit, worker_lost, internal.',
+      'A short machine-readable reason: refused (the provider refused the request; not retried), moderation_blocked (the safety system of the provider refused the prompt; not retried), rate_limited, busy, upstream_error, timeout, invalid_answer, not_configured, asset_limit, worker_lost, internal.',
     example: 'refused',
   })
   code: string;
@@ -121,7 +121,7 @@ export class TaskDto {
       code: {
         type: 'string',
         description:
-          'A short machine-readable reason: refused (the provider refused the request; not retried), rate_limited, busy, upstream_error, timeout, invalid_answer, not_configured, asset_limit, worker_lost, internal.',
+          'A short machine-readable reason: refused (the provider refused the request; not retried), moderation_blocked (the safety system of the provider refused the prompt; not retried), rate_limited, busy, upstream_error, timeout, invalid_answer, not_configured, asset_limit, worker_lost, internal.',
       },
       message: {
         type: 'string',
