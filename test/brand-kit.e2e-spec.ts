@@ -22,6 +22,11 @@ import {
   waitForTask,
 } from './support/task-client';
 import { DevImageApi } from './support/fake-image-api';
+import {
+  ASSET_STORES,
+  startAssetStore,
+  type AssetStoreUnderTest,
+} from './support/asset-stores';
 import { createTestApp, type TestApp } from './support/test-app';
 
 /**
@@ -144,19 +149,23 @@ const dimensionsOf = async (png: Buffer) => {
   return [meta.format, meta.width, meta.height];
 };
 
-describe('Brand kit', () => {
+describe.each(ASSET_STORES)('Brand kit (ASSET_STORE=%s)', (kind) => {
   let api: DevImageApi;
+  let store: AssetStoreUnderTest;
   let t: TestApp;
 
   beforeAll(async () => {
     api = await DevImageApi.start();
+    store = await startAssetStore(kind);
     t = await createTestApp({
       IMAGE_API_KEY: 'sk-test',
       IMAGE_API_URL: api.url,
+      ...store.env,
     });
   });
   afterAll(async () => {
     await t?.close();
+    await store?.close();
     await api?.close();
   });
 

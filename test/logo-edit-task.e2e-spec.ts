@@ -19,6 +19,11 @@ import {
   waitUntilRunning,
   type TaskBody,
 } from './support/task-client';
+import {
+  ASSET_STORES,
+  startAssetStore,
+  type AssetStoreUnderTest,
+} from './support/asset-stores';
 import { createTestApp, type TestApp } from './support/test-app';
 
 /**
@@ -32,15 +37,18 @@ const MODEL = 'gpt-image-1.5';
 const REFUSAL = 'Your request was rejected as a result of our safety system.';
 const EDITS_PATH = '/v1/images/edits';
 
-describe('Logo edit tasks', () => {
+describe.each(ASSET_STORES)('Logo edit tasks (ASSET_STORE=%s)', (kind) => {
   let images: DevImageApi;
   let texts: DevTextApi;
+  let store: AssetStoreUnderTest;
   let t: TestApp;
 
   beforeAll(async () => {
     images = await DevImageApi.start();
     texts = await DevTextApi.start();
+    store = await startAssetStore(kind);
     t = await createTestApp({
+      ...store.env,
       IMAGE_API_KEY: 'sk-test',
       IMAGE_API_URL: images.url,
       IMAGE_MODEL: MODEL,
@@ -53,12 +61,14 @@ describe('Logo edit tasks', () => {
   });
   afterAll(async () => {
     await t?.close();
+    await store?.close();
     await images?.close();
     await texts?.close();
   });
   beforeEach(async () => {
     images.reset();
     await t.reset();
+    await store.reset();
   });
 
   /** A project with one kept logo, the dev API's record emptied. */
