@@ -234,6 +234,7 @@ describe('kept logos in an <img> on another origin (headless Chromium)', () => {
       expect(answered.status).toBe(403);
       expect(await answered.json()).toEqual({
         error: 'This asset URL has expired or is not valid',
+        code: expect.any(String),
       });
     });
 

@@ -189,6 +189,7 @@ describe('dev image API', () => {
     expect(response.body).toEqual({
       success: false,
       error: 'Down for maintenance',
+      code: expect.any(String),
     });
   });
 

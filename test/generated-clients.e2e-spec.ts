@@ -262,7 +262,10 @@ describe('clients generated from client/openapi.json, against AUTH_MODE=oidc', (
     it('is refused (401) without a token, so the 200s above were the token', async () => {
       const answer = await sdk.listProjects({ auth: undefined, security: [] });
       expect(answer.response.status).toBe(401);
-      expect(answer.error).toEqual({ error: 'Unauthorized' });
+      expect(answer.error).toEqual({
+        error: 'Unauthorized',
+        code: expect.any(String),
+      });
     });
 
     it('drops the token when optional authentication is written `security: []`, the form this document must not use', async () => {
@@ -312,7 +315,10 @@ describe('clients generated from client/openapi.json, against AUTH_MODE=oidc', (
     it('is refused (401) without the token, so the 200s above were the token', async () => {
       const answer = await orval.listProjects();
       expect(answer.status).toBe(401);
-      expect(answer.data).toEqual({ error: 'Unauthorized' });
+      expect(answer.data).toEqual({
+        error: 'Unauthorized',
+        code: expect.any(String),
+      });
     });
   });
 
@@ -372,7 +378,10 @@ describe('clients generated from client/openapi.json, against AUTH_MODE=oidc', (
       const bare = createClient<paths>({ baseUrl: base });
       const answer = await bare.GET('/api/projects');
       expect(answer.response.status).toBe(401);
-      expect(answer.error).toEqual({ error: 'Unauthorized' });
+      expect(answer.error).toEqual({
+        error: 'Unauthorized',
+        code: expect.any(String),
+      });
     });
   });
 });

@@ -16,6 +16,7 @@ const KEY = 'sk-rate-limit-test';
 const LIMITED = {
   success: false,
   error: 'Too many logo requests, retry later',
+  code: 'rate_limited',
 };
 
 const valid = {

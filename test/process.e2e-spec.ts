@@ -104,7 +104,10 @@ const PARITY_STEPS: Step[] = [
         .send('not json'),
     status: 500,
     check: (res) =>
-      expect(res.body).toEqual({ error: 'Failed to create project' }),
+      expect(res.body).toEqual({
+        error: 'Failed to create project',
+        code: expect.any(String),
+      }),
   },
   {
     name: 'POST /api/projects with a JSON body sent as text/plain',
@@ -126,21 +129,31 @@ const PARITY_STEPS: Step[] = [
     name: 'GET /api/projects/does-not-exist',
     send: (c) => c.get('/api/projects/does-not-exist'),
     status: 404,
-    check: (res) => expect(res.body).toEqual({ error: 'Project not found' }),
+    check: (res) =>
+      expect(res.body).toEqual({
+        error: 'Project not found',
+        code: expect.any(String),
+      }),
   },
   {
     name: 'PATCH /api/projects/does-not-exist',
     send: (c) => c.patch('/api/projects/does-not-exist').send({ name: 'x' }),
     status: 500,
     check: (res) =>
-      expect(res.body).toEqual({ error: 'Failed to update project' }),
+      expect(res.body).toEqual({
+        error: 'Failed to update project',
+        code: expect.any(String),
+      }),
   },
   {
     name: 'DELETE /api/projects/does-not-exist',
     send: (c) => c.delete('/api/projects/does-not-exist'),
     status: 500,
     check: (res) =>
-      expect(res.body).toEqual({ error: 'Failed to delete project' }),
+      expect(res.body).toEqual({
+        error: 'Failed to delete project',
+        code: expect.any(String),
+      }),
   },
   {
     name: 'GET /api/ai/generate-logo',
@@ -174,7 +187,11 @@ const PARITY_STEPS: Step[] = [
     name: 'GET /no-such-route',
     send: (c) => c.get('/no-such-route'),
     status: 404,
-    check: (res) => expect(res.body).toEqual({ error: 'Not found' }),
+    check: (res) =>
+      expect(res.body).toEqual({
+        error: 'Not found',
+        code: expect.any(String),
+      }),
   },
   {
     name: 'POST /api/projects with a body over 1 MB',

@@ -12,7 +12,10 @@ import { connectTestRedis, testRedisUrl } from './support/test-redis';
  */
 
 const PATH = '/api/projects';
-const LIMITED = { error: 'Too many requests, retry later' };
+const LIMITED = {
+  error: 'Too many requests, retry later',
+  code: 'rate_limited',
+};
 const valid = { name: 'P', userId: 'u' };
 
 describe('project creation: per-client rate limit with REDIS_URL', () => {

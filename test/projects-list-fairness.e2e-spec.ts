@@ -56,6 +56,7 @@ describe('full lists: per-client cap (LIST_CLIENT_LIMIT)', () => {
       .expect(429);
     expect(refused.body).toEqual({
       error: 'Too many lists in progress for this client, retry later',
+      code: expect.any(String),
     });
     expect(Number(refused.headers['retry-after'])).toBeGreaterThanOrEqual(1);
 
@@ -156,6 +157,7 @@ if (TEST_DATABASE === 'postgres') {
       );
       expect(refused.body).toEqual({
         error: 'Too many lists in progress, retry later',
+        code: expect.any(String),
       });
       expect(Number(refused.headers['retry-after'])).toBeGreaterThanOrEqual(1);
       held.destroy();

@@ -287,7 +287,10 @@ describe('GET /api/projects when reading the list fails', () => {
   it('answers 500 {error:"Failed to fetch projects"} when it fails before the first byte', async () => {
     FailingSnapshotReader.failAt = 1;
     const res = await request(t.server).get('/api/projects').expect(500);
-    expect(res.body).toEqual({ error: 'Failed to fetch projects' });
+    expect(res.body).toEqual({
+      error: 'Failed to fetch projects',
+      code: expect.any(String),
+    });
     expect(await waitForNoListSnapshots(t.databaseUrl)).toBe(0);
   });
 

@@ -66,6 +66,7 @@ describe('an unreachable image API in the log', () => {
     expect(res.body).toEqual({
       success: false,
       error: 'The image service could not be reached',
+      code: expect.any(String),
     });
 
     const line = await logLine(server, 'could not be reached');

@@ -73,7 +73,11 @@ describe('PostgreSQL: a hosted logo is served by every replica', () => {
     await new Promise((resolve) => setTimeout(resolve, 3100));
     for (const replica of [a, b]) {
       const gone = await request(replica.baseUrl).get(path).expect(404);
-      expect(gone.body).toEqual({ success: false, error: 'Logo not found' });
+      expect(gone.body).toEqual({
+        success: false,
+        error: 'Logo not found',
+        code: expect.any(String),
+      });
     }
   });
 });

@@ -101,7 +101,10 @@ describe('PostgreSQL outage', () => {
       request(t.server).get('/api/projects'),
     );
     expect(response.status).toBe(500);
-    expect(response.body).toEqual({ error: 'Failed to fetch projects' });
+    expect(response.body).toEqual({
+      error: 'Failed to fetch projects',
+      code: expect.any(String),
+    });
     expect(ms).toBeLessThan(ANSWER_WITHIN_MS);
   });
 
@@ -112,7 +115,10 @@ describe('PostgreSQL outage', () => {
       request(t.server).get('/api/projects'),
     );
     expect(response.status).toBe(500);
-    expect(response.body).toEqual({ error: 'Failed to fetch projects' });
+    expect(response.body).toEqual({
+      error: 'Failed to fetch projects',
+      code: expect.any(String),
+    });
     expect(ms).toBeLessThan(ANSWER_WITHIN_MS);
   });
 
