@@ -273,7 +273,7 @@ describe('clients generated from client/openapi.json, against AUTH_MODE=oidc', (
       const answer = await dropping.listProjects();
       expect([answer.response?.status, answer.error]).toEqual([
         401,
-        { error: 'Unauthorized' },
+        { error: 'Unauthorized', code: 'unauthorized' },
       ]);
     });
   });

@@ -202,7 +202,7 @@ const PARITY_STEPS: Step[] = [
         .send(OVERSIZED_PROJECT),
     status: 413,
     check: (res) => {
-      expect(Object.keys(res.body)).toEqual(['error']);
+      expect(Object.keys(res.body)).toEqual(['error', 'code']);
       expect(typeof res.body.error).toBe('string');
     },
   },

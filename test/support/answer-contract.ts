@@ -401,7 +401,8 @@ function shapeProblems(
     case 'deleteAsset':
       if (status === 404) {
         return [
-          ...exactKeys(body, ['error']),
+          ...exactKeys(body, ['error', 'code']),
+          ...(isErrorCode(body.code) ? [] : ['code is not an error code']),
           ...(body.error === 'Asset not found' ||
           body.error === 'Project not found'
             ? []
