@@ -89,7 +89,7 @@ describe('PostgreSQL outage', () => {
       const { response, ms } = await timed(send);
       expect({ status: response.status, body: response.body }).toEqual({
         status: 500,
-        body: { error },
+        body: { error, code: expect.any(String) },
       });
       expect(ms).toBeLessThan(ANSWER_WITHIN_MS);
     }
