@@ -34,7 +34,13 @@ export function sniffImageType(
   bytes: Buffer,
   options: { svg?: boolean } = {},
 ): ImageType | undefined {
-  if (options.svg && isSvgDocument(bytes)) return SVG_TYPE;
+  const raster = sniffRasterType(bytes);
+  if (raster || !options.svg) return raster;
+  return isSvgDocument(bytes) ? SVG_TYPE : undefined;
+}
+
+/** PNG, JPEG or WebP by magic bytes: a look at the first 12 bytes only. */
+function sniffRasterType(bytes: Buffer): ImageType | undefined {
   if (bytes.length >= 8 && bytes.subarray(0, 8).equals(PNG_SIGNATURE)) {
     return IMAGE_TYPES[0];
   }
@@ -70,9 +76,14 @@ const SVG_PROLOGUE =
  * Whether its content is harmless is not judged: it is served sandboxed.
  */
 export function isSvgDocument(bytes: Buffer): boolean {
+  // The root first, from the first bytes only: a PNG or a large non-SVG
+  // answer is refused without reading it whole.
+  const start = bytes
+    .subarray(0, 12_000)
+    .toString('utf8')
+    .replace(SVG_PROLOGUE, '');
+  if (!/^<svg[\s>]/.test(start)) return false;
   const text = bytes.toString('utf8');
   if (text.includes('\uFFFD')) return false;
-  if (/<!DOCTYPE|<!ENTITY/i.test(text)) return false;
-  const start = text.slice(0, 12_000).replace(SVG_PROLOGUE, '');
-  return /^<svg[\s>]/.test(start);
+  return !/<!DOCTYPE|<!ENTITY/i.test(text);
 }
