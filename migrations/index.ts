@@ -10,6 +10,7 @@ import { RunningTasks1764400000000 } from './1764400000000-running-tasks';
 import { HostedLogoOrigin1764500000000 } from './1764500000000-hosted-logo-origin';
 import { AssetRenditions1764510000000 } from './1764510000000-asset-renditions';
 import { TaskLeaseIndex1764520000000 } from './1764520000000-task-lease-index';
+import { ChangeEvents1764530000000 } from './1764530000000-change-events';
 
 /**
  * Every migration, oldest first. Listed as classes rather than a file glob so
@@ -28,4 +29,5 @@ export const MIGRATIONS = [
   HostedLogoOrigin1764500000000,
   AssetRenditions1764510000000,
   TaskLeaseIndex1764520000000,
+  ChangeEvents1764530000000,
 ];

@@ -8,13 +8,14 @@ import { DataSource, type Logger as TypeOrmLogger } from 'typeorm';
 import { buildDataSourceOptions } from '../config/data-source-options';
 import type { DatabaseConfig } from '../src/database/database.config';
 import { runPendingMigrations } from '../config/run-migrations';
+import { ChangeLog } from '../src/change-log/change-log.repository';
 import { AssetsRepository } from '../src/assets/assets.repository';
 import { AssetRenditionsRepository } from '../src/assets/renditions/asset-renditions.repository';
 import { BrandKitRepository } from '../src/brand-kit/brand-kit.repository';
 import type { AssetRecord } from '../src/assets/dto/asset.dto';
 import type { EntityTagCondition } from '../src/common/http/entity-tags';
 import { newId } from '../src/common/ids';
-import { Database } from '../src/database/database.service';
+import { Database, type Transaction } from '../src/database/database.service';
 import type { JsonCursor } from '../src/database/json-cursor';
 import type { SnapshotReader } from '../src/database/snapshot-reader';
 import { forSqlite, jsonSqlFor } from '../src/database/sql';
@@ -67,7 +68,13 @@ interface Entry {
  * they need no capture. Every other public method of every *Repository
  * class under src/ must be called by captureRepositorySql.
  */
-export const METHODS_WITHOUT_SQL: Readonly<Record<string, string>> = {};
+export const METHODS_WITHOUT_SQL: Readonly<Record<string, string>> = {
+  'ChangeLog.record':
+    "queues an event: its INSERT is the transaction's last statement, in each writing repository's file",
+  'ChangeLog.versioned': 'notes a version moved, for the check before commit',
+  'ChangeLog.onAppended': 'registers a listener of this process',
+  'ChangeLog.pendingOf': "the transaction's queue of events",
+};
 
 type RepositoryClass = abstract new (...args: never[]) => object;
 
@@ -224,6 +231,7 @@ export async function captureRepositorySql(
     const entries: Entry[] = [];
     const called = new Set<string>();
     const silent: string[] = [];
+    const changeLog = watched(new ChangeLog(db, dataSource), called);
     const record = async (name: string, call: () => Promise<unknown>) => {
       logger.statements = [];
       await call();
@@ -239,9 +247,14 @@ export async function captureRepositorySql(
       files.set(repository, render(dialect, title, entries.splice(0)));
     };
 
-    const versions = watched(new ProjectVersions(), called);
+    const versions = watched(new ProjectVersions(changeLog), called);
     const projects = watched(
-      new ProjectsRepository(db, recordingSnapshots(dialect, logger), versions),
+      new ProjectsRepository(
+        db,
+        recordingSnapshots(dialect, logger),
+        versions,
+        changeLog,
+      ),
       called,
     );
     const missing = () => new Error('no such project');
@@ -342,7 +355,7 @@ export async function captureRepositorySql(
     await record('delete', () => images.delete(image.id, now));
     write('stored-images.repository', 'StoredImagesRepository');
 
-    const assets = watched(new AssetsRepository(db), called);
+    const assets = watched(new AssetsRepository(db, changeLog), called);
     const owner = buildNewProject({ name: 'Logos', userId: 'user-1' });
     await db.transaction((transaction) =>
       projects.insertNew(transaction, owner),
@@ -394,7 +407,7 @@ export async function captureRepositorySql(
 
     // The asset again (not recorded), for its renditions.
     await db.transaction((transaction) =>
-      new AssetsRepository(db).insert(transaction, asset),
+      new AssetsRepository(db, changeLog).insert(transaction, asset),
     );
     const renditions = watched(new AssetRenditionsRepository(db), called);
     const rendition = { sha256: '0'.repeat(64), bytes: Buffer.from('png') };
@@ -421,17 +434,28 @@ export async function captureRepositorySql(
     write('brand-kit.repository', 'BrandKitRepository');
 
     const change = { projectId: owner.id, missing };
+    // A moved version needs its event (ChangeLog): a project.updated here.
+    const changed = (transaction: Transaction) =>
+      changeLog.record(transaction, owner.id, {
+        type: 'project.updated',
+        key: owner.id,
+        data: { fields: [] },
+      });
     await record('advance', () =>
-      db.transaction((transaction) => versions.advance(transaction, change)),
+      db.transaction(async (transaction) => {
+        await versions.advance(transaction, change);
+        changed(transaction);
+      }),
     );
     await record('advance (owner, If-Match)', () =>
-      db.transaction((transaction) =>
-        versions.advance(transaction, {
+      db.transaction(async (transaction) => {
+        await versions.advance(transaction, {
           ...change,
           owner: 'user-1',
           ifMatch: tags(2),
-        }),
-      ),
+        });
+        changed(transaction);
+      }),
     );
     await record('hold', () =>
       db.transaction((transaction) => versions.hold(transaction, change)),
@@ -443,7 +467,7 @@ export async function captureRepositorySql(
     );
     write('project-versions.repository', 'ProjectVersions');
 
-    const sections = watched(new SectionsRepository(), called);
+    const sections = watched(new SectionsRepository(changeLog), called);
     const [logoSection] = await db.read((manager) =>
       manager.query<Array<{ id: string }>>(
         dialect === 'sqlite'
@@ -464,7 +488,7 @@ export async function captureRepositorySql(
     write('sections.repository', 'SectionsRepository');
 
     const statuses = watched(
-      new WorkspaceStatuses(new ProjectVersions()),
+      new WorkspaceStatuses(new ProjectVersions(changeLog), changeLog),
       called,
     );
     await record('refresh', () =>
@@ -472,7 +496,7 @@ export async function captureRepositorySql(
     );
     write('workspace-statuses.repository', 'WorkspaceStatuses');
 
-    const tasks = watched(new TasksRepository(db), called);
+    const tasks = watched(new TasksRepository(db, changeLog), called);
     const taskId = newId();
     await record('placeOf, unfinishedCounts, ownerOf, insert', () =>
       db.transaction(async (transaction) => {
@@ -540,6 +564,17 @@ export async function captureRepositorySql(
     await record('renew', () => schedule.renew(taskId, new Date()));
     await record('release', () => schedule.release(taskId, new Date()));
     write('task-schedule.repository', 'TaskScheduleRepository');
+
+    await record('after', () => changeLog.after(0, {}, 100));
+    await record('after (user)', () =>
+      changeLog.after(0, { userId: 'user-1' }, 100),
+    );
+    await record('after (project)', () =>
+      changeLog.after(0, { projectId: owner.id }, 100),
+    );
+    await record('bounds', () => changeLog.bounds());
+    await record('purgeBatch', () => changeLog.purgeBatch(new Date(), 1000));
+    write('change-log.repository', 'ChangeLog');
     const methods = repositoryMethods();
     const uncaptured = [
       ...methods.filter(

@@ -9,6 +9,7 @@ import { JsonBodyGuard } from './platform/body/json-body.guard';
 import { AppGuard } from './app.guard';
 import { AuthGuard } from './auth/auth.guard';
 import { DatabaseModule } from './database/database.module';
+import { ChangeLogModule } from './change-log/change-log.module';
 import { AssetsModule } from './assets/assets.module';
 import { BrandKitModule } from './brand-kit/brand-kit.module';
 import { ApiDocsModule } from './docs/api-docs.module';
@@ -40,6 +41,7 @@ import { TracingModule } from './tracing/tracing.module';
     MetricsModule,
     PlatformModule,
     DatabaseModule,
+    ChangeLogModule,
     ProjectsModule,
     LogoModule,
     AssetsModule,

@@ -17,6 +17,7 @@ import {
 import type { SnapshotReader } from '../src/database/snapshot-reader';
 import { sqlFor } from '../src/database/sql';
 import { buildNewProject } from '../src/projects/project-defaults';
+import { ChangeLog } from '../src/change-log/change-log.repository';
 import { ProjectVersions } from '../src/project-versions/project-versions.repository';
 import { ProjectsRepository } from '../src/projects/projects.repository';
 import { EmbeddedTaskEngine } from '../src/tasks/engine/embedded-task-engine';
@@ -68,11 +69,13 @@ async function open(url: string): Promise<Scratch> {
   };
 }
 
-async function insertProject(db: Database): Promise<string> {
+async function insertProject({ db, dataSource }: Scratch): Promise<string> {
+  const changeLog = new ChangeLog(db, dataSource);
   const projects = new ProjectsRepository(
     db,
     undefined as unknown as SnapshotReader,
-    new ProjectVersions(),
+    new ProjectVersions(changeLog),
+    changeLog,
   );
   const project = buildNewProject({ name: 'Tasks', userId: 'user-1' });
   await db.transaction((transaction) =>
@@ -204,7 +207,7 @@ function contract(kind: EngineKind) {
       database = await createTestDatabase();
       scratch = await open(database.url);
       await runPendingMigrations(scratch.dataSource);
-      projectId = await insertProject(scratch.db);
+      projectId = await insertProject(scratch);
     });
     afterEach(async () => {
       await Promise.all(engines.splice(0).map((engine) => engine.stop()));
@@ -309,7 +312,7 @@ if (TEST_DATABASE === 'sqlite') {
       const b = await open(database.url);
       opened.push(a, b);
       await runPendingMigrations(a.dataSource);
-      const projectId = await insertProject(a.db);
+      const projectId = await insertProject(a);
       const holder = embedded.make(a);
       let held = '';
       // Never returns: the holder hangs, then stops renewing its lease.
@@ -364,7 +367,7 @@ if (TEST_DATABASE === 'postgres') {
       database = await createTestDatabase();
       scratch = await open(database.url);
       await runPendingMigrations(scratch.dataSource);
-      projectId = await insertProject(scratch.db);
+      projectId = await insertProject(scratch);
     });
     afterAll(async () => {
       await Promise.all(

@@ -6,19 +6,27 @@ START TRANSACTION;
 UPDATE "projects"
 SET "version" = "version" + 1
 WHERE "id" = $1;
-SELECT "version"
+SELECT "version", "userId"
 FROM "projects"
 WHERE "id" = $1;
+SELECT pg_advisory_xact_lock($1);
+INSERT INTO "change_events" ("type", "projectId", "userId", "at", "data")
+VALUES ($1, $2, $3, $4, $5);
+SELECT pg_notify('change_events', '');
 COMMIT;
 
 -- ProjectVersions.advance (owner, If-Match)
 START TRANSACTION;
-SELECT "version"
+SELECT "version", "userId"
 FROM "projects"
 WHERE "id" = $1 AND "userId" = $2;
 UPDATE "projects"
 SET "version" = "version" + 1
 WHERE "id" = $1 AND "version" = $2;
+SELECT pg_advisory_xact_lock($1);
+INSERT INTO "change_events" ("type", "projectId", "userId", "at", "data")
+VALUES ($1, $2, $3, $4, $5);
+SELECT pg_notify('change_events', '');
 COMMIT;
 
 -- ProjectVersions.hold

@@ -9,6 +9,10 @@ INSERT INTO "agents"("id", "projectId", "name", "type", "provider", "status", "c
 VALUES ($1, $2, $3, $4, $5, $6, $7, $8), ($9, $10, $11, $12, $13, $14, $15, $16), ($17, $18, $19, $20, $21, $22, $23, $24);
 INSERT INTO "sections"("id", "projectId", "type", "status", "selectedAssetId", "position", "createdAt", "updatedAt")
 VALUES ($1, $2, $3, $4, $5, $6, $7, $8), ($9, $10, $11, $12, $13, $14, $15, $16), ($17, $18, $19, $20, $21, $22, $23, $24), ($25, $26, $27, $28, $29, $30, $31, $32), ($33, $34, $35, $36, $37, $38, $39, $40), ($41, $42, $43, $44, $45, $46, $47, $48), ($49, $50, $51, $52, $53, $54, $55, $56), ($57, $58, $59, $60, $61, $62, $63, $64);
+SELECT pg_advisory_xact_lock($1);
+INSERT INTO "change_events" ("type", "projectId", "userId", "at", "data")
+VALUES ($1, $2, $3, $4, $5);
+SELECT pg_notify('change_events', '');
 COMMIT;
 
 -- ProjectsRepository.findDetail
@@ -536,7 +540,7 @@ START TRANSACTION;
 UPDATE "projects"
 SET "version" = "version" + 1
 WHERE "id" = $1;
-SELECT "version"
+SELECT "version", "userId"
 FROM "projects"
 WHERE "id" = $1;
 UPDATE "projects"
@@ -554,11 +558,15 @@ SELECT "c"."id", "c"."projectId", "c"."name", "c"."type", "c"."provider", "c"."s
 FROM "agents" "c"
 WHERE "c"."projectId" = $1
 ORDER BY "c"."createdAt", "c"."id";
+SELECT pg_advisory_xact_lock($1);
+INSERT INTO "change_events" ("type", "projectId", "userId", "at", "data")
+VALUES ($1, $2, $3, $4, $5);
+SELECT pg_notify('change_events', '');
 COMMIT;
 
 -- ProjectsRepository.update (owner, If-Match)
 START TRANSACTION;
-SELECT "version"
+SELECT "version", "userId"
 FROM "projects"
 WHERE "id" = $1 AND "userId" = $2;
 UPDATE "projects"
@@ -579,11 +587,15 @@ SELECT "c"."id", "c"."projectId", "c"."name", "c"."type", "c"."provider", "c"."s
 FROM "agents" "c"
 WHERE "c"."projectId" = $1
 ORDER BY "c"."createdAt", "c"."id";
+SELECT pg_advisory_xact_lock($1);
+INSERT INTO "change_events" ("type", "projectId", "userId", "at", "data")
+VALUES ($1, $2, $3, $4, $5);
+SELECT pg_notify('change_events', '');
 COMMIT;
 
 -- ProjectsRepository.remove (owner, If-Match)
 START TRANSACTION;
-SELECT "version"
+SELECT "version", "userId"
 FROM "projects"
 WHERE "id" = $1 AND "userId" = $2;
 UPDATE "projects"
@@ -594,6 +606,10 @@ FROM "assets"
 WHERE "projectId" = $1;
 DELETE FROM "projects"
 WHERE "id" = $1;
+SELECT pg_advisory_xact_lock($1);
+INSERT INTO "change_events" ("type", "projectId", "userId", "at", "data")
+VALUES ($1, $2, $3, $4, $5);
+SELECT pg_notify('change_events', '');
 COMMIT;
 
 -- ProjectsRepository.remove (no such project)

@@ -24,7 +24,8 @@ WHERE "projectId" = $1 AND "status" <> CASE WHEN EXISTS (
   SELECT 1
   FROM "assets"
   WHERE "assets"."sectionId" = "sections"."id"
-) THEN 'REVIEW' ELSE 'PENDING' END;
+) THEN 'REVIEW' ELSE 'PENDING' END
+RETURNING "id", "status", "selectedAssetId";
 UPDATE "agents"
 SET "status" = CASE WHEN EXISTS (
   SELECT 1
@@ -35,5 +36,13 @@ WHERE "projectId" = $1 AND "status" <> CASE WHEN EXISTS (
   SELECT 1
   FROM "tasks"
   WHERE "tasks"."agentId" = "agents"."id" AND "tasks"."projectId" = "agents"."projectId" AND "tasks"."status" = 'RUNNING'
-) THEN 'WORKING' ELSE 'IDLE' END;
+) THEN 'WORKING' ELSE 'IDLE' END
+RETURNING "id", "status";
+SELECT "userId", "version"
+FROM "projects"
+WHERE "id" = $1;
+SELECT pg_advisory_xact_lock($1);
+INSERT INTO "change_events" ("type", "projectId", "userId", "at", "data")
+VALUES ($1, $2, $3, $4, $5);
+SELECT pg_notify('change_events', '');
 COMMIT;

@@ -40,6 +40,11 @@ INSERT INTO "assets" ("id", "projectId", "sectionId", "kind", "contentType", "by
 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?);
 INSERT INTO "asset_contents" ("assetId", "part", "bytes")
 VALUES (?, ?, ?);
+SELECT "userId", "version"
+FROM "projects"
+WHERE "id" = ?;
+INSERT INTO "change_events" ("type", "projectId", "userId", "at", "data")
+VALUES (?, ?, ?, ?, ?);
 COMMIT;
 PRAGMA wal_autocheckpoint = 1000;
 PRAGMA wal_checkpoint(PASSIVE);
@@ -77,4 +82,9 @@ WHERE "id" IN (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?,
 BEGIN TRANSACTION;
 DELETE FROM "assets"
 WHERE "id" = ? AND "projectId" = ?;
+SELECT "userId", "version"
+FROM "projects"
+WHERE "id" = ?;
+INSERT INTO "change_events" ("type", "projectId", "userId", "at", "data")
+VALUES (?, ?, ?, ?, ?);
 COMMIT;

@@ -6,19 +6,23 @@ BEGIN TRANSACTION;
 UPDATE "projects"
 SET "version" = "version" + 1
 WHERE "id" = ?;
-SELECT "version"
+SELECT "version", "userId"
 FROM "projects"
 WHERE "id" = ?;
+INSERT INTO "change_events" ("type", "projectId", "userId", "at", "data")
+VALUES (?, ?, ?, ?, ?);
 COMMIT;
 
 -- ProjectVersions.advance (owner, If-Match)
 BEGIN TRANSACTION;
-SELECT "version"
+SELECT "version", "userId"
 FROM "projects"
 WHERE "id" = ? AND "userId" = ?;
 UPDATE "projects"
 SET "version" = "version" + 1
 WHERE "id" = ? AND "version" = ?;
+INSERT INTO "change_events" ("type", "projectId", "userId", "at", "data")
+VALUES (?, ?, ?, ?, ?);
 COMMIT;
 
 -- ProjectVersions.hold

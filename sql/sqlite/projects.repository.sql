@@ -27,6 +27,8 @@ INSERT INTO "sections"("id", "projectId", "type", "status", "selectedAssetId", "
 VALUES (?, ?, ?, ?, ?, 6, ?, ?);
 INSERT INTO "sections"("id", "projectId", "type", "status", "selectedAssetId", "position", "createdAt", "updatedAt")
 VALUES (?, ?, ?, ?, ?, 7, ?, ?);
+INSERT INTO "change_events" ("type", "projectId", "userId", "at", "data")
+VALUES (?, ?, ?, ?, ?);
 COMMIT;
 
 -- ProjectsRepository.findDetail
@@ -520,7 +522,7 @@ BEGIN TRANSACTION;
 UPDATE "projects"
 SET "version" = "version" + 1
 WHERE "id" = ?;
-SELECT "version"
+SELECT "version", "userId"
 FROM "projects"
 WHERE "id" = ?;
 UPDATE "projects"
@@ -538,11 +540,13 @@ SELECT "c"."id", "c"."projectId", "c"."name", "c"."type", "c"."provider", "c"."s
 FROM "agents" "c"
 WHERE "c"."projectId" = ?
 ORDER BY "c"."createdAt", "c"."id";
+INSERT INTO "change_events" ("type", "projectId", "userId", "at", "data")
+VALUES (?, ?, ?, ?, ?);
 COMMIT;
 
 -- ProjectsRepository.update (owner, If-Match)
 BEGIN TRANSACTION;
-SELECT "version"
+SELECT "version", "userId"
 FROM "projects"
 WHERE "id" = ? AND "userId" = ?;
 UPDATE "projects"
@@ -563,11 +567,13 @@ SELECT "c"."id", "c"."projectId", "c"."name", "c"."type", "c"."provider", "c"."s
 FROM "agents" "c"
 WHERE "c"."projectId" = ?
 ORDER BY "c"."createdAt", "c"."id";
+INSERT INTO "change_events" ("type", "projectId", "userId", "at", "data")
+VALUES (?, ?, ?, ?, ?);
 COMMIT;
 
 -- ProjectsRepository.remove (owner, If-Match)
 BEGIN TRANSACTION;
-SELECT "version"
+SELECT "version", "userId"
 FROM "projects"
 WHERE "id" = ? AND "userId" = ?;
 UPDATE "projects"
@@ -578,6 +584,8 @@ FROM "assets"
 WHERE "projectId" = ?;
 DELETE FROM "projects"
 WHERE "id" = ?;
+INSERT INTO "change_events" ("type", "projectId", "userId", "at", "data")
+VALUES (?, ?, ?, ?, ?);
 COMMIT;
 
 -- ProjectsRepository.remove (no such project)

@@ -15,8 +15,14 @@ FROM "assets"
 WHERE "id" = ? AND "projectId" = ?;
 UPDATE "sections"
 SET "selectedAssetId" = ?, "updatedAt" = ?
-WHERE "id" = ?;
+WHERE "id" = ?
+RETURNING "projectId";
 SELECT "id", "projectId", "type", "status", "selectedAssetId", "createdAt", "updatedAt"
 FROM "sections"
 WHERE "id" = ?;
+SELECT "userId", "version"
+FROM "projects"
+WHERE "id" = ?;
+INSERT INTO "change_events" ("type", "projectId", "userId", "at", "data")
+VALUES (?, ?, ?, ?, ?);
 COMMIT;

@@ -25,6 +25,11 @@ FROM "projects"
 WHERE "id" = ?;
 INSERT INTO "tasks" ("id", "projectId", "type", "agentId", "sectionId", "status", "input", "assetIds", "error", "attempts", "createdAt", "startedAt", "finishedAt", "updatedAt", "runAfter", "leaseUntil")
 VALUES (?, ?, ?, ?, ?, 'QUEUED', ?, '[]', NULL, 0, ?, NULL, NULL, ?, ?, NULL);
+SELECT "userId", "version"
+FROM "projects"
+WHERE "id" = ?;
+INSERT INTO "change_events" ("type", "projectId", "userId", "at", "data")
+VALUES (?, ?, ?, ?, ?);
 COMMIT;
 
 -- TasksRepository.find
@@ -85,14 +90,26 @@ JOIN "projects" "p" ON "p"."id" = "t"."projectId"
 WHERE "t"."id" = ?;
 UPDATE "tasks"
 SET "status" = ?, "updatedAt" = ?, "attempts" = ?, "startedAt" = COALESCE("startedAt", ?)
-WHERE "id" = ? AND "status" IN ('QUEUED') AND "attempts" = ?;
+WHERE "id" = ? AND "status" IN ('QUEUED') AND "attempts" = ?
+RETURNING "projectId", "type", "attempts";
+SELECT "userId", "version"
+FROM "projects"
+WHERE "id" = ?;
+INSERT INTO "change_events" ("type", "projectId", "userId", "at", "data")
+VALUES (?, ?, ?, ?, ?);
 COMMIT;
 
 -- TasksRepository.move (settle)
 BEGIN TRANSACTION;
 UPDATE "tasks"
 SET "status" = ?, "updatedAt" = ?, "finishedAt" = ?, "error" = ?, "assetIds" = ?
-WHERE "id" = ? AND "status" IN ('RUNNING') AND "attempts" = ? AND "projectId" = ?;
+WHERE "id" = ? AND "status" IN ('RUNNING') AND "attempts" = ? AND "projectId" = ?
+RETURNING "projectId", "type", "attempts";
+SELECT "userId", "version"
+FROM "projects"
+WHERE "id" = ?;
+INSERT INTO "change_events" ("type", "projectId", "userId", "at", "data")
+VALUES (?, ?, ?, ?, ?);
 COMMIT;
 
 -- TasksRepository.newestAssetOf

@@ -24,7 +24,8 @@ WHERE "projectId" = ? AND "status" <> CASE WHEN EXISTS (
   SELECT 1
   FROM "assets"
   WHERE "assets"."sectionId" = "sections"."id"
-) THEN 'REVIEW' ELSE 'PENDING' END;
+) THEN 'REVIEW' ELSE 'PENDING' END
+RETURNING "id", "status", "selectedAssetId";
 UPDATE "agents"
 SET "status" = CASE WHEN EXISTS (
   SELECT 1
@@ -35,5 +36,11 @@ WHERE "projectId" = ? AND "status" <> CASE WHEN EXISTS (
   SELECT 1
   FROM "tasks"
   WHERE "tasks"."agentId" = "agents"."id" AND "tasks"."projectId" = "agents"."projectId" AND "tasks"."status" = 'RUNNING'
-) THEN 'WORKING' ELSE 'IDLE' END;
+) THEN 'WORKING' ELSE 'IDLE' END
+RETURNING "id", "status";
+SELECT "userId", "version"
+FROM "projects"
+WHERE "id" = ?;
+INSERT INTO "change_events" ("type", "projectId", "userId", "at", "data")
+VALUES (?, ?, ?, ?, ?);
 COMMIT;

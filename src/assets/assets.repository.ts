@@ -1,3 +1,4 @@
+import { ChangeLog } from '../change-log/change-log.repository';
 import { Injectable } from '@nestjs/common';
 import {
   Database,
@@ -47,7 +48,10 @@ export const ASSET_PART_BYTES = 256 * 1024;
 
 @Injectable()
 export class AssetsRepository {
-  constructor(private readonly db: Database) {}
+  constructor(
+    private readonly db: Database,
+    private readonly changeLog: ChangeLog,
+  ) {}
 
   /** The id of the project's LOGO section (every project has one). */
   async logoSectionId(
@@ -130,6 +134,11 @@ export class AssetsRepository {
           : asset[name],
       ),
     );
+    this.changeLog.record(transaction, asset.projectId, {
+      type: 'asset.created',
+      key: asset.id,
+      data: { assetId: asset.id, sectionId: asset.sectionId, kind: asset.kind },
+    });
   }
 
   /**
@@ -187,7 +196,13 @@ export class AssetsRepository {
       'DELETE FROM "assets" WHERE "id" = $1 AND "projectId" = $2',
       [ref.assetId, ref.projectId],
     );
-    return changed > 0;
+    if (changed === 0) return false;
+    this.changeLog.record(transaction, ref.projectId, {
+      type: 'asset.deleted',
+      key: ref.assetId,
+      data: { assetId: ref.assetId },
+    });
+    return true;
   }
 
   /** One part of an asset's bytes (from 0), or null once it is gone. */

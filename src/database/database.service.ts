@@ -6,6 +6,11 @@ import { traceSqliteStatements } from './statement-spans';
 
 type Work<T> = (manager: EntityManager) => Promise<T>;
 
+interface CommitHooks {
+  before: Array<() => Promise<void>>;
+  after: Array<() => void>;
+}
+
 declare const transactionBrand: unique symbol;
 
 /**
@@ -52,6 +57,8 @@ export class Database {
   /** SQLite: one connection, every unit of work in turn, on this thread. */
   readonly serialized: boolean;
   private tail: Promise<unknown> = Promise.resolve();
+  /** Each open transaction's commit hooks, by its EntityManager. */
+  private readonly hooks = new WeakMap<EntityManager, CommitHooks>();
   private sliceStartedAt = -Infinity;
 
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {
@@ -72,7 +79,21 @@ export class Database {
 
   /** Runs work in one transaction: all of its changes commit, or none. */
   write<T>(work: Work<T>): Promise<T> {
-    return this.inTurn(() => this.dataSource.transaction(work));
+    return this.inTurn(() => this.committed(work));
+  }
+
+  /**
+   * Runs `last` at the end of the transaction, after its work and before
+   * its commit (a failure rolls it all back): the change log writes its
+   * events there, as the transaction's last statements.
+   */
+  beforeCommit(transaction: Transaction, last: () => Promise<void>): void {
+    this.hooksOf(transaction).before.push(last);
+  }
+
+  /** Runs `then` once the transaction has committed (never if it rolls back). */
+  afterCommit(transaction: Transaction, then: () => void): void {
+    this.hooksOf(transaction).after.push(then);
   }
 
   /**
@@ -103,7 +124,7 @@ export class Database {
       const previous = Number(setting?.wal_autocheckpoint ?? 1000);
       await manager.query('PRAGMA wal_autocheckpoint = 0');
       try {
-        return await this.dataSource.transaction((transactional) =>
+        return await this.committed((transactional) =>
           work(transactional as unknown as Transaction),
         );
       } finally {
@@ -116,6 +137,32 @@ export class Database {
     void this.read((manager) =>
       manager.query('PRAGMA wal_checkpoint(PASSIVE)'),
     ).catch(() => undefined);
+    return result;
+  }
+
+  private hooksOf(transaction: Transaction): CommitHooks {
+    const manager = managerOf(transaction);
+    let hooks = this.hooks.get(manager);
+    if (!hooks) {
+      hooks = { before: [], after: [] };
+      this.hooks.set(manager, hooks);
+    }
+    return hooks;
+  }
+
+  /** One transaction of `work`, with the hooks it registered. */
+  private async committed<T>(work: Work<T>): Promise<T> {
+    let hooks: CommitHooks | undefined;
+    const result = await this.dataSource.transaction(async (manager) => {
+      const value = await work(manager);
+      hooks = this.hooks.get(manager);
+      // A hook may register others (after-commit ones, typically).
+      for (let index = 0; hooks && index < hooks.before.length; index++) {
+        await hooks.before[index]();
+      }
+      return value;
+    });
+    for (const then of hooks?.after ?? []) then();
     return result;
   }
 

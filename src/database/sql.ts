@@ -39,6 +39,8 @@ export interface Sql {
   rows<T>(text: string, params?: unknown[]): Promise<T[]>;
   /** Runs an INSERT, UPDATE or DELETE; resolves to the rows it changed. */
   changes(text: string, params?: unknown[]): Promise<number>;
+  /** Runs an UPDATE or DELETE … RETURNING; resolves to the rows it returned. */
+  changedRows<T>(text: string, params?: unknown[]): Promise<T[]>;
   /** A Date as this database stores it, to compare with a stored column. */
   timestamp(value: Date): unknown;
   /** Expressions that render JSON inside a statement (see JsonSql). */
@@ -211,6 +213,23 @@ export function sqlFor(manager: EntityManager): Sql {
           true,
         );
         return result.affected ?? 0;
+      } finally {
+        if (runner !== manager.queryRunner) await runner.release();
+      }
+    },
+    changedRows: async <T>(text: string, params: unknown[] = []) => {
+      // As for changes: only the structured result holds the rows of an
+      // UPDATE … RETURNING the same way on both drivers.
+      const statement = native(text, params);
+      const runner =
+        manager.queryRunner ?? manager.connection.createQueryRunner();
+      try {
+        const result = await runner.query(
+          statement.text,
+          statement.values,
+          true,
+        );
+        return (result.records ?? []) as T[];
       } finally {
         if (runner !== manager.queryRunner) await runner.release();
       }

@@ -1,3 +1,4 @@
+import type { ChangeLog } from '../change-log/change-log.repository';
 import { parseEntityTags } from '../common/http/entity-tags';
 import { ProjectVersions } from './project-versions.repository';
 import { ProjectPreconditionFailedException } from './project-versions.errors';
@@ -5,7 +6,7 @@ import { ProjectPreconditionFailedException } from './project-versions.errors';
 class Missing extends Error {}
 
 const ID = '019aa8f2-5f1c-7c3e-9a51-3c1f5d0b8e20';
-const versions = new ProjectVersions();
+const versions = new ProjectVersions(undefined as unknown as ChangeLog);
 const precheck = (projectId: string, ifMatch?: string) => () =>
   versions.precheck({
     projectId,

@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { ChangeLog } from '../change-log/change-log.repository';
 import type { EntityTagCondition } from '../common/http/entity-tags';
 import { isWellFormedId } from '../common/ids';
 import { managerOf, type Transaction } from '../database/database.service';
@@ -36,6 +37,8 @@ const refusal = (change: ProjectChange): Error =>
  */
 @Injectable()
 export class ProjectVersions {
+  constructor(private readonly changeLog: ChangeLog) {}
+
   /**
    * Moves the project's version on and answers the new one; throws
    * `missing()` when no such project (of that owner) exists, and 412 when
@@ -63,25 +66,43 @@ export class ProjectVersions {
       );
       if (changed === 0) throw refusal(change);
       // The row is this transaction's until it commits: this is our version.
-      const [row] = await sql.rows<{ version: number | string }>(
-        'SELECT "version" FROM "projects" WHERE "id" = $1',
-        [projectId],
+      const [row] = await sql.rows<{
+        version: number | string;
+        userId: string;
+      }>('SELECT "version", "userId" FROM "projects" WHERE "id" = $1', [
+        projectId,
+      ]);
+      return this.moved(
+        transaction,
+        projectId,
+        Number(row.version),
+        row.userId,
       );
-      return Number(row.version);
     }
-    const [row] = await sql.rows<{ version: number | string }>(
-      `SELECT "version" FROM "projects" WHERE "id" = $1${ownerCheck}`,
+    const [row] = await sql.rows<{ version: number | string; userId: string }>(
+      `SELECT "version", "userId" FROM "projects" WHERE "id" = $1${ownerCheck}`,
       params,
     );
     const version = row ? Number(row.version) : undefined;
-    if (version === undefined || !versions.includes(version))
+    if (!row || version === undefined || !versions.includes(version))
       throw refusal(change);
     const changed = await sql.changes(
       'UPDATE "projects" SET "version" = "version" + 1 WHERE "id" = $1 AND "version" = $2',
       [projectId, version],
     );
     if (changed === 0) throw refusal(change);
-    return version + 1;
+    return this.moved(transaction, projectId, version + 1, row.userId);
+  }
+
+  /** The change log must see an event of every version it moved. */
+  private moved(
+    transaction: Transaction,
+    projectId: string,
+    version: number,
+    userId: string,
+  ): number {
+    this.changeLog.versioned(transaction, projectId, { version, userId });
+    return version;
   }
 
   /**

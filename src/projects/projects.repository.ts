@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { Claimant } from '../common/concurrency/fair-gate';
+import { ChangeLog } from '../change-log/change-log.repository';
 import { Project } from './entities';
 import { holdId } from './entities/held-id';
 import {
@@ -358,6 +359,7 @@ export class ProjectsRepository {
     private readonly db: Database,
     private readonly snapshots: SnapshotReader,
     private readonly versions: ProjectVersions,
+    private readonly changeLog: ChangeLog,
   ) {}
 
   /**
@@ -372,6 +374,15 @@ export class ProjectsRepository {
     await managerOf(transaction).save(project, {
       reload: false,
       transaction: false,
+    });
+    this.changeLog.versioned(transaction, project.id, {
+      version: 1,
+      userId: project.userId,
+    });
+    this.changeLog.record(transaction, project.id, {
+      type: 'project.created',
+      key: project.id,
+      data: {},
     });
   }
 
@@ -444,6 +455,11 @@ export class ProjectsRepository {
         `UPDATE "projects" SET ${assignments.join(', ')} WHERE "id" = $${values.length}`,
         values,
       );
+      this.changeLog.record(transaction, change.projectId, {
+        type: 'project.updated',
+        key: change.projectId,
+        data: { fields },
+      });
       const project = await manager.findOneByOrFail(Project, {
         id: change.projectId,
       });
@@ -472,6 +488,11 @@ export class ProjectsRepository {
       await sql.changes('DELETE FROM "projects" WHERE "id" = $1', [
         change.projectId,
       ]);
+      this.changeLog.record(transaction, change.projectId, {
+        type: 'project.deleted',
+        key: change.projectId,
+        data: {},
+      });
       return {
         assets: assets.map(({ assetId }) => ({
           assetId,

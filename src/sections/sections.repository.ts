@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { ChangeLog } from '../change-log/change-log.repository';
 import { managerOf, type Transaction } from '../database/database.service';
 import { isoTimestamp, sqlFor } from '../database/sql';
 import { SECTION_FIELDS, type SectionDto } from './dto/section.dto';
@@ -22,6 +23,8 @@ export interface SelectionTarget {
 
 @Injectable()
 export class SectionsRepository {
+  constructor(private readonly changeLog: ChangeLog) {}
+
   /** One section of the project, or null when it has none with this id. */
   async findTarget(
     transaction: Transaction,
@@ -67,10 +70,16 @@ export class SectionsRepository {
     assetId: string | null,
   ): Promise<void> {
     const sql = sqlFor(managerOf(transaction));
-    await sql.changes(
-      'UPDATE "sections" SET "selectedAssetId" = $2, "updatedAt" = $3 WHERE "id" = $1',
+    const [section] = await sql.changedRows<{ projectId: string }>(
+      'UPDATE "sections" SET "selectedAssetId" = $2, "updatedAt" = $3 WHERE "id" = $1 RETURNING "projectId"',
       [sectionId, assetId, sql.timestamp(new Date())],
     );
+    if (!section) return;
+    this.changeLog.record(transaction, section.projectId, {
+      type: 'section.updated',
+      key: sectionId,
+      data: { sectionId, selectedAssetId: assetId },
+    });
   }
 
   /** The section as the API shows it (it exists: the caller found it). */

@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { ChangeLog } from '../change-log/change-log.repository';
 import { managerOf, type Transaction } from '../database/database.service';
 import { sqlFor } from '../database/sql';
 import { ProjectVersions } from '../project-versions/project-versions.repository';
@@ -23,8 +24,8 @@ const AGENT_STATUS = `CASE
 
 // The status is compared as well as set, so only rows whose status moves
 // are written and get a new updatedAt.
-const REFRESH_SECTIONS = `UPDATE "sections" SET "status" = ${SECTION_STATUS}, "updatedAt" = $2 WHERE "projectId" = $1 AND "status" <> ${SECTION_STATUS}`;
-const REFRESH_AGENTS = `UPDATE "agents" SET "status" = ${AGENT_STATUS}, "updatedAt" = $2 WHERE "projectId" = $1 AND "status" <> ${AGENT_STATUS}`;
+const REFRESH_SECTIONS = `UPDATE "sections" SET "status" = ${SECTION_STATUS}, "updatedAt" = $2 WHERE "projectId" = $1 AND "status" <> ${SECTION_STATUS} RETURNING "id", "status", "selectedAssetId"`;
+const REFRESH_AGENTS = `UPDATE "agents" SET "status" = ${AGENT_STATUS}, "updatedAt" = $2 WHERE "projectId" = $1 AND "status" <> ${AGENT_STATUS} RETURNING "id", "status"`;
 
 /**
  * The only code that writes the statuses of sections and agents: they are
@@ -35,7 +36,10 @@ const REFRESH_AGENTS = `UPDATE "agents" SET "status" = ${AGENT_STATUS}, "updated
  */
 @Injectable()
 export class WorkspaceStatuses {
-  constructor(private readonly versions: ProjectVersions) {}
+  constructor(
+    private readonly versions: ProjectVersions,
+    private readonly changeLog: ChangeLog,
+  ) {}
 
   /**
    * Recomputes the status of every section and agent of the project;
@@ -49,8 +53,33 @@ export class WorkspaceStatuses {
     await this.versions.hold(transaction, { projectId });
     const sql = sqlFor(managerOf(transaction));
     const now = sql.timestamp(new Date());
-    const sections = await sql.changes(REFRESH_SECTIONS, [projectId, now]);
-    const agents = await sql.changes(REFRESH_AGENTS, [projectId, now]);
-    return sections + agents > 0;
+    const sections = await sql.changedRows<{
+      id: string;
+      status: string;
+      selectedAssetId: string | null;
+    }>(REFRESH_SECTIONS, [projectId, now]);
+    const agents = await sql.changedRows<{ id: string; status: string }>(
+      REFRESH_AGENTS,
+      [projectId, now],
+    );
+    for (const section of sections) {
+      this.changeLog.record(transaction, projectId, {
+        type: 'section.updated',
+        key: section.id,
+        data: {
+          sectionId: section.id,
+          status: section.status,
+          selectedAssetId: section.selectedAssetId,
+        },
+      });
+    }
+    for (const agent of agents) {
+      this.changeLog.record(transaction, projectId, {
+        type: 'agent.updated',
+        key: agent.id,
+        data: { agentId: agent.id, status: agent.status },
+      });
+    }
+    return sections.length + agents.length > 0;
   }
 }

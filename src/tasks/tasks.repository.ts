@@ -1,3 +1,4 @@
+import { ChangeLog } from '../change-log/change-log.repository';
 import { Injectable } from '@nestjs/common';
 import {
   Database,
@@ -67,7 +68,10 @@ export interface ClaimedTask {
 
 @Injectable()
 export class TasksRepository {
-  constructor(private readonly db: Database) {}
+  constructor(
+    private readonly db: Database,
+    private readonly changeLog: ChangeLog,
+  ) {}
 
   /** The id of the project's agent of `agentType` and section of `sectionType`. */
   async placeOf(
@@ -121,6 +125,11 @@ export class TasksRepository {
         at,
       ],
     );
+    this.changeLog.record(transaction, task.projectId, {
+      type: 'task.updated',
+      key: task.id,
+      data: { taskId: task.id, type: task.type, status: 'QUEUED', attempts: 0 },
+    });
     return {
       id: task.id,
       projectId: task.projectId,
@@ -294,12 +303,26 @@ export class TasksRepository {
       params.push(expected.projectId);
       where += ` AND "projectId" = $${params.length}`;
     }
-    return (
-      (await sql.changes(
-        `UPDATE "tasks" SET ${sets.join(', ')} WHERE ${where}`,
-        params,
-      )) === 1
+    const [moved] = await sql.changedRows<{
+      projectId: string;
+      type: string;
+      attempts: number | string;
+    }>(
+      `UPDATE "tasks" SET ${sets.join(', ')} WHERE ${where} RETURNING "projectId", "type", "attempts"`,
+      params,
     );
+    if (!moved) return false;
+    this.changeLog.record(transaction, moved.projectId, {
+      type: 'task.updated',
+      key: taskId,
+      data: {
+        taskId,
+        type: moved.type,
+        status: change.status,
+        attempts: Number(moved.attempts),
+      },
+    });
+    return true;
   }
 
   /** The id of the project's newest asset of `kind`, if any. */
