@@ -8,6 +8,7 @@ import {
   ConfigurationErrors,
   type Env,
 } from '../src/environment/env-values';
+import { eventsConfig } from '../src/events/events.config';
 import { idempotencyConfig } from '../src/idempotency/idempotency.config';
 import { loggingConfig } from '../src/logging/logging.config';
 import { logoConfig } from '../src/logo/logo.config';
@@ -37,6 +38,7 @@ const SLICES = {
   assets: assetsConfig,
   apiDocs: apiDocsConfig,
   tasks: tasksConfig,
+  events: eventsConfig,
   textGeneration: textGenerationConfig,
 };
 

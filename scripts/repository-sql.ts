@@ -573,6 +573,7 @@ export async function captureRepositorySql(
       changeLog.after(0, { projectId: owner.id }, 100),
     );
     await record('bounds', () => changeLog.bounds());
+    await record('ownerOf', () => changeLog.ownerOf(owner.id));
     await record('purgeBatch', () => changeLog.purgeBatch(new Date(), 1000));
     write('change-log.repository', 'ChangeLog');
     const methods = repositoryMethods();

@@ -10,6 +10,7 @@ import { AppGuard } from './app.guard';
 import { AuthGuard } from './auth/auth.guard';
 import { DatabaseModule } from './database/database.module';
 import { ChangeLogModule } from './change-log/change-log.module';
+import { EventsModule } from './events/events.module';
 import { AssetsModule } from './assets/assets.module';
 import { BrandKitModule } from './brand-kit/brand-kit.module';
 import { ApiDocsModule } from './docs/api-docs.module';
@@ -48,6 +49,7 @@ import { TracingModule } from './tracing/tracing.module';
     BrandKitModule,
     SectionsModule,
     TasksModule,
+    EventsModule,
     HealthModule,
     ApiDocsModule,
     TracingModule,

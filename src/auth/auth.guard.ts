@@ -15,7 +15,9 @@ import {
   startRequestContext,
   type Caller,
 } from '../common/http/request-context';
-import { AUTHENTICATED } from './authenticated.decorator';
+import { assetsConfig, type AssetsConfig } from '../assets/assets.config';
+import { AUTHENTICATED, STREAM_TICKETS } from './authenticated.decorator';
+import { StreamTickets } from './stream-tickets';
 import { bearerTokenOf } from './bearer-token';
 import { TokenVerifier } from './token-verifier';
 
@@ -31,15 +33,21 @@ import { TokenVerifier } from './token-verifier';
 export class AuthGuard implements CanActivate {
   private readonly logger = new Logger('Auth');
   private readonly verifier?: TokenVerifier;
+  private readonly tickets?: StreamTickets;
   private readonly configuredBaseUrl: string | undefined;
 
   constructor(
     private readonly reflector: Reflector,
     @Inject(authConfig.KEY) config: AuthConfig,
     @Inject(httpConfig.KEY) http: ConfigType<typeof httpConfig>,
+    @Inject(assetsConfig.KEY) assets: AssetsConfig,
   ) {
     if (config.mode === 'oidc') {
       this.verifier = new TokenVerifier(config);
+      // Required with oidc (assets.config.ts).
+      if (assets.urlSigningKey) {
+        this.tickets = new StreamTickets(assets.urlSigningKey);
+      }
     }
     this.configuredBaseUrl = http.publicBaseUrl;
   }
@@ -56,6 +64,25 @@ export class AuthGuard implements CanActivate {
     return true;
   }
 
+  /**
+   * A stream ticket, on a stream route (AcceptsStreamTicket) and only when
+   * no Authorization header was sent: a token always wins.
+   */
+  private ticketOf(
+    context: ExecutionContext,
+    request: Request,
+  ): string | undefined {
+    const accepted = this.reflector.get<boolean | undefined>(
+      STREAM_TICKETS,
+      context.getHandler(),
+    );
+    if (!accepted || request.headers.authorization !== undefined) {
+      return undefined;
+    }
+    const ticket: unknown = request.query.ticket;
+    return typeof ticket === 'string' ? ticket : undefined;
+  }
+
   /** The proven caller; undefined when the route or the mode needs none. */
   private async callerOf(
     context: ExecutionContext,
@@ -68,6 +95,10 @@ export class AuthGuard implements CanActivate {
     );
     if (!needed) return undefined;
     try {
+      const ticket = this.ticketOf(context, request);
+      if (ticket !== undefined && this.tickets) {
+        return this.tickets.verify(ticket);
+      }
       return await this.verifier.verify(bearerTokenOf(request));
     } catch (error) {
       // The reason goes to the log, never to the client (nor the token).

@@ -88,8 +88,9 @@ export class TokenVerifier {
     if (known) this.forget(key, known);
 
     const payload = await this.verifiedPayload(token);
-    const caller = this.callerOf(payload);
-    this.remember(key, caller, (payload.exp as number) * 1000);
+    const expiresAt = (payload.exp as number) * 1000;
+    const caller = { ...this.callerOf(payload), expiresAt };
+    this.remember(key, caller, expiresAt);
     return caller;
   }
 

@@ -143,6 +143,17 @@ export class ChangeLog {
     );
   }
 
+  /** The project's owner, or undefined when there is no such project. */
+  ownerOf(projectId: string): Promise<string | undefined> {
+    return this.db.read(async (manager) => {
+      const [row] = await sqlFor(manager).rows<{ userId: string }>(
+        'SELECT "userId" FROM "projects" WHERE "id" = $1',
+        [projectId],
+      );
+      return row?.userId;
+    });
+  }
+
   /**
    * The newest id given, and the highest one purged: a stream may resume
    * exactly from any id between the two.

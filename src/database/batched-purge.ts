@@ -26,10 +26,11 @@ export class BatchedPurge {
       limit: number,
     ) => Promise<number>,
     private readonly logger: Logger,
+    private readonly intervalMs = PURGE_INTERVAL_MS,
   ) {}
 
   start(): void {
-    this.timer = setInterval(() => void this.run(), PURGE_INTERVAL_MS);
+    this.timer = setInterval(() => void this.run(), this.intervalMs);
     this.timer.unref();
   }
 

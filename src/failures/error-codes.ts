@@ -152,6 +152,11 @@ export const ERROR_CODES = {
     retry: true,
     meaning: 'The project or its owner has too many unfinished tasks',
   },
+  too_many_streams: {
+    statuses: [429],
+    retry: true,
+    meaning: 'This client has EVENTS_CLIENT_LIMIT live-change streams open',
+  },
   busy: {
     statuses: [503],
     retry: true,

@@ -8,6 +8,7 @@ export default async () => {
     ['./projects/dto/project-responses.dto']: require('../projects/dto/project-responses.dto'),
     ['./failures/error-responses.dto']: require('../failures/error-responses.dto'),
     ['./logo/dto/image-models.dto']: require('../logo/dto/image-models.dto'),
+    ['./events/dto/create-ticket.dto']: require('../events/dto/create-ticket.dto'),
   };
   return {
     '@nestjs/swagger': {
@@ -231,6 +232,38 @@ export default async () => {
           },
         ],
         [
+          Promise.resolve(require('../events/dto/create-ticket.dto')),
+          {
+            CreateTicketDto: {
+              projectId: { required: false, type: () => String },
+            },
+            StreamTicketDto: {
+              url: {
+                required: true,
+                type: () => String,
+                description:
+                  "The stream's URL, the ticket in its query; it works for one minute.",
+              },
+              expiresAt: {
+                required: true,
+                type: () => String,
+                description:
+                  'When the ticket stops opening streams (ISO-8601 UTC).',
+              },
+            },
+          },
+        ],
+        [
+          Promise.resolve(require('../events/dto/events-query.dto')),
+          {
+            ProjectEventsQuery: {
+              lastEventId: { required: false, type: () => String },
+              ticket: { required: false, type: () => String },
+            },
+            EventsQuery: { userId: { required: false, type: () => String } },
+          },
+        ],
+        [
           Promise.resolve(require('../failures/error-responses.dto')),
           {
             ValidationIssueDto: {
@@ -270,6 +303,7 @@ export default async () => {
                   'idempotency_key_reused',
                   'rate_limited',
                   'too_many_tasks',
+                  'too_many_streams',
                   'busy',
                   'auth_unavailable',
                   'asset_storage_unavailable',
@@ -338,6 +372,7 @@ export default async () => {
                   'idempotency_key_reused',
                   'rate_limited',
                   'too_many_tasks',
+                  'too_many_streams',
                   'busy',
                   'auth_unavailable',
                   'asset_storage_unavailable',
@@ -391,6 +426,7 @@ export default async () => {
                   'idempotency_key_reused',
                   'rate_limited',
                   'too_many_tasks',
+                  'too_many_streams',
                   'busy',
                   'auth_unavailable',
                   'asset_storage_unavailable',
@@ -405,6 +441,27 @@ export default async () => {
                   'internal_error',
                 ],
               },
+            },
+          },
+        ],
+        [
+          Promise.resolve(require('../events/dto/change-event.dto')),
+          {
+            ChangeEventDto: {
+              id: { required: true, type: () => String },
+              type: { required: true, type: () => String },
+              projectId: { required: true, type: () => String },
+              userId: { required: true, type: () => String },
+              at: { required: true, type: () => String },
+              data: {
+                required: true,
+                type: 'object',
+                additionalProperties: true,
+              },
+            },
+            ResetEventDto: {
+              reason: { required: true, type: () => String },
+              lastEventId: { required: true, type: () => String },
             },
           },
         ],
@@ -679,6 +736,18 @@ export default async () => {
         ],
       ],
       controllers: [
+        [
+          Promise.resolve(require('../events/events.controller')),
+          {
+            EventsController: {
+              watch: {},
+              ticket: {
+                type: t['./events/dto/create-ticket.dto'].StreamTicketDto,
+              },
+            },
+            ProjectEventsController: { watch: {} },
+          },
+        ],
         [
           Promise.resolve(require('../logo/hosted-logo.controller')),
           { HostedLogoController: { get: {} } },

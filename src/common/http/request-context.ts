@@ -18,6 +18,8 @@ export interface Caller {
   userId: string;
   /** Holds AUTH_ADMIN_ROLE: may read every user's projects. */
   admin: boolean;
+  /** When the proof expires (ms since the epoch): a live stream ends then. */
+  expiresAt?: number;
 }
 
 /**

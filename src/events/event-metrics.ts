@@ -1,0 +1,83 @@
+import { Injectable } from '@nestjs/common';
+import { Counter, Gauge, Histogram } from 'prom-client';
+import type { ChangeEvent } from '../change-log/change-event';
+import { MetricsService } from '../metrics/metrics.service';
+
+/** Live-change streams of this process, for /metrics. */
+@Injectable()
+export class EventMetrics {
+  private open = 0;
+  private readonly sent: Counter;
+  private readonly replayed: Counter;
+  private readonly resets: Counter;
+  private readonly cut: Counter<'reason'>;
+  private readonly lag: Histogram;
+
+  constructor(metrics: MetricsService) {
+    const registers = [metrics.registry];
+    const openNow = () => this.open;
+    new Gauge({
+      name: 'event_streams_open',
+      help: 'Live-change streams open on this instance',
+      registers,
+      collect() {
+        this.set(openNow());
+      },
+    });
+    this.sent = new Counter({
+      name: 'event_stream_events_sent_total',
+      help: 'Events written to live-change streams (replayed ones included)',
+      registers,
+    });
+    this.replayed = new Counter({
+      name: 'event_stream_replays_total',
+      help: 'Streams that resumed from a Last-Event-ID and replayed what they missed',
+      registers,
+    });
+    this.resets = new Counter({
+      name: 'event_stream_resets_total',
+      help: 'Streams told to refetch (reset): their Last-Event-ID was purged or unknown',
+      registers,
+    });
+    this.cut = new Counter({
+      name: 'event_streams_closed_total',
+      help: 'Streams this instance closed, by reason: slow_reader (unsent bytes past EVENTS_BUFFER_LIMIT_BYTES), expired (the token or ticket), shutdown, deleted (the project)',
+      labelNames: ['reason'] as const,
+      registers,
+    });
+    this.lag = new Histogram({
+      name: 'event_delivery_lag_seconds',
+      help: "From an event's commit (its `at`) to this instance reading it for its streams",
+      buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2, 5],
+      registers,
+    });
+  }
+
+  opened(): void {
+    this.open++;
+  }
+
+  closed(): void {
+    this.open--;
+  }
+
+  wrote(events: number): void {
+    this.sent.inc(events);
+  }
+
+  replay(): void {
+    this.replayed.inc();
+  }
+
+  reset(): void {
+    this.resets.inc();
+  }
+
+  closedBy(reason: 'slow_reader' | 'expired' | 'shutdown' | 'deleted'): void {
+    this.cut.inc({ reason });
+  }
+
+  delivered(event: ChangeEvent): void {
+    this.lag.observe(Math.max(0, Date.now() - Date.parse(event.at)) / 1000);
+  }
+}

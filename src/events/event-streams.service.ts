@@ -1,0 +1,212 @@
+import {
+  Inject,
+  Injectable,
+  type BeforeApplicationShutdown,
+} from '@nestjs/common';
+import type { Response } from 'express';
+import {
+  ChangeLog,
+  type ChangeScope,
+} from '../change-log/change-log.repository';
+import { ChangeFeed } from './change-feed';
+import { eventsConfig, type EventsConfig } from './events.config';
+import { StreamsFullError, TooManyStreamsError } from './events.errors';
+import { EventMetrics } from './event-metrics';
+import { LiveStream } from './live-stream';
+
+/** The reconnection delay a stream advises (SSE `retry:`), in ms. */
+export const RECONNECT_MS = 2_000;
+/** At shutdown: reconnect at once, to another replica. */
+const SHUTDOWN_RECONNECT_MS = 250;
+/** Rows read per statement while replaying. */
+const REPLAY_BATCH = 500;
+/** A Last-Event-ID: the decimal id of an event. */
+const EVENT_ID = /^\d{1,15}$/;
+
+/** One stream to open: what it shows, from where, for whom. */
+export interface StreamRequest {
+  scope: ChangeScope;
+  /** Last-Event-ID (header or query): resume after this event. */
+  lastEventId: string | undefined;
+  /** Who the stream counts against (EVENTS_CLIENT_LIMIT). */
+  clientKey: string;
+  /** When the caller's proof expires: the stream ends then. */
+  expiresAt: number | undefined;
+}
+
+/**
+ * The live-change streams of this instance: opens them (limits first,
+ * then the replay of what a resuming client missed, then live events from
+ * the feed), keeps them alive with a comment every EVENTS_HEARTBEAT_S,
+ * ends them when the caller's token expires, and closes them all with a
+ * short `retry:` when the process stops.
+ */
+@Injectable()
+export class EventStreams implements BeforeApplicationShutdown {
+  private readonly streams = new Set<LiveStream>();
+  private readonly perClient = new Map<string, number>();
+  private heartbeat: NodeJS.Timeout | undefined;
+  private stopping = false;
+
+  constructor(
+    private readonly log: ChangeLog,
+    private readonly feed: ChangeFeed,
+    @Inject(eventsConfig.KEY) private readonly config: EventsConfig,
+    private readonly metrics: EventMetrics,
+  ) {}
+
+  /** Answers `response` with the stream; throws (before any byte) when refused. */
+  async open(request: StreamRequest, response: Response): Promise<void> {
+    this.admit(request.clientKey);
+    let stream: LiveStream | undefined;
+    try {
+      const start = await this.startOf(request.lastEventId);
+      stream = new LiveStream(
+        request.scope,
+        request.clientKey,
+        response,
+        this.config.bufferLimitBytes,
+        (reason) => this.forget(stream, reason),
+      );
+      this.begin(response);
+      const opened = stream;
+      response.on('close', () => this.forget(opened));
+      this.streams.add(stream);
+      this.metrics.opened();
+      this.expireAt(stream, request.expiresAt);
+      const cursor = await this.feed.subscribe(stream);
+      // Without Last-Event-ID: what happens from now on.
+      const from = start.from ?? cursor;
+      stream.startAfter(from);
+      if (start.reset) {
+        stream.reset(from, start.reset);
+        this.metrics.reset();
+      } else if (start.from !== undefined) {
+        this.metrics.replay();
+      }
+      await this.replay(stream, from, cursor);
+      this.metrics.wrote(stream.live());
+    } catch (error) {
+      if (!stream) {
+        this.release(request.clientKey);
+        throw error;
+      }
+      // Headers are out: the client sees a dropped stream and resumes.
+      response.destroy();
+    }
+  }
+
+  beforeApplicationShutdown(): void {
+    this.stopping = true;
+    clearInterval(this.heartbeat);
+    for (const stream of [...this.streams]) {
+      stream.end('shutdown', SHUTDOWN_RECONNECT_MS);
+    }
+  }
+
+  /** Counts the stream against its client and the instance, or refuses it. */
+  private admit(clientKey: string): void {
+    if (this.stopping) throw new StreamsFullError('stopping');
+    const held = this.perClient.get(clientKey) ?? 0;
+    if (held >= this.config.clientLimit) {
+      throw new TooManyStreamsError(this.config.clientLimit);
+    }
+    let total = 0;
+    for (const count of this.perClient.values()) total += count;
+    if (total >= this.config.instanceLimit) throw new StreamsFullError('full');
+    this.perClient.set(clientKey, held + 1);
+  }
+
+  private release(clientKey: string): void {
+    const held = (this.perClient.get(clientKey) ?? 1) - 1;
+    if (held > 0) this.perClient.set(clientKey, held);
+    else this.perClient.delete(clientKey);
+  }
+
+  /**
+   * Where the stream starts: after the client's Last-Event-ID when every
+   * event after it is still kept; else (purged, or an id this log never
+   * gave) after the newest event, with a `reset` first.
+   */
+  private async startOf(lastEventId: string | undefined): Promise<{
+    from?: number;
+    reset?: 'purged' | 'unknown';
+  }> {
+    if (lastEventId === undefined) return {};
+    const bounds = await this.log.bounds();
+    const id = EVENT_ID.test(lastEventId) ? Number(lastEventId) : undefined;
+    if (id === undefined || id > bounds.latest) {
+      return { from: bounds.latest, reset: 'unknown' };
+    }
+    if (id < bounds.purgedThrough) {
+      return { from: bounds.latest, reset: 'purged' };
+    }
+    return { from: id };
+  }
+
+  private begin(response: Response): void {
+    response.status(200);
+    response.setHeader('Content-Type', 'text/event-stream; charset=utf-8');
+    // Never stored, never transformed (compressed) by a proxy on the way.
+    response.setHeader('Cache-Control', 'no-store, no-transform');
+    // nginx-style proxies would otherwise buffer the stream.
+    response.setHeader('X-Accel-Buffering', 'no');
+    response.flushHeaders();
+    response.write(`retry: ${RECONNECT_MS}\n\n`);
+    this.heartbeat ??= this.startHeartbeat();
+  }
+
+  /** Events after `from` up to `cursor` (the feed sends those after it). */
+  private async replay(
+    stream: LiveStream,
+    from: number,
+    cursor: number,
+  ): Promise<void> {
+    let after = from;
+    while (after < cursor && stream.open) {
+      const events = await this.log.after(after, stream.scope, REPLAY_BATCH);
+      const upToCursor = events.filter((event) => Number(event.id) <= cursor);
+      this.metrics.wrote(stream.replayed(upToCursor));
+      if (events.length < REPLAY_BATCH || upToCursor.length < events.length) {
+        return;
+      }
+      after = Number(events[events.length - 1].id);
+    }
+  }
+
+  private expireAt(stream: LiveStream, expiresAt: number | undefined): void {
+    if (expiresAt === undefined) return;
+    // setTimeout holds at most ~24.8 days; a token never lives that long.
+    const delay = Math.min(Math.max(0, expiresAt - Date.now()), 2 ** 31 - 1);
+    const timer = setTimeout(() => stream.end('expired'), delay);
+    timer.unref();
+    this.expiries.set(stream, timer);
+  }
+
+  private readonly expiries = new WeakMap<LiveStream, NodeJS.Timeout>();
+
+  private forget(stream: LiveStream | undefined, reason?: string): void {
+    if (!stream || !this.streams.delete(stream)) return;
+    clearTimeout(this.expiries.get(stream));
+    this.feed.unsubscribe(stream);
+    this.release(stream.clientKey);
+    this.metrics.closed();
+    if (reason) {
+      this.metrics.closedBy(
+        reason as 'slow_reader' | 'expired' | 'shutdown' | 'deleted',
+      );
+    }
+    if (this.streams.size === 0) {
+      clearInterval(this.heartbeat);
+      this.heartbeat = undefined;
+    }
+  }
+
+  private startHeartbeat(): NodeJS.Timeout {
+    const timer = setInterval(() => {
+      for (const stream of this.streams) stream.write(': keep-alive\n\n');
+    }, this.config.heartbeatSeconds * 1000);
+    timer.unref();
+    return timer;
+  }
+}

@@ -1,0 +1,36 @@
+import { registerAs, type ConfigType } from '@nestjs/config';
+import { integer, type Env } from '../environment/env-values';
+
+/**
+ * Live changes (GET /api/events, GET /api/projects/{id}/events): how long
+ * the change log keeps events for resuming streams, and what one client and
+ * one instance may hold open.
+ */
+export const eventsConfig = registerAs('events', (env: Env = process.env) => ({
+  /** Events are kept this long; a stream resuming from older gets `reset`. */
+  retentionSeconds: integer(env, 'EVENTS_RETENTION_S', 86_400, 1, 2_592_000),
+  /** Open streams per client (its user, or its address without auth): 429 beyond. */
+  clientLimit: integer(env, 'EVENTS_CLIENT_LIMIT', 10, 1, 10_000),
+  /** Open streams per instance: 503 beyond, so the client tries another replica. */
+  instanceLimit: integer(env, 'EVENTS_INSTANCE_LIMIT', 5_000, 1, 1_000_000),
+  /**
+   * Unsent bytes a stream may hold for a client that stops reading; past
+   * it the stream is cut (the client resumes with Last-Event-ID).
+   */
+  bufferLimitBytes: integer(
+    env,
+    'EVENTS_BUFFER_LIMIT_BYTES',
+    262_144,
+    4_096,
+    67_108_864,
+  ),
+  /** A comment this often keeps proxies from closing an idle stream. */
+  heartbeatSeconds: integer(env, 'EVENTS_HEARTBEAT_S', 15, 1, 300),
+  /**
+   * How often the log is read when no notification came: the most a lost
+   * PostgreSQL notification can delay an event.
+   */
+  pollMs: integer(env, 'EVENTS_POLL_MS', 1_000, 50, 60_000),
+}));
+
+export type EventsConfig = ConfigType<typeof eventsConfig>;

@@ -1,0 +1,90 @@
+import {
+  Body,
+  Controller,
+  Get,
+  Headers,
+  HttpCode,
+  HttpStatus,
+  Param,
+  Post,
+  Query,
+  Res,
+} from '@nestjs/common';
+import { ApiTags } from '@nestjs/swagger';
+import type { Response } from 'express';
+import {
+  AcceptsStreamTicket,
+  Authenticated,
+} from '../auth/authenticated.decorator';
+import type { RequestContext } from '../common/http/request-context';
+import { Ctx } from '../common/http/request-context.decorator';
+import { CreateTicketDto, StreamTicketDto } from './dto/create-ticket.dto';
+import { EventsQuery, ProjectEventsQuery } from './dto/events-query.dto';
+import {
+  CreateTicketEndpoint,
+  ProjectEventsEndpoint,
+  UserEventsEndpoint,
+} from './events.openapi';
+import { EventsService } from './events.service';
+
+/** The Last-Event-ID a reconnecting EventSource sends; it wins over the query. */
+const LAST_EVENT_ID = 'last-event-id';
+
+@ApiTags('events')
+@Controller('api/events')
+@Authenticated()
+export class EventsController {
+  constructor(private readonly events: EventsService) {}
+
+  @Get()
+  @AcceptsStreamTicket()
+  @UserEventsEndpoint()
+  async watch(
+    @Query() query: EventsQuery,
+    @Headers(LAST_EVENT_ID) lastEventId: string | undefined,
+    @Ctx() context: RequestContext,
+    @Res() response: Response,
+  ): Promise<void> {
+    await this.events.watchProjects(
+      query.userId,
+      lastEventId ?? query.lastEventId,
+      context,
+      response,
+    );
+  }
+
+  @Post('tickets')
+  @HttpCode(HttpStatus.OK)
+  @CreateTicketEndpoint()
+  ticket(
+    @Body() body: CreateTicketDto,
+    @Ctx() context: RequestContext,
+  ): Promise<StreamTicketDto> {
+    return this.events.ticket(body.projectId, context);
+  }
+}
+
+@ApiTags('events')
+@Controller('api/projects/:id/events')
+@Authenticated()
+export class ProjectEventsController {
+  constructor(private readonly events: EventsService) {}
+
+  @Get()
+  @AcceptsStreamTicket()
+  @ProjectEventsEndpoint()
+  async watch(
+    @Param('id') id: string,
+    @Query() query: ProjectEventsQuery,
+    @Headers(LAST_EVENT_ID) lastEventId: string | undefined,
+    @Ctx() context: RequestContext,
+    @Res() response: Response,
+  ): Promise<void> {
+    await this.events.watchProject(
+      id,
+      lastEventId ?? query.lastEventId,
+      context,
+      response,
+    );
+  }
+}

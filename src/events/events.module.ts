@@ -1,0 +1,23 @@
+import { Module } from '@nestjs/common';
+import { ChangeFeed } from './change-feed';
+import { ChangeLogPurge } from './change-log-purge';
+import { EventMetrics } from './event-metrics';
+import { EventStreams } from './event-streams.service';
+import { EventsController, ProjectEventsController } from './events.controller';
+import { EventsService } from './events.service';
+
+/**
+ * Live changes: server-sent event streams of the change log, for one
+ * project or all of a caller's, resumable with Last-Event-ID.
+ */
+@Module({
+  controllers: [EventsController, ProjectEventsController],
+  providers: [
+    EventsService,
+    EventStreams,
+    ChangeFeed,
+    EventMetrics,
+    ChangeLogPurge,
+  ],
+})
+export class EventsModule {}

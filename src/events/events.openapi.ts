@@ -1,0 +1,166 @@
+import { applyDecorators } from '@nestjs/common';
+import {
+  ApiExtraModels,
+  ApiOperation,
+  ApiParam,
+  ApiProduces,
+  ApiResponse,
+  getSchemaPath,
+} from '@nestjs/swagger';
+import {
+  ErrorResponseDto,
+  RETRY_AFTER_HEADER,
+} from '../failures/error-responses.dto';
+import {
+  ApiAuth,
+  ApiFailure,
+  ApiInvalidInput,
+  ApiRetryLater,
+  ApiRouteFailure,
+} from '../failures/failure-responses.openapi';
+import { StreamTicketDto } from './dto/create-ticket.dto';
+import { ChangeEventDto, ResetEventDto } from './dto/change-event.dto';
+
+const STREAM_DESCRIPTION =
+  'A text/event-stream (server-sent events). Each change is one event: `id:` (send it back as the Last-Event-ID header, or ?lastEventId=, to resume exactly after it), `event:` (its type) and `data:` (a ChangeEvent as JSON). A `reset` event (ResetEvent) means the id sent is too old or unknown: refetch, then carry on. A comment line every EVENTS_HEARTBEAT_S keeps proxies from closing it; `retry:` advises the reconnection delay. The stream ends when the token (or ticket) expires, and at shutdown (with a short `retry:`, to reconnect to another replica).';
+
+const streamResponse = () =>
+  applyDecorators(
+    ApiExtraModels(ChangeEventDto, ResetEventDto),
+    ApiProduces('text/event-stream'),
+    ApiResponse({
+      status: 200,
+      description: STREAM_DESCRIPTION,
+      content: {
+        'text/event-stream': {
+          schema: {
+            type: 'string',
+            description:
+              'Events whose data is a ChangeEvent (or, for `event: reset`, a ResetEvent)',
+            example:
+              'retry: 2000\n\nid: 1042\nevent: task.updated\ndata: {"id":"1042","type":"task.updated","projectId":"019aa8f2-5f1c-7c3e-9a51-3c1f5d0b8e20","userId":"user-1","at":"2026-11-27T10:15:30.123Z","data":{"taskId":"019aa8f2-6a00-7c3e-9a51-3c1f5d0b8e21","type":"logo","status":"RUNNING","attempts":1,"etag":"\\"7\\""}}\n\n',
+          },
+          // The events' JSON, for generated clients and readers.
+          'x-event-schemas': {
+            change: { $ref: getSchemaPath(ChangeEventDto) },
+            reset: { $ref: getSchemaPath(ResetEventDto) },
+          },
+        } as never,
+      },
+    }),
+    ApiInvalidInput('error', 'An invalid query parameter', {
+      path: ['lastEventId'],
+      message: 'lastEventId must be shorter than or equal to 1024 characters',
+      code: 'too_big',
+    }),
+    ApiResponse({
+      status: 429,
+      description:
+        'This client already has EVENTS_CLIENT_LIMIT streams open; `code: "too_many_streams"`',
+      type: ErrorResponseDto,
+      headers: RETRY_AFTER_HEADER,
+      example: {
+        error:
+          'This client already has 10 live-change streams open, the most allowed; close one first',
+        code: 'too_many_streams',
+      },
+    }),
+    ApiRetryLater(
+      'error',
+      503,
+      'This instance has no room for another live-change stream; retry (another replica may have room)',
+      'This instance holds EVENTS_INSTANCE_LIMIT streams, or is shutting down; another replica may take the stream',
+    ),
+    ApiRouteFailure(
+      'error',
+      'Failed to open event stream',
+      'The change log could not be read',
+    ),
+    ApiAuth('error', 'required'),
+  );
+
+export const UserEventsEndpoint = () =>
+  applyDecorators(
+    ApiOperation({
+      summary: "Live changes of the caller's projects",
+      description:
+        "Every change to the caller's projects (an admin's: everyone's, or ?userId='s; without auth: ?userId='s, or all) as it is committed, on any replica. With AUTH_MODE=oidc send Authorization (a fetch-based client), or open the URL of a ticket (POST /api/events/tickets) with EventSource.",
+      operationId: 'watchProjects',
+    }),
+    streamResponse(),
+    ApiFailure(
+      'error',
+      403,
+      'Forbidden',
+      'With AUTH_MODE=oidc: ?userId= names another user (and the caller is no admin)',
+    ),
+  );
+
+export const ProjectEventsEndpoint = () =>
+  applyDecorators(
+    ApiOperation({
+      summary: 'Live changes of one project',
+      description:
+        'Every change to the project, as it is committed, on any replica; the stream ends after `project.deleted`.',
+      operationId: 'watchProject',
+    }),
+    ApiParam({
+      name: 'id',
+      description: 'The project id',
+      schema: {
+        type: 'string',
+        example: '019aa8f2-5f1c-7c3e-9a51-3c1f5d0b8e20',
+      },
+    }),
+    streamResponse(),
+    ApiFailure(
+      'error',
+      404,
+      'Project not found',
+      "No project with this id (of the caller's, with AUTH_MODE=oidc)",
+    ),
+  );
+
+export const CreateTicketEndpoint = () =>
+  applyDecorators(
+    ApiOperation({
+      summary: 'A stream URL for EventSource',
+      description:
+        "EventSource cannot send Authorization: this answers the stream's URL with a ticket for the caller in its query, usable for one minute to open the stream, which then lasts until the caller's token expires. Without authentication (AUTH_MODE=none), the plain URL.",
+      operationId: 'createStreamTicket',
+    }),
+    ApiResponse({
+      status: 200,
+      description: 'The URL to open, and when its ticket expires',
+      type: StreamTicketDto,
+      example: {
+        url: 'https://api.example.com/api/events?ticket=eyJ1Ijoi...',
+        expiresAt: '2026-11-27T10:16:30.000Z',
+      },
+    }),
+    ApiInvalidInput(
+      'error',
+      'An invalid body (or one that is not JSON)',
+      {
+        path: ['projectId'],
+        message: 'projectId must be a string',
+        code: 'invalid_type',
+      },
+      { unreadableBody: true },
+    ),
+    ApiFailure(
+      'error',
+      404,
+      'Project not found',
+      "`projectId` names no project (of the caller's, with AUTH_MODE=oidc)",
+    ),
+    ApiRouteFailure(
+      'error',
+      'Failed to create stream ticket',
+      'The project could not be read',
+      {
+        unreadableBodyIsClientError: true,
+      },
+    ),
+    ApiAuth('error', 'required'),
+  );

@@ -1,0 +1,111 @@
+import { Inject, Injectable } from '@nestjs/common';
+import type { Response } from 'express';
+import { assetsConfig, type AssetsConfig } from '../assets/assets.config';
+import { ProjectAccess } from '../auth/project-access';
+import { StreamTickets, TICKET_TTL_MS } from '../auth/stream-tickets';
+import { ChangeLog } from '../change-log/change-log.repository';
+import { isWellFormedId } from '../common/ids';
+import type { RequestContext } from '../common/http/request-context';
+import { ProjectNotFoundException } from '../project-versions/project-versions.errors';
+import type { StreamTicketDto } from './dto/create-ticket.dto';
+import { EventStreams } from './event-streams.service';
+
+/**
+ * Who may watch what: a project's stream only for a project the caller may
+ * read (404 otherwise, as GET would answer); the caller's stream for its
+ * own projects (an admin: anyone's, or all; without auth, the ?userId= it
+ * names, or all), as the list decides (ProjectAccess).
+ */
+@Injectable()
+export class EventsService {
+  private readonly tickets?: StreamTickets;
+
+  constructor(
+    private readonly log: ChangeLog,
+    private readonly streams: EventStreams,
+    @Inject(assetsConfig.KEY) assets: AssetsConfig,
+  ) {
+    if (assets.urlSigningKey) {
+      this.tickets = new StreamTickets(assets.urlSigningKey);
+    }
+  }
+
+  /** GET /api/projects/{id}/events. */
+  async watchProject(
+    projectId: string,
+    lastEventId: string | undefined,
+    context: RequestContext,
+    response: Response,
+  ): Promise<void> {
+    const reader = ProjectAccess.of(context).readOwner();
+    const owner = isWellFormedId(projectId)
+      ? await this.log.ownerOf(projectId)
+      : undefined;
+    if (owner === undefined || (reader !== undefined && reader !== owner)) {
+      throw new ProjectNotFoundException();
+    }
+    await this.streams.open(
+      this.request({ projectId }, lastEventId, context),
+      response,
+    );
+  }
+
+  /** GET /api/events. */
+  async watchProjects(
+    userId: string | undefined,
+    lastEventId: string | undefined,
+    context: RequestContext,
+    response: Response,
+  ): Promise<void> {
+    const listed = ProjectAccess.of(context).listedOwner(userId);
+    await this.streams.open(
+      this.request(
+        listed === undefined ? {} : { userId: listed },
+        lastEventId,
+        context,
+      ),
+      response,
+    );
+  }
+
+  /**
+   * POST /api/events/tickets: the stream's URL with a ticket for the
+   * caller (AUTH_MODE=oidc); without authentication, the plain URL.
+   */
+  async ticket(
+    projectId: string | undefined,
+    context: RequestContext,
+  ): Promise<StreamTicketDto> {
+    let path = '/api/events';
+    if (projectId !== undefined) {
+      const reader = ProjectAccess.of(context).readOwner();
+      const owner = isWellFormedId(projectId)
+        ? await this.log.ownerOf(projectId)
+        : undefined;
+      if (owner === undefined || (reader !== undefined && reader !== owner)) {
+        throw new ProjectNotFoundException();
+      }
+      path = `/api/projects/${projectId}/events`;
+    }
+    const now = Date.now();
+    const expiresAt = new Date(now + TICKET_TTL_MS).toISOString();
+    const base = `${context.baseUrlOrRelative()}${path}`;
+    const { caller } = context;
+    if (!caller || !this.tickets) return { url: base, expiresAt };
+    const ticket = this.tickets.issue(caller, now);
+    return { url: `${base}?ticket=${ticket}`, expiresAt };
+  }
+
+  private request(
+    scope: { projectId?: string; userId?: string },
+    lastEventId: string | undefined,
+    context: RequestContext,
+  ) {
+    return {
+      scope,
+      lastEventId,
+      clientKey: context.clientKey,
+      expiresAt: context.caller?.expiresAt,
+    };
+  }
+}
