@@ -271,6 +271,66 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/api/events': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Live changes of the caller's projects
+     * @description Every change to the caller's projects (an admin's: everyone's, or ?userId='s; without auth: ?userId='s, or all) as it is committed, on any replica. With AUTH_MODE=oidc send Authorization (a fetch-based client), or open the URL of a ticket (POST /api/events/tickets) with EventSource.
+     */
+    get: operations['watchProjects'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/events/tickets': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * A stream URL for EventSource
+     * @description EventSource cannot send Authorization: this answers the stream's URL with a ticket for the caller in its query, usable for one minute to open the stream, which then lasts until the caller's token expires. Without authentication (AUTH_MODE=none), the plain URL.
+     */
+    post: operations['createStreamTicket'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/projects/{id}/events': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Live changes of one project
+     * @description Every change to the project, as it is committed, on any replica; the stream ends after `project.deleted`.
+     */
+    get: operations['watchProject'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -445,6 +505,7 @@ export interface components {
       | 'idempotency_key_reused'
       | 'rate_limited'
       | 'too_many_tasks'
+      | 'too_many_streams'
       | 'busy'
       | 'auth_unavailable'
       | 'asset_storage_unavailable'
@@ -1117,6 +1178,73 @@ export interface components {
        * @example null
        */
       nextCursor: string | null;
+    };
+    ChangeEventDto: {
+      /**
+       * @description Grows with every event: send it back as Last-Event-ID to resume
+       * @example 1042
+       */
+      id: string;
+      /**
+       * @example task.updated
+       * @enum {string}
+       */
+      type:
+        | 'project.created'
+        | 'project.updated'
+        | 'project.deleted'
+        | 'asset.created'
+        | 'asset.deleted'
+        | 'task.updated'
+        | 'section.updated'
+        | 'agent.updated';
+      /** @example 019aa8f2-5f1c-7c3e-9a51-3c1f5d0b8e20 */
+      projectId: string;
+      /**
+       * @description The project's owner
+       * @example user-1
+       */
+      userId: string;
+      /**
+       * @description When the change was made (ISO-8601 UTC)
+       * @example 2026-11-27T10:15:30.123Z
+       */
+      at: string;
+      /**
+       * @description What changed. Every type but project.deleted has `etag`, the project's new ETag (compare it with the one a page holds: equal means nothing to refetch). project.updated: `fields` (names changed); asset.created: `assetId`, `sectionId`, `kind`; asset.deleted: `assetId`; task.updated: `taskId`, `type`, `status`, `attempts`; section.updated: `sectionId` and what moved of `status`, `selectedAssetId`; agent.updated: `agentId`, `status`
+       * @example {
+       *       "taskId": "019aa8f2-6a00-7c3e-9a51-3c1f5d0b8e21",
+       *       "type": "logo",
+       *       "status": "RUNNING",
+       *       "attempts": 1,
+       *       "etag": "\"7\""
+       *     }
+       */
+      data: {
+        [key: string]: unknown;
+      };
+    };
+    ResetEventDto: {
+      /**
+       * @example purged
+       * @enum {string}
+       */
+      reason: 'purged' | 'unknown';
+      /** @example 1042 */
+      lastEventId: string;
+    };
+    CreateTicketDto: {
+      /**
+       * @description The project whose stream the URL opens; without it, the caller's stream of all its projects
+       * @example 019aa8f2-5f1c-7c3e-9a51-3c1f5d0b8e20
+       */
+      projectId?: string;
+    };
+    StreamTicketDto: {
+      /** @description The stream's URL, the ticket in its query; it works for one minute. */
+      url: string;
+      /** @description When the ticket stops opening streams (ISO-8601 UTC). */
+      expiresAt: string;
     };
   };
   responses: never;
@@ -5084,6 +5212,548 @@ export interface operations {
            *     }
            */
           'application/json': components['schemas']['ErrorResponseDto'];
+        };
+      };
+    };
+  };
+  watchProjects: {
+    parameters: {
+      query?: {
+        /** @description Resume after this event (as the Last-Event-ID header does, for clients that cannot set it); the header wins. An id older than the log keeps, or one it never gave, starts the stream with a `reset` event. Example: `1042` */
+        lastEventId?: string;
+        /** @description A stream ticket from POST /api/events/tickets (AUTH_MODE=oidc), for EventSource, which cannot send Authorization */
+        ticket?: string;
+        /** @description Only this user's projects (AUTH_MODE=none, as the list's userId; with oidc a caller watches its own, an admin anyone's or, without it, everyone's). Example: `user-1` */
+        userId?: string;
+      };
+      header?: {
+        /** @description Resume after this event: what an EventSource sends when it reconnects (wins over ?lastEventId=). Example: `1042` */
+        'Last-Event-ID'?: string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description A text/event-stream (server-sent events). Each change is one event: `id:` (send it back as the Last-Event-ID header, or ?lastEventId=, to resume exactly after it), `event:` (its type) and `data:` (a ChangeEvent as JSON). A `reset` event (ResetEvent) means the id sent is too old or unknown: refetch, then carry on. A comment line every EVENTS_HEARTBEAT_S keeps proxies from closing it; `retry:` advises the reconnection delay. The stream ends when the token (or ticket) expires, and at shutdown (with a short `retry:`, to reconnect to another replica). */
+      200: {
+        headers: {
+          /** @description The request's id: the caller's own X-Request-Id when plausible (1 to 128 letters, digits or `._:/+=-`), otherwise a new UUID; also in the request's log line */
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'text/event-stream': string;
+        };
+      };
+      /** @description An invalid query parameter */
+      400: {
+        headers: {
+          /** @description The request's id: the caller's own X-Request-Id when plausible (1 to 128 letters, digits or `._:/+=-`), otherwise a new UUID; also in the request's log line */
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": "Invalid input",
+           *       "code": "invalid_input",
+           *       "details": [
+           *         {
+           *           "path": [
+           *             "lastEventId"
+           *           ],
+           *           "message": "lastEventId must be shorter than or equal to 1024 characters",
+           *           "code": "too_big"
+           *         }
+           *       ]
+           *     }
+           */
+          'text/event-stream': components['schemas']['ValidationErrorResponseDto'];
+        };
+      };
+      /** @description With AUTH_MODE=oidc: no bearer token, or one that is malformed, expired, wrongly signed or for another audience */
+      401: {
+        headers: {
+          /** @description Bearer realm="workspace-api"[, error="invalid_token"] */
+          'WWW-Authenticate'?: string;
+          /** @description The request's id: the caller's own X-Request-Id when plausible (1 to 128 letters, digits or `._:/+=-`), otherwise a new UUID; also in the request's log line */
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": "Unauthorized",
+           *       "code": "unauthorized"
+           *     }
+           */
+          'text/event-stream': components['schemas']['ErrorResponseDto'];
+        };
+      };
+      /** @description With AUTH_MODE=oidc: ?userId= names another user (and the caller is no admin) */
+      403: {
+        headers: {
+          /** @description The request's id: the caller's own X-Request-Id when plausible (1 to 128 letters, digits or `._:/+=-`), otherwise a new UUID; also in the request's log line */
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": "Forbidden",
+           *       "code": "forbidden"
+           *     }
+           */
+          'text/event-stream': components['schemas']['ErrorResponseDto'];
+        };
+      };
+      /** @description This client already has EVENTS_CLIENT_LIMIT streams open; `code: "too_many_streams"` */
+      429: {
+        headers: {
+          /** @description Seconds to wait before sending the request again */
+          'Retry-After'?: number;
+          /** @description The request's id: the caller's own X-Request-Id when plausible (1 to 128 letters, digits or `._:/+=-`), otherwise a new UUID; also in the request's log line */
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": "This client already has 10 live-change streams open, the most allowed; close one first",
+           *       "code": "too_many_streams"
+           *     }
+           */
+          'text/event-stream': components['schemas']['ErrorResponseDto'];
+        };
+      };
+      /** @description The request headers, the URL included, are over 16 KB */
+      431: {
+        headers: {
+          /** @description The request's id: the caller's own X-Request-Id when plausible (1 to 128 letters, digits or `._:/+=-`), otherwise a new UUID; also in the request's log line */
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": "Request headers are too large",
+           *       "code": "headers_too_large"
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponseDto'];
+        };
+      };
+      /** @description The change log could not be read */
+      500: {
+        headers: {
+          /** @description The request's id: the caller's own X-Request-Id when plausible (1 to 128 letters, digits or `._:/+=-`), otherwise a new UUID; also in the request's log line */
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": "Failed to open event stream",
+           *       "code": "internal_error"
+           *     }
+           */
+          'text/event-stream': components['schemas']['ErrorResponseDto'];
+        };
+      };
+      /**
+       * @description This instance holds EVENTS_INSTANCE_LIMIT streams, or is shutting down; another replica may take the stream
+       *
+       *     With AUTH_MODE=oidc: the OpenID Provider's keys cannot be fetched and none are cached
+       */
+      503: {
+        headers: {
+          /** @description Seconds to wait before sending the request again */
+          'Retry-After'?: number;
+          /** @description The request's id: the caller's own X-Request-Id when plausible (1 to 128 letters, digits or `._:/+=-`), otherwise a new UUID; also in the request's log line */
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": "Authentication is temporarily unavailable",
+           *       "code": "auth_unavailable"
+           *     }
+           */
+          'text/event-stream': components['schemas']['ErrorResponseDto'];
+        };
+      };
+    };
+  };
+  createStreamTicket: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['CreateTicketDto'];
+      };
+    };
+    responses: {
+      /** @description The URL to open, and when its ticket expires */
+      200: {
+        headers: {
+          /** @description The request's id: the caller's own X-Request-Id when plausible (1 to 128 letters, digits or `._:/+=-`), otherwise a new UUID; also in the request's log line */
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "url": "https://api.example.com/api/events?ticket=eyJ1Ijoi...",
+           *       "expiresAt": "2026-11-27T10:16:30.000Z"
+           *     }
+           */
+          'application/json': components['schemas']['StreamTicketDto'];
+        };
+      };
+      /** @description An invalid body (or one that is not JSON) */
+      400: {
+        headers: {
+          /** @description The request's id: the caller's own X-Request-Id when plausible (1 to 128 letters, digits or `._:/+=-`), otherwise a new UUID; also in the request's log line */
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": "Invalid input",
+           *       "code": "invalid_input",
+           *       "details": [
+           *         {
+           *           "path": [
+           *             "projectId"
+           *           ],
+           *           "message": "projectId must be a string",
+           *           "code": "invalid_type"
+           *         }
+           *       ]
+           *     }
+           */
+          'application/json': components['schemas']['BodyValidationErrorResponseDto'];
+        };
+      };
+      /** @description With AUTH_MODE=oidc: no bearer token, or one that is malformed, expired, wrongly signed or for another audience */
+      401: {
+        headers: {
+          /** @description Bearer realm="workspace-api"[, error="invalid_token"] */
+          'WWW-Authenticate'?: string;
+          /** @description The request's id: the caller's own X-Request-Id when plausible (1 to 128 letters, digits or `._:/+=-`), otherwise a new UUID; also in the request's log line */
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": "Unauthorized",
+           *       "code": "unauthorized"
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponseDto'];
+        };
+      };
+      /** @description `projectId` names no project (of the caller's, with AUTH_MODE=oidc) */
+      404: {
+        headers: {
+          /** @description The request's id: the caller's own X-Request-Id when plausible (1 to 128 letters, digits or `._:/+=-`), otherwise a new UUID; also in the request's log line */
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": "Project not found",
+           *       "code": "project_not_found"
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponseDto'];
+        };
+      };
+      /** @description A body over 64 KB did not arrive within LARGE_BODY_READ_TIMEOUT_MS (default 10 s) of its turn to be read (large bodies are read a few at a time, one per client); the connection is closed */
+      408: {
+        headers: {
+          /** @description The request's id: the caller's own X-Request-Id when plausible (1 to 128 letters, digits or `._:/+=-`), otherwise a new UUID; also in the request's log line */
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": "Request body was not received in time",
+           *       "code": "body_timeout"
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponseDto'];
+        };
+      };
+      /** @description The body is larger than BODY_LIMIT (default 1 MB) */
+      413: {
+        headers: {
+          /** @description The request's id: the caller's own X-Request-Id when plausible (1 to 128 letters, digits or `._:/+=-`), otherwise a new UUID; also in the request's log line */
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": "Request body is too large",
+           *       "code": "body_too_large"
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponseDto'];
+        };
+      };
+      /** @description CORS_ORIGINS is set and the Content-Type is one a browser sends without a CORS preflight (text/plain, application/x-www-form-urlencoded, multipart/form-data) or none */
+      415: {
+        headers: {
+          /** @description The request's id: the caller's own X-Request-Id when plausible (1 to 128 letters, digits or `._:/+=-`), otherwise a new UUID; also in the request's log line */
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": "Unsupported media type",
+           *       "code": "unsupported_media_type"
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponseDto'];
+        };
+      };
+      /** @description The request headers, the URL included, are over 16 KB */
+      431: {
+        headers: {
+          /** @description The request's id: the caller's own X-Request-Id when plausible (1 to 128 letters, digits or `._:/+=-`), otherwise a new UUID; also in the request's log line */
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": "Request headers are too large",
+           *       "code": "headers_too_large"
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponseDto'];
+        };
+      };
+      /** @description The project could not be read */
+      500: {
+        headers: {
+          /** @description The request's id: the caller's own X-Request-Id when plausible (1 to 128 letters, digits or `._:/+=-`), otherwise a new UUID; also in the request's log line */
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": "Failed to create stream ticket",
+           *       "code": "internal_error"
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponseDto'];
+        };
+      };
+      /** @description With AUTH_MODE=oidc: the OpenID Provider's keys cannot be fetched and none are cached */
+      503: {
+        headers: {
+          /** @description Seconds to wait before sending the request again */
+          'Retry-After'?: number;
+          /** @description The request's id: the caller's own X-Request-Id when plausible (1 to 128 letters, digits or `._:/+=-`), otherwise a new UUID; also in the request's log line */
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": "Authentication is temporarily unavailable",
+           *       "code": "auth_unavailable"
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponseDto'];
+        };
+      };
+    };
+  };
+  watchProject: {
+    parameters: {
+      query?: {
+        /** @description Resume after this event (as the Last-Event-ID header does, for clients that cannot set it); the header wins. An id older than the log keeps, or one it never gave, starts the stream with a `reset` event. Example: `1042` */
+        lastEventId?: string;
+        /** @description A stream ticket from POST /api/events/tickets (AUTH_MODE=oidc), for EventSource, which cannot send Authorization */
+        ticket?: string;
+      };
+      header?: {
+        /** @description Resume after this event: what an EventSource sends when it reconnects (wins over ?lastEventId=). Example: `1042` */
+        'Last-Event-ID'?: string;
+      };
+      path: {
+        /**
+         * @description The project id
+         * @example 019aa8f2-5f1c-7c3e-9a51-3c1f5d0b8e21
+         */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description A text/event-stream (server-sent events). Each change is one event: `id:` (send it back as the Last-Event-ID header, or ?lastEventId=, to resume exactly after it), `event:` (its type) and `data:` (a ChangeEvent as JSON). A `reset` event (ResetEvent) means the id sent is too old or unknown: refetch, then carry on. A comment line every EVENTS_HEARTBEAT_S keeps proxies from closing it; `retry:` advises the reconnection delay. The stream ends when the token (or ticket) expires, and at shutdown (with a short `retry:`, to reconnect to another replica). */
+      200: {
+        headers: {
+          /** @description The request's id: the caller's own X-Request-Id when plausible (1 to 128 letters, digits or `._:/+=-`), otherwise a new UUID; also in the request's log line */
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'text/event-stream': string;
+        };
+      };
+      /** @description An invalid query parameter */
+      400: {
+        headers: {
+          /** @description The request's id: the caller's own X-Request-Id when plausible (1 to 128 letters, digits or `._:/+=-`), otherwise a new UUID; also in the request's log line */
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": "Invalid input",
+           *       "code": "invalid_input",
+           *       "details": [
+           *         {
+           *           "path": [
+           *             "lastEventId"
+           *           ],
+           *           "message": "lastEventId must be shorter than or equal to 1024 characters",
+           *           "code": "too_big"
+           *         }
+           *       ]
+           *     }
+           */
+          'text/event-stream': components['schemas']['ValidationErrorResponseDto'];
+        };
+      };
+      /** @description With AUTH_MODE=oidc: no bearer token, or one that is malformed, expired, wrongly signed or for another audience */
+      401: {
+        headers: {
+          /** @description Bearer realm="workspace-api"[, error="invalid_token"] */
+          'WWW-Authenticate'?: string;
+          /** @description The request's id: the caller's own X-Request-Id when plausible (1 to 128 letters, digits or `._:/+=-`), otherwise a new UUID; also in the request's log line */
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": "Unauthorized",
+           *       "code": "unauthorized"
+           *     }
+           */
+          'text/event-stream': components['schemas']['ErrorResponseDto'];
+        };
+      };
+      /** @description No project with this id (of the caller's, with AUTH_MODE=oidc) */
+      404: {
+        headers: {
+          /** @description The request's id: the caller's own X-Request-Id when plausible (1 to 128 letters, digits or `._:/+=-`), otherwise a new UUID; also in the request's log line */
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": "Project not found",
+           *       "code": "project_not_found"
+           *     }
+           */
+          'text/event-stream': components['schemas']['ErrorResponseDto'];
+        };
+      };
+      /** @description This client already has EVENTS_CLIENT_LIMIT streams open; `code: "too_many_streams"` */
+      429: {
+        headers: {
+          /** @description Seconds to wait before sending the request again */
+          'Retry-After'?: number;
+          /** @description The request's id: the caller's own X-Request-Id when plausible (1 to 128 letters, digits or `._:/+=-`), otherwise a new UUID; also in the request's log line */
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": "This client already has 10 live-change streams open, the most allowed; close one first",
+           *       "code": "too_many_streams"
+           *     }
+           */
+          'text/event-stream': components['schemas']['ErrorResponseDto'];
+        };
+      };
+      /** @description The request headers, the URL included, are over 16 KB */
+      431: {
+        headers: {
+          /** @description The request's id: the caller's own X-Request-Id when plausible (1 to 128 letters, digits or `._:/+=-`), otherwise a new UUID; also in the request's log line */
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": "Request headers are too large",
+           *       "code": "headers_too_large"
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponseDto'];
+        };
+      };
+      /** @description The change log could not be read */
+      500: {
+        headers: {
+          /** @description The request's id: the caller's own X-Request-Id when plausible (1 to 128 letters, digits or `._:/+=-`), otherwise a new UUID; also in the request's log line */
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": "Failed to open event stream",
+           *       "code": "internal_error"
+           *     }
+           */
+          'text/event-stream': components['schemas']['ErrorResponseDto'];
+        };
+      };
+      /**
+       * @description This instance holds EVENTS_INSTANCE_LIMIT streams, or is shutting down; another replica may take the stream
+       *
+       *     With AUTH_MODE=oidc: the OpenID Provider's keys cannot be fetched and none are cached
+       */
+      503: {
+        headers: {
+          /** @description Seconds to wait before sending the request again */
+          'Retry-After'?: number;
+          /** @description The request's id: the caller's own X-Request-Id when plausible (1 to 128 letters, digits or `._:/+=-`), otherwise a new UUID; also in the request's log line */
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": "Authentication is temporarily unavailable",
+           *       "code": "auth_unavailable"
+           *     }
+           */
+          'text/event-stream': components['schemas']['ErrorResponseDto'];
         };
       };
     };

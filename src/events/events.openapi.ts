@@ -1,6 +1,7 @@
 import { applyDecorators } from '@nestjs/common';
 import {
   ApiExtraModels,
+  ApiHeader,
   ApiOperation,
   ApiParam,
   ApiProduces,
@@ -13,6 +14,7 @@ import {
 } from '../failures/error-responses.dto';
 import {
   ApiAuth,
+  ApiBodyFailures,
   ApiFailure,
   ApiInvalidInput,
   ApiRetryLater,
@@ -28,6 +30,13 @@ const streamResponse = () =>
   applyDecorators(
     ApiExtraModels(ChangeEventDto, ResetEventDto),
     ApiProduces('text/event-stream'),
+    ApiHeader({
+      name: 'Last-Event-ID',
+      required: false,
+      description:
+        'Resume after this event: what an EventSource sends when it reconnects (wins over ?lastEventId=)',
+      schema: { type: 'string', example: '1042' },
+    }),
     ApiResponse({
       status: 200,
       description: STREAM_DESCRIPTION,
@@ -148,6 +157,7 @@ export const CreateTicketEndpoint = () =>
       },
       { unreadableBody: true },
     ),
+    ApiBodyFailures('error'),
     ApiFailure(
       'error',
       404,
