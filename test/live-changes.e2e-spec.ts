@@ -277,7 +277,7 @@ describe('Live changes', () => {
       const at = new Date().toISOString().replace('T', ' ').slice(0, 23);
       const postgres = slow.dataSource.options.type === 'postgres';
       for (let batch = 0; batch < 8; batch++) {
-        const values = Array.from({ length: 100 }, (_, i) =>
+        const values = Array.from({ length: 100 }, () =>
           postgres
             ? `('project.updated', $1, 'slow', now(), $2)`
             : `('project.updated', ?, 'slow', '${at}', ?)`,
@@ -356,9 +356,9 @@ describe('Live changes past the retention', () => {
       .expect(200);
     // The purge runs every second here; wait until it has passed both events.
     const purged = async () => {
-      const rows = (await t.dataSource.query(
-        'SELECT "throughId" FROM "change_events_purged"',
-      )) as Array<{ throughId: number | string }>;
+      const rows = await t.dataSource.query<
+        Array<{ throughId: number | string }>
+      >('SELECT "throughId" FROM "change_events_purged"');
       return Number(rows[0].throughId);
     };
     for (
