@@ -548,7 +548,7 @@ export async function captureRepositorySql(
         tasks.move(
           transaction,
           taskId,
-          { statuses: ['RUNNING'], attempts: 1, projectId: owner.id },
+          { statuses: ['RUNNING'], attempts: 1 },
           { status: 'SUCCEEDED', finished: true, error: null, assetIds: [] },
         ),
       ),

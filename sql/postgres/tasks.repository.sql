@@ -107,7 +107,7 @@ COMMIT;
 START TRANSACTION;
 UPDATE "tasks"
 SET "status" = $1, "updatedAt" = $2, "finishedAt" = $2, "error" = $3, "assetIds" = $4
-WHERE "id" = $5 AND "status" IN ('RUNNING') AND "attempts" = $6 AND "projectId" = $7
+WHERE "id" = $5 AND "status" IN ('RUNNING') AND "attempts" = $6
 RETURNING "projectId", "type", "attempts";
 SELECT "userId", "version"
 FROM "projects"

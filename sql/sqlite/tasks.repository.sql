@@ -103,7 +103,7 @@ COMMIT;
 BEGIN TRANSACTION;
 UPDATE "tasks"
 SET "status" = ?, "updatedAt" = ?, "finishedAt" = ?, "error" = ?, "assetIds" = ?
-WHERE "id" = ? AND "status" IN ('RUNNING') AND "attempts" = ? AND "projectId" = ?
+WHERE "id" = ? AND "status" IN ('RUNNING') AND "attempts" = ?
 RETURNING "projectId", "type", "attempts";
 SELECT "userId", "version"
 FROM "projects"
