@@ -3,12 +3,12 @@
 
 -- ProjectsRepository.insertNew
 START TRANSACTION;
-INSERT INTO "projects"("id", "name", "description", "userId", "createdAt", "updatedAt", "version")
+INSERT INTO "projects" ("id", "name", "description", "userId", "createdAt", "updatedAt", "version")
 VALUES ($1, $2, $3, $4, $5, $6, $7);
-INSERT INTO "agents"("id", "projectId", "name", "type", "provider", "status", "createdAt", "updatedAt")
-VALUES ($1, $2, $3, $4, $5, $6, $7, $8), ($9, $10, $11, $12, $13, $14, $15, $16), ($17, $18, $19, $20, $21, $22, $23, $24);
-INSERT INTO "sections"("id", "projectId", "type", "status", "selectedAssetId", "position", "createdAt", "updatedAt")
+INSERT INTO "sections" ("id", "projectId", "type", "status", "selectedAssetId", "position", "createdAt", "updatedAt")
 VALUES ($1, $2, $3, $4, $5, $6, $7, $8), ($9, $10, $11, $12, $13, $14, $15, $16), ($17, $18, $19, $20, $21, $22, $23, $24), ($25, $26, $27, $28, $29, $30, $31, $32), ($33, $34, $35, $36, $37, $38, $39, $40), ($41, $42, $43, $44, $45, $46, $47, $48), ($49, $50, $51, $52, $53, $54, $55, $56), ($57, $58, $59, $60, $61, $62, $63, $64);
+INSERT INTO "agents" ("id", "projectId", "name", "type", "provider", "status", "createdAt", "updatedAt")
+VALUES ($1, $2, $3, $4, $5, $6, $7, $8), ($9, $10, $11, $12, $13, $14, $15, $16), ($17, $18, $19, $20, $21, $22, $23, $24);
 SELECT pg_advisory_xact_lock($1);
 INSERT INTO "change_events" ("type", "projectId", "userId", "at", "data")
 VALUES ($1, $2, $3, $4, $5);

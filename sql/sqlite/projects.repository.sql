@@ -3,30 +3,12 @@
 
 -- ProjectsRepository.insertNew
 BEGIN TRANSACTION;
-INSERT INTO "projects"("id", "name", "description", "userId", "createdAt", "updatedAt", "version")
-VALUES (?, ?, ?, ?, ?, ?, 1);
-INSERT INTO "agents"("id", "projectId", "name", "type", "provider", "status", "createdAt", "updatedAt")
-VALUES (?, ?, ?, ?, ?, ?, ?, ?);
-INSERT INTO "agents"("id", "projectId", "name", "type", "provider", "status", "createdAt", "updatedAt")
-VALUES (?, ?, ?, ?, ?, ?, ?, ?);
-INSERT INTO "agents"("id", "projectId", "name", "type", "provider", "status", "createdAt", "updatedAt")
-VALUES (?, ?, ?, ?, ?, ?, ?, ?);
-INSERT INTO "sections"("id", "projectId", "type", "status", "selectedAssetId", "position", "createdAt", "updatedAt")
-VALUES (?, ?, ?, ?, ?, 0, ?, ?);
-INSERT INTO "sections"("id", "projectId", "type", "status", "selectedAssetId", "position", "createdAt", "updatedAt")
-VALUES (?, ?, ?, ?, ?, 1, ?, ?);
-INSERT INTO "sections"("id", "projectId", "type", "status", "selectedAssetId", "position", "createdAt", "updatedAt")
-VALUES (?, ?, ?, ?, ?, 2, ?, ?);
-INSERT INTO "sections"("id", "projectId", "type", "status", "selectedAssetId", "position", "createdAt", "updatedAt")
-VALUES (?, ?, ?, ?, ?, 3, ?, ?);
-INSERT INTO "sections"("id", "projectId", "type", "status", "selectedAssetId", "position", "createdAt", "updatedAt")
-VALUES (?, ?, ?, ?, ?, 4, ?, ?);
-INSERT INTO "sections"("id", "projectId", "type", "status", "selectedAssetId", "position", "createdAt", "updatedAt")
-VALUES (?, ?, ?, ?, ?, 5, ?, ?);
-INSERT INTO "sections"("id", "projectId", "type", "status", "selectedAssetId", "position", "createdAt", "updatedAt")
-VALUES (?, ?, ?, ?, ?, 6, ?, ?);
-INSERT INTO "sections"("id", "projectId", "type", "status", "selectedAssetId", "position", "createdAt", "updatedAt")
-VALUES (?, ?, ?, ?, ?, 7, ?, ?);
+INSERT INTO "projects" ("id", "name", "description", "userId", "createdAt", "updatedAt", "version")
+VALUES (?, ?, ?, ?, ?, ?, ?);
+INSERT INTO "sections" ("id", "projectId", "type", "status", "selectedAssetId", "position", "createdAt", "updatedAt")
+VALUES (?, ?, ?, ?, ?, ?, ?, ?), (?, ?, ?, ?, ?, ?, ?, ?), (?, ?, ?, ?, ?, ?, ?, ?), (?, ?, ?, ?, ?, ?, ?, ?), (?, ?, ?, ?, ?, ?, ?, ?), (?, ?, ?, ?, ?, ?, ?, ?), (?, ?, ?, ?, ?, ?, ?, ?), (?, ?, ?, ?, ?, ?, ?, ?);
+INSERT INTO "agents" ("id", "projectId", "name", "type", "provider", "status", "createdAt", "updatedAt")
+VALUES (?, ?, ?, ?, ?, ?, ?, ?), (?, ?, ?, ?, ?, ?, ?, ?), (?, ?, ?, ?, ?, ?, ?, ?);
 INSERT INTO "change_events" ("type", "projectId", "userId", "at", "data")
 VALUES (?, ?, ?, ?, ?);
 COMMIT;

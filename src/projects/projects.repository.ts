@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import type { Claimant } from '../common/concurrency/fair-gate';
 import { ChangeLog } from '../change-log/change-log.repository';
 import { Project } from './entities';
-import { holdId } from './entities/held-id';
+import { insertAggregate } from '../database/aggregate-insert';
 import {
   Database,
   managerOf,
@@ -364,17 +364,11 @@ export class ProjectsRepository {
 
   /**
    * Saves a project from buildNewProject with its sections and agents in
-   * `transaction`, through the cascade the entities declare: one INSERT
-   * per row, no lookup first (held-id.ts), nothing read back.
+   * `transaction`, as the entities' cascade declares the aggregate: one
+   * multi-row INSERT per table (aggregate-insert.ts), nothing read back.
    */
   async insertNew(transaction: Transaction, project: Project): Promise<void> {
-    holdId(project);
-    project.sections.forEach(holdId);
-    project.agents.forEach(holdId);
-    await managerOf(transaction).save(project, {
-      reload: false,
-      transaction: false,
-    });
+    await insertAggregate(managerOf(transaction), project);
     this.changeLog.versioned(transaction, project.id, {
       version: 1,
       userId: project.userId,

@@ -1,5 +1,4 @@
 import {
-  BeforeInsert,
   Column,
   Entity,
   Index,
@@ -13,7 +12,6 @@ import type {
   AgentType,
 } from '../projects.constants';
 import { Project } from './project.entity';
-import { restoreHeldId } from './held-id';
 import { TimestampColumn } from './timestamp-column';
 
 @Entity('agents')
@@ -21,12 +19,6 @@ import { TimestampColumn } from './timestamp-column';
 export class Agent {
   @PrimaryColumn({ type: 'varchar', length: 36 })
   id: string;
-
-  // A new one's id, held back from save (held-id.ts).
-  @BeforeInsert()
-  protected restoreId(): void {
-    restoreHeldId(this);
-  }
 
   @Column({ type: 'varchar', length: 36 })
   projectId: string;

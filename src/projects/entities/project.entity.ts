@@ -1,7 +1,6 @@
 import type { ColumnsOfEntity } from '../../database/entity-columns';
 import type { ProjectDto } from '../dto/project-responses.dto';
 import {
-  BeforeInsert,
   Column,
   Entity,
   Index,
@@ -13,7 +12,6 @@ import { Agent } from './agent.entity';
 import { Asset } from './asset.entity';
 import { Section } from './section.entity';
 import { Task } from './task.entity';
-import { restoreHeldId } from './held-id';
 import { TimestampColumn } from './timestamp-column';
 
 @Entity('projects')
@@ -23,12 +21,6 @@ import { TimestampColumn } from './timestamp-column';
 export class Project {
   @PrimaryColumn({ type: 'varchar', length: 36 })
   id: string;
-
-  // A new one's id, held back from save (held-id.ts).
-  @BeforeInsert()
-  protected restoreId(): void {
-    restoreHeldId(this);
-  }
 
   @Column({ type: 'text' })
   name: string;

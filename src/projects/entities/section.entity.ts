@@ -1,5 +1,4 @@
 import {
-  BeforeInsert,
   Column,
   Entity,
   Index,
@@ -11,7 +10,6 @@ import {
 import type { SectionStatus, SectionType } from '../projects.constants';
 import { Asset } from './asset.entity';
 import { Project } from './project.entity';
-import { restoreHeldId } from './held-id';
 import { TimestampColumn } from './timestamp-column';
 
 @Entity('sections')
@@ -19,12 +17,6 @@ import { TimestampColumn } from './timestamp-column';
 export class Section {
   @PrimaryColumn({ type: 'varchar', length: 36 })
   id: string;
-
-  // A new one's id, held back from save (held-id.ts).
-  @BeforeInsert()
-  protected restoreId(): void {
-    restoreHeldId(this);
-  }
 
   @Column({ type: 'varchar', length: 36 })
   projectId: string;
