@@ -110,7 +110,7 @@ describe('Rate limits on Redis Cluster', () => {
       const node = new Redis(port, '127.0.0.1');
       let state = '';
       for (let i = 0; i < 200 && state !== 'ok'; i++) {
-        const info = (await node.cluster('INFO')) as string;
+        const info = await node.cluster('INFO');
         state = /cluster_state:(\w+)/.exec(info)?.[1] ?? '';
         if (state !== 'ok') await sleep(50);
       }
@@ -123,13 +123,16 @@ describe('Rate limits on Redis Cluster', () => {
 
   afterAll(async () => {
     await storage?.onApplicationShutdown();
-    for (const server of servers) server.kill('SIGKILL');
+    // Without persistence a redis-server exits at once on SIGTERM.
     await Promise.all(
-      servers.map((server) =>
-        server.exitCode !== null || server.signalCode !== null
-          ? undefined
-          : new Promise((resolve) => server.once('exit', resolve)),
-      ),
+      servers.map((server) => {
+        if (server.exitCode !== null || server.signalCode !== null) {
+          return Promise.resolve();
+        }
+        const exited = new Promise((resolve) => server.once('exit', resolve));
+        server.kill('SIGTERM');
+        return exited;
+      }),
     );
     rmSync(dir, { recursive: true, force: true });
   });
