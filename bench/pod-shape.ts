@@ -45,6 +45,10 @@ interface Variant {
 const VARIANTS: Variant[] = [
   { name: 'V8 defaults', nodeOptions: '' },
   { name: 'pod NODE_OPTIONS', nodeOptions: POD_HEAP_FLAGS.join(' ') },
+  // Other flags to weigh against the pod's before changing the Deployment.
+  ...(process.env.BENCH_POD_CANDIDATE
+    ? [{ name: 'candidate', nodeOptions: process.env.BENCH_POD_CANDIDATE }]
+    : []),
 ];
 
 interface Sample {
@@ -56,9 +60,27 @@ interface Sample {
 }
 
 /** A child memory cgroup of this process's own, or undefined if not allowed. */
-function makeCgroup(
-  limitBytes: number,
-): { procs: string; remove(): void } | undefined {
+interface Cgroup {
+  procs: string;
+  remove(): void;
+  /** How many processes the kernel killed in it for want of memory. */
+  oomKills(): number;
+}
+
+function oomKills(dir: string): number {
+  for (const file of ['memory.events', 'memory.oom_control']) {
+    try {
+      const text = readFileSync(join(dir, file), 'utf8');
+      const match = /^oom_kill (\d+)$/m.exec(text);
+      if (match) return Number(match[1]);
+    } catch {
+      // The other cgroup version's file.
+    }
+  }
+  return NaN;
+}
+
+function makeCgroup(limitBytes: number): Cgroup | undefined {
   const lines = readFileSync('/proc/self/cgroup', 'utf8').split('\n');
   const v1 = lines.find((line) => /^\d+:memory:/.test(line));
   const v2 = lines.find((line) => line.startsWith('0::'));
@@ -90,6 +112,7 @@ function makeCgroup(
       return {
         procs: join(dir, 'cgroup.procs'),
         remove: () => rmdirSync(dir),
+        oomKills: () => oomKills(dir),
       };
     } catch {
       rmdirSync(dir);
@@ -137,8 +160,9 @@ async function cpuPerRequest(
 
 async function measure(
   variant: Variant,
-  cgroupProcs: string | undefined,
+  cgroup: Cgroup | undefined,
 ): Promise<Sample> {
+  const cgroupProcs = cgroup?.procs;
   const dir = mkdtempSync(join(tmpdir(), 'pod-bench-'));
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
@@ -163,10 +187,19 @@ async function measure(
       ...(variant.nodeOptions ? { NODE_OPTIONS: variant.nodeOptions } : {}),
     },
   });
+  let exit = '';
+  child.once(
+    'exit',
+    (code, signal) => (exit = `code ${code}, signal ${signal}`),
+  );
+  const alive = () => {
+    if (exit) throw new Error(`${variant.name}: the service exited (${exit})`);
+  };
   try {
     await waitReady(base, child);
     const pid = child.pid!;
     await sleep(IDLE_SETTLE_MS);
+    alive();
     const idleRssMb = rssBytes(pid) / 2 ** 20;
     let id = '';
     for (let i = 0; i < 20; i++) {
@@ -188,9 +221,18 @@ async function measure(
       base,
       `/api/projects?userId=${USER}`,
     );
+    alive();
     const loadedRssMb = rssBytes(pid) / 2 ** 20;
     const heapLimitMb = await heapLimitOf(variant, cgroupProcs);
     return { idleRssMb, getByIdCpuUs, list20CpuUs, loadedRssMb, heapLimitMb };
+  } catch (error) {
+    // Say whether the service died, and whether the kernel killed it.
+    await sleep(200);
+    throw new Error(
+      `${variant.name}: ${error instanceof Error ? error.message : String(error)}` +
+        ` (service: ${exit || 'running'}; OOM kills in the cgroup: ${cgroup?.oomKills() ?? 'no cgroup'})`,
+      { cause: error },
+    );
   } finally {
     child.kill('SIGTERM');
     if (child.exitCode === null) {
@@ -240,9 +282,12 @@ async function main(): Promise<void> {
   const samples: Record<string, Sample[]> = {};
   try {
     for (let round = 0; round < ROUNDS; round++) {
-      const order = round % 2 === 0 ? VARIANTS : [...VARIANTS].reverse();
+      // Each variant first in turn, so none always follows the same one.
+      const order = VARIANTS.map(
+        (_, i) => VARIANTS[(i + round) % VARIANTS.length],
+      );
       for (const variant of order) {
-        const sample = await measure(variant, cgroup?.procs);
+        const sample = await measure(variant, cgroup);
         (samples[variant.name] ??= []).push(sample);
         console.log(
           `round ${round + 1} ${variant.name}: ${JSON.stringify(sample)}`,
