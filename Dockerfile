@@ -6,7 +6,11 @@
 
 # The Node.js the tests run on: package.json's "node" devDependency pins the
 # same version (test/repository/runtime-pin.e2e-spec.ts keeps them equal).
-ARG NODE_IMAGE=node:24.21.0-bookworm-slim
+# Debian 13 (trixie): bookworm's regular support ended on 2026-06-10, and
+# the official images now default to trixie. Pinned by tag only: a digest
+# (node:…@sha256:…) is stronger, but none could be looked up where this was
+# written; add the one `docker buildx imagetools inspect` shows for this tag.
+ARG NODE_IMAGE=node:24.21.0-trixie-slim
 
 # 1. Compile the service's TypeScript (dev dependencies; no native module is
 #    needed). The development servers (dev-servers/) are not part of the
@@ -32,13 +36,25 @@ FROM ${NODE_IMAGE} AS production-dependencies
 WORKDIR /app
 COPY package.json package-lock.json ./
 RUN npm ci --omit=dev --omit=optional --ignore-scripts
+# better-sqlite3's package carries its native module for eight platforms
+# and SQLite's C sources (about 25 MB): keep only this image's own, Linux
+# with glibc for the architecture being built (this stage runs on the
+# target's Node.js, so process.arch is TARGETARCH's), which is the file
+# lib/binding.js loads. test/container.e2e-spec.ts runs this line as is.
+RUN arch="$(node -p process.arch)" && cd node_modules/better-sqlite3 && find prebuilds -name '*.node' ! -name "linux-$arch.node" -delete && rm -rf deps src binding.gyp
 
 # 3. Runtime: the build and production dependencies, as the unprivileged
-#    "node" user (uid 1000), no compiler, no npm cache.
+#    "node" user (uid 1000), no compiler, no npm cache, and no package
+#    manager: the base image's npm, npx, corepack and yarn are removed (the
+#    service never runs them, and each is code an attacker could use and a
+#    scanner reports).
+#    The heap flags are not set here: they depend on the container's memory
+#    limit, which the Deployment sets beside them (NODE_OPTIONS there).
 FROM ${NODE_IMAGE} AS runtime
 ENV NODE_ENV=production \
     HOST=0.0.0.0 \
     PORT=3000
+RUN rm -rf /usr/local/lib/node_modules/npm /usr/local/lib/node_modules/corepack /usr/local/bin/npm /usr/local/bin/npx /usr/local/bin/corepack /usr/local/bin/yarn /usr/local/bin/yarnpkg /opt/yarn-*
 WORKDIR /app
 COPY --from=production-dependencies --chown=root:root /app/node_modules ./node_modules
 # sharp's native parts (@img/sharp-<platform>, @img/sharp-libvips-<platform>)

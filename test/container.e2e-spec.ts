@@ -31,6 +31,46 @@ const BUILD_STAGE = ['npm ci --ignore-scripts', 'npm run build:service'];
 const DEPENDENCY_STAGE = ['npm ci --omit=dev --omit=optional --ignore-scripts'];
 /** What the runtime stage takes from the build stage's full install. */
 const SHARP_PLATFORM_COPY = '/app/node_modules/@img';
+/**
+ * The Dockerfile's instructions, a continued line (ending in `\`) joined
+ * to the next, each with the stage it belongs to.
+ */
+function dockerfileInstructions(): { stage: string; line: string }[] {
+  const joined = readFileSync(join(REPO_ROOT, 'Dockerfile'), 'utf8')
+    .replace(/\\\n/g, ' ')
+    .split('\n')
+    .filter((line) => line.trim() !== '' && !line.startsWith('#'));
+  let stage = '';
+  return joined.map((line) => {
+    const from = /^FROM \S+ AS (\S+)/.exec(line);
+    if (from) stage = from[1];
+    return { stage, line: line.replace(/\s+/g, ' ').trim() };
+  });
+}
+
+/** The production-dependency stage's shell lines other than npm's, in order. */
+const dependencyStageShell = () =>
+  dockerfileInstructions()
+    .filter(
+      ({ stage, line }) =>
+        stage === 'production-dependencies' &&
+        line.startsWith('RUN ') &&
+        !line.startsWith('RUN npm '),
+    )
+    .map(({ line }) => line.slice('RUN '.length));
+
+/** What the runtime stage must delete from the base image: its package managers. */
+const PACKAGE_MANAGERS = [
+  '/usr/local/lib/node_modules/npm',
+  '/usr/local/lib/node_modules/corepack',
+  '/usr/local/bin/npm',
+  '/usr/local/bin/npx',
+  '/usr/local/bin/corepack',
+  '/usr/local/bin/yarn',
+  '/usr/local/bin/yarnpkg',
+  '/opt/yarn-*',
+];
+
 /** Flags that change how fast npm works, not what it installs. */
 const QUIET = ['--prefer-offline', '--no-audit', '--no-fund'];
 
@@ -88,6 +128,21 @@ describe('Dockerfile steps in a clean copy of the repository', () => {
     expect(runLines).toEqual([...BUILD_STAGE, ...DEPENDENCY_STAGE]);
   });
 
+  it('removes npm, npx, corepack and yarn in the runtime stage', () => {
+    const removed = dockerfileInstructions()
+      .filter(
+        ({ stage, line }) => stage === 'runtime' && /^RUN rm -rf /.test(line),
+      )
+      .flatMap(({ line }) => line.slice('RUN rm -rf '.length).split(' '));
+    expect(removed).toEqual(expect.arrayContaining(PACKAGE_MANAGERS));
+  });
+
+  it('prunes better-sqlite3 to one platform after installing (a shell line this test runs)', () => {
+    const lines = dependencyStageShell();
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toContain('node_modules/better-sqlite3');
+  });
+
   it("takes sharp's platform packages from the build stage (keep both in step)", () => {
     const copyLines = readFileSync(join(REPO_ROOT, 'Dockerfile'), 'utf8')
       .split('\n')
@@ -112,9 +167,18 @@ describe('Dockerfile steps in a clean copy of the repository', () => {
       const runStage = async (steps: string[], cwd: string) => {
         for (const step of steps) await sh(step, cwd);
       };
+      // The dependency stage's shell lines run as written, after npm, as
+      // the image's /bin/sh would run them.
+      const runShell = async (lines: string[], cwd: string) => {
+        for (const line of lines) {
+          await run('sh', ['-c', line], { cwd, timeout: STEP_TIMEOUT_MS });
+        }
+      };
       await Promise.all([
         runStage(BUILD_STAGE, build),
-        runStage(DEPENDENCY_STAGE, dependencies),
+        runStage(DEPENDENCY_STAGE, dependencies).then(() =>
+          runShell(dependencyStageShell(), dependencies),
+        ),
       ]);
 
       const app = join(root, 'app');
@@ -137,6 +201,16 @@ describe('Dockerfile steps in a clean copy of the repository', () => {
       expect(devOnlyPackagesIn(app)).toEqual([]);
       for (const devOnly of ['typescript', 'ts-node', 'jest', '@nestjs/cli']) {
         expect(existsSync(join(app, 'node_modules', devOnly))).toBe(false);
+      }
+
+      // better-sqlite3 keeps this platform's native module only (Linux,
+      // glibc, this architecture) and none of SQLite's C sources.
+      const sqlite = join(app, 'node_modules', 'better-sqlite3');
+      expect(readdirSync(join(sqlite, 'prebuilds'))).toEqual([
+        `linux-${process.arch}.node`,
+      ]);
+      for (const source of ['deps', 'src', 'binding.gyp']) {
+        expect(existsSync(join(sqlite, source))).toBe(false);
       }
 
       // sharp loads its native module for this platform, and the image

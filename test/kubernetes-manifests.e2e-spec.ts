@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import {
   mkdtempSync,
   readdirSync,
@@ -10,6 +11,7 @@ import { join } from 'node:path';
 import * as ts from 'typescript';
 import { parseAllDocuments } from 'yaml';
 import { loadConfiguration } from '../config/configuration';
+import { POD_HEAP_FLAGS, podMemoryLimitBytes } from '../bench/pod-heap';
 import { REPO_ROOT } from './support/server-process';
 
 /**
@@ -35,6 +37,7 @@ const KINDS = [
   'apps/v1/Deployment',
   'autoscaling/v2/HorizontalPodAutoscaler',
   'batch/v1/Job',
+  'networking.k8s.io/v1/NetworkPolicy',
   'policy/v1/PodDisruptionBudget',
   'v1/ConfigMap',
   'v1/Service',
@@ -74,6 +77,35 @@ function loadManifests(): Manifest[] {
 }
 
 const manifests = loadManifests();
+
+/** Whether a matchLabels selector selects pods with these labels. */
+function selects(
+  selector: Record<string, string>,
+  labels: Record<string, string>,
+): boolean {
+  const entries = Object.entries(selector);
+  return entries.length > 0 && entries.every(([k, v]) => labels[k] === v);
+}
+
+/** A Kubernetes quantity (plain, Ki, Mi, Gi) in bytes. */
+function quantityBytes(quantity: string): number {
+  const match = /^(\d+)(Ki|Mi|Gi)?$/.exec(quantity);
+  if (!match) throw new Error(`Unreadable quantity "${quantity}"`);
+  const unit = { Ki: 2 ** 10, Mi: 2 ** 20, Gi: 2 ** 30 }[match[2] ?? ''] ?? 1;
+  return Number(match[1]) * unit;
+}
+
+/**
+ * The migration Job's name for a release: its image tag, lower-cased, every
+ * other character a dash (an object name allows [a-z0-9-] only).
+ */
+function migrationJobName(tag: string): string {
+  const suffix = tag
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-+|-+$/g, '');
+  return `workspace-api-migrate-${suffix}`.slice(0, 63).replace(/-+$/, '');
+}
 const one = (kind: string, name?: string) => {
   const found = manifests.filter(
     (m) =>
@@ -100,7 +132,12 @@ interface Container {
   envFrom?: { configMapRef?: { name: string } }[];
   readinessProbe?: { httpGet?: { path: string; port: string | number } };
   livenessProbe?: { httpGet?: { path: string; port: string | number } };
-  resources?: { requests?: object; limits?: object };
+  resources?: {
+    requests?: Record<string, string>;
+    limits?: Record<string, string>;
+  };
+  lifecycle?: { preStop?: { sleep?: { seconds: number }; exec?: object } };
+  volumeMounts?: { name: string; mountPath: string }[];
   securityContext?: {
     allowPrivilegeEscalation?: boolean;
     readOnlyRootFilesystem?: boolean;
@@ -110,6 +147,14 @@ interface Container {
 }
 interface PodSpec {
   terminationGracePeriodSeconds?: number;
+  topologySpreadConstraints?: {
+    maxSkew: number;
+    topologyKey: string;
+    whenUnsatisfiable: string;
+    labelSelector?: { matchLabels?: Record<string, string> };
+    matchLabelKeys?: string[];
+  }[];
+  volumes?: { name: string; emptyDir?: { sizeLimit?: string } }[];
   securityContext?: { runAsNonRoot?: boolean; runAsUser?: number };
   containers: Container[];
 }
@@ -122,7 +167,7 @@ interface Workload {
 }
 
 describe('Kubernetes manifests (deploy/kubernetes)', () => {
-  it('has the API and worker Deployments, a migration Job, a Service, a ConfigMap, a HorizontalPodAutoscaler and a PodDisruptionBudget', () => {
+  it('has the API and worker Deployments, a migration Job, a Service, a ConfigMap, a HorizontalPodAutoscaler, two PodDisruptionBudgets and three NetworkPolicies', () => {
     expect(manifests.map((m) => m.kind).sort()).toEqual(
       [
         'ConfigMap',
@@ -130,6 +175,10 @@ describe('Kubernetes manifests (deploy/kubernetes)', () => {
         'Deployment',
         'HorizontalPodAutoscaler',
         'Job',
+        'NetworkPolicy',
+        'NetworkPolicy',
+        'NetworkPolicy',
+        'PodDisruptionBudget',
         'PodDisruptionBudget',
         'Service',
       ].sort(),
@@ -226,12 +275,20 @@ describe('Kubernetes manifests (deploy/kubernetes)', () => {
       expect(container().readinessProbe?.httpGet?.path).toBe('/health/ready');
     });
 
-    it('gives the pod more time to stop than SHUTDOWN_TIMEOUT_MS', () => {
+    it('gives the pod more time to stop than preStop and SHUTDOWN_TIMEOUT_MS together', () => {
       const configMap = one('ConfigMap') as { data: Record<string, string> };
       const shutdownSeconds = Number(configMap.data.SHUTDOWN_TIMEOUT_MS) / 1000;
+      const preStopSeconds = container().lifecycle?.preStop?.sleep?.seconds;
+      expect(preStopSeconds).toBeGreaterThan(0);
       expect(
         deployment().spec.template.spec.terminationGracePeriodSeconds,
-      ).toBeGreaterThan(shutdownSeconds + 5);
+      ).toBeGreaterThan(shutdownSeconds + preStopSeconds!);
+    });
+
+    it("waits before the drain with the kubelet's sleep, not a program of the image", () => {
+      expect(container().lifecycle?.preStop).toEqual({
+        sleep: { seconds: expect.any(Number) },
+      });
     });
 
     it('reads IMAGE_API_KEY, DATABASE_URL and ASSET_URL_SIGNING_KEY from a Secret, never from a literal', () => {
@@ -313,7 +370,7 @@ describe('Kubernetes manifests (deploy/kubernetes)', () => {
     it('is selected by the Service and the PodDisruptionBudget, and scaled by the HorizontalPodAutoscaler', () => {
       const labels = deployment().spec.template.metadata.labels;
       const service = one('Service') as { spec: { selector: object } };
-      const pdb = one('PodDisruptionBudget') as {
+      const pdb = one('PodDisruptionBudget', 'workspace-api') as {
         spec: { selector: { matchLabels: object } };
       };
       const hpa = one('HorizontalPodAutoscaler') as {
@@ -431,6 +488,297 @@ describe('Kubernetes manifests (deploy/kubernetes)', () => {
           NODE_ENV: 'production',
         }),
       ).toThrow(/ASSET_URL_SIGNING_KEY/);
+    });
+  });
+
+  describe("the pods' shape (API and worker Deployments)", () => {
+    const workloads = () =>
+      ['workspace-api', 'workspace-api-worker'].map(
+        (name) => one('Deployment', name) as Workload,
+      );
+    const nodeOptions = (workload: Workload) =>
+      workload.spec.template.spec.containers[0].env?.find(
+        (entry) => entry.name === 'NODE_OPTIONS',
+      )?.value;
+    const flag = (options: string, name: string) =>
+      Number(new RegExp(`--${name}=(\\d+)`).exec(options)?.[1]);
+
+    it('both set the heap (old and young generation) in NODE_OPTIONS, the same flags', () => {
+      const [api, worker] = workloads().map(nodeOptions);
+      expect(api).toMatch(/--max-old-space-size=\d+/);
+      expect(api).toMatch(/--max-semi-space-size=\d+/);
+      expect(worker).toBe(api);
+    });
+
+    it('the bench and the heap-sensitive tests run with exactly those flags', () => {
+      expect(POD_HEAP_FLAGS.join(' ')).toBe(nodeOptions(workloads()[0]));
+      expect(podMemoryLimitBytes()).toBe(
+        quantityBytes(
+          workloads()[0].spec.template.spec.containers[0].resources!.limits!
+            .memory,
+        ),
+      );
+    });
+
+    it('Node.js accepts the flags in NODE_OPTIONS and sizes its heap by them', () => {
+      const options = nodeOptions(workloads()[0])!;
+      const limit = execFileSync(
+        process.execPath,
+        [
+          '-e',
+          "process.stdout.write(String(require('v8').getHeapStatistics().heap_size_limit))",
+        ],
+        { env: { PATH: process.env.PATH, NODE_OPTIONS: options } },
+      );
+      // V8's young generation is three semi-spaces (two plus the one
+      // being promoted from).
+      const expected =
+        (flag(options, 'max-old-space-size') +
+          3 * flag(options, 'max-semi-space-size')) *
+        2 ** 20;
+      expect(Number(limit)).toBe(expected);
+    });
+
+    it('the heap takes at most half the memory limit (the rest: buffers, sharp, native heap)', () => {
+      for (const workload of workloads()) {
+        const options = nodeOptions(workload)!;
+        const heapBytes =
+          (flag(options, 'max-old-space-size') +
+            3 * flag(options, 'max-semi-space-size')) *
+          2 ** 20;
+        const limit = quantityBytes(
+          workload.spec.template.spec.containers[0].resources!.limits!.memory,
+        );
+        expect(heapBytes).toBeLessThanOrEqual(limit / 2);
+      }
+    });
+
+    it('request memory equal to the limit', () => {
+      for (const workload of workloads()) {
+        const { requests, limits } =
+          workload.spec.template.spec.containers[0].resources!;
+        expect(limits!.memory).toEqual(expect.any(String));
+        expect(requests!.memory).toBe(limits!.memory);
+      }
+    });
+
+    it('bound ephemeral storage, and /tmp is an emptyDir with a sizeLimit within it', () => {
+      for (const workload of workloads()) {
+        const [container] = workload.spec.template.spec.containers;
+        const { requests, limits } = container.resources!;
+        expect(requests!['ephemeral-storage']).toEqual(expect.any(String));
+        expect(limits!['ephemeral-storage']).toEqual(expect.any(String));
+        const mount = container.volumeMounts?.find(
+          (entry) => entry.mountPath === '/tmp',
+        );
+        const volume = workload.spec.template.spec.volumes?.find(
+          (entry) => entry.name === mount?.name,
+        );
+        const sizeLimit = volume?.emptyDir?.sizeLimit;
+        expect(sizeLimit).toEqual(expect.any(String));
+        expect(quantityBytes(sizeLimit!)).toBeLessThan(
+          quantityBytes(limits!['ephemeral-storage']),
+        );
+      }
+    });
+
+    it('spread over nodes (required) and zones (preferred), each over its own pods', () => {
+      for (const workload of workloads()) {
+        const { spec, metadata } = workload.spec.template;
+        const constraints = spec.topologySpreadConstraints ?? [];
+        const byKey = Object.fromEntries(
+          constraints.map((c) => [c.topologyKey, c]),
+        );
+        expect(byKey['kubernetes.io/hostname']?.whenUnsatisfiable).toBe(
+          'DoNotSchedule',
+        );
+        expect(byKey['topology.kubernetes.io/zone']?.whenUnsatisfiable).toBe(
+          'ScheduleAnyway',
+        );
+        for (const constraint of constraints) {
+          expect(constraint.maxSkew).toBe(1);
+          expect(metadata.labels).toMatchObject(
+            constraint.labelSelector!.matchLabels!,
+          );
+          expect(constraint.matchLabelKeys).toEqual(['pod-template-hash']);
+        }
+      }
+    });
+  });
+
+  describe('migration Job, one per release', () => {
+    const job = () => one('Job') as Workload;
+
+    /** Whether the Job's name carries the tag of the image it runs. */
+    function namedForItsImage(workload: Workload): boolean {
+      const tag = workload.spec.template.spec.containers[0].image
+        .split(':')
+        .pop()!;
+      return workload.metadata.name === migrationJobName(tag);
+    }
+
+    it('is named after the release it migrates to (its image tag), so each release applies a new Job', () => {
+      expect(namedForItsImage(job())).toBe(true);
+      expect(job().metadata.name).toBe('workspace-api-migrate-1-0-0');
+    });
+
+    it('two successive releases get two Jobs, each a valid object name', () => {
+      const names = ['1.0.0', '1.0.1', '1.1.0-rc.1', '2.0.0_Build7'].map(
+        migrationJobName,
+      );
+      expect(new Set(names).size).toBe(names.length);
+      for (const name of names) {
+        expect(name).toMatch(/^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/);
+        expect(name.length).toBeLessThanOrEqual(63);
+      }
+    });
+
+    it('the check catches a release that bumps the image but not the name', () => {
+      const next = structuredClone(job());
+      next.spec.template.spec.containers[0].image =
+        'registry.example.com/workspace-api:1.0.1';
+      expect(namedForItsImage(next)).toBe(false);
+      next.metadata.name = migrationJobName('1.0.1');
+      expect(namedForItsImage(next)).toBe(true);
+    });
+
+    it('requests the memory it may use', () => {
+      const { requests, limits } =
+        job().spec.template.spec.containers[0].resources!;
+      expect(requests!.memory).toBe(limits!.memory);
+    });
+  });
+
+  describe('PodDisruptionBudgets', () => {
+    const budgets = () =>
+      manifests.filter((m) => m.kind === 'PodDisruptionBudget') as unknown as {
+        metadata: { name: string };
+        spec: {
+          selector: { matchLabels: Record<string, string> };
+          unhealthyPodEvictionPolicy?: string;
+        };
+      }[];
+
+    it('let a drain evict a pod that is not ready, whatever the budget', () => {
+      for (const budget of budgets()) {
+        expect(budget.spec.unhealthyPodEvictionPolicy).toBe('AlwaysAllow');
+      }
+    });
+
+    it('one for each Deployment', () => {
+      for (const name of ['workspace-api', 'workspace-api-worker']) {
+        const labels = (one('Deployment', name) as Workload).spec.template
+          .metadata.labels;
+        expect(
+          budgets().filter((budget) =>
+            selects(budget.spec.selector.matchLabels, labels),
+          ),
+        ).toHaveLength(1);
+      }
+    });
+  });
+
+  describe('NetworkPolicies', () => {
+    interface Port {
+      protocol?: string;
+      port?: number | string;
+    }
+    interface Policy {
+      metadata: { name: string };
+      spec: {
+        podSelector: { matchLabels?: Record<string, string> };
+        policyTypes?: string[];
+        ingress?: { from?: object[]; ports?: Port[] }[];
+        egress?: {
+          to?: { ipBlock?: { cidr: string; except?: string[] } }[];
+          ports?: Port[];
+        }[];
+      };
+    }
+    const policies = () =>
+      manifests.filter(
+        (m) => m.kind === 'NetworkPolicy',
+      ) as unknown as Policy[];
+    const policyFor = (labels: Record<string, string>) => {
+      const found = policies().filter((policy) =>
+        selects(policy.spec.podSelector.matchLabels ?? {}, labels),
+      );
+      expect(found).toHaveLength(1);
+      return found[0];
+    };
+    const podsOf = (kind: string, name?: string) =>
+      (one(kind, name) as Workload).spec.template.metadata.labels;
+    const egressPorts = (policy: Policy) =>
+      (policy.spec.egress ?? []).flatMap((rule) =>
+        (rule.ports ?? []).map((p) => `${p.protocol ?? 'TCP'}/${p.port}`),
+      );
+    const ingressPorts = (policy: Policy) =>
+      (policy.spec.ingress ?? []).flatMap((rule) =>
+        (rule.ports ?? []).map((p) => `${p.protocol ?? 'TCP'}/${p.port}`),
+      );
+
+    it('select every pod of the service, each by one policy that restricts both directions', () => {
+      for (const labels of [
+        podsOf('Deployment', 'workspace-api'),
+        podsOf('Deployment', 'workspace-api-worker'),
+        podsOf('Job'),
+      ]) {
+        expect(policyFor(labels).spec.policyTypes?.sort()).toEqual([
+          'Egress',
+          'Ingress',
+        ]);
+      }
+    });
+
+    it('let requests reach the API on its container port, from named namespaces only', () => {
+      const api = one('Deployment', 'workspace-api') as Workload;
+      const port = api.spec.template.spec.containers[0].ports![0].containerPort;
+      const policy = policyFor(podsOf('Deployment', 'workspace-api'));
+      expect(ingressPorts(policy)).toEqual([`TCP/${port}`]);
+      for (const rule of policy.spec.ingress!) {
+        expect(rule.from?.length).toBeGreaterThan(0);
+      }
+    });
+
+    it('let the API and the workers reach DNS, PostgreSQL, Redis and HTTPS, and nothing else', () => {
+      for (const name of ['workspace-api', 'workspace-api-worker']) {
+        expect(
+          egressPorts(policyFor(podsOf('Deployment', name))).sort(),
+        ).toEqual(
+          ['UDP/53', 'TCP/53', 'TCP/5432', 'TCP/6379', 'TCP/443'].sort(),
+        );
+      }
+    });
+
+    it('keep the cloud instance metadata address out of HTTPS', () => {
+      const policy = policyFor(podsOf('Deployment', 'workspace-api'));
+      const https = policy.spec.egress!.find((rule) =>
+        egressPorts({
+          ...policy,
+          spec: { ...policy.spec, egress: [rule] },
+        }).includes('TCP/443'),
+      );
+      const v4 = https?.to?.find((peer) => peer.ipBlock?.cidr === '0.0.0.0/0');
+      expect(v4?.ipBlock?.except).toContain('169.254.169.254/32');
+    });
+
+    it('let the migration Job reach DNS and PostgreSQL only, and nothing reach it', () => {
+      const policy = policyFor(podsOf('Job'));
+      expect(egressPorts(policy).sort()).toEqual(
+        ['UDP/53', 'TCP/53', 'TCP/5432'].sort(),
+      );
+      expect(policy.spec.ingress ?? []).toEqual([]);
+    });
+
+    it('the selector check tells apart pods a policy does not select', () => {
+      expect(
+        selects(
+          { 'app.kubernetes.io/name': 'workspace-api' },
+          {
+            'app.kubernetes.io/name': 'workspace-api-worker',
+          },
+        ),
+      ).toBe(false);
     });
   });
 });

@@ -52,7 +52,7 @@ describe('the pinned Node.js runtime', () => {
     const images = read('Dockerfile')
       .split('\n')
       .filter((line) => line.startsWith('ARG NODE_IMAGE='));
-    expect(images).toEqual([`ARG NODE_IMAGE=node:${pinned}-bookworm-slim`]);
+    expect(images).toEqual([`ARG NODE_IMAGE=node:${pinned}-trixie-slim`]);
   });
 
   it("types the code against the same major's API", () => {

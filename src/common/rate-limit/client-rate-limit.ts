@@ -1,6 +1,7 @@
 import { Logger } from '@nestjs/common';
 import type { ThrottlerStorage } from '@nestjs/throttler';
 import { TooManyRequestsError } from '../../failures/retry-later.error';
+import { escapeBraces } from './redis-throttler-storage';
 
 /** What a storage answers (the package does not export the type by name). */
 type ThrottlerStorageRecord = Awaited<
@@ -56,8 +57,10 @@ export class ClientRateLimit {
     let record: ThrottlerStorageRecord;
     try {
       record = await withTimeout(
+        // The client is the key's hash tag: on Redis Cluster each client's
+        // counts share a slot of their own (RedisThrottlerStorage.hitKeys).
         this.storage.increment(
-          `${keyPrefix}${keySegment}:${client}`,
+          `${keyPrefix}${keySegment}:{${escapeBraces(client)}}`,
           this.windowMs,
           limit,
           this.windowMs,

@@ -23,8 +23,11 @@ describe('RedisThrottlerStorage', () => {
   let storage: RedisThrottlerStorage;
   let admin: Redis;
   let n = 0;
-  /** A key of its own for each use. */
-  const freshKey = () => `${run}:k${++n}`;
+  /**
+   * A key of its own for each use, with its hash tag as the client rate
+   * limits write theirs.
+   */
+  const freshKey = () => `${run}:{k${++n}}`;
 
   beforeAll(async () => {
     admin = await connectTestRedis(REDIS_URL);
@@ -34,7 +37,7 @@ describe('RedisThrottlerStorage', () => {
 
   afterAll(async () => {
     await storage.onApplicationShutdown();
-    const keys = await admin.keys(`${run}*`);
+    const keys = await admin.keys(`*${run}*`);
     if (keys.length > 0) await admin.del(...keys);
     await admin.quit();
   });
@@ -160,6 +163,13 @@ describe('RedisThrottlerStorage', () => {
     for (const k of written) expect(await admin.pttl(k)).toBeGreaterThan(0);
     await sleep(600);
     expect(await admin.keys(`${key}*`)).toEqual([]);
+  });
+
+  it('puts a key without a hash tag inside one, for both keys it writes', async () => {
+    const key = `${run}:untagged${++n}`;
+    await storage.increment(key, 5000, 5, 5000, 'u');
+    const written = await admin.keys(`*${key}*`);
+    expect(written.sort()).toEqual([`{${key}}:u:hits`, `{${key}}:u:state`]);
   });
 
   describe('answers as the in-memory ThrottlerStorageService does', () => {

@@ -1,6 +1,6 @@
 import type { OnApplicationShutdown } from '@nestjs/common';
 import type { ThrottlerStorage } from '@nestjs/throttler';
-import type { Redis } from 'ioredis';
+import type { Cluster, Redis } from 'ioredis';
 
 /** What a storage answers (the package does not export the type by name). */
 type ThrottlerStorageRecord = Awaited<
@@ -125,7 +125,7 @@ const COMMAND = 'throttlerHit';
 /** How long a clean QUIT may take before the connection is just dropped. */
 const QUIT_TIMEOUT_MS = 1000;
 
-type ClientWithHit = Redis & {
+type ClientWithHit = (Redis | Cluster) & {
   [COMMAND](
     stateKey: string,
     hitsKey: string,
@@ -138,9 +138,8 @@ type ClientWithHit = Redis & {
 /**
  * @nestjs/throttler's storage in Redis, one Lua script (EVALSHA, EVAL when
  * the server does not know it yet) per hit. A throttler's counts for a key
- * live under `<key>:<throttlerName>:state` and `…:hits`, so the key's own
- * prefix (REDIS_KEY_PREFIX) starts every key written. The two keys of a
- * hit share no hash tag: this is for one Redis server, not a cluster.
+ * live under `<key>:<throttlerName>:state` and `…:hits` (hitKeys()), which
+ * share a hash tag, so that the script also runs on Redis Cluster.
  *
  * The storage owns the client it is given: it closes it on shutdown.
  */
@@ -149,7 +148,7 @@ export class RedisThrottlerStorage
 {
   private readonly client: ClientWithHit;
 
-  constructor(client: Redis) {
+  constructor(client: Redis | Cluster) {
     client.defineCommand(COMMAND, { numberOfKeys: 2, lua: HIT_SCRIPT });
     this.client = client as ClientWithHit;
   }
@@ -161,10 +160,10 @@ export class RedisThrottlerStorage
     blockDuration: number,
     throttlerName: string,
   ): Promise<ThrottlerStorageRecord> {
-    const base = `${key}:${throttlerName}`;
+    const [stateKey, hitsKey] = hitKeys(key, throttlerName);
     const answer = await this.client[COMMAND](
-      `${base}:state`,
-      `${base}:hits`,
+      stateKey,
+      hitsKey,
       ttl,
       limit,
       blockDuration,
@@ -208,6 +207,45 @@ export class RedisThrottlerStorage
       clearTimeout(timer);
     }
   }
+}
+
+/**
+ * The two keys one hit touches: state, then hits. Redis Cluster runs a
+ * script only on keys of one slot (CROSSSLOT otherwise), and places a key
+ * by its hash tag — the text between its first `{` and the first `}` after
+ * it, when that is not empty — or else by the whole key. So the two keys
+ * must carry the same tag:
+ *
+ * - a key that has one already (the client rate limits write
+ *   `<prefix><segment>:{<client>}`, so that REDIS_KEY_PREFIX still starts
+ *   every key and each client lands in a slot of its own) keeps it: both
+ *   keys start with the whole key, tag included;
+ * - any other key becomes the tag itself, `{<key>}`, its `{`, `}` and `%`
+ *   written as %7B, %7D and %25 so that the tag cannot end early and two
+ *   keys cannot become one.
+ */
+export function hitKeys(key: string, throttlerName: string): [string, string] {
+  const base = hasHashTag(key) ? key : `{${escapeBraces(key)}}`;
+  return [`${base}:${throttlerName}:state`, `${base}:${throttlerName}:hits`];
+}
+
+/** Whether Redis Cluster would place `key` by a hash tag of its own. */
+export function hasHashTag(key: string): boolean {
+  const open = key.indexOf('{');
+  if (open === -1) return false;
+  const close = key.indexOf('}', open + 1);
+  return close > open + 1;
+}
+
+/**
+ * `value` as a hash tag's text: braces, and the escape character itself,
+ * percent-encoded.
+ */
+export function escapeBraces(value: string): string {
+  return value.replace(
+    /[%{}]/g,
+    (c) => ({ '%': '%25', '{': '%7B', '}': '%7D' })[c]!,
+  );
 }
 
 function isAnswer(value: unknown): value is [number, number, number, number] {
