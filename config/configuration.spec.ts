@@ -37,6 +37,14 @@ describe('loadConfiguration (every feature slice at once)', () => {
         scrubbedKey: undefined,
         scrubbedModelKeys: [],
       },
+      events: {
+        retentionSeconds: 86400,
+        clientLimit: 10,
+        instanceLimit: 5000,
+        bufferLimitBytes: 262144,
+        heartbeatSeconds: 15,
+        pollMs: 1000,
+      },
       http: {
         corsOrigins: undefined,
         trustProxy: false,

@@ -232,6 +232,17 @@ export async function captureRepositorySql(
     const called = new Set<string>();
     const silent: string[] = [];
     const changeLog = watched(new ChangeLog(db, dataSource), called);
+    // The capture calls repository methods one by one, outside the services
+    // that move a project's version with each change: here every recorded
+    // event counts as its version's move (only the parameters differ).
+    const recordEvent = changeLog.record.bind(changeLog);
+    changeLog.record = (transaction, projectId, draft) => {
+      changeLog.versioned(transaction, projectId, {
+        etag: '"1"',
+        userId: 'user-1',
+      });
+      recordEvent(transaction, projectId, draft);
+    };
     const record = async (name: string, call: () => Promise<unknown>) => {
       logger.statements = [];
       await call();

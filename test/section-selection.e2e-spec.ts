@@ -3,6 +3,7 @@ import request from 'supertest';
 import { newId } from '../src/common/ids';
 import { Database } from '../src/database/database.service';
 import { Task } from '../src/projects/entities';
+import { ProjectVersions } from '../src/project-versions/project-versions.repository';
 import { WorkspaceStatuses } from '../src/sections/workspace-statuses.repository';
 import { keepLogo, type AssetBody } from './support/asset-client';
 import { DevAuthProviderProcess } from './support/dev-auth-provider-process';
@@ -100,13 +101,23 @@ describe('Choosing a section’s result', () => {
   const unchoose = (projectId: string, sectionId: string) =>
     request(t.server).delete(selectionOf(projectId, sectionId));
 
-  /** As the tasks runner moves tasks: then it recomputes the statuses. */
+  /**
+   * As the tasks runner moves tasks: then it recomputes the statuses and,
+   * when they moved, the project's version (their change events carry it).
+   */
   const refresh = (projectId: string) =>
-    t.app
-      .get(Database)
-      .transaction((transaction) =>
-        t.app.get(WorkspaceStatuses).refresh(transaction, projectId),
-      );
+    t.app.get(Database).transaction(async (transaction) => {
+      const changed = await t.app
+        .get(WorkspaceStatuses)
+        .refresh(transaction, projectId);
+      if (changed) {
+        await t.app.get(ProjectVersions).advance(transaction, {
+          projectId,
+          missing: () => new Error('no such project'),
+        });
+      }
+      return changed;
+    });
 
   /** A task of the project, RUNNING for this section on this agent. */
   const startTask = async (

@@ -38,9 +38,6 @@ INSERT INTO "assets" ("id", "projectId", "sectionId", "kind", "contentType", "by
 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10);
 INSERT INTO "asset_contents" ("assetId", "part", "bytes")
 VALUES ($1, $2, $3);
-SELECT "userId", "version"
-FROM "projects"
-WHERE "id" = $1;
 SELECT pg_advisory_xact_lock($1);
 INSERT INTO "change_events" ("type", "projectId", "userId", "at", "data")
 VALUES ($1, $2, $3, $4, $5);
@@ -80,9 +77,6 @@ WHERE "id" IN ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15,
 START TRANSACTION;
 DELETE FROM "assets"
 WHERE "id" = $1 AND "projectId" = $2;
-SELECT "userId", "version"
-FROM "projects"
-WHERE "id" = $1;
 SELECT pg_advisory_xact_lock($1);
 INSERT INTO "change_events" ("type", "projectId", "userId", "at", "data")
 VALUES ($1, $2, $3, $4, $5);

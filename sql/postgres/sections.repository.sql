@@ -20,9 +20,6 @@ RETURNING "projectId";
 SELECT "id", "projectId", "type", "status", "selectedAssetId", "createdAt", "updatedAt"
 FROM "sections"
 WHERE "id" = $1;
-SELECT "userId", "version"
-FROM "projects"
-WHERE "id" = $1;
 SELECT pg_advisory_xact_lock($1);
 INSERT INTO "change_events" ("type", "projectId", "userId", "at", "data")
 VALUES ($1, $2, $3, $4, $5);

@@ -25,9 +25,6 @@ FROM "projects"
 WHERE "id" = $1;
 INSERT INTO "tasks" ("id", "projectId", "type", "agentId", "sectionId", "status", "input", "assetIds", "error", "attempts", "createdAt", "startedAt", "finishedAt", "updatedAt", "runAfter", "leaseUntil")
 VALUES ($1, $2, $3, $4, $5, 'QUEUED', $6, '[]', NULL, 0, $7, NULL, NULL, $7, $7, NULL);
-SELECT "userId", "version"
-FROM "projects"
-WHERE "id" = $1;
 SELECT pg_advisory_xact_lock($1);
 INSERT INTO "change_events" ("type", "projectId", "userId", "at", "data")
 VALUES ($1, $2, $3, $4, $5);
@@ -94,9 +91,6 @@ UPDATE "tasks"
 SET "status" = $1, "updatedAt" = $2, "attempts" = $3, "startedAt" = COALESCE("startedAt", $2)
 WHERE "id" = $4 AND "status" IN ('QUEUED') AND "attempts" = $5
 RETURNING "projectId", "type", "attempts";
-SELECT "userId", "version"
-FROM "projects"
-WHERE "id" = $1;
 SELECT pg_advisory_xact_lock($1);
 INSERT INTO "change_events" ("type", "projectId", "userId", "at", "data")
 VALUES ($1, $2, $3, $4, $5);
@@ -109,9 +103,6 @@ UPDATE "tasks"
 SET "status" = $1, "updatedAt" = $2, "finishedAt" = $2, "error" = $3, "assetIds" = $4
 WHERE "id" = $5 AND "status" IN ('RUNNING') AND "attempts" = $6
 RETURNING "projectId", "type", "attempts";
-SELECT "userId", "version"
-FROM "projects"
-WHERE "id" = $1;
 SELECT pg_advisory_xact_lock($1);
 INSERT INTO "change_events" ("type", "projectId", "userId", "at", "data")
 VALUES ($1, $2, $3, $4, $5);

@@ -38,9 +38,6 @@ WHERE "projectId" = $1 AND "status" <> CASE WHEN EXISTS (
   WHERE "tasks"."agentId" = "agents"."id" AND "tasks"."projectId" = "agents"."projectId" AND "tasks"."status" = 'RUNNING'
 ) THEN 'WORKING' ELSE 'IDLE' END
 RETURNING "id", "status";
-SELECT "userId", "version"
-FROM "projects"
-WHERE "id" = $1;
 SELECT pg_advisory_xact_lock($1);
 INSERT INTO "change_events" ("type", "projectId", "userId", "at", "data")
 VALUES ($1, $2, $3, $4, $5);

@@ -40,9 +40,6 @@ INSERT INTO "assets" ("id", "projectId", "sectionId", "kind", "contentType", "by
 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?);
 INSERT INTO "asset_contents" ("assetId", "part", "bytes")
 VALUES (?, ?, ?);
-SELECT "userId", "version"
-FROM "projects"
-WHERE "id" = ?;
 INSERT INTO "change_events" ("type", "projectId", "userId", "at", "data")
 VALUES (?, ?, ?, ?, ?);
 COMMIT;
@@ -82,9 +79,6 @@ WHERE "id" IN (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?,
 BEGIN TRANSACTION;
 DELETE FROM "assets"
 WHERE "id" = ? AND "projectId" = ?;
-SELECT "userId", "version"
-FROM "projects"
-WHERE "id" = ?;
 INSERT INTO "change_events" ("type", "projectId", "userId", "at", "data")
 VALUES (?, ?, ?, ?, ?);
 COMMIT;

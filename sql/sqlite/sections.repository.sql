@@ -20,9 +20,6 @@ RETURNING "projectId";
 SELECT "id", "projectId", "type", "status", "selectedAssetId", "createdAt", "updatedAt"
 FROM "sections"
 WHERE "id" = ?;
-SELECT "userId", "version"
-FROM "projects"
-WHERE "id" = ?;
 INSERT INTO "change_events" ("type", "projectId", "userId", "at", "data")
 VALUES (?, ?, ?, ?, ?);
 COMMIT;

@@ -25,9 +25,6 @@ FROM "projects"
 WHERE "id" = ?;
 INSERT INTO "tasks" ("id", "projectId", "type", "agentId", "sectionId", "status", "input", "assetIds", "error", "attempts", "createdAt", "startedAt", "finishedAt", "updatedAt", "runAfter", "leaseUntil")
 VALUES (?, ?, ?, ?, ?, 'QUEUED', ?, '[]', NULL, 0, ?, NULL, NULL, ?, ?, NULL);
-SELECT "userId", "version"
-FROM "projects"
-WHERE "id" = ?;
 INSERT INTO "change_events" ("type", "projectId", "userId", "at", "data")
 VALUES (?, ?, ?, ?, ?);
 COMMIT;
@@ -92,9 +89,6 @@ UPDATE "tasks"
 SET "status" = ?, "updatedAt" = ?, "attempts" = ?, "startedAt" = COALESCE("startedAt", ?)
 WHERE "id" = ? AND "status" IN ('QUEUED') AND "attempts" = ?
 RETURNING "projectId", "type", "attempts";
-SELECT "userId", "version"
-FROM "projects"
-WHERE "id" = ?;
 INSERT INTO "change_events" ("type", "projectId", "userId", "at", "data")
 VALUES (?, ?, ?, ?, ?);
 COMMIT;
@@ -105,9 +99,6 @@ UPDATE "tasks"
 SET "status" = ?, "updatedAt" = ?, "finishedAt" = ?, "error" = ?, "assetIds" = ?
 WHERE "id" = ? AND "status" IN ('RUNNING') AND "attempts" = ?
 RETURNING "projectId", "type", "attempts";
-SELECT "userId", "version"
-FROM "projects"
-WHERE "id" = ?;
 INSERT INTO "change_events" ("type", "projectId", "userId", "at", "data")
 VALUES (?, ?, ?, ?, ?);
 COMMIT;

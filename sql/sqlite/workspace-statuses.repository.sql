@@ -38,9 +38,6 @@ WHERE "projectId" = ? AND "status" <> CASE WHEN EXISTS (
   WHERE "tasks"."agentId" = "agents"."id" AND "tasks"."projectId" = "agents"."projectId" AND "tasks"."status" = 'RUNNING'
 ) THEN 'WORKING' ELSE 'IDLE' END
 RETURNING "id", "status";
-SELECT "userId", "version"
-FROM "projects"
-WHERE "id" = ?;
 INSERT INTO "change_events" ("type", "projectId", "userId", "at", "data")
 VALUES (?, ?, ?, ?, ?);
 COMMIT;

@@ -28,6 +28,11 @@ export interface OidcConfig {
   rolesClaim: string;
   /** After a key-set fetch, unknown key ids wait this long for the next. */
   jwksCooldownSeconds: number;
+  /**
+   * ASSET_URL_SIGNING_KEY (required with oidc, checked with the assets'
+   * settings): stream tickets are signed with a key derived from it.
+   */
+  signingKey?: string;
 }
 
 /** Asymmetric JWS algorithms only: never `none`, never an HMAC secret. */
@@ -87,6 +92,7 @@ export const authConfig = registerAs(
       adminRole: read(env, 'AUTH_ADMIN_ROLE'),
       rolesClaim: read(env, 'AUTH_ROLES_CLAIM') ?? 'roles',
       jwksCooldownSeconds: integer(env, 'AUTH_JWKS_COOLDOWN_S', 30, 0, 3600),
+      signingKey: read(env, 'ASSET_URL_SIGNING_KEY'),
     };
   },
 );

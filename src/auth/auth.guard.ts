@@ -15,7 +15,6 @@ import {
   startRequestContext,
   type Caller,
 } from '../common/http/request-context';
-import { assetsConfig, type AssetsConfig } from '../assets/assets.config';
 import { AUTHENTICATED, STREAM_TICKETS } from './authenticated.decorator';
 import { StreamTickets } from './stream-tickets';
 import { bearerTokenOf } from './bearer-token';
@@ -40,14 +39,12 @@ export class AuthGuard implements CanActivate {
     private readonly reflector: Reflector,
     @Inject(authConfig.KEY) config: AuthConfig,
     @Inject(httpConfig.KEY) http: ConfigType<typeof httpConfig>,
-    @Inject(assetsConfig.KEY) assets: AssetsConfig,
   ) {
     if (config.mode === 'oidc') {
       this.verifier = new TokenVerifier(config);
       // Required with oidc (assets.config.ts).
-      if (assets.urlSigningKey) {
-        this.tickets = new StreamTickets(assets.urlSigningKey);
-      }
+      if (config.signingKey)
+        this.tickets = new StreamTickets(config.signingKey);
     }
     this.configuredBaseUrl = http.publicBaseUrl;
   }

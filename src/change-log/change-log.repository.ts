@@ -6,8 +6,7 @@ import {
   managerOf,
   type Transaction,
 } from '../database/database.service';
-import { isoTimestamp, sqlFor, type Sql } from '../database/sql';
-import { projectETag } from '../project-versions/project-version';
+import { isoTimestamp, sqlFor } from '../database/sql';
 import type { ChangeDraft, ChangeEvent, ChangeEventType } from './change-event';
 
 /** The channel PostgreSQL's NOTIFY wakes the other replicas on. */
@@ -23,7 +22,8 @@ const APPEND_LOCK = 7_204_113_901;
 
 /** The project whose version a transaction moved: the events' owner and ETag. */
 interface Versioned {
-  version: number;
+  /** The project's ETag once the transaction commits. */
+  etag: string;
   userId: string;
 }
 
@@ -99,8 +99,11 @@ export class ChangeLog {
   }
 
   /**
-   * The project's version is now `version` in this transaction (moved on,
-   * or new): it must record at least one event before committing.
+   * The project's version moved on in this transaction (or it is new): it
+   * must record at least one event before committing, and its events
+   * carry this ETag and owner. An event recorded for a project whose
+   * version did not move is refused the same way: what a route shows and
+   * its ETag move together.
    */
   versioned(
     transaction: Transaction,
@@ -231,13 +234,16 @@ export class ChangeLog {
     const values: string[] = [];
     const params: unknown[] = [];
     for (const { projectId, draft } of pending.events.values()) {
-      const project =
-        pending.projects.get(projectId) ??
-        (await this.projectOf(sql, projectId));
+      const project = pending.projects.get(projectId);
+      if (!project) {
+        throw new Error(
+          `Project ${projectId} recorded a change event without moving its version`,
+        );
+      }
       const data =
         draft.type === 'project.deleted'
           ? draft.data
-          : { ...draft.data, etag: projectETag(project.version) };
+          : { ...draft.data, etag: project.etag };
       params.push(
         draft.type,
         projectId,
@@ -262,15 +268,5 @@ export class ChangeLog {
     this.db.afterCommit(transaction, () => {
       for (const listener of this.listeners) listener();
     });
-  }
-
-  /** A project's owner and version as the transaction sees them. */
-  private async projectOf(sql: Sql, projectId: string): Promise<Versioned> {
-    const [row] = await sql.rows<{ userId: string; version: number | string }>(
-      'SELECT "userId", "version" FROM "projects" WHERE "id" = $1',
-      [projectId],
-    );
-    if (!row) throw new Error(`Project ${projectId} has no row for its event`);
-    return { userId: row.userId, version: Number(row.version) };
   }
 }

@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { Response } from 'express';
-import { assetsConfig, type AssetsConfig } from '../assets/assets.config';
+import { authConfig, type AuthConfig } from '../auth/auth.config';
 import { ProjectAccess } from '../auth/project-access';
 import { StreamTickets, TICKET_TTL_MS } from '../auth/stream-tickets';
 import { ChangeLog } from '../change-log/change-log.repository';
@@ -23,10 +23,10 @@ export class EventsService {
   constructor(
     private readonly log: ChangeLog,
     private readonly streams: EventStreams,
-    @Inject(assetsConfig.KEY) assets: AssetsConfig,
+    @Inject(authConfig.KEY) auth: AuthConfig,
   ) {
-    if (assets.urlSigningKey) {
-      this.tickets = new StreamTickets(assets.urlSigningKey);
+    if (auth.mode === 'oidc' && auth.signingKey) {
+      this.tickets = new StreamTickets(auth.signingKey);
     }
   }
 

@@ -4,7 +4,7 @@ import type { EntityTagCondition } from '../common/http/entity-tags';
 import { isWellFormedId } from '../common/ids';
 import { managerOf, type Transaction } from '../database/database.service';
 import { sqlFor } from '../database/sql';
-import { acceptedVersions } from './project-version';
+import { acceptedVersions, projectETag } from './project-version';
 import { ProjectPreconditionFailedException } from './project-versions.errors';
 
 /** The project a change applies to, and what it must find. */
@@ -101,7 +101,10 @@ export class ProjectVersions {
     version: number,
     userId: string,
   ): number {
-    this.changeLog.versioned(transaction, projectId, { version, userId });
+    this.changeLog.versioned(transaction, projectId, {
+      etag: projectETag(version),
+      userId,
+    });
     return version;
   }
 

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { Claimant } from '../common/concurrency/fair-gate';
 import { ChangeLog } from '../change-log/change-log.repository';
+import { projectETag } from '../project-versions/project-version';
 import { Project } from './entities';
 import { insertAggregate } from '../database/aggregate-insert';
 import {
@@ -370,7 +371,7 @@ export class ProjectsRepository {
   async insertNew(transaction: Transaction, project: Project): Promise<void> {
     await insertAggregate(managerOf(transaction), project);
     this.changeLog.versioned(transaction, project.id, {
-      version: 1,
+      etag: projectETag(project.version),
       userId: project.userId,
     });
     this.changeLog.record(transaction, project.id, {
