@@ -32,6 +32,9 @@ const OPERATIONS = [
   'GET /api/projects/{id}/tasks',
   'GET /api/projects/{id}/tasks/{taskId}',
   'POST /api/projects/{id}/tasks/{taskId}/cancel',
+  'GET /api/events',
+  'POST /api/events/tickets',
+  'GET /api/projects/{id}/events',
 ];
 
 describe('Swagger UI at /docs in headless Chromium', () => {
