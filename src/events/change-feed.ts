@@ -39,6 +39,7 @@ export class ChangeFeed implements OnApplicationShutdown {
   private count = 0;
   /** The last id handed out; undefined while nobody listens. */
   private cursor: number | undefined;
+  private starting: Promise<void> | undefined;
   private reading = false;
   private again = false;
   private poll: NodeJS.Timeout | undefined;
@@ -63,18 +64,19 @@ export class ChangeFeed implements OnApplicationShutdown {
    * above the answer (events up to it are the caller's to replay).
    */
   async subscribe(subscriber: FeedSubscriber): Promise<number> {
-    if (this.cursor === undefined) {
-      const { latest } = await this.log.bounds();
-      // Another subscribe may have started the feed meanwhile.
-      this.cursor ??= latest;
-      this.start();
-    }
+    // The first subscriber starts the feed; those arriving meanwhile wait.
+    this.starting ??= this.start().catch((error: unknown) => {
+      // The next subscriber tries again.
+      this.starting = undefined;
+      throw error;
+    });
+    await this.starting;
     this.setOf(subscriber.scope)?.add(subscriber);
     if (!subscriber.scope.userId && !subscriber.scope.projectId) {
       this.everything.add(subscriber);
     }
     this.count++;
-    return this.cursor;
+    return this.cursor ?? 0;
   }
 
   unsubscribe(subscriber: FeedSubscriber): void {
@@ -113,7 +115,9 @@ export class ChangeFeed implements OnApplicationShutdown {
     return set;
   }
 
-  private start(): void {
+  private async start(): Promise<void> {
+    const { latest } = await this.log.bounds();
+    this.cursor = latest;
     this.stopLocal = this.log.onAppended(() => this.read());
     this.poll = setInterval(() => this.read(), this.config.pollMs);
     this.poll.unref();
@@ -121,6 +125,7 @@ export class ChangeFeed implements OnApplicationShutdown {
   }
 
   private stop(): void {
+    this.starting = undefined;
     clearInterval(this.poll);
     this.poll = undefined;
     this.stopLocal?.();

@@ -75,6 +75,11 @@ export class EventStreams implements BeforeApplicationShutdown {
       this.metrics.opened();
       this.expireAt(stream, request.expiresAt);
       const cursor = await this.feed.subscribe(stream);
+      // The client may have gone while the feed started.
+      if (!this.streams.has(stream)) {
+        this.feed.unsubscribe(stream);
+        return;
+      }
       // Without Last-Event-ID: what happens from now on.
       const from = start.from ?? cursor;
       stream.startAfter(from);
