@@ -73,6 +73,11 @@ export class EventStreams implements BeforeApplicationShutdown {
       response.on('close', () => this.forget(opened));
       this.streams.add(stream);
       this.metrics.opened();
+      // Gone before the handler above was there: its close has passed.
+      if (!response.socket || response.socket.destroyed) {
+        this.forget(stream);
+        return;
+      }
       this.expireAt(stream, request.expiresAt);
       const cursor = await this.feed.subscribe(stream);
       // The client may have gone while the feed started.
