@@ -1,3 +1,4 @@
+import { request as httpRequest } from 'node:http';
 import request from 'supertest';
 import { DevImageApi } from './support/fake-image-api';
 import {
@@ -6,7 +7,12 @@ import {
 } from './support/event-stream-client';
 import { listen, until } from './support/pending-request';
 import { createProject } from './support/project-fixtures';
-import { LOGO_TASK_INPUT, startTask, waitForTask } from './support/task-client';
+import {
+  LOGO_TASK_INPUT,
+  pollUntil,
+  startTask,
+  waitForTask,
+} from './support/task-client';
 import { createTestApp, type TestApp } from './support/test-app';
 
 /**
@@ -263,6 +269,30 @@ describe('Live changes', () => {
       if (again.status !== 200) await new Promise((r) => setTimeout(r, 20));
     }
     expect(again?.status).toBe(200);
+  });
+
+  it('holds no slot for a client that leaves while its stream opens', async () => {
+    for (let i = 0; i < 20; i++) {
+      const req = httpRequest(`${base}/api/events?userId=leaver`, {
+        agent: false,
+        headers: { 'Last-Event-ID': '0' },
+      });
+      req.on('error', () => undefined);
+      req.end();
+      // Gone at once, or after its first bytes: both are lost streams.
+      if (i % 2 === 0) setImmediate(() => req.destroy());
+      else req.on('response', (response) => response.destroy());
+    }
+    await pollUntil(
+      () => metric(t, 'event_streams_open'),
+      (open) => open === 0,
+    );
+    const kept = [
+      await stream('/api/events?userId=leaver'),
+      await stream('/api/events?userId=leaver'),
+      await stream('/api/events?userId=leaver'),
+    ];
+    expect(kept.map((client) => client.status)).toEqual([200, 200, 200]);
   });
 
   it('cuts a client that stops reading once its unsent bytes pass the bound, and counts it', async () => {
