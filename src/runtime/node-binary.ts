@@ -36,7 +36,7 @@ interface RecordedBinary {
   size: number;
 }
 
-interface Record {
+interface BinaryRecord {
   version: string;
   binaries: { [platform: string]: RecordedBinary | undefined };
 }
@@ -64,11 +64,11 @@ export function nodeBinaryProblem(
 ): string | undefined {
   const binary = join(root, PINNED_BINARY);
   if (!existsSync(binary)) return undefined;
-  let record: Record;
+  let record: BinaryRecord;
   try {
     record = JSON.parse(
       readFileSync(join(root, RECORD_FILE), 'utf8'),
-    ) as Record;
+    ) as BinaryRecord;
   } catch {
     return `${RECORD_FILE} is missing or not JSON, so ${PINNED_BINARY} cannot be checked: restore it from the repository`;
   }
