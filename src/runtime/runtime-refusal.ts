@@ -29,5 +29,7 @@ export function runtimeRefusal(
     return undefined;
   }
   const root = pinnedBinaryRoot(real);
-  return root === undefined ? undefined : nodeBinaryProblem(root);
+  return root === undefined
+    ? undefined
+    : nodeBinaryProblem(root, { fast: true });
 }
