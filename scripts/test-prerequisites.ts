@@ -1,4 +1,5 @@
 import { join } from 'node:path';
+import { nodeBinaryProblem } from '../src/runtime/node-binary';
 import {
   REDIS_START_COMMAND,
   chromiumSource,
@@ -21,7 +22,9 @@ async function main(): Promise<void> {
     ? 'npm run test:all'
     : 'npm test';
   const pinned = pinnedNodeVersion(root);
-  const wrongRuntime = runtimeProblem(process.version, pinned);
+  // The version first (a wrong one needs no hash), then the bytes.
+  const wrongRuntime =
+    runtimeProblem(process.version, pinned) ?? nodeBinaryProblem(root);
   if (wrongRuntime) {
     console.error(wrongRuntime);
     process.exit(1);

@@ -21,6 +21,7 @@ import { LogoModule } from './logo/logo.module';
 import { ProjectsModule } from './projects/projects.module';
 import { SectionsModule } from './sections/sections.module';
 import { TasksModule } from './tasks/tasks.module';
+import { ownSpansEnabled } from './tracing/spans';
 import { TracingModule } from './tracing/tracing.module';
 
 /**
@@ -52,7 +53,9 @@ import { TracingModule } from './tracing/tracing.module';
     EventsModule,
     HealthModule,
     ApiDocsModule,
-    TracingModule,
+    // Decided as this file loads: main.ts starts tracing (start-tracing.ts)
+    // before it imports AppModule, so the answer is already known.
+    TracingModule.register(ownSpansEnabled()),
   ],
   providers: [
     { provide: APP_PIPE, useClass: AppValidationPipe },

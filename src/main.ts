@@ -1,4 +1,6 @@
-// First: tracing patches modules as they load (see start-tracing.ts).
+// First: the right Node.js, or one line and exit 1 (see runtime-check.ts).
+import './runtime-check';
+// Then tracing, which patches modules as they load (see start-tracing.ts).
 import './tracing/start-tracing';
 import { NestFactory } from '@nestjs/core';
 import { loadConfiguration, type Configuration } from '../config/configuration';

@@ -1,6 +1,8 @@
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { RECORD_FILE } from '../../src/runtime/node-binary';
+import { REQUIRED_NODE_MAJOR } from '../../src/runtime/runtime-refusal';
 import { pinnedNodeVersion } from '../support/prerequisites';
 import { REPO_ROOT } from '../support/server-process';
 
@@ -42,6 +44,15 @@ describe('the pinned Node.js runtime', () => {
 
   it('is what engines accepts: this major, from this version on', () => {
     expect(manifest.engines?.node).toBe(`>=${pinned} <${major + 1}`);
+  });
+
+  it("is the major the service's start refuses every other one for", () => {
+    expect(REQUIRED_NODE_MAJOR).toBe(major);
+  });
+
+  it('is the version whose binary checksum is recorded', () => {
+    const record = JSON.parse(read(RECORD_FILE)) as { version?: string };
+    expect(record.version).toBe(pinned);
   });
 
   it('is the version .nvmrc names', () => {
