@@ -234,6 +234,18 @@ describe('CORS_ORIGINS', () => {
     );
   });
 
+  it('allows Authorization and Last-Event-ID in the preflight of a fetch-based live-change client resuming a stream', async () => {
+    const res = await request(t.server)
+      .options('/api/projects/x')
+      .set('Origin', 'https://app.example.com')
+      .set('Access-Control-Request-Method', 'GET')
+      .set('Access-Control-Request-Headers', 'authorization,last-event-id')
+      .expect(204);
+    expect(
+      String(res.headers['access-control-allow-headers']).split(','),
+    ).toEqual(expect.arrayContaining(['Authorization', 'Last-Event-ID']));
+  });
+
   it('answers a preflight for a listed origin with 204', async () => {
     const res = await request(t.server)
       .options('/api/projects')

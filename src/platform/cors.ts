@@ -13,8 +13,10 @@ import type { CorsOrigins } from './http.config';
  * Request headers a browser may send cross-origin: every request header a
  * documented feature reads. Without `Authorization` no call can carry a
  * bearer token (AUTH_MODE=oidc); the W3C trace-context headers let a
- * browser's trace continue in the service. Exported for the tests, which
- * preflight each one.
+ * browser's trace continue in the service. `Last-Event-ID`: a fetch-based
+ * live-change client resumes with it (the browser's own EventSource sends
+ * it without a preflight; fetch, beside Authorization, preflights it).
+ * Exported for the tests, which preflight each one.
  */
 export const ALLOWED_HEADERS = [
   'Content-Type',
@@ -23,6 +25,7 @@ export const ALLOWED_HEADERS = [
   'Idempotency-Key',
   'If-Match',
   'If-None-Match',
+  'Last-Event-ID',
   'traceparent',
   'tracestate',
   'baggage',
