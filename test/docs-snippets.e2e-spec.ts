@@ -16,12 +16,18 @@ import { REPO_ROOT } from './support/server-process';
  * clients generated from client/openapi.json by the generator versions in
  * package.json. An example is checked when an HTML comment
  * `<!-- snippet: NAME -->` stands right before its code block; NAME says
- * which client it uses (openapi-fetch, hey-api, orval, fetch).
+ * which client it uses (openapi-fetch, hey-api, orval, fetch, eventsource).
  */
 
 const DOCS_FILE = join(REPO_ROOT, 'docs', 'api.md');
 const MARKED_BLOCK = /<!-- snippet: ([\w-]+) -->\n+```ts\n([\s\S]*?)\n```/g;
-const KNOWN_CLIENTS = ['openapi-fetch', 'hey-api', 'orval', 'fetch'];
+const KNOWN_CLIENTS = [
+  'openapi-fetch',
+  'hey-api',
+  'orval',
+  'fetch',
+  'eventsource',
+];
 
 /**
  * What the examples take from the page around them: the caller's token,
