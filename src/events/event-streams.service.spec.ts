@@ -1,0 +1,117 @@
+import { EventEmitter } from 'node:events';
+import type { Response } from 'express';
+import type { ChangeLog } from '../change-log/change-log.repository';
+import type { ChangeFeed, FeedSubscriber } from './change-feed';
+import { EventStreams, type StreamRequest } from './event-streams.service';
+import type { EventMetrics } from './event-metrics';
+import { TooManyStreamsError } from './events.errors';
+
+/**
+ * A stream whose client went away before it began (during the auth check
+ * or the project lookup, or while it subscribes) is forgotten at once: its
+ * 'close' came before anyone listened, and it would otherwise count against
+ * its client (EVENTS_CLIENT_LIMIT) and the instance for good.
+ */
+describe('EventStreams', () => {
+  class FakeResponse extends EventEmitter {
+    destroyed = false;
+    socket: { destroyed: boolean } | null = { destroyed: false };
+    writableLength = 0;
+    status = () => this;
+    setHeader = () => this;
+    flushHeaders = () => undefined;
+    write = () => true;
+    end = () => this;
+    destroy = () => {
+      this.destroyed = true;
+      if (this.socket) this.socket.destroyed = true;
+      this.emit('close');
+      return this;
+    };
+  }
+
+  function streamsWith(subscribe: (s: FeedSubscriber) => Promise<number>) {
+    const held = new Set<FeedSubscriber>();
+    const feed = {
+      subscribe: jest.fn(async (subscriber: FeedSubscriber) => {
+        const cursor = await subscribe(subscriber);
+        held.add(subscriber);
+        return cursor;
+      }),
+      unsubscribe: jest.fn((subscriber: FeedSubscriber) =>
+        held.delete(subscriber),
+      ),
+    };
+    const metrics = {
+      opened: jest.fn(),
+      closed: jest.fn(),
+      closedBy: jest.fn(),
+      wrote: jest.fn(),
+      replay: jest.fn(),
+      reset: jest.fn(),
+    };
+    const streams = new EventStreams(
+      {} as ChangeLog,
+      feed as unknown as ChangeFeed,
+      {
+        clientLimit: 1,
+        instanceLimit: 10,
+        bufferLimitBytes: 65_536,
+        heartbeatSeconds: 15,
+        pollMs: 1_000,
+        retentionSeconds: 60,
+      },
+      metrics as unknown as EventMetrics,
+    );
+    return { streams, held, metrics };
+  }
+
+  const request: StreamRequest = {
+    scope: {},
+    lastEventId: undefined,
+    clientKey: 'ip:127.0.0.1',
+    expiresAt: undefined,
+  };
+
+  it('forgets a stream whose client left before it began', async () => {
+    const { streams, held, metrics } = streamsWith(() => Promise.resolve(0));
+    const gone = new FakeResponse();
+    gone.destroyed = true;
+    gone.socket = null;
+
+    await streams.open(request, gone as unknown as Response);
+
+    expect(held.size).toBe(0);
+    expect(metrics.closed).toHaveBeenCalledTimes(
+      metrics.opened.mock.calls.length,
+    );
+    // The client's one allowed stream is free again.
+    const next = new FakeResponse();
+    await streams.open(request, next as unknown as Response);
+    expect(held.size).toBe(1);
+    next.destroy();
+    expect(held.size).toBe(0);
+  });
+
+  it('forgets a stream whose client left while it subscribed to the feed', async () => {
+    const gone = new FakeResponse();
+    const { streams, held } = streamsWith(() => {
+      gone.destroy();
+      return Promise.resolve(0);
+    });
+
+    await streams.open(request, gone as unknown as Response);
+
+    expect(held.size).toBe(0);
+    const next = new FakeResponse();
+    await expect(
+      streams.open(request, next as unknown as Response),
+    ).resolves.toBeUndefined();
+    expect(held.size).toBe(1);
+    // Its one allowed stream is now taken.
+    await expect(
+      streams.open(request, new FakeResponse() as unknown as Response),
+    ).rejects.toBeInstanceOf(TooManyStreamsError);
+    next.destroy();
+  });
+});
