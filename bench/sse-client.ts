@@ -13,7 +13,7 @@ export class SseClient {
   readonly lagsMs: number[] = [];
   private req: ClientRequest | undefined;
   private buffer = '';
-  private waiters: { id: number; resolve: () => void }[] = [];
+  private waiters: { count: number; resolve: () => void }[] = [];
 
   private constructor() {}
 
@@ -45,11 +45,10 @@ export class SseClient {
     });
   }
 
-  /** Resolves when the event `id` (or a later one) has been received. */
-  received(id: number): Promise<void> {
-    const last = this.ids[this.ids.length - 1] ?? 0;
-    if (last >= id) return Promise.resolve();
-    return new Promise((resolve) => this.waiters.push({ id, resolve }));
+  /** Resolves once `count` events have been received. */
+  received(count: number): Promise<void> {
+    if (this.ids.length >= count) return Promise.resolve();
+    return new Promise((resolve) => this.waiters.push({ count, resolve }));
   }
 
   close(): void {
@@ -70,7 +69,7 @@ export class SseClient {
       this.ids.push(id);
       this.lagsMs.push(now - Date.parse(event.at));
       this.waiters = this.waiters.filter((waiter) => {
-        if (waiter.id > id) return true;
+        if (waiter.count > this.ids.length) return true;
         waiter.resolve();
         return false;
       });
