@@ -327,6 +327,8 @@ function table(results: BackendResult[]): string {
 
 async function main(): Promise<void> {
   const startedAt = new Date();
+  // Read now: the build measured is the tree at the start of the run.
+  const code = codeVersionOf(REPO_ROOT);
   pinSelf(LOAD_CORE);
   log(
     `bench events: ${IDLE_STREAMS} idle streams; ${STREAMS} streams at ${RATES.join(', ')} writes/s for ${DURATION_S} s over ${PROJECTS} projects; temp ${run.workDir}`,
@@ -351,7 +353,7 @@ async function main(): Promise<void> {
         {
           startedAt,
           finishedAt: new Date(),
-          code: codeVersionOf(REPO_ROOT),
+          code,
           machine: {
             cpus: cpus().length,
             cpuModel: cpus()[0]?.model,
