@@ -194,6 +194,10 @@ export class TaskRunner {
     change: TaskChange,
   ): Promise<boolean> {
     const { id, projectId } = claimed.task;
+    // The project's row before the task's, as every change takes them: a
+    // cancel (project, then task) and this move (task, then project) on
+    // PostgreSQL would each hold a row the other waits for (a deadlock).
+    await this.versions.hold(transaction, { projectId });
     if (!(await this.tasks.move(transaction, id, expected, change))) {
       return false;
     }
