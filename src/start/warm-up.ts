@@ -1,4 +1,4 @@
-import { Injectable } from '@nestjs/common';
+import { Injectable, Logger } from '@nestjs/common';
 import { Agent, request } from 'node:http';
 import { performance } from 'node:perf_hooks';
 import { WARM_UP_HEADER, WARM_UP_TOKEN } from './warm-up-request';
@@ -33,6 +33,7 @@ export interface WarmUpSummary {
 export class WarmUp {
   /** Until main.ts asks for it (an app built in a test), ready at once. */
   private state: 'not-needed' | 'pending' | 'done' = 'not-needed';
+  private readonly logger = new Logger('WarmUp');
 
   /** False from expect() until run() has finished (readiness waits). */
   get finished(): boolean {
@@ -84,7 +85,13 @@ export class WarmUp {
       agent.destroy();
       this.state = 'done';
     }
-    return { requests, statuses, elapsedMs: performance.now() - started };
+    const summary = {
+      requests,
+      statuses,
+      elapsedMs: Math.round(performance.now() - started),
+    };
+    this.logger.debug(`Warm-up finished: ${JSON.stringify(summary)}`);
+    return summary;
   }
 }
 
