@@ -1,7 +1,8 @@
 import { build, type Plugin } from 'esbuild';
 import { createRequire } from 'node:module';
-import { readFileSync, rmSync, statSync } from 'node:fs';
+import { readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
+import { type RawSourceMap, trimSourceMap } from './source-map-trim';
 
 /**
  * Bundles the compiled service (dist/src, the output of `nest build`, which
@@ -131,6 +132,16 @@ export async function bundleService(): Promise<void> {
     logLevel: 'warning',
     legalComments: 'none',
   });
+  // Stack traces map the project's own frames to TypeScript; the
+  // libraries' mappings would cost 125 MB of heap on the first trace.
+  const mapFile = join(BUNDLE_DIR, 'app.js.map');
+  const map = JSON.parse(readFileSync(mapFile, 'utf8')) as RawSourceMap;
+  writeFileSync(
+    mapFile,
+    JSON.stringify(
+      trimSourceMap(map, (source) => !source.includes('node_modules/')),
+    ),
+  );
   const size = statSync(join(BUNDLE_DIR, 'app.js')).size;
   console.log(`dist/service/app.js: ${(size / 2 ** 20).toFixed(1)} MiB`);
 }
