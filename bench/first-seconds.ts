@@ -38,8 +38,9 @@ import { summarize } from './stats';
  * heap flags; the load on the other core.
  *
  * BENCH_ROUNDS (3), BENCH_RATE (half the service's measured maximum),
- * BENCH_BASELINE_ENTRY (another build's entry, e.g. an unbundled
- * dist/src/main.js, run as a third target "before").
+ * BENCH_BASELINE_ENTRY (other builds' entries, comma-separated, e.g. an
+ * unbundled dist/src/main.js: the first is named "before", the others by
+ * their path).
  */
 
 const WINDOW_S = 15;
@@ -174,9 +175,10 @@ async function main(): Promise<void> {
     });
     const targets: Target[] = [
       service('service', SERVER_ENTRY),
-      ...(process.env.BENCH_BASELINE_ENTRY
-        ? [service('before', process.env.BENCH_BASELINE_ENTRY)]
-        : []),
+      ...(process.env.BENCH_BASELINE_ENTRY ?? '')
+        .split(',')
+        .filter((entry) => entry !== '')
+        .map((entry, i) => service(i === 0 ? 'before' : entry, entry)),
       {
         name: 'minimal NestJS app',
         start: (port) =>

@@ -14,7 +14,7 @@ import { WARM_UP_HEADER, WARM_UP_TOKEN } from './warm-up-request';
  */
 
 /** Rounds of the read paths below; each round is a handful of requests. */
-export const WARM_UP_ROUNDS = 60;
+export const WARM_UP_ROUNDS = 30;
 /** Requests in flight at once, so the connection handling warms too. */
 const IN_FLIGHT = 4;
 /** A warm-up that cannot finish must not keep the pod unready. */
