@@ -18,8 +18,9 @@ import { median } from './stats';
  * machine disturbs less), and RSS one second later. Targets: the bundle
  * with its compile cache filled (a restart in the same pod), the bundle on
  * an empty cache (a new pod), the bundle with the cache off, and with
- * BENCH_BASELINE_ENTRY another build's entry (e.g. an unbundled
- * dist/src/main.js).
+ * BENCH_BASELINE_ENTRY other builds' entries, comma-separated, without
+ * the cache (the first, e.g. an unbundled dist/src/main.js, is named
+ * "before").
  */
 
 interface Target {
@@ -66,15 +67,14 @@ async function main(): Promise<void> {
         entry: SERVER_ENTRY,
         env: () => ({ NODE_DISABLE_COMPILE_CACHE: '1' }),
       },
-      ...(process.env.BENCH_BASELINE_ENTRY
-        ? [
-            {
-              name: 'before',
-              entry: process.env.BENCH_BASELINE_ENTRY,
-              env: () => ({ NODE_DISABLE_COMPILE_CACHE: '1' }),
-            },
-          ]
-        : []),
+      ...(process.env.BENCH_BASELINE_ENTRY ?? '')
+        .split(',')
+        .filter((entry) => entry !== '')
+        .map((entry, i) => ({
+          name: i === 0 ? 'before' : entry,
+          entry,
+          env: () => ({ NODE_DISABLE_COMPILE_CACHE: '1' }),
+        })),
     ];
     // Fills the cache the first target reads.
     const filler = await startService({
