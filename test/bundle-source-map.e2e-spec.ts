@@ -1,5 +1,5 @@
 import { existsSync, readFileSync } from 'node:fs';
-import { SourceMap } from 'node:module';
+import { SourceMap, type SourceMapPayload } from 'node:module';
 import { join } from 'node:path';
 import { type RawSourceMap, trimSourceMap } from '../scripts/source-map-trim';
 import { REPO_ROOT } from './support/server-process';
@@ -10,10 +10,17 @@ import { REPO_ROOT } from './support/server-process';
  * TypeScript sources without Node parsing every library's lines.
  */
 
-/** Every mapping of `map`, looked up at each generated position it names. */
+/** Node's own parser, the one stack traces go through. */
+const parse = (map: RawSourceMap) =>
+  new SourceMap(map as unknown as SourceMapPayload);
+
+/** What `map` says about each generated position. */
 function lookups(map: RawSourceMap, positions: [number, number][]) {
-  const parsed = new SourceMap(map);
-  return positions.map(([line, column]) => parsed.findEntry(line, column));
+  const parsed = parse(map);
+  return positions.map(
+    ([line, column]) =>
+      parsed.findEntry(line, column) as { originalSource?: string },
+  );
 }
 
 describe('Source map of the bundle', () => {
@@ -46,7 +53,7 @@ describe('Source map of the bundle', () => {
       map,
       (source) => !source.includes('node_modules/'),
     );
-    const parsed = new SourceMap(trimmed);
+    const parsed = parse(trimmed);
     for (const [column, entry] of [
       [0, before[0]],
       [20, before[2]],
@@ -69,7 +76,7 @@ describe('Source map of the bundle', () => {
     const file = join(REPO_ROOT, 'dist', 'service', 'app.js.map');
     if (!existsSync(file)) throw new Error(`${file}: run \`npm run build\``);
     const built = JSON.parse(readFileSync(file, 'utf8')) as RawSourceMap;
-    const parsed = new SourceMap(built);
+    const parsed = parse(built);
     const code = readFileSync(
       join(REPO_ROOT, 'dist', 'service', 'app.js'),
       'utf8',
