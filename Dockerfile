@@ -13,7 +13,9 @@
 ARG NODE_IMAGE=node:24.21.0-trixie-slim
 
 # 1. Compile the service's TypeScript (dev dependencies; no native module is
-#    needed). The development servers (dev-servers/) are not part of the
+#    needed), then bundle it into dist/service (scripts/bundle-service.ts):
+#    the process reads three files at start instead of about 2,500. Native
+#    addons and the modules tracing patches stay in node_modules. The development servers (dev-servers/) are not part of the
 #    image: .dockerignore leaves them out and build:service does not compile
 #    them. --ignore-scripts also skips the "node" devDependency's download of
 #    a second Node.js: the image's own is the pinned one.
@@ -72,4 +74,4 @@ HEALTHCHECK --interval=10s --timeout=3s --start-period=10s --retries=3 \
   CMD ["node", "-e", "fetch('http://127.0.0.1:'+(process.env.PORT||3000)+'/health/live').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"]
 # The README's start command (npm start), without npm in between so that
 # SIGTERM reaches Node directly.
-CMD ["node", "dist/src/main.js"]
+CMD ["node", "dist/service/main.js"]

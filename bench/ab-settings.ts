@@ -13,7 +13,10 @@ import { codeVersionOf } from './bench-run';
 export interface Build {
   label: 'A' | 'B';
   dir: string;
-  /** `<dir>/dist/src/main.js`, started as production starts it. */
+  /**
+   * `<dir>/dist/service/main.js` (or `dist/src/main.js` in a checkout from
+   * before the bundle), started as production starts it.
+   */
   entry: string;
   commit: string;
   /** Uncommitted changes under src/, config/ or migrations/. */
@@ -113,7 +116,12 @@ function runtimeOf(
 
 function build(label: Build['label'], rawDir: string): Build {
   const dir = resolve(rawDir);
-  const entry = resolve(dir, 'dist', 'src', 'main.js');
+  // The production bundle where the checkout builds one, else (a checkout
+  // from before the bundle) the compiled entry its image ran.
+  const bundled = resolve(dir, 'dist', 'service', 'main.js');
+  const entry = existsSync(bundled)
+    ? bundled
+    : resolve(dir, 'dist', 'src', 'main.js');
   if (!existsSync(entry)) {
     throw new Error(
       `BENCH_${label}_DIR=${dir}: no ${entry} (run \`npm run build\` there first)`,

@@ -39,7 +39,7 @@ import { LOAD_CORE, SERVER_CORE } from './settings';
 /**
  * `npm run bench:ab`: an interleaved A/B of two builds of the service
  * (BENCH_A_DIR, default ../ab-baseline; BENCH_B_DIR, default this checkout).
- * Both run at once as production runs them (`node <dir>/dist/src/main.js`,
+ * Both run at once as production runs them (`node <dir>/dist/service/main.js`,
  * the same environment), each on its own Node.js (BENCH_A_NODE /
  * BENCH_B_NODE, else the checkout's pinned one, else the bench's), pinned
  * to the server core, on one seeded database per kind. Each round drives every scenario against A and B back to back,

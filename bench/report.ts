@@ -585,7 +585,7 @@ function tableFor(
     });
   }
   rows.push({
-    label: 'cold start (spawn → first 200)',
+    label: 'cold start (spawn → first 200 of /health/ready)',
     cells: ['—', '—', '—', '—', '—', '—'],
     ...judged('cold-start'),
   });

@@ -8,7 +8,7 @@ import { hasExited, sleep, spawnPinned, stopProcess } from './processes';
 import { SERVER_CORE, SERVER_ENTRY } from './settings';
 
 /**
- * The service as a real process (`node dist/src/main.js`), the way it is
+ * The service as a real process (`node dist/service/main.js`), the way it is
  * deployed, pinned to the server core.
  */
 
@@ -32,7 +32,7 @@ export interface ServiceOptions {
   unpinned?: boolean;
   /**
    * The built entry point to run; default this checkout's
-   * `dist/src/main.js` (the A/B runs another checkout's beside it).
+   * `dist/service/main.js` (the A/B runs another checkout's beside it).
    */
   entry?: string;
   /**

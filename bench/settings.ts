@@ -16,7 +16,7 @@ export function positive(name: string, fallback: number): number {
 }
 
 export const REPO_ROOT = resolve(__dirname, '..');
-export const SERVER_ENTRY = resolve(REPO_ROOT, 'dist', 'src', 'main.js');
+export const SERVER_ENTRY = resolve(REPO_ROOT, 'dist', 'service', 'main.js');
 export const RESULTS_DIR = resolve(__dirname, 'results');
 
 export interface Settings {

@@ -2,6 +2,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Backend, BackendKind } from './databases';
 import { prepareAssetTargets, type AssetTargets } from './kept-logos';
+import { POD_HEAP_FLAGS } from './pod-heap';
 import { rssBytes } from './proc-stats';
 import { sleep } from './processes';
 import { type Service, startService } from './service';
@@ -29,6 +30,7 @@ export interface Upstreams {
 }
 
 export interface ColdStart {
+  /** Spawn to the first 200 of /health/ready. */
   coldStartMs: number;
   /** RSS one second after the first answer, before any load. */
   idleRssBytes: number;
@@ -168,11 +170,15 @@ export async function prepareStage(
     sampleId: mainDb.ids[0],
     assets,
     async coldStart() {
+      // In the pod's shape, and until the pod would get traffic: the
+      // first 200 of /health/ready, which waits for the warm-up.
       const service = await startService({
         name: `${backend.kind}-cold`,
         databaseUrl: mainDb.url,
         workDir,
         env: mainEnv,
+        nodeArgs: POD_HEAP_FLAGS,
+        readyPath: '/health/ready',
       });
       try {
         await sleep(1_000);

@@ -6,6 +6,7 @@ import { NestFactory } from '@nestjs/core';
 import { loadConfiguration, type Configuration } from '../config/configuration';
 import { AppModule } from './app.module';
 import { StartupLogger } from './logging/startup-logger';
+import { WarmUp } from './start/warm-up';
 
 /**
  * Connections the kernel queues before Node accepts them. Node's default
@@ -44,8 +45,12 @@ async function bootstrap(
     host: string,
     backlog: number,
   ) => Promise<unknown>;
+  // Readiness answers 503 until the warm-up below has run.
+  const warmUp = app.get(WarmUp);
+  warmUp.expect();
   await listen(config.port, config.host, LISTEN_BACKLOG);
   logger.log(`Listening on ${await app.getUrl()}`, 'Bootstrap');
+  await warmUp.run(await app.getUrl());
 }
 
 /**

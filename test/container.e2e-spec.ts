@@ -232,10 +232,10 @@ describe('Dockerfile steps in a clean copy of the repository', () => {
       const cmd = readFileSync(join(REPO_ROOT, 'Dockerfile'), 'utf8')
         .split('\n')
         .find((line) => line.startsWith('CMD '));
-      expect(cmd).toBe('CMD ["node", "dist/src/main.js"]');
+      expect(cmd).toBe('CMD ["node", "dist/service/main.js"]');
 
       const port = await findFreePort();
-      const child = execFile(process.execPath, ['dist/src/main.js'], {
+      const child = execFile(process.execPath, ['dist/service/main.js'], {
         cwd: app,
         // The image's environment, except the address: tests listen on
         // loopback only.

@@ -10,7 +10,7 @@ import { startPost } from './support/pending-request';
 import { startServer } from './support/server-process';
 
 /**
- * The log of the real server process (`node dist/src/main.js`), through a
+ * The log of the real server process (`node dist/service/main.js`), through a
  * full logo round trip against the dev image API process with a known key.
  */
 

@@ -13,7 +13,7 @@ import { createTestDatabase, type TestDatabase } from './support/test-database';
 import { createTestApp, type TestApp } from './support/test-app';
 
 /**
- * The built server (`node dist/src/main.js`) as operators run it: a real
+ * The built server (`node dist/service/main.js`) as operators run it: a real
  * child process, configured by its environment. Needs `npm run build` first
  * (`npm test` builds before the e2e suites).
  */

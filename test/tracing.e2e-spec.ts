@@ -10,7 +10,7 @@ import {
 } from './support/test-database';
 
 /**
- * Tracing in the real process (node dist/src/main.js, the SDK loaded before
+ * Tracing in the real process (node dist/service/main.js, the SDK loaded before
  * the app), exporting OTLP/JSON to a receiver in this test: the caller's
  * traceparent is honoured and passed on to the image API, every upstream
  * attempt and backoff is a span, every statement is a span, nothing secret

@@ -802,7 +802,7 @@ export default async () => {
               },
               ready: {
                 summary:
-                  "Readiness: the database answers, the asset bucket (ASSET_STORE=s3)\nanswers, and the process is not shutting down. The image model's\nlifecycle is told (imageModel) but never fails readiness: a model\nabout to shut down, or gone, is the operator's to replace, and\nrestarting the pod would not help.",
+                  "Readiness: the start-up warm-up has finished (start/warm-up.ts), the\ndatabase answers, the asset bucket (ASSET_STORE=s3) answers, and the\nprocess is not shutting down. The image model's\nlifecycle is told (imageModel) but never fails readiness: a model\nabout to shut down, or gone, is the operator's to replace, and\nrestarting the pod would not help.",
                 type: Object,
               },
             },

@@ -15,6 +15,7 @@ import { AssetBytes } from '../assets/asset-bytes/asset-bytes';
 import { Database } from '../database/database.service';
 import { ImageModelLifecycle } from '../logo/providers/image-model-lifecycle';
 import { ShutdownState } from './shutdown-state';
+import { WarmUp } from '../start/warm-up';
 
 /** A database that does not answer within this is "not ready". */
 const DATABASE_PING_TIMEOUT_MS = 2000;
@@ -34,6 +35,7 @@ export class HealthController {
     private readonly shutdown: ShutdownState,
     private readonly assetBytes: AssetBytes,
     private readonly imageModels: ImageModelLifecycle,
+    private readonly warmUp: WarmUp,
   ) {}
 
   /** Liveness: the process answers. Never depends on the database. */
@@ -43,8 +45,9 @@ export class HealthController {
   }
 
   /**
-   * Readiness: the database answers, the asset bucket (ASSET_STORE=s3)
-   * answers, and the process is not shutting down. The image model's
+   * Readiness: the start-up warm-up has finished (start/warm-up.ts), the
+   * database answers, the asset bucket (ASSET_STORE=s3) answers, and the
+   * process is not shutting down. The image model's
    * lifecycle is told (imageModel) but never fails readiness: a model
    * about to shut down, or gone, is the operator's to replace, and
    * restarting the pod would not help.
@@ -52,6 +55,12 @@ export class HealthController {
   @Get('ready')
   ready(@Res({ passthrough: true }) response: Response) {
     return this.run(response, [
+      () => {
+        const check = this.indicators.check('warmUp');
+        return this.warmUp.finished
+          ? check.up()
+          : check.down({ message: 'The service is warming up' });
+      },
       () => {
         const check = this.indicators.check('shutdown');
         return this.shutdown.draining

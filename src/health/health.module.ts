@@ -5,6 +5,7 @@ import { LogoModule } from '../logo/logo.module';
 import { DrainingMiddleware } from './draining.middleware';
 import { HealthController } from './health.controller';
 import { ShutdownState } from './shutdown-state';
+import { WarmUp } from '../start/warm-up';
 
 @Module({
   // Terminus would log every failed check with its details; the probe's
@@ -15,8 +16,8 @@ import { ShutdownState } from './shutdown-state';
     LogoModule,
   ],
   controllers: [HealthController],
-  providers: [ShutdownState],
-  exports: [ShutdownState],
+  providers: [ShutdownState, WarmUp],
+  exports: [ShutdownState, WarmUp],
 })
 export class HealthModule implements NestModule {
   configure(consumer: MiddlewareConsumer): void {

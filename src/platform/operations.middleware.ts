@@ -11,6 +11,7 @@ import {
   matchedRoute,
 } from '../logging/request-log';
 import type { HeaderList } from './security-headers';
+import { isWarmUpRequest } from '../start/warm-up-request';
 
 /** Label of requests no route matched: one series, whatever the path. */
 export const UNMATCHED_ROUTE = 'unmatched';
@@ -43,6 +44,8 @@ export function operationsMiddleware(tools: OperationsTools) {
     (request as Request & { id: string }).id = id;
     response.setHeader(REQUEST_ID_HEADER, id);
     for (const [name, value] of headers) response.setHeader(name, value);
+    // The start-up warm-up's own requests: no log line, no metric.
+    if (isWarmUpRequest(request)) return next();
     response.once('close', () => {
       const elapsedMs = performance.now() - started;
       duration.observe(

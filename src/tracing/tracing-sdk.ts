@@ -33,6 +33,7 @@ import {
 import { ATTR_SERVICE_NAME } from '@opentelemetry/semantic-conventions';
 import type { TracingConfig } from './tracing.config';
 import { enableOwnSpans } from './spans';
+import { isWarmUpRequest } from '../start/warm-up-request';
 
 type EnabledTracing = Extract<TracingConfig, { enabled: true }>;
 
@@ -89,7 +90,7 @@ export function tracingInstrumentations(): Instrumentation[] {
   return [
     new HttpInstrumentation({
       ignoreIncomingRequestHook: (request) =>
-        UNTRACED_PATHS.test(request.url ?? ''),
+        UNTRACED_PATHS.test(request.url ?? '') || isWarmUpRequest(request),
       // An outgoing call with no request behind it (none today) is not a trace.
       requireParentforOutgoingSpans: true,
     }),

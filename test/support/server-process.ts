@@ -8,7 +8,8 @@ import { join, resolve } from 'node:path';
 type Env = Record<string, string | undefined>;
 
 export const REPO_ROOT = resolve(__dirname, '..', '..');
-export const SERVER_ENTRY = join(REPO_ROOT, 'dist', 'src', 'main.js');
+/** The production bundle (scripts/bundle-service.ts), as the image runs it. */
+export const SERVER_ENTRY = join(REPO_ROOT, 'dist', 'service', 'main.js');
 
 /**
  * Every variable the service reads. None is inherited from the environment
@@ -232,7 +233,7 @@ const sleep = (ms: number) =>
   new Promise<void>((resolvePromise) => setTimeout(resolvePromise, ms));
 
 /**
- * Starts the built server (`node dist/src/main.js`) on a free port of
+ * Starts the built server (`node dist/service/main.js`) on a free port of
  * 127.0.0.1 and waits until GET /api/ai/generate-logo answers.
  * `env` is applied on top of NODE_ENV=production, HOST=127.0.0.1,
  * LOG_LEVEL=warn and a free PORT (undefined unsets a variable).
@@ -316,7 +317,7 @@ export async function startServer(
 }
 
 /**
- * Runs `node dist/src/main.js` with `env` (applied like startServer's) and
+ * Runs `node dist/service/main.js` with `env` (applied like startServer's) and
  * resolves when it exits. A process still running after 10 s is killed and
  * the promise rejects: these runs are meant to stop on their own.
  */
