@@ -229,12 +229,32 @@ function probe(url: string): Promise<number> {
   });
 }
 
+/** How long startServer waits for the start-up warm-up once it listens. */
+const WARM_UP_WAIT_MS = 5_000;
+
+/**
+ * Waits until /health/ready answers 200, i.e. the start-up warm-up is over
+ * (src/start/warm-up.ts), so that what a test measures next (RSS, CPU,
+ * latency) is not the warm-up's. A process that stays unready (its
+ * database down, by design) is handed over anyway after WARM_UP_WAIT_MS.
+ */
+async function warmedUp(baseUrl: string): Promise<void> {
+  const until = Date.now() + WARM_UP_WAIT_MS;
+  while (Date.now() < until) {
+    if ((await probe(`${baseUrl}/health/ready`).catch(() => 0)) === 200) {
+      return;
+    }
+    await sleep(READY_POLL_MS);
+  }
+}
+
 const sleep = (ms: number) =>
   new Promise<void>((resolvePromise) => setTimeout(resolvePromise, ms));
 
 /**
  * Starts the built server (`node dist/service/main.js`) on a free port of
- * 127.0.0.1 and waits until GET /api/ai/generate-logo answers.
+ * 127.0.0.1 and waits until GET /api/ai/generate-logo answers, then for
+ * its warm-up (warmedUp).
  * `env` is applied on top of NODE_ENV=production, HOST=127.0.0.1,
  * LOG_LEVEL=warn and a free PORT (undefined unsets a variable).
  */
@@ -302,6 +322,7 @@ export async function startServer(
     }
     try {
       await probe(`${baseUrl}/api/ai/generate-logo`);
+      await warmedUp(baseUrl);
       return server;
     } catch {
       // Not listening yet.
