@@ -1,4 +1,3 @@
-import { exportJWK, generateKeyPair } from 'jose';
 import type { IncomingMessage } from 'node:http';
 import request from 'supertest';
 import type { ChangeEvent } from '../src/change-log/change-event';
@@ -227,15 +226,9 @@ describe('live changes in a page on another origin (headless Chromium)', () => {
     let ben: string;
 
     beforeAll(async () => {
-      const { privateKey } = await generateKeyPair('RS256', {
-        extractable: true,
-      });
-      provider = await DevAuthProviderProcess.start({
-        ...(await exportJWK(privateKey)),
-        kid: 'live-changes-browser',
-        alg: 'RS256',
-        use: 'sig',
-      });
+      provider = await DevAuthProviderProcess.startWithNewKey(
+        'live-changes-browser',
+      );
       t = await createTestApp({
         AUTH_MODE: 'oidc',
         AUTH_ISSUER: provider.issuer,

@@ -1,4 +1,3 @@
-import { exportJWK, generateKeyPair } from 'jose';
 import request from 'supertest';
 import { DevAuthProviderProcess } from './support/dev-auth-provider-process';
 import { EventStreamClient } from './support/event-stream-client';
@@ -36,15 +35,8 @@ describe('Live changes with AUTH_MODE=oidc', () => {
     ).body.project as { id: string; userId: string };
 
   beforeAll(async () => {
-    const { privateKey } = await generateKeyPair('RS256', {
-      extractable: true,
-    });
-    provider = await DevAuthProviderProcess.start({
-      ...(await exportJWK(privateKey)),
-      kid: 'live-changes-oidc',
-      alg: 'RS256',
-      use: 'sig',
-    });
+    provider =
+      await DevAuthProviderProcess.startWithNewKey('live-changes-oidc');
     t = await createTestApp({
       AUTH_MODE: 'oidc',
       AUTH_ISSUER: provider.issuer,

@@ -15,6 +15,14 @@ import { EventMetrics } from './event-metrics';
 /** Rows read per statement while catching up. */
 const BATCH = 500;
 
+/** What a subscriber watches, as the feed indexes it. */
+const watchKey = (scope: ChangeScope): string =>
+  scope.projectId !== undefined
+    ? `project:${scope.projectId}`
+    : scope.userId !== undefined
+      ? `user:${scope.userId}`
+      : 'all';
+
 /** Receives the events of its scope, in id order, each once. */
 export interface FeedSubscriber {
   readonly scope: ChangeScope;
@@ -33,9 +41,8 @@ export interface FeedSubscriber {
 @Injectable()
 export class ChangeFeed implements OnApplicationShutdown {
   private readonly logger = new Logger('ChangeFeed');
-  private readonly byUser = new Map<string, Set<FeedSubscriber>>();
-  private readonly byProject = new Map<string, Set<FeedSubscriber>>();
-  private readonly everything = new Set<FeedSubscriber>();
+  /** Subscribers by what they watch: `project:<id>`, `user:<id>` or `all`. */
+  private readonly watching = new Map<string, Set<FeedSubscriber>>();
   private count = 0;
   /** The last id handed out; undefined while nobody listens. */
   private cursor: number | undefined;
@@ -71,48 +78,28 @@ export class ChangeFeed implements OnApplicationShutdown {
       throw error;
     });
     await this.starting;
-    this.setOf(subscriber.scope)?.add(subscriber);
-    if (!subscriber.scope.userId && !subscriber.scope.projectId) {
-      this.everything.add(subscriber);
+    const key = watchKey(subscriber.scope);
+    let set = this.watching.get(key);
+    if (!set) {
+      set = new Set();
+      this.watching.set(key, set);
     }
+    set.add(subscriber);
     this.count++;
     return this.cursor ?? 0;
   }
 
   unsubscribe(subscriber: FeedSubscriber): void {
-    const set = subscriber.scope.projectId
-      ? this.byProject.get(subscriber.scope.projectId)
-      : subscriber.scope.userId
-        ? this.byUser.get(subscriber.scope.userId)
-        : this.everything;
+    const key = watchKey(subscriber.scope);
+    const set = this.watching.get(key);
     if (!set?.delete(subscriber)) return;
-    if (set.size === 0) {
-      if (subscriber.scope.projectId)
-        this.byProject.delete(subscriber.scope.projectId);
-      else if (subscriber.scope.userId)
-        this.byUser.delete(subscriber.scope.userId);
-    }
+    if (set.size === 0) this.watching.delete(key);
     this.count--;
     if (this.count === 0) this.stop();
   }
 
   onApplicationShutdown(): void {
     this.stop();
-  }
-
-  private setOf(scope: ChangeScope): Set<FeedSubscriber> | undefined {
-    const [map, key] = scope.projectId
-      ? [this.byProject, scope.projectId]
-      : scope.userId
-        ? [this.byUser, scope.userId]
-        : [undefined, undefined];
-    if (!map || key === undefined) return undefined;
-    let set = map.get(key);
-    if (!set) {
-      set = new Set();
-      map.set(key, set);
-    }
-    return set;
   }
 
   private async start(): Promise<void> {
@@ -200,12 +187,13 @@ export class ChangeFeed implements OnApplicationShutdown {
 
   private dispatch(event: ChangeEvent): void {
     this.metrics.delivered(event);
-    const targets = [
-      this.byProject.get(event.projectId),
-      this.byUser.get(event.userId),
-      this.everything,
+    const keys = [
+      watchKey({ projectId: event.projectId }),
+      watchKey({ userId: event.userId }),
+      watchKey({}),
     ];
-    for (const set of targets) {
+    for (const key of keys) {
+      const set = this.watching.get(key);
       if (!set) continue;
       for (const subscriber of set) subscriber.deliver(event);
     }

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { Counter, Gauge, Histogram } from 'prom-client';
 import type { ChangeEvent } from '../change-log/change-event';
 import { MetricsService } from '../metrics/metrics.service';
+import type { CloseReason } from './live-stream';
 
 /** Live-change streams of this process, for /metrics. */
 @Injectable()
@@ -73,7 +74,7 @@ export class EventMetrics {
     this.resets.inc();
   }
 
-  closedBy(reason: 'slow_reader' | 'expired' | 'shutdown' | 'deleted'): void {
+  closedBy(reason: CloseReason): void {
     this.cut.inc({ reason });
   }
 

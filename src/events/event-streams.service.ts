@@ -12,7 +12,7 @@ import { ChangeFeed } from './change-feed';
 import { eventsConfig, type EventsConfig } from './events.config';
 import { StreamsFullError, TooManyStreamsError } from './events.errors';
 import { EventMetrics } from './event-metrics';
-import { LiveStream } from './live-stream';
+import { LiveStream, type CloseReason } from './live-stream';
 
 /** The reconnection delay a stream advises (SSE `retry:`), in ms. */
 export const RECONNECT_MS = 2_000;
@@ -45,6 +45,9 @@ export interface StreamRequest {
 export class EventStreams implements BeforeApplicationShutdown {
   private readonly streams = new Set<LiveStream>();
   private readonly perClient = new Map<string, number>();
+  /** Streams counted against the instance (perClient's total). */
+  private admitted = 0;
+  private readonly expiries = new WeakMap<LiveStream, NodeJS.Timeout>();
   private heartbeat: NodeJS.Timeout | undefined;
   private stopping = false;
 
@@ -59,6 +62,7 @@ export class EventStreams implements BeforeApplicationShutdown {
   async open(request: StreamRequest, response: Response): Promise<void> {
     this.admit(request.clientKey);
     let stream: LiveStream | undefined;
+    let added = false;
     try {
       const start = await this.startOf(request.lastEventId);
       stream = new LiveStream(
@@ -71,7 +75,9 @@ export class EventStreams implements BeforeApplicationShutdown {
       this.begin(response);
       const opened = stream;
       response.on('close', () => this.forget(opened));
+      // From here on, forget() gives the slot back.
       this.streams.add(stream);
+      added = true;
       this.metrics.opened();
       // Gone before the handler above was there: its close has passed.
       if (!response.socket || response.socket.destroyed) {
@@ -97,10 +103,9 @@ export class EventStreams implements BeforeApplicationShutdown {
       await this.replay(stream, from, cursor);
       this.metrics.wrote(stream.live());
     } catch (error) {
-      if (!stream) {
-        this.release(request.clientKey);
-        throw error;
-      }
+      // Before the stream was added, its slot is still this call's.
+      if (!added) this.release(request.clientKey);
+      if (!stream) throw error;
       // Headers are out: the client sees a dropped stream and resumes.
       response.destroy();
     }
@@ -121,13 +126,15 @@ export class EventStreams implements BeforeApplicationShutdown {
     if (held >= this.config.clientLimit) {
       throw new TooManyStreamsError(this.config.clientLimit);
     }
-    let total = 0;
-    for (const count of this.perClient.values()) total += count;
-    if (total >= this.config.instanceLimit) throw new StreamsFullError('full');
+    if (this.admitted >= this.config.instanceLimit) {
+      throw new StreamsFullError('full');
+    }
     this.perClient.set(clientKey, held + 1);
+    this.admitted++;
   }
 
   private release(clientKey: string): void {
+    this.admitted--;
     const held = (this.perClient.get(clientKey) ?? 1) - 1;
     if (held > 0) this.perClient.set(clientKey, held);
     else this.perClient.delete(clientKey);
@@ -193,19 +200,13 @@ export class EventStreams implements BeforeApplicationShutdown {
     this.expiries.set(stream, timer);
   }
 
-  private readonly expiries = new WeakMap<LiveStream, NodeJS.Timeout>();
-
-  private forget(stream: LiveStream | undefined, reason?: string): void {
+  private forget(stream: LiveStream | undefined, reason?: CloseReason): void {
     if (!stream || !this.streams.delete(stream)) return;
     clearTimeout(this.expiries.get(stream));
     this.feed.unsubscribe(stream);
     this.release(stream.clientKey);
     this.metrics.closed();
-    if (reason) {
-      this.metrics.closedBy(
-        reason as 'slow_reader' | 'expired' | 'shutdown' | 'deleted',
-      );
-    }
+    if (reason) this.metrics.closedBy(reason);
     if (this.streams.size === 0) {
       clearInterval(this.heartbeat);
       this.heartbeat = undefined;

@@ -37,13 +37,7 @@ export class EventsService {
     context: RequestContext,
     response: Response,
   ): Promise<void> {
-    const reader = ProjectAccess.of(context).readOwner();
-    const owner = isWellFormedId(projectId)
-      ? await this.log.ownerOf(projectId)
-      : undefined;
-    if (owner === undefined || (reader !== undefined && reader !== owner)) {
-      throw new ProjectNotFoundException();
-    }
+    await this.assertReadable(projectId, context);
     await this.streams.open(
       this.request({ projectId }, lastEventId, context),
       response,
@@ -78,13 +72,7 @@ export class EventsService {
   ): Promise<StreamTicketDto> {
     let path = '/api/events';
     if (projectId !== undefined) {
-      const reader = ProjectAccess.of(context).readOwner();
-      const owner = isWellFormedId(projectId)
-        ? await this.log.ownerOf(projectId)
-        : undefined;
-      if (owner === undefined || (reader !== undefined && reader !== owner)) {
-        throw new ProjectNotFoundException();
-      }
+      await this.assertReadable(projectId, context);
       path = `/api/projects/${projectId}/events`;
     }
     const now = Date.now();
@@ -94,6 +82,20 @@ export class EventsService {
     if (!caller || !this.tickets) return { url: base, expiresAt };
     const ticket = this.tickets.issue(caller, now);
     return { url: `${base}?ticket=${ticket}`, expiresAt };
+  }
+
+  /** 404, as GET would answer, unless the caller may read the project. */
+  private async assertReadable(
+    projectId: string,
+    context: RequestContext,
+  ): Promise<void> {
+    const reader = ProjectAccess.of(context).readOwner();
+    const owner = isWellFormedId(projectId)
+      ? await this.log.ownerOf(projectId)
+      : undefined;
+    if (owner === undefined || (reader !== undefined && reader !== owner)) {
+      throw new ProjectNotFoundException();
+    }
   }
 
   private request(

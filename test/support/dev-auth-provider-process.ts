@@ -2,7 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import type { JWK } from 'jose';
+import { exportJWK, generateKeyPair, type JWK } from 'jose';
 import { findFreePort, REPO_ROOT } from './server-process';
 
 const ENTRY = join(
@@ -32,6 +32,19 @@ export class DevAuthProviderProcess {
   ) {}
 
   /** `env`: more of its environment (CORS_ORIGINS, for a browser page). */
+  /** Starts a provider signing with a new RS256 key named `kid`. */
+  static async startWithNewKey(kid: string): Promise<DevAuthProviderProcess> {
+    const { privateKey } = await generateKeyPair('RS256', {
+      extractable: true,
+    });
+    return DevAuthProviderProcess.start({
+      ...(await exportJWK(privateKey)),
+      kid,
+      alg: 'RS256',
+      use: 'sig',
+    });
+  }
+
   static async start(
     signingKey: JWK,
     env: Record<string, string> = {},
