@@ -134,7 +134,7 @@ export class TasksService {
         input: taskInput,
         createdAt: new Date(),
       });
-      await this.engine.enqueue(transaction, task.id);
+      await this.engine.enqueue(transaction, task.id, unfinished.user);
       const reply = acceptedTaskReply(task);
       if (key) {
         await this.idempotency.answerInTransaction(transaction, key, reply);

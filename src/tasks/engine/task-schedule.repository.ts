@@ -14,14 +14,17 @@ export class TaskScheduleRepository {
   /**
    * Leases one deliverable task until `leaseUntil`: a queued one whose
    * time has come, else a running one whose worker's lease ran out (it
-   * died). Oldest first.
+   * died). Round robin by user: the queued task of the user with the
+   * fewest tasks running now, oldest first among equals, so one user's
+   * backlog never holds another user's first task for longer than a
+   * worker needs to come free.
    */
   async take(now: Date, leaseUntil: Date): Promise<string | undefined> {
     return this.db.write(async (manager) => {
       const sql = sqlFor(manager);
       const at = sql.timestamp(now);
       let [row] = await sql.rows<{ id: string }>(
-        `SELECT "id" FROM "tasks" WHERE "status" = 'QUEUED' AND "runAfter" <= $1 ORDER BY "runAfter", "id" LIMIT 1`,
+        `SELECT "t"."id" FROM "tasks" "t" JOIN "projects" "p" ON "p"."id" = "t"."projectId" WHERE "t"."status" = 'QUEUED' AND "t"."runAfter" <= $1 ORDER BY (SELECT COUNT(*) FROM "tasks" "r" JOIN "projects" "rp" ON "rp"."id" = "r"."projectId" WHERE "rp"."userId" = "p"."userId" AND "r"."status" = 'RUNNING'), "t"."runAfter", "t"."id" LIMIT 1`,
         [at],
       );
       row ??= (
