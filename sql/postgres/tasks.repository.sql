@@ -13,6 +13,7 @@ FROM "sections"
 WHERE "projectId" = $1 AND "type" = $2
 ORDER BY "position"
 LIMIT 1;
+SELECT pg_advisory_xact_lock($1, hashtext($2));
 SELECT COUNT(*) AS "count"
 FROM "tasks"
 WHERE "projectId" = $1 AND "status" IN ('QUEUED', 'RUNNING');
