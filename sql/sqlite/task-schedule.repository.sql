@@ -3,16 +3,10 @@
 
 -- TaskScheduleRepository.take
 BEGIN TRANSACTION;
-SELECT "t"."id"
-FROM "tasks" "t"
-JOIN "projects" "p" ON "p"."id" = "t"."projectId"
-WHERE "t"."status" = 'QUEUED' AND "t"."runAfter" <= ?
-ORDER BY (
-  SELECT COUNT(*)
-  FROM "tasks" "o"
-  JOIN "projects" "op" ON "op"."id" = "o"."projectId"
-  WHERE "op"."userId" = "p"."userId" AND "o"."id" < "t"."id" AND ("o"."finishedAt" IS NULL OR "o"."finishedAt" > "t"."createdAt")
-), "t"."runAfter", "t"."id"
+SELECT "id"
+FROM "tasks"
+WHERE "status" = 'QUEUED' AND "runAfter" <= ?
+ORDER BY "queuePlace", "runAfter", "id"
 LIMIT 1;
 SELECT "id"
 FROM "tasks"

@@ -61,6 +61,8 @@ export interface NewTask {
   sectionId: string | null;
   input: Record<string, unknown>;
   createdAt: Date;
+  /** How many of the owner's tasks are unfinished already (engine/task-schedule.repository.ts). */
+  queuePlace: number;
 }
 
 /** What a worker needs to run a task: the task and its project's text. */
@@ -129,7 +131,7 @@ export class TasksRepository {
     const sql = sqlFor(managerOf(transaction));
     const at = sql.timestamp(task.createdAt);
     await sql.changes(
-      `INSERT INTO "tasks" ("id", "projectId", "type", "agentId", "sectionId", "status", "input", "assetIds", "error", "attempts", "createdAt", "startedAt", "finishedAt", "updatedAt", "runAfter", "leaseUntil") VALUES ($1, $2, $3, $4, $5, 'QUEUED', $6, '[]', NULL, 0, $7, NULL, NULL, $7, $7, NULL)`,
+      `INSERT INTO "tasks" ("id", "projectId", "type", "agentId", "sectionId", "status", "input", "assetIds", "error", "attempts", "createdAt", "startedAt", "finishedAt", "updatedAt", "runAfter", "leaseUntil", "queuePlace") VALUES ($1, $2, $3, $4, $5, 'QUEUED', $6, '[]', NULL, 0, $7, NULL, NULL, $7, $7, NULL, $8)`,
       [
         task.id,
         task.projectId,
@@ -138,6 +140,7 @@ export class TasksRepository {
         task.sectionId,
         JSON.stringify(task.input),
         at,
+        task.queuePlace,
       ],
     );
     this.changeLog.record(transaction, task.projectId, {

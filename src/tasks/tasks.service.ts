@@ -133,6 +133,7 @@ export class TasksService {
         ...place,
         input: taskInput,
         createdAt: new Date(),
+        queuePlace: unfinished.user,
       });
       await this.engine.enqueue(transaction, task.id, unfinished.user);
       const reply = acceptedTaskReply(task);

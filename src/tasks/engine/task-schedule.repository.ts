@@ -15,8 +15,8 @@ export class TaskScheduleRepository {
    * Leases one deliverable task until `leaseUntil`: a queued one whose
    * time has come, else a running one whose worker's lease ran out (it
    * died). Round robin by user, as pg-boss's priorities do: a task's
-   * place is its owner's backlog when it was queued (the owner's earlier
-   * tasks not finished by then), lowest first, oldest first among equals:
+   * place (queuePlace) is its owner's backlog when it was queued (the
+   * owner's tasks not finished by then), lowest first, oldest first among equals:
    * every user's first task comes before any user's second, so one
    * user's backlog never holds another user's first task for longer than
    * a worker needs to come free.
@@ -26,7 +26,7 @@ export class TaskScheduleRepository {
       const sql = sqlFor(manager);
       const at = sql.timestamp(now);
       let [row] = await sql.rows<{ id: string }>(
-        `SELECT "t"."id" FROM "tasks" "t" JOIN "projects" "p" ON "p"."id" = "t"."projectId" WHERE "t"."status" = 'QUEUED' AND "t"."runAfter" <= $1 ORDER BY (SELECT COUNT(*) FROM "tasks" "o" JOIN "projects" "op" ON "op"."id" = "o"."projectId" WHERE "op"."userId" = "p"."userId" AND "o"."id" < "t"."id" AND ("o"."finishedAt" IS NULL OR "o"."finishedAt" > "t"."createdAt")), "t"."runAfter", "t"."id" LIMIT 1`,
+        `SELECT "id" FROM "tasks" WHERE "status" = 'QUEUED' AND "runAfter" <= $1 ORDER BY "queuePlace", "runAfter", "id" LIMIT 1`,
         [at],
       );
       row ??= (
