@@ -26,7 +26,13 @@ describe('loadConfiguration (every feature slice at once)', () => {
       },
       limits: {
         bodyLimitBytes: 1024 * 1024,
-        largeBodies: { permits: 4, waitMs: 3000, readTimeoutMs: 10_000 },
+        largeBodies: {
+          permits: 4,
+          waitMs: 3000,
+          readTimeoutMs: 10_000,
+          minBytesPerSecond: 1024,
+          minRateGraceMs: 2000,
+        },
         listIdleTimeoutMs: 30000,
         listMaxDurationMs: 120000,
         listClientLimit: 2,

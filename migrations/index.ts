@@ -16,6 +16,8 @@ import { ChangeEvents1764530000000 } from './1764530000000-change-events';
  * Every migration, oldest first. Listed as classes rather than a file glob so
  * the same list works from TypeScript (tests) and from the build (dist/).
  */
+import { TaskQueuePlace1764537000000 } from './1764537000000-task-queue-place';
+
 export const MIGRATIONS = [
   InitialSchema1763780000000,
   ChildOrderIndexes1763790000000,
@@ -30,4 +32,5 @@ export const MIGRATIONS = [
   AssetRenditions1764510000000,
   TaskLeaseIndex1764520000000,
   ChangeEvents1764530000000,
+  TaskQueuePlace1764537000000,
 ];

@@ -522,6 +522,7 @@ export async function captureRepositorySql(
           sectionId: logoSection.id,
           input: { count: 1 },
           createdAt: new Date(),
+          queuePlace: 0,
         });
       }),
     );

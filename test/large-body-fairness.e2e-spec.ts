@@ -60,6 +60,62 @@ function stalledPatch(
   });
 }
 
+/**
+ * A raw socket from `localAddress` that announces `declared` bytes and then
+ * sends one byte a second; resolves with the status the server answered
+ * (0 if it closed without one).
+ */
+function tricklingPatch(
+  port: number,
+  path: string,
+  localAddress: string,
+  declared: number,
+  sockets: Socket[],
+): Promise<number> {
+  return new Promise((resolve) => {
+    const socket = connect({ port, host: '127.0.0.1', localAddress });
+    sockets.push(socket);
+    const chunks: Buffer[] = [];
+    const drip = setInterval(() => {
+      if (socket.writable) socket.write('{');
+    }, 1000);
+    socket.on('data', (chunk: Buffer) => chunks.push(chunk));
+    socket.on('error', () => undefined);
+    socket.on('close', () => {
+      clearInterval(drip);
+      const text = Buffer.concat(chunks).toString('utf8');
+      resolve(Number(/^HTTP\/1\.1 (\d{3})/.exec(text)?.[1] ?? 0));
+    });
+    socket.write(
+      `PATCH ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\n` +
+        `Content-Type: application/json\r\nContent-Length: ${declared}\r\n\r\n`,
+    );
+  });
+}
+
+/** A PATCH with a JSON body, sent from `localAddress`; its status. */
+function patchFrom(
+  baseUrl: string,
+  path: string,
+  localAddress: string,
+  body: unknown,
+): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const call = httpRequest(`${baseUrl}${path}`, {
+      method: 'PATCH',
+      agent: false,
+      localAddress,
+      headers: { 'Content-Type': 'application/json' },
+    });
+    call.once('error', reject);
+    call.once('response', (response) => {
+      response.resume();
+      response.once('end', () => resolve(response.statusCode ?? 0));
+    });
+    call.end(JSON.stringify(body));
+  });
+}
+
 /** A PATCH whose body is sent chunked (no Content-Length). */
 function chunkedPatch(
   baseUrl: string,
@@ -107,6 +163,8 @@ describe('large bodies under a flood of stalled sockets from one client', () => 
       TRUST_PROXY: 'loopback',
       LARGE_BODY_WAIT_MS: String(WAIT_MS),
       LARGE_BODY_READ_TIMEOUT_MS: String(READ_TIMEOUT_MS),
+      // This suite is about the line; the byte-rate floor has its own below.
+      LARGE_BODY_MIN_BYTES_PER_S: '0',
     });
     base = await listen(t);
     port = Number(new URL(base).port);
@@ -179,6 +237,68 @@ describe('large bodies under a flood of stalled sockets from one client', () => 
     expect(await refused(t, 'share')).toBe(62);
     expect(await refused(t, 'deadline')).toBe(2);
     expect(await refused(t, 'read_timeout')).toBe(1);
+    for (const socket of sockets) socket.destroy();
+  });
+});
+
+describe('large bodies under trickling sockets from neighbouring addresses', () => {
+  let t: TestApp;
+  let base: string;
+  let port: number;
+
+  beforeAll(async () => {
+    // Defaults: 4 permits, 3 s wait, 10 s to arrive, 1 KB/s after 2 s.
+    t = await createTestApp({});
+    base = await listen(t);
+    port = Number(new URL(base).port);
+  });
+  afterAll(() => t.close());
+
+  it('serves a 100 KB PATCH from another /24 while 4 addresses of one /24 trickle 2 bodies each at one byte a second, and cuts the tricklers with 408 once they fall under the byte-rate floor', async () => {
+    const created = await request(t.server)
+      .post('/api/projects')
+      .send({ name: 'Neighbours', userId: 'u-net' })
+      .expect(201);
+    const path = `/api/projects/${created.body.project.id as string}`;
+
+    const sockets: Socket[] = [];
+    const tricklers = ['127.0.0.11', '127.0.0.12', '127.0.0.13', '127.0.0.14'];
+    const trickled = tricklers.flatMap((address) => [
+      tricklingPatch(port, path, address, 200_000, sockets),
+      tricklingPatch(port, path, address, 200_000, sockets),
+    ]);
+    const open = () =>
+      new Promise<number>((resolve, reject) =>
+        t.server.getConnections((error, count) =>
+          error ? reject(error) : resolve(count),
+        ),
+      );
+    while ((await open()) < sockets.length) {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    await request(t.server).get('/health/live').expect(200);
+
+    const served: number[] = [];
+    for (let n = 0; n < 5; n++) {
+      served.push(
+        await patchFrom(base, path, '127.0.1.5', {
+          description: `${n}`.padEnd(100_000, 'x'),
+        }),
+      );
+    }
+    process.stdout.write(
+      `large-body neighbours: legitimate 100 KB PATCHes ${served.join(',')}\n`,
+    );
+    expect(served).toEqual([200, 200, 200, 200, 200]);
+
+    const statuses = await Promise.all(trickled);
+    // The network's share (2 permits) was cut for being too slow; the
+    // others waited for a turn in vain (503) or were cut once they had one.
+    expect(statuses.every((status) => status === 408 || status === 503)).toBe(
+      true,
+    );
+    expect(await refused(t, 'too_slow')).toBeGreaterThanOrEqual(2);
+    expect(await refused(t, 'read_timeout')).toBe(0);
     for (const socket of sockets) socket.destroy();
   });
 });

@@ -1,4 +1,7 @@
 import { statSync } from 'node:fs';
+import { exportJWK, generateKeyPair } from 'jose';
+import { seededUserId } from '../bench/seed-rows';
+import { DevAuthProviderProcess } from './support/dev-auth-provider-process';
 import request from 'supertest';
 import { waitForNoListSnapshots } from './support/list-snapshots';
 import { listen } from './support/pending-request';
@@ -181,7 +184,8 @@ if (TEST_DATABASE === 'postgres') {
     afterAll(() => t.close());
 
     it("keeps a list connection for a new client: three clients holding two slow lists each take four of the five, and a fourth client's full list starts", async () => {
-      const from = (n: number) => ({ 'X-Forwarded-For': `203.0.113.${n}` });
+      // Addresses of different networks: a network's share is its own test.
+      const from = (n: number) => ({ 'X-Forwarded-For': `203.0.${n}.1` });
       // Not read: each holds its connection (and snapshot) until dropped.
       const held = await Promise.all(
         [11, 11, 12, 12, 13, 13].map((n) =>
@@ -199,6 +203,96 @@ if (TEST_DATABASE === 'postgres') {
       expect(statuses.filter((status) => status === 200)).toHaveLength(4);
       expect(statuses.filter((status) => status === 503)).toHaveLength(2);
       for (const response of [...held, newcomer]) response.destroy();
+      expect(await waitForNoListSnapshots(t.databaseUrl, 10_000)).toBe(0);
+    });
+  });
+
+  describe('full lists: the list connections shared between addresses under AUTH_MODE=oidc (PostgreSQL)', () => {
+    let provider: DevAuthProviderProcess;
+    let t: TestApp;
+    let base: string;
+
+    beforeAll(async () => {
+      const { privateKey } = await generateKeyPair('RS256', {
+        extractable: true,
+      });
+      provider = await DevAuthProviderProcess.start({
+        ...(await exportJWK(privateKey)),
+        kid: 'list-fairness',
+        alg: 'RS256',
+        use: 'sig',
+      });
+      t = await createTestApp({
+        AUTH_MODE: 'oidc',
+        AUTH_ISSUER: provider.issuer,
+        AUTH_AUDIENCE: 'workspace-api',
+        ASSET_URL_SIGNING_KEY: 'a-test-signing-key-of-at-least-32-chars',
+        DATABASE_LIST_POOL_SIZE: '5',
+        LIST_CLIENT_LIMIT: '2',
+        TRUST_PROXY: 'loopback',
+      });
+      base = await listen(t);
+      await seedProjects(t.databaseUrl, 20_000, 10);
+    });
+    afterAll(async () => {
+      await t?.close();
+      await provider?.stop();
+    });
+
+    it("keeps a list connection for another address: 5 accounts on 2 addresses holding two slow lists each take at most four of the five, and a sixth account's list from a third address starts", async () => {
+      const accounts = [1, 2, 3, 4, 5];
+      const tokens = await Promise.all(
+        accounts.map((n) => provider.token(seededUserId(n))),
+      );
+      const headersOf = (index: number, address: string) => ({
+        Authorization: `Bearer ${tokens[index]}`,
+        'X-Forwarded-For': address,
+      });
+      // Not read: each holds its connection (and snapshot) until dropped.
+      const held = await Promise.all(
+        accounts.flatMap((_, index) => {
+          const address = index < 3 ? '198.51.100.7' : '203.0.113.7';
+          return [0, 1].map(() =>
+            openList(`${base}/api/projects`, headersOf(index, address)),
+          );
+        }),
+      );
+      const statuses = held.map((response) => response.statusCode);
+      const newcomer = await openList(`${base}/api/projects`, {
+        Authorization: `Bearer ${await provider.token(seededUserId(6))}`,
+        'X-Forwarded-For': '192.0.2.9',
+      });
+      process.stdout.write(
+        `list connections: 5 accounts on 2 addresses ${JSON.stringify(statuses)}, third address ${newcomer.statusCode}\n`,
+      );
+      expect(
+        statuses.filter((status) => status === 200).length,
+      ).toBeLessThanOrEqual(4);
+      expect(newcomer.statusCode).toBe(200);
+      for (const response of [...held, newcomer]) response.destroy();
+      expect(await waitForNoListSnapshots(t.databaseUrl, 10_000)).toBe(0);
+    });
+
+    it('holds a network (/24) to the share of one address: two neighbouring addresses hold two lists, and an address of another network still gets one', async () => {
+      const tokens = await Promise.all(
+        [1, 2, 3, 4].map((n) => provider.token(seededUserId(n))),
+      );
+      const held = await Promise.all(
+        tokens.map((token, index) =>
+          openList(`${base}/api/projects`, {
+            Authorization: `Bearer ${token}`,
+            'X-Forwarded-For': `198.51.100.${20 + (index % 2)}`,
+          }),
+        ),
+      );
+      const statuses = held.map((response) => response.statusCode);
+      const elsewhere = await openList(`${base}/api/projects`, {
+        Authorization: `Bearer ${await provider.token(seededUserId(7))}`,
+        'X-Forwarded-For': '192.0.2.10',
+      });
+      expect(statuses.filter((status) => status === 200)).toHaveLength(2);
+      expect(elsewhere.statusCode).toBe(200);
+      for (const response of [...held, elsewhere]) response.destroy();
       expect(await waitForNoListSnapshots(t.databaseUrl, 10_000)).toBe(0);
     });
   });

@@ -109,7 +109,7 @@ function queueTask(
 ): Promise<string> {
   return scratch.db.transaction(async (transaction) => {
     const id = await insertTask(transaction, projectId);
-    await engine.enqueue(transaction, id);
+    await engine.enqueue(transaction, id, 0);
     return id;
   });
 }
@@ -225,7 +225,7 @@ function contract(kind: EngineKind) {
       await expect(
         scratch.db.transaction(async (transaction) => {
           rolledBack = await insertTask(transaction, projectId);
-          await engine.enqueue(transaction, rolledBack);
+          await engine.enqueue(transaction, rolledBack, 0);
           throw new Error('roll back');
         }),
       ).rejects.toThrow('roll back');

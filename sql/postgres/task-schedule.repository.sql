@@ -6,7 +6,7 @@ START TRANSACTION;
 SELECT "id"
 FROM "tasks"
 WHERE "status" = 'QUEUED' AND "runAfter" <= $1
-ORDER BY "runAfter", "id"
+ORDER BY "queuePlace", "runAfter", "id"
 LIMIT 1;
 SELECT "id"
 FROM "tasks"

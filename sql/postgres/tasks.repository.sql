@@ -13,6 +13,7 @@ FROM "sections"
 WHERE "projectId" = $1 AND "type" = $2
 ORDER BY "position"
 LIMIT 1;
+SELECT pg_advisory_xact_lock($1, hashtext($2));
 SELECT COUNT(*) AS "count"
 FROM "tasks"
 WHERE "projectId" = $1 AND "status" IN ('QUEUED', 'RUNNING');
@@ -23,8 +24,8 @@ WHERE "p"."userId" = $1 AND "t"."status" IN ('QUEUED', 'RUNNING');
 SELECT "userId"
 FROM "projects"
 WHERE "id" = $1;
-INSERT INTO "tasks" ("id", "projectId", "type", "agentId", "sectionId", "status", "input", "assetIds", "error", "attempts", "createdAt", "startedAt", "finishedAt", "updatedAt", "runAfter", "leaseUntil")
-VALUES ($1, $2, $3, $4, $5, 'QUEUED', $6, '[]', NULL, 0, $7, NULL, NULL, $7, $7, NULL);
+INSERT INTO "tasks" ("id", "projectId", "type", "agentId", "sectionId", "status", "input", "assetIds", "error", "attempts", "createdAt", "startedAt", "finishedAt", "updatedAt", "runAfter", "leaseUntil", "queuePlace")
+VALUES ($1, $2, $3, $4, $5, 'QUEUED', $6, '[]', NULL, 0, $7, NULL, NULL, $7, $7, NULL, $8);
 SELECT pg_advisory_xact_lock($1);
 INSERT INTO "change_events" ("type", "projectId", "userId", "at", "data")
 VALUES ($1, $2, $3, $4, $5);

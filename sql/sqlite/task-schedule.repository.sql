@@ -6,7 +6,7 @@ BEGIN TRANSACTION;
 SELECT "id"
 FROM "tasks"
 WHERE "status" = 'QUEUED' AND "runAfter" <= ?
-ORDER BY "runAfter", "id"
+ORDER BY "queuePlace", "runAfter", "id"
 LIMIT 1;
 SELECT "id"
 FROM "tasks"

@@ -23,8 +23,8 @@ WHERE "p"."userId" = ? AND "t"."status" IN ('QUEUED', 'RUNNING');
 SELECT "userId"
 FROM "projects"
 WHERE "id" = ?;
-INSERT INTO "tasks" ("id", "projectId", "type", "agentId", "sectionId", "status", "input", "assetIds", "error", "attempts", "createdAt", "startedAt", "finishedAt", "updatedAt", "runAfter", "leaseUntil")
-VALUES (?, ?, ?, ?, ?, 'QUEUED', ?, '[]', NULL, 0, ?, NULL, NULL, ?, ?, NULL);
+INSERT INTO "tasks" ("id", "projectId", "type", "agentId", "sectionId", "status", "input", "assetIds", "error", "attempts", "createdAt", "startedAt", "finishedAt", "updatedAt", "runAfter", "leaseUntil", "queuePlace")
+VALUES (?, ?, ?, ?, ?, 'QUEUED', ?, '[]', NULL, 0, ?, NULL, NULL, ?, ?, NULL, ?);
 INSERT INTO "change_events" ("type", "projectId", "userId", "at", "data")
 VALUES (?, ?, ?, ?, ?);
 COMMIT;

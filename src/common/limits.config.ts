@@ -19,6 +19,26 @@ export const limitsConfig = registerAs('limits', (env: Env = process.env) => ({
       100,
       300_000,
     ),
+    /**
+     * Once its turn came, a large body that has arrived slower than this
+     * (bytes a second, averaged from the start) after
+     * LARGE_BODY_MIN_RATE_GRACE_MS is cut with 408: a client trickling
+     * bytes gives its permit back within seconds. 0: no floor.
+     */
+    minBytesPerSecond: integer(
+      env,
+      'LARGE_BODY_MIN_BYTES_PER_S',
+      1024,
+      0,
+      1_000_000_000,
+    ),
+    minRateGraceMs: integer(
+      env,
+      'LARGE_BODY_MIN_RATE_GRACE_MS',
+      2000,
+      100,
+      60_000,
+    ),
   },
   /**
    * A streamed list whose client reads nothing for this long is cut off, so

@@ -38,18 +38,22 @@ const UNNAMED: Claimant = { identity: 'anyone', address: 'anyone' };
  * The list connections' fair shares. An identity's second connection is
  * granted only while at least half the pool (rounded up) stays free, so
  * clients holding two each fill at most a part of it and the rest goes
- * one per identity: a new client's first list still starts. An address
- * never takes the last connection, however many identities it shows.
+ * one per identity: a new client's first list still starts. An address,
+ * and a network of addresses (an IPv4 /24, an IPv6 /64), holds less than
+ * half the pool however many identities it shows: two of them never hold
+ * every connection (from a pool of 3 up).
  */
 export function listConnectionShares(poolSize: number, clientLimit: number) {
+  const place = {
+    permits: Math.max(1, Math.floor((poolSize - 1) / 2)),
+    waiting: LIST_CONNECTION_QUEUE_LIMIT / 2,
+  };
   return {
     permits: poolSize,
     waiting: LIST_CONNECTION_QUEUE_LIMIT,
     perIdentity: { permits: clientLimit, waiting: clientLimit },
-    perAddress: {
-      permits: Math.max(1, poolSize - 1),
-      waiting: LIST_CONNECTION_QUEUE_LIMIT / 2,
-    },
+    perAddress: place,
+    perNetwork: place,
     reserve: Math.ceil(poolSize / 2),
     waitMs: LIST_CONNECTION_WAIT_MS,
   };

@@ -29,6 +29,9 @@ const SELECT = `SELECT ${TASK_FIELDS.map((name) => `"t"."${name}"`).join(', ')} 
 /** Only a task of a project of user $3. */
 const OWNED = `EXISTS (SELECT 1 FROM "projects" "p" WHERE "p"."id" = "t"."projectId" AND "p"."userId" = $3)`;
 
+/** The advisory-lock namespace of a user's task count (with hashtext(userId)). */
+const USER_TASKS_LOCK = 7_344_001;
+
 /** A task with its project's name, description and owner. */
 const CLAIM_SELECT = `SELECT ${TASK_FIELDS.map((name) => `"t"."${name}"`).join(', ')}, "p"."name" AS "projectName", "p"."description" AS "projectDescription", "p"."userId" AS "userId" FROM "tasks" "t" JOIN "projects" "p" ON "p"."id" = "t"."projectId"`;
 
@@ -58,6 +61,8 @@ export interface NewTask {
   sectionId: string | null;
   input: Record<string, unknown>;
   createdAt: Date;
+  /** How many of the owner's tasks are unfinished already (engine/task-schedule.repository.ts). */
+  queuePlace: number;
 }
 
 /** What a worker needs to run a task: the task and its project's text. */
@@ -92,13 +97,25 @@ export class TasksRepository {
     return { agentId: agent?.id ?? null, sectionId: section?.id ?? null };
   }
 
-  /** Tasks not finished yet: of one project, and of all a user's projects. */
+  /**
+   * Tasks not finished yet: of one project, and of all a user's projects.
+   * Counted under the user's lock until the transaction ends, so that
+   * creates racing on different projects of one user cannot all see room
+   * under the cap (on SQLite every write transaction already runs alone).
+   */
   async unfinishedCounts(
     transaction: Transaction,
     projectId: string,
     userId: string,
   ): Promise<{ project: number; user: number }> {
-    const sql = sqlFor(managerOf(transaction));
+    const manager = managerOf(transaction);
+    const sql = sqlFor(manager);
+    if (manager.connection.options.type === 'postgres') {
+      await sql.rows('SELECT pg_advisory_xact_lock($1, hashtext($2))', [
+        USER_TASKS_LOCK,
+        userId,
+      ]);
+    }
     const [project] = await sql.rows<{ count: number | string }>(
       `SELECT COUNT(*) AS "count" FROM "tasks" WHERE "projectId" = $1 AND "status" IN ('QUEUED', 'RUNNING')`,
       [projectId],
@@ -114,7 +131,7 @@ export class TasksRepository {
     const sql = sqlFor(managerOf(transaction));
     const at = sql.timestamp(task.createdAt);
     await sql.changes(
-      `INSERT INTO "tasks" ("id", "projectId", "type", "agentId", "sectionId", "status", "input", "assetIds", "error", "attempts", "createdAt", "startedAt", "finishedAt", "updatedAt", "runAfter", "leaseUntil") VALUES ($1, $2, $3, $4, $5, 'QUEUED', $6, '[]', NULL, 0, $7, NULL, NULL, $7, $7, NULL)`,
+      `INSERT INTO "tasks" ("id", "projectId", "type", "agentId", "sectionId", "status", "input", "assetIds", "error", "attempts", "createdAt", "startedAt", "finishedAt", "updatedAt", "runAfter", "leaseUntil", "queuePlace") VALUES ($1, $2, $3, $4, $5, 'QUEUED', $6, '[]', NULL, 0, $7, NULL, NULL, $7, $7, NULL, $8)`,
       [
         task.id,
         task.projectId,
@@ -123,6 +140,7 @@ export class TasksRepository {
         task.sectionId,
         JSON.stringify(task.input),
         at,
+        task.queuePlace,
       ],
     );
     this.changeLog.record(transaction, task.projectId, {

@@ -133,8 +133,9 @@ export class TasksService {
         ...place,
         input: taskInput,
         createdAt: new Date(),
+        queuePlace: unfinished.user,
       });
-      await this.engine.enqueue(transaction, task.id);
+      await this.engine.enqueue(transaction, task.id, unfinished.user);
       const reply = acceptedTaskReply(task);
       if (key) {
         await this.idempotency.answerInTransaction(transaction, key, reply);

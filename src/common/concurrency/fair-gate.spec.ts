@@ -78,4 +78,23 @@ describe('FairGate', () => {
     await expect(gate.enter(at('a'), busy)).rejects.toThrow('busy');
     expect(refused).toEqual(['share']);
   });
+
+  it('holds a network (/24) of addresses to its share: four neighbouring addresses hold two of five permits and an address elsewhere still gets one at once', async () => {
+    const gate = new FairGate({
+      ...limits,
+      perNetwork: { permits: 2, waiting: 32 },
+    });
+    for (const last of [11, 12, 13, 14]) {
+      for (let n = 0; n < 2; n++) {
+        void gate
+          .enter(at(`u${last}-${n}`, `127.0.0.${last}`), busy)
+          .catch(() => 0);
+      }
+    }
+    await settled();
+    expect(gate.inUse).toBe(2);
+    expect(gate.holding('net:127.0.0.0/24')).toBe(2);
+    await gate.enter(at('elsewhere', '127.0.1.5'), busy);
+    expect(gate.inUse).toBe(3);
+  });
 });

@@ -1,3 +1,5 @@
+import { networkOf } from '../client-network';
+
 /**
  * Who asks for a permit: the proven user (or the address again, without
  * auth) and the address the request came from. Both are counted, so a
@@ -29,6 +31,12 @@ export interface FairGateLimits {
   waiting: number;
   perIdentity: Share;
   perAddress: Share;
+  /**
+   * What one network (an IPv4 /24, an IPv6 /64: client-network.ts) may
+   * hold, so a client with many neighbouring addresses is bounded too.
+   * Unset: networks are not counted.
+   */
+  perNetwork?: Share;
   /**
    * Permits kept for newcomers: an identity that already holds one gets
    * another only if this many stay free afterwards. Extra permits are then
@@ -123,7 +131,7 @@ export class FairGate {
     return this.releaser(claimant);
   }
 
-  /** Permits `key` (an identity or an address) holds now. */
+  /** Permits `key` (`id:` an identity, `ip:` an address, `net:` a network) holds now. */
   holding(key: string): number {
     return this.held.get(key) ?? 0;
   }
@@ -134,6 +142,13 @@ export class FairGate {
     const own = this.holding(`id:${identity}`);
     if (own >= perIdentity.permits) return false;
     if (this.holding(`ip:${address}`) >= perAddress.permits) return false;
+    if (
+      this.limits.perNetwork &&
+      this.holding(`net:${networkOf(address)}`) >=
+        this.limits.perNetwork.permits
+    ) {
+      return false;
+    }
     // A second permit of the same identity leaves room for a newcomer.
     return own === 0 || permits - this.active - 1 >= reserve;
   }
@@ -142,7 +157,10 @@ export class FairGate {
     const { waiting, perIdentity, perAddress } = this.limits;
     if (
       (this.queued.get(`id:${identity}`) ?? 0) >= perIdentity.waiting ||
-      (this.queued.get(`ip:${address}`) ?? 0) >= perAddress.waiting
+      (this.queued.get(`ip:${address}`) ?? 0) >= perAddress.waiting ||
+      (this.limits.perNetwork !== undefined &&
+        (this.queued.get(`net:${networkOf(address)}`) ?? 0) >=
+          this.limits.perNetwork.waiting)
     ) {
       return 'share';
     }
@@ -159,7 +177,9 @@ export class FairGate {
     { identity, address }: Claimant,
     by: number,
   ): void {
-    for (const key of [`id:${identity}`, `ip:${address}`]) {
+    const keys = [`id:${identity}`, `ip:${address}`];
+    if (this.limits.perNetwork) keys.push(`net:${networkOf(address)}`);
+    for (const key of keys) {
       const next = (counts.get(key) ?? 0) + by;
       if (next > 0) counts.set(key, next);
       else counts.delete(key);

@@ -82,22 +82,44 @@ async function readJson(bytes: Buffer, explained: boolean): Promise<unknown> {
   }
 }
 
+/** How a large body must arrive once its turn came. */
+interface BodyPace {
+  /** All of it within this long. */
+  timeoutMs: number;
+  /** At least this many bytes a second on average, checked from graceMs on (0: no floor). */
+  minBytesPerSecond: number;
+  graceMs: number;
+}
+
+/** A large body that arrived slower than LARGE_BODY_MIN_BYTES_PER_S: 408, as a late one. */
+class TooSlowBodyException extends RequestTimeoutException {
+  constructor() {
+    super('Request body was not received in time');
+  }
+}
+
+/** How often the byte-rate floor is checked once its grace has passed. */
+const PACE_CHECK_MS = 500;
+
 /**
  * Reads the request's bytes, at most `limit` of them. Past the limit it
  * answers 413 at once; the rest of the body still flows in and is dropped,
- * so the client reads its answer instead of a connection reset.
+ * so the client reads its answer instead of a connection reset. With a
+ * pace, a body not whole within its time, or slower than its floor once
+ * the grace has passed, is refused with 408.
  */
 function readBytes(
   request: Request,
   limit: number,
-  timeoutMs: number | undefined,
+  pace: BodyPace | undefined,
 ): Promise<Buffer> {
   return new Promise<Buffer>((resolve, reject) => {
     const chunks: Buffer[] = [];
     let received = 0;
     let settled = false;
+    const startedAt = Date.now();
     const timer =
-      timeoutMs === undefined
+      pace === undefined
         ? undefined
         : setTimeout(
             () =>
@@ -106,12 +128,26 @@ function readBytes(
                   'Request body was not received in time',
                 ),
               ),
-            timeoutMs,
+            pace.timeoutMs,
           );
+    let paceCheck: NodeJS.Timeout | undefined;
+    const checkPace = () => {
+      if (settled || pace === undefined) return;
+      const elapsedMs = Date.now() - startedAt;
+      if (received * 1000 < pace.minBytesPerSecond * elapsedMs) {
+        settle(new TooSlowBodyException());
+        return;
+      }
+      paceCheck = setTimeout(checkPace, PACE_CHECK_MS);
+    };
+    if (pace !== undefined && pace.minBytesPerSecond > 0) {
+      paceCheck = setTimeout(checkPace, pace.graceMs);
+    }
     const settle = (error?: Error) => {
       if (settled) return;
       settled = true;
       clearTimeout(timer);
+      clearTimeout(paceCheck);
       if (error) {
         chunks.length = 0;
         reject(error);
@@ -161,10 +197,11 @@ export class JsonBodyGuard implements CanActivate {
   private readonly refusePreflightFree: boolean;
   private readonly gate: LargeBodyGate;
   /**
-   * A large body must arrive within this time once its permit is taken, so
-   * a client trickling bytes cannot keep the permit (and others waiting).
+   * A large body must arrive within a time, and no slower than a floor,
+   * once its permit is taken, so a client trickling bytes cannot keep the
+   * permit (and others waiting).
    */
-  private readonly readTimeoutMs: number;
+  private readonly pace: BodyPace;
   private readonly turnedAway: Counter<'reason'>;
 
   constructor(
@@ -175,10 +212,14 @@ export class JsonBodyGuard implements CanActivate {
   ) {
     this.limit = config.bodyLimitBytes;
     this.refusePreflightFree = http.corsOrigins !== undefined;
-    this.readTimeoutMs = config.largeBodies.readTimeoutMs;
+    this.pace = {
+      timeoutMs: config.largeBodies.readTimeoutMs,
+      minBytesPerSecond: config.largeBodies.minBytesPerSecond,
+      graceMs: config.largeBodies.minRateGraceMs,
+    };
     this.turnedAway = new Counter({
       name: 'large_bodies_refused_total',
-      help: "Large request bodies refused before or while being read, by reason: full (the line), share (the client's part of it), deadline (no turn within LARGE_BODY_WAIT_MS), read_timeout (not received within LARGE_BODY_READ_TIMEOUT_MS)",
+      help: "Large request bodies refused before or while being read, by reason: full (the line), share (the client's part of it), deadline (no turn within LARGE_BODY_WAIT_MS), read_timeout (not received within LARGE_BODY_READ_TIMEOUT_MS), too_slow (slower than LARGE_BODY_MIN_BYTES_PER_S after LARGE_BODY_MIN_RATE_GRACE_MS)",
       labelNames: ['reason'] as const,
       registers: [metrics.registry],
     });
@@ -253,12 +294,15 @@ export class JsonBodyGuard implements CanActivate {
       bytes = await readBytes(
         request,
         this.limit,
-        large ? this.readTimeoutMs : undefined,
+        large ? this.pace : undefined,
       );
     } catch (error) {
       // A trickling client is answered, then let go of.
       if (error instanceof RequestTimeoutException) {
-        this.turnedAway.inc({ reason: 'read_timeout' });
+        this.turnedAway.inc({
+          reason:
+            error instanceof TooSlowBodyException ? 'too_slow' : 'read_timeout',
+        });
         response.once('finish', () => request.destroy());
       }
       throw error;

@@ -13,12 +13,18 @@ export const LARGE_BODY_QUEUE_LIMIT = 64;
 
 /**
  * One identity reads one large body at a time and has two more waiting;
- * one address (which may carry many identities) half of the permits and a
- * quarter of the line. Nobody's browser sends more at once: a flood from
+ * one address (which may carry many identities), and one network of
+ * addresses, half of the permits and a quarter (a network: half) of the line. Nobody's browser sends more at once: a flood from
  * one client fills its own share and is refused, the others are served.
  */
 export const LARGE_BODY_IDENTITY_SHARE = { permits: 1, waiting: 2 };
 export const LARGE_BODY_ADDRESS_WAITING = 16;
+/**
+ * A network of addresses (an IPv4 /24, an IPv6 /64) holds no more than
+ * one address may, and twice its places in line: neighbouring addresses
+ * of one client cannot take every permit from the rest.
+ */
+export const LARGE_BODY_NETWORK_WAITING = 32;
 
 /** How long a large body waits for its turn before 503. */
 export const LARGE_BODY_WAIT_MS = 3_000;
@@ -50,14 +56,19 @@ export class LargeBodyGate {
     onRefused?: (reason: Refusal) => void,
   ) {
     const permits = settings.permits ?? LARGE_BODY_PERMITS;
+    const addressPermits = Math.max(1, Math.floor(permits / 2));
     this.gate = new FairGate(
       {
         permits,
         waiting: settings.queueLimit ?? LARGE_BODY_QUEUE_LIMIT,
         perIdentity: LARGE_BODY_IDENTITY_SHARE,
         perAddress: {
-          permits: Math.max(1, Math.floor(permits / 2)),
+          permits: addressPermits,
           waiting: LARGE_BODY_ADDRESS_WAITING,
+        },
+        perNetwork: {
+          permits: addressPermits,
+          waiting: LARGE_BODY_NETWORK_WAITING,
         },
         reserve: 0,
         waitMs: settings.waitMs ?? LARGE_BODY_WAIT_MS,

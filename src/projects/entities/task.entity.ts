@@ -88,4 +88,12 @@ export class Task {
 
   @TimestampColumn({ nullable: true })
   leaseUntil: Date | null;
+
+  /**
+   * How many of the owner's tasks were unfinished when this one was
+   * queued: the embedded engine takes lower places first (round robin by
+   * user).
+   */
+  @Column({ type: 'integer', default: 0 })
+  queuePlace: number;
 }

@@ -39,7 +39,10 @@ export class EmbeddedTaskEngine extends TaskEngine {
     this.leaseMs = config.leaseSeconds * 1000;
   }
 
-  /** The row the transaction inserts is the queue entry: only a wake-up. */
+  /**
+   * The row the transaction inserts is the queue entry: only a wake-up.
+   * The order is the schedule's (round robin by user, see take()).
+   */
   enqueue(): Promise<void> {
     setImmediate(() => void this.fill());
     return Promise.resolve();

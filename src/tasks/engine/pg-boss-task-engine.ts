@@ -26,7 +26,19 @@ const STOP_TIMEOUT_MS = 10_000;
 
 interface TaskJob {
   taskId: string;
+  /** The job's priority (see priorityOf); a retry's new job keeps it. */
+  priority?: number;
 }
+
+/**
+ * pg-boss fetches by priority (higher first), then creation order. A
+ * task's priority is minus its owner's backlog when it was queued: every
+ * user's first task comes before any user's second, and so on — round
+ * robin by user — while a lone user still has every worker. Bounded
+ * below by the per-user cap, so no task waits behind more than one task
+ * per other user and place in line.
+ */
+const priorityOf = (backlog: number): number => -Math.max(0, backlog);
 
 /**
  * The engine for PostgreSQL, where several replicas run workers: pg-boss,
@@ -94,10 +106,16 @@ export class PgBossTaskEngine extends TaskEngine {
     return this.started;
   }
 
-  async enqueue(transaction: Transaction, taskId: string): Promise<void> {
+  async enqueue(
+    transaction: Transaction,
+    taskId: string,
+    backlog: number,
+  ): Promise<void> {
     await this.start();
-    await this.boss.send(QUEUE, { taskId } satisfies TaskJob, {
+    const priority = priorityOf(backlog);
+    await this.boss.send(QUEUE, { taskId, priority } satisfies TaskJob, {
       id: taskId,
+      priority,
       db: inTransaction(transaction),
     });
   }
@@ -118,14 +136,15 @@ export class PgBossTaskEngine extends TaskEngine {
         burstWhenReadyExceeds: 1,
       },
       async ([job]: Job<TaskJob>[]) => {
-        const { taskId } = job.data;
+        const { taskId, priority } = job.data;
         const outcome = await handler({
           taskId,
           signal: AbortSignal.any([job.signal, this.stopping.signal]),
         });
         if (outcome.kind === 'retry') {
-          await this.boss.send(QUEUE, { taskId } satisfies TaskJob, {
+          await this.boss.send(QUEUE, { taskId, priority } satisfies TaskJob, {
             startAfter: Math.ceil(outcome.delayMs / 1000),
+            priority: priority ?? 0,
           });
         }
       },

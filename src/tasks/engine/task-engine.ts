@@ -33,8 +33,18 @@ export type TaskHandler = (delivery: TaskDelivery) => Promise<TaskOutcome>;
  * - after `retry`, delivered again no sooner than its delay.
  */
 export abstract class TaskEngine {
-  /** Queues the task in the transaction that inserts its row. */
-  abstract enqueue(transaction: Transaction, taskId: string): Promise<void>;
+  /**
+   * Queues the task in the transaction that inserts its row. `backlog` is
+   * how many of its owner's tasks were already queued or running: every
+   * engine takes a user's first task before another user's later ones
+   * (round robin by user), so one user's backlog never holds another
+   * user's first task for longer than a worker needs to come free.
+   */
+  abstract enqueue(
+    transaction: Transaction,
+    taskId: string,
+    backlog: number,
+  ): Promise<void>;
 
   /** Starts delivering tasks to `handler`, at most `concurrency` at once. */
   abstract startWorkers(

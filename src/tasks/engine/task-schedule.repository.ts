@@ -14,14 +14,19 @@ export class TaskScheduleRepository {
   /**
    * Leases one deliverable task until `leaseUntil`: a queued one whose
    * time has come, else a running one whose worker's lease ran out (it
-   * died). Oldest first.
+   * died). Round robin by user, as pg-boss's priorities do: a task's
+   * place (queuePlace) is its owner's backlog when it was queued (the
+   * owner's tasks not finished by then), lowest first, oldest first among equals:
+   * every user's first task comes before any user's second, so one
+   * user's backlog never holds another user's first task for longer than
+   * a worker needs to come free.
    */
   async take(now: Date, leaseUntil: Date): Promise<string | undefined> {
     return this.db.write(async (manager) => {
       const sql = sqlFor(manager);
       const at = sql.timestamp(now);
       let [row] = await sql.rows<{ id: string }>(
-        `SELECT "id" FROM "tasks" WHERE "status" = 'QUEUED' AND "runAfter" <= $1 ORDER BY "runAfter", "id" LIMIT 1`,
+        `SELECT "id" FROM "tasks" WHERE "status" = 'QUEUED' AND "runAfter" <= $1 ORDER BY "queuePlace", "runAfter", "id" LIMIT 1`,
         [at],
       );
       row ??= (
