@@ -65,7 +65,7 @@ describe('spend budgets: the usage ledger, reserved before a paid call', () => {
   };
 
   beforeAll(async () => {
-    api = await DevImageApi.start({ defaultReply: Replies.success() });
+    api = await DevImageApi.start();
   });
   beforeEach(() => api.reset());
   afterAll(async () => {
@@ -92,7 +92,7 @@ describe('spend budgets: the usage ledger, reserved before a paid call', () => {
       SPEND_LIMIT_USD_PER_USER_DAY: String(3 * ONE_IMAGE_USD),
     });
     // Slow answers: every reservation is taken while others are in flight.
-    api.respondWith(Replies.slow(Replies.success(), 300));
+    api.respondWith(Replies.slow(Replies.image(), 300));
     const responses = await Promise.all(
       Array.from({ length: 10 }, () =>
         request(t.server).post(PATH).send(LOGO),
@@ -113,7 +113,7 @@ describe('spend budgets: the usage ledger, reserved before a paid call', () => {
     const failed = await request(t.server).post(PATH).send(LOGO);
     expect(failed.status).not.toBe(200);
     expect(failed.status).not.toBe(429);
-    api.respondWith(Replies.success());
+    api.respondWith(Replies.image());
     await request(t.server).post(PATH).send(LOGO).expect(200);
     const over = await request(t.server).post(PATH).send(LOGO);
     expect(over.status).toBe(429);
@@ -134,9 +134,9 @@ describe('spend budgets: the usage ledger, reserved before a paid call', () => {
       type: 'logo',
       input: { ...LOGO, count: 2 },
     });
-    expect(await waitForTask(t, project.id, first.id)).toMatchObject({
-      status: 'SUCCEEDED',
-    });
+    const done = await waitForTask(t, project.id, first.id);
+    expect(done.error).toBeNull();
+    expect(done.status).toBe('SUCCEEDED');
     const rows = await ledger(t);
     expect(rows).toHaveLength(2);
     for (const row of rows) {
