@@ -94,9 +94,7 @@ describe('spend budgets: the usage ledger, reserved before a paid call', () => {
     // Slow answers: every reservation is taken while others are in flight.
     api.respondWith(Replies.slow(Replies.image(), 300));
     const responses = await Promise.all(
-      Array.from({ length: 10 }, () =>
-        request(t.server).post(PATH).send(LOGO),
-      ),
+      Array.from({ length: 10 }, () => request(t.server).post(PATH).send(LOGO)),
     );
     const statuses = responses.map((r) => r.status).sort();
     expect(statuses).toEqual([...Array(3).fill(200), ...Array(7).fill(429)]);
@@ -192,9 +190,7 @@ describe('spend budgets: the usage ledger, reserved before a paid call', () => {
   it('answers the logo route exactly as before when no budget is set, and still keeps the ledger', async () => {
     const t = await appWith({});
     const responses = await Promise.all(
-      Array.from({ length: 4 }, () =>
-        request(t.server).post(PATH).send(LOGO),
-      ),
+      Array.from({ length: 4 }, () => request(t.server).post(PATH).send(LOGO)),
     );
     expect(responses.map((r) => r.status)).toEqual(Array(4).fill(200));
     expect(api.requests).toHaveLength(4);
