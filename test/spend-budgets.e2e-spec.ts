@@ -1,4 +1,5 @@
 import request from 'supertest';
+import { DevTextApi } from '../dev-servers/text-api';
 import { DevImageApi, Replies } from './support/fake-image-api';
 import { createProject } from './support/project-fixtures';
 import { startTask, waitForTask } from './support/task-client';
@@ -30,11 +31,14 @@ interface LedgerRow {
   model: string;
   state: string;
   images: number;
+  inputTokens: number;
+  outputTokens: number;
   costMicros: number | string;
 }
 
 describe('spend budgets: the usage ledger, reserved before a paid call', () => {
   let api: DevImageApi;
+  let texts: DevTextApi;
   const apps: TestApp[] = [];
 
   const appWith = async (env: Record<string, string>) => {
@@ -42,6 +46,8 @@ describe('spend budgets: the usage ledger, reserved before a paid call', () => {
       IMAGE_API_KEY: 'sk-spend-test',
       IMAGE_API_URL: api.url,
       IMAGE_API_CLIENT_LIMIT: '1000',
+      TEXT_API_URL: texts.url,
+      TEXT_API_KEY: 'sk-spend-text',
       ...env,
     });
     apps.push(app);
@@ -50,7 +56,7 @@ describe('spend budgets: the usage ledger, reserved before a paid call', () => {
 
   const ledger = (t: TestApp) =>
     t.dataSource.query<LedgerRow[]>(
-      'SELECT "userKey", "projectId", "taskId", "kind", "model", "state", "images", "costMicros" FROM "usage_ledger" ORDER BY "id"',
+      'SELECT "userKey", "projectId", "taskId", "kind", "model", "state", "images", "inputTokens", "outputTokens", "costMicros" FROM "usage_ledger" ORDER BY "id"',
     );
 
   /** Seconds from now to the next 00:00 UTC. */
@@ -66,11 +72,16 @@ describe('spend budgets: the usage ledger, reserved before a paid call', () => {
 
   beforeAll(async () => {
     api = await DevImageApi.start();
+    texts = await DevTextApi.start();
   });
-  beforeEach(() => api.reset());
+  beforeEach(() => {
+    api.reset();
+    texts.requests.length = 0;
+  });
   afterAll(async () => {
     for (const app of apps) await app.close();
     await api?.close();
+    await texts?.close();
   });
 
   it('answers 429 with code budget_exceeded and Retry-After until the UTC day turns, and sends nothing upstream, when the daily budget is below one image', async () => {
@@ -85,6 +96,10 @@ describe('spend budgets: the usage ledger, reserved before a paid call', () => {
     expect(Math.abs(retryAfter - secondsToMidnight())).toBeLessThan(10);
     expect(api.requests).toHaveLength(0);
     expect(await ledger(t)).toEqual([]);
+    const metrics = (await request(t.server).get('/metrics').expect(200)).text;
+    expect(metrics).toContain(
+      'usage_budget_refusals_total{budget="user_day"} 1',
+    );
   });
 
   it('lets exactly the affordable number through when 10 paid calls race at the budget of 3 images', async () => {
@@ -195,5 +210,43 @@ describe('spend budgets: the usage ledger, reserved before a paid call', () => {
     expect(responses.map((r) => r.status)).toEqual(Array(4).fill(200));
     expect(api.requests).toHaveLength(4);
     expect(await ledger(t)).toHaveLength(4);
+  });
+
+  it('records a text task’s tokens and their cost, and fails a text task whose estimate is over the daily budget without calling the text model', async () => {
+    const t = await appWith({});
+    const project = await createProject(t);
+    const task = await startTask(t, project.id, {
+      type: 'marketing-copy',
+      input: {},
+    });
+    expect((await waitForTask(t, project.id, task.id)).status).toBe(
+      'SUCCEEDED',
+    );
+    const [row] = await ledger(t);
+    expect(row).toMatchObject({
+      projectId: project.id,
+      taskId: task.id,
+      kind: 'text',
+      state: 'settled',
+      images: 0,
+    });
+    expect(Number(row.inputTokens)).toBeGreaterThan(0);
+    expect(Number(row.outputTokens)).toBeGreaterThan(0);
+    expect(Number(row.costMicros)).toBeGreaterThan(0);
+    expect(texts.requests).toHaveLength(1);
+
+    // 2,000 answer tokens at the unlisted text model's 20 USD a million:
+    // 0.04 USD, over a budget of one cent.
+    const poor = await appWith({ SPEND_LIMIT_USD_PER_USER_DAY: '0.01' });
+    const other = await createProject(poor);
+    const refused = await startTask(poor, other.id, {
+      type: 'marketing-copy',
+      input: {},
+    });
+    expect(await waitForTask(poor, other.id, refused.id)).toMatchObject({
+      status: 'FAILED',
+      error: { code: 'budget_exceeded' },
+    });
+    expect(texts.requests).toHaveLength(1);
   });
 });
