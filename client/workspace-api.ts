@@ -105,6 +105,26 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/api/usage': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Spend
+     * @description The caller's estimated spend on paid model calls (the price table's) today and this month (UTC), by project, with the budgets in force. Without AUTH_MODE=oidc the caller is its address.
+     */
+    get: operations['getUsage'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/api/projects/{id}/logos': {
     parameters: {
       query?: never;
@@ -504,6 +524,7 @@ export interface components {
       | 'idempotency_key_in_use'
       | 'idempotency_key_reused'
       | 'rate_limited'
+      | 'budget_exceeded'
       | 'too_many_tasks'
       | 'too_many_streams'
       | 'busy'
@@ -992,6 +1013,41 @@ export interface components {
       /** @example gpt-image-2.5-sunburst */
       defaultModel: string;
       models: components['schemas']['ImageModelDto'][];
+    };
+    UsageBudgetsDto: {
+      /**
+       * @description SPEND_LIMIT_USD_PER_USER_DAY, or null when unset
+       * @example 5
+       */
+      perUserDayUsd: number | null;
+      /**
+       * @description SPEND_LIMIT_USD_PER_PROJECT (a project, one UTC month), or null when unset
+       * @example 20
+       */
+      perProjectUsd: number | null;
+    };
+    ProjectUsageDto: {
+      /** @example f3b1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d */
+      projectId: string | null;
+      /** @example 0.167 */
+      todayUsd: number;
+      /** @example 0.501 */
+      monthUsd: number;
+    };
+    UsageReportDto: {
+      /**
+       * Format: date
+       * @example 2026-11-28
+       */
+      day: string;
+      /** @example 2026-11 */
+      month: string;
+      /** @example 0.167 */
+      todayUsd: number;
+      /** @example 0.501 */
+      monthUsd: number;
+      budgets: components['schemas']['UsageBudgetsDto'];
+      projects: components['schemas']['ProjectUsageDto'][];
     };
     KeepLogoDto: {
       /** @example Acme */
@@ -2830,6 +2886,102 @@ export interface operations {
            *     }
            */
           'application/json': components['schemas']['LogoErrorResponseDto'];
+        };
+      };
+    };
+  };
+  getUsage: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The caller's spend */
+      200: {
+        headers: {
+          /** @description The request's id: the caller's own X-Request-Id when plausible (1 to 128 letters, digits or `._:/+=-`), otherwise a new UUID; also in the request's log line */
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "day": "2026-11-28",
+           *       "month": "2026-11",
+           *       "todayUsd": 0.167,
+           *       "monthUsd": 0.501,
+           *       "budgets": {
+           *         "perUserDayUsd": 5,
+           *         "perProjectUsd": 20
+           *       },
+           *       "projects": [
+           *         {
+           *           "projectId": "f3b1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d",
+           *           "todayUsd": 0.167,
+           *           "monthUsd": 0.501
+           *         }
+           *       ]
+           *     }
+           */
+          'application/json': components['schemas']['UsageReportDto'];
+        };
+      };
+      /** @description With AUTH_MODE=oidc: no bearer token, or one that is malformed, expired, wrongly signed or for another audience */
+      401: {
+        headers: {
+          /** @description Bearer realm="workspace-api"[, error="invalid_token"] */
+          'WWW-Authenticate'?: string;
+          /** @description The request's id: the caller's own X-Request-Id when plausible (1 to 128 letters, digits or `._:/+=-`), otherwise a new UUID; also in the request's log line */
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": "Unauthorized",
+           *       "code": "unauthorized"
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponseDto'];
+        };
+      };
+      /** @description The request headers, the URL included, are over 16 KB */
+      431: {
+        headers: {
+          /** @description The request's id: the caller's own X-Request-Id when plausible (1 to 128 letters, digits or `._:/+=-`), otherwise a new UUID; also in the request's log line */
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": "Request headers are too large",
+           *       "code": "headers_too_large"
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponseDto'];
+        };
+      };
+      /** @description With AUTH_MODE=oidc: the OpenID Provider's keys cannot be fetched and none are cached */
+      503: {
+        headers: {
+          /** @description Seconds to wait before sending the request again */
+          'Retry-After'?: number;
+          /** @description The request's id: the caller's own X-Request-Id when plausible (1 to 128 letters, digits or `._:/+=-`), otherwise a new UUID; also in the request's log line */
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": "Authentication is temporarily unavailable",
+           *       "code": "auth_unavailable"
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponseDto'];
         };
       };
     };

@@ -18,6 +18,7 @@ import { processConfig } from '../src/process/process.config';
 import { projectsConfig } from '../src/projects/projects.config';
 import { tasksConfig } from '../src/tasks/tasks.config';
 import { textGenerationConfig } from '../src/text-generation/text-generation.config';
+import { usageConfig } from '../src/usage/usage.config';
 
 /**
  * Every feature's configuration slice under its registerAs name. Each slice
@@ -40,6 +41,7 @@ const SLICES = {
   tasks: tasksConfig,
   events: eventsConfig,
   textGeneration: textGenerationConfig,
+  usage: usageConfig,
 };
 
 /** For ConfigModule.forRoot({ load }). */

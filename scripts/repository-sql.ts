@@ -12,6 +12,7 @@ import { ChangeLog } from '../src/change-log/change-log.repository';
 import { AssetsRepository } from '../src/assets/assets.repository';
 import { AssetRenditionsRepository } from '../src/assets/renditions/asset-renditions.repository';
 import { BrandKitRepository } from '../src/brand-kit/brand-kit.repository';
+import { UsageLedgerRepository } from '../src/usage/usage-ledger.repository';
 import type { AssetRecord } from '../src/assets/dto/asset.dto';
 import type { EntityTagCondition } from '../src/common/http/entity-tags';
 import { newId } from '../src/common/ids';
@@ -443,6 +444,33 @@ export async function captureRepositorySql(
       kits.projectName(owner.id, 'user-1'),
     );
     write('brand-kit.repository', 'BrandKitRepository');
+
+    const ledger = watched(new UsageLedgerRepository(db), called);
+    const reservation = {
+      scope: { userKey: 'user:user-1', projectId: owner.id, taskId: null },
+      kind: 'image' as const,
+      model: 'gpt-image-1',
+      units: { images: 1, inputTokens: 0, outputTokens: 0 },
+      costMicros: 167_000,
+      day: '2026-11-28',
+      month: '2026-11',
+      at: new Date(0),
+    };
+    await record('reserve (no budget)', () => ledger.reserve(reservation, {}));
+    await record('reserve (budgets)', () =>
+      ledger.reserve(reservation, {
+        userDayMicros: 1_000_000,
+        projectMonthMicros: 1_000_000,
+      }),
+    );
+    await record('settle', () =>
+      ledger.settle(1, 'gpt-image-1', reservation.units, 167_000),
+    );
+    await record('release', () => ledger.release(2));
+    await record('spendOf', () =>
+      ledger.spendOf('user:user-1', '2026-11-28', '2026-11'),
+    );
+    write('usage-ledger.repository', 'UsageLedgerRepository');
 
     const change = { projectId: owner.id, missing };
     // A moved version needs its event (ChangeLog): a project.updated here.

@@ -21,6 +21,7 @@ import { LogoModule } from './logo/logo.module';
 import { ProjectsModule } from './projects/projects.module';
 import { SectionsModule } from './sections/sections.module';
 import { TasksModule } from './tasks/tasks.module';
+import { UsageModule } from './usage/usage.module';
 import { ownSpansEnabled } from './tracing/spans';
 import { TracingModule } from './tracing/tracing.module';
 
@@ -50,6 +51,7 @@ import { TracingModule } from './tracing/tracing.module';
     BrandKitModule,
     SectionsModule,
     TasksModule,
+    UsageModule,
     EventsModule,
     HealthModule,
     ApiDocsModule,

@@ -147,6 +147,12 @@ export const ERROR_CODES = {
     retry: true,
     meaning: 'This client is over its rate limit (Retry-After)',
   },
+  budget_exceeded: {
+    statuses: [429],
+    retry: true,
+    meaning:
+      'The call would take the user over SPEND_LIMIT_USD_PER_USER_DAY (Retry-After: until the UTC day turns) or its project over SPEND_LIMIT_USD_PER_PROJECT (until the UTC month turns); nothing was sent to the model',
+  },
   too_many_tasks: {
     statuses: [429],
     retry: true,

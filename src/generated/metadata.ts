@@ -8,6 +8,7 @@ export default async () => {
     ['./projects/dto/project-responses.dto']: require('../projects/dto/project-responses.dto'),
     ['./failures/error-responses.dto']: require('../failures/error-responses.dto'),
     ['./logo/dto/image-models.dto']: require('../logo/dto/image-models.dto'),
+    ['./usage/dto/usage-report.dto']: require('../usage/dto/usage-report.dto'),
     ['./events/dto/create-ticket.dto']: require('../events/dto/create-ticket.dto'),
   };
   return {
@@ -302,6 +303,7 @@ export default async () => {
                   'idempotency_key_in_use',
                   'idempotency_key_reused',
                   'rate_limited',
+                  'budget_exceeded',
                   'too_many_tasks',
                   'too_many_streams',
                   'busy',
@@ -371,6 +373,7 @@ export default async () => {
                   'idempotency_key_in_use',
                   'idempotency_key_reused',
                   'rate_limited',
+                  'budget_exceeded',
                   'too_many_tasks',
                   'too_many_streams',
                   'busy',
@@ -425,6 +428,7 @@ export default async () => {
                   'idempotency_key_in_use',
                   'idempotency_key_reused',
                   'rate_limited',
+                  'budget_exceeded',
                   'too_many_tasks',
                   'too_many_streams',
                   'busy',
@@ -540,6 +544,42 @@ export default async () => {
               models: {
                 required: true,
                 type: () => [t['./logo/dto/image-models.dto'].ImageModelDto],
+              },
+            },
+          },
+        ],
+        [
+          Promise.resolve(require('../usage/dto/usage-report.dto')),
+          {
+            UsageBudgetsDto: {
+              perUserDayUsd: {
+                required: true,
+                type: () => Number,
+                nullable: true,
+              },
+              perProjectUsd: {
+                required: true,
+                type: () => Number,
+                nullable: true,
+              },
+            },
+            ProjectUsageDto: {
+              projectId: { required: true, type: () => String, nullable: true },
+              todayUsd: { required: true, type: () => Number },
+              monthUsd: { required: true, type: () => Number },
+            },
+            UsageReportDto: {
+              day: { required: true, type: () => String },
+              month: { required: true, type: () => String },
+              todayUsd: { required: true, type: () => Number },
+              monthUsd: { required: true, type: () => Number },
+              budgets: {
+                required: true,
+                type: () => t['./usage/dto/usage-report.dto'].UsageBudgetsDto,
+              },
+              projects: {
+                required: true,
+                type: () => [t['./usage/dto/usage-report.dto'].ProjectUsageDto],
               },
             },
           },
@@ -763,6 +803,10 @@ export default async () => {
               list: { type: t['./logo/dto/image-models.dto'].ImageModelsDto },
             },
           },
+        ],
+        [
+          Promise.resolve(require('../usage/usage.controller')),
+          { UsageController: { report: { type: Object } } },
         ],
         [
           Promise.resolve(require('../sections/sections.controller')),

@@ -19,6 +19,7 @@ import { LogoQueue } from './logo-queue';
 import { LogoRateLimit } from './logo-rate-limit';
 import { LogoService } from './logo.service';
 import { RetryingImageApi } from './retrying-image-api';
+import { UsageModule } from '../usage/usage.module';
 
 @Module({
   imports: [
@@ -26,6 +27,7 @@ import { RetryingImageApi } from './retrying-image-api';
     IdempotencyModule,
     ImageStoreModule,
     RateLimitStorageModule,
+    UsageModule,
   ],
   controllers: [LogoController, HostedLogoController, ImageModelsController],
   providers: [

@@ -36,6 +36,7 @@ import { LogoQueue } from './logo-queue';
 import { LogoRateLimit } from './logo-rate-limit';
 import { RetryingImageApi } from './retrying-image-api';
 import { annotate, inSpan } from '../tracing/spans';
+import { UsageService, type UsageScope } from '../usage/usage.service';
 
 /**
  * What the logo line needs of a request: the rate limit and the line count
@@ -46,7 +47,13 @@ import { annotate, inSpan } from '../tracing/spans';
 export type LogoCaller = Pick<
   RequestContext,
   'clientKey' | 'address' | 'signal' | 'baseUrl' | 'addLogFields'
->;
+> & {
+  /**
+   * Whose spend the call is: a task's project and task. Without it (the
+   * logo route) the client key alone, no project.
+   */
+  usage?: UsageScope;
+};
 
 /** Beyond the deadline, time for the answer to be stored. */
 const LEASE_MARGIN_MS = 10_000;
@@ -56,6 +63,7 @@ export class LogoService implements OnApplicationBootstrap {
   private readonly logger = new Logger(LogoService.name);
   private readonly deadlineMs: number;
   private readonly model: string;
+  private readonly quality: string;
   /** The configured call answers base64: logos are hosted here. */
   private readonly hostsImages: boolean;
   /** What IMAGE_MODEL draws, by the capability registry. */
@@ -69,10 +77,12 @@ export class LogoService implements OnApplicationBootstrap {
     private readonly idempotency: IdempotencyService,
     private readonly hostedLogos: HostedLogos,
     private readonly edits: ImageEditsClient,
+    private readonly usage: UsageService,
     @Inject(logoConfig.KEY) config: ConfigType<typeof logoConfig>,
   ) {
     this.deadlineMs = config.imageApi.deadlineMs;
     this.model = config.imageApi.model;
+    this.quality = config.imageApi.quality;
     this.formats = capabilitiesOf(
       config.imageApi.model,
       config.imageApi.provider,
@@ -234,6 +244,38 @@ export class LogoService implements OnApplicationBootstrap {
         'image_api_not_configured',
       );
     }
+    // Reserved in the usage ledger before the line: over a budget, nothing
+    // waits and nothing is sent (429 budget_exceeded).
+    return this.usage.metered(
+      caller.usage ?? {
+        userKey: caller.clientKey,
+        projectId: null,
+        taskId: null,
+      },
+      {
+        kind: 'image',
+        model: this.model,
+        units: { images: 1, inputTokens: 0, outputTokens: 0 },
+        size: '1024x1024',
+        quality: this.quality,
+      },
+      () => this.callInLine(caller, call),
+      (image) => ({
+        model: image.model ?? this.model,
+        units: {
+          images: 1,
+          inputTokens: image.usage?.inputTokens ?? 0,
+          outputTokens: image.usage?.outputTokens ?? 0,
+        },
+      }),
+    );
+  }
+
+  /** The line, the rate limit and the call, once the spend is reserved. */
+  private async callInLine(
+    caller: LogoCaller,
+    call: (signal: AbortSignal, deadlineAt: number) => Promise<GeneratedImage>,
+  ): Promise<GeneratedImage> {
     const ticket = this.queue.admit(caller.clientKey, caller.address);
     const deadline = startDeadline(this.deadlineMs);
     const signal = AbortSignal.any([caller.signal, deadline.signal]);

@@ -1,5 +1,6 @@
 import { AssetLimitReachedException } from '../assets/assets.errors';
 import { RetryLaterError } from '../failures/retry-later.error';
+import { BudgetExceededError } from '../usage/budget-exceeded.error';
 import { ImageApiCallError } from '../logo/image-api-call.error';
 import { LogoGenerationError } from '../logo/logo-generation.error';
 import { KEY_MISSING_MESSAGE, TIMEOUT_MESSAGE } from '../logo/logo.constants';
@@ -60,6 +61,11 @@ export function describeTaskFailure(error: unknown): TaskFailure {
       };
     }
     return fatal('invalid_answer', error.message);
+  }
+  // Nothing was sent upstream; another attempt before the budget's period
+  // turns would be refused the same way.
+  if (error instanceof BudgetExceededError) {
+    return fatal('budget_exceeded', error.message);
   }
   if (error instanceof RetryLaterError) {
     return {

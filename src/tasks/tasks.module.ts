@@ -1,3 +1,4 @@
+import { UsageModule } from '../usage/usage.module';
 import {
   type MiddlewareConsumer,
   Module,
@@ -40,6 +41,7 @@ import { WorkerRoleMiddleware } from './worker-role.middleware';
     SectionsModule,
     TaskEngineModule,
     TextGenerationModule,
+    UsageModule,
   ],
   controllers: [TasksController],
   providers: [

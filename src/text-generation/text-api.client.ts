@@ -97,6 +97,11 @@ export class TextApiClient {
     });
   }
 
+  /** The model a purpose's calls ask for (what their cost is estimated by). */
+  modelFor(purpose: ChatRequest['purpose']): string {
+    return this.config[purpose].model;
+  }
+
   async complete(request: ChatRequest): Promise<ChatAnswer> {
     const settings = this.config[request.purpose];
     if (settings.key === undefined) {

@@ -13,7 +13,9 @@ import {
   type MarketingCopy,
 } from '../../text-generation/marketing-copy';
 import { TextApiClient } from '../../text-generation/text-api.client';
+import { UsageService } from '../../usage/usage.service';
 import { TasksRepository } from '../tasks.repository';
+import { meteredCompletion } from './metered-completion';
 import type { TaskKind, TaskWork } from './task-kind';
 
 /** A chosen logo larger than this is shown as text rather than inlined. */
@@ -39,6 +41,7 @@ export class LandingPageTask implements TaskKind {
     private readonly tasks: TasksRepository,
     private readonly assets: AssetsRepository,
     private readonly bytes: AssetBytes,
+    private readonly usage: UsageService,
   ) {}
 
   async run(work: TaskWork): Promise<ProducedAsset[]> {
@@ -49,7 +52,7 @@ export class LandingPageTask implements TaskKind {
       copy,
       logo !== undefined,
     );
-    const answer = await this.text.complete({
+    const answer = await meteredCompletion(this.usage, this.text, work, {
       purpose: 'code',
       messages,
       maxCompletionTokens: 16_000,

@@ -7,6 +7,7 @@ import type { ProducedAsset } from '../../assets/assets.service';
 import type { AssetRecord } from '../../assets/dto/asset.dto';
 import { InputValidationException } from '../../failures/input-validation.error';
 import { RetryLaterError } from '../../failures/retry-later.error';
+import { BudgetExceededError } from '../../usage/budget-exceeded.error';
 import { sniffImageType } from '../../image-store/image-type';
 import type { LogoImage } from '../../logo/generated-logo';
 import type { EditSource } from '../../logo/image-edits.client';
@@ -66,6 +67,11 @@ export class LogoEditTask implements TaskKind {
     const prompt = buildLogoEditPrompt(input.instructions);
     const caller: LogoCaller = {
       clientKey: work.clientKey,
+      usage: {
+        userKey: work.clientKey,
+        projectId: work.project.id,
+        taskId: work.task.id,
+      },
       // As a logo task: the owner is the client and its own address.
       address: work.clientKey,
       signal: work.signal,
@@ -112,7 +118,12 @@ export class LogoEditTask implements TaskKind {
       try {
         return await this.logo.editImage(source, prompt, caller);
       } catch (error) {
-        if (!(error instanceof RetryLaterError) || Date.now() > giveUpAt) {
+        // Over a spend budget: no turn in the line comes before the day turns.
+        if (
+          !(error instanceof RetryLaterError) ||
+          error instanceof BudgetExceededError ||
+          Date.now() > giveUpAt
+        ) {
           throw error;
         }
         await delay(Math.max(1, error.retryAfterSeconds) * 1000, undefined, {

@@ -2,6 +2,7 @@ import { setTimeout as delay } from 'node:timers/promises';
 import { Injectable } from '@nestjs/common';
 import type { ProducedAsset } from '../../assets/assets.service';
 import { RetryLaterError } from '../../failures/retry-later.error';
+import { BudgetExceededError } from '../../usage/budget-exceeded.error';
 import type { LogoImage } from '../../logo/generated-logo';
 import type { LogoFormat } from '../../logo/logo.constants';
 import { buildLogoPrompt } from '../../logo/logo-prompt';
@@ -36,6 +37,11 @@ export class LogoTask implements TaskKind {
     const stop = new AbortController();
     const caller: LogoCaller = {
       clientKey: work.clientKey,
+      usage: {
+        userKey: work.clientKey,
+        projectId: work.project.id,
+        taskId: work.task.id,
+      },
       // The owner is the client and its own address: tasks of different
       // users never share an address's share of the line.
       address: work.clientKey,
@@ -81,7 +87,12 @@ export class LogoTask implements TaskKind {
       try {
         return await this.logo.generateImage(prompt, caller, format);
       } catch (error) {
-        if (!(error instanceof RetryLaterError) || Date.now() > giveUpAt) {
+        // Over a spend budget: no turn in the line comes before the day turns.
+        if (
+          !(error instanceof RetryLaterError) ||
+          error instanceof BudgetExceededError ||
+          Date.now() > giveUpAt
+        ) {
           throw error;
         }
         await delay(Math.max(1, error.retryAfterSeconds) * 1000, undefined, {

@@ -7,6 +7,8 @@ import {
   parseMarketingCopy,
 } from '../../text-generation/marketing-copy';
 import { TextApiClient } from '../../text-generation/text-api.client';
+import { UsageService } from '../../usage/usage.service';
+import { meteredCompletion } from './metered-completion';
 import type { TaskKind, TaskWork } from './task-kind';
 
 /**
@@ -20,11 +22,14 @@ export class MarketingCopyTask implements TaskKind {
   readonly sectionType = 'MARKETING';
   readonly input = MarketingCopyInputDto;
 
-  constructor(private readonly text: TextApiClient) {}
+  constructor(
+    private readonly text: TextApiClient,
+    private readonly usage: UsageService,
+  ) {}
 
   async run(work: TaskWork): Promise<ProducedAsset[]> {
     const messages = marketingCopyMessages(work.project, work.task.input);
-    const answer = await this.text.complete({
+    const answer = await meteredCompletion(this.usage, this.text, work, {
       purpose: 'text',
       messages,
       jsonSchema: { name: 'marketing_copy', schema: MARKETING_COPY_SCHEMA },
