@@ -45,10 +45,15 @@ export function encodePng(width: number, height: number, rgba: Buffer): Buffer {
       (y + 1) * width * 4,
     );
   }
+  return encodePngChunks(header, deflateSync(rows));
+}
+
+/** The signature, an IHDR chunk, one IDAT chunk of `compressed` rows, IEND. */
+export function encodePngChunks(header: Buffer, compressed: Buffer): Buffer {
   return Buffer.concat([
     PNG_SIGNATURE,
     chunk('IHDR', header),
-    chunk('IDAT', deflateSync(rows)),
+    chunk('IDAT', compressed),
     chunk('IEND', Buffer.alloc(0)),
   ]);
 }
