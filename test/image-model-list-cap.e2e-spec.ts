@@ -78,7 +78,7 @@ describe('The image model list is read with a size cap', () => {
       IMAGE_MODEL: 'gpt-image-2.5-sunburst',
     });
     const started = app;
-    const deadline = Date.now() + 30_000;
+    const deadline = Date.now() + 20_000;
     const warned = () =>
       /image model list was larger than \d+ bytes/.test(
         started.stdout + started.stderr,
