@@ -46,7 +46,8 @@ async function startHugeModelList(): Promise<{
         sent += entry.length;
         if (!res.write(entry)) return void res.once('drain', pump);
       }
-      if (!res.destroyed) res.end('{"id":"gpt-image-2.5-sunburst","object":"model"}]}');
+      if (!res.destroyed)
+        res.end('{"id":"gpt-image-2.5-sunburst","object":"model"}]}');
     };
     res.on('error', () => undefined);
     pump();

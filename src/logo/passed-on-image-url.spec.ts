@@ -54,15 +54,15 @@ describe('isPassableImageUrl', () => {
   });
 
   it("passes any URL of IMAGE_API_URL's own origin, which the operator chose", () => {
-    expect(isPassableImageUrl('http://127.0.0.1:4010/images/a.svg', LOCAL)).toBe(
-      true,
-    );
+    expect(
+      isPassableImageUrl('http://127.0.0.1:4010/images/a.svg', LOCAL),
+    ).toBe(true);
   });
 
   it("refuses a private address on another port than IMAGE_API_URL's", () => {
-    expect(isPassableImageUrl('http://127.0.0.1:4011/images/a.svg', LOCAL)).toBe(
-      false,
-    );
+    expect(
+      isPassableImageUrl('http://127.0.0.1:4011/images/a.svg', LOCAL),
+    ).toBe(false);
     expect(
       isPassableImageUrl('https://169.254.169.254/latest/meta-data/', LOCAL),
     ).toBe(false);
