@@ -57,3 +57,17 @@ export function encodePngChunks(header: Buffer, compressed: Buffer): Buffer {
     chunk('IEND', Buffer.alloc(0)),
   ]);
 }
+
+/**
+ * A PNG's signature and IHDR chunk stating `width`×`height` (8-bit RGBA):
+ * the start of a PNG whose size can be read, for tests that follow it with
+ * bytes of their own.
+ */
+export function pngHeader(width: number, height: number): Buffer {
+  const header = Buffer.alloc(13);
+  header.writeUInt32BE(width, 0);
+  header.writeUInt32BE(height, 4);
+  header[8] = 8;
+  header[9] = 6;
+  return Buffer.concat([PNG_SIGNATURE, chunk('IHDR', header)]);
+}
