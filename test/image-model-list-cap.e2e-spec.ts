@@ -2,7 +2,10 @@ import { once } from 'node:events';
 import { readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { MAX_MODEL_LIST_BYTES } from '../src/logo/providers/image-model-lifecycle';
+import {
+  LIST_TIMEOUT_MS,
+  MAX_MODEL_LIST_BYTES,
+} from '../src/logo/providers/image-model-lifecycle';
 import { megabytes } from './support/process-memory';
 import { startServer, type ServerProcess } from './support/server-process';
 
@@ -106,4 +109,65 @@ describe('The image model list is read with a size cap', () => {
       ]),
     );
   });
+});
+
+/** A provider whose model list arrives one byte every 200 ms, never ending. */
+async function startTricklingModelList(): Promise<{
+  server: Server;
+  baseUrl: string;
+}> {
+  const server = createServer((req, res) => {
+    res.writeHead(200, { 'Content-Type': 'application/json' });
+    res.on('error', () => undefined);
+    const timer = setInterval(() => res.write(' '), 200);
+    res.on('close', () => clearInterval(timer));
+  });
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  const { port } = server.address() as AddressInfo;
+  return { server, baseUrl: `http://127.0.0.1:${port}` };
+}
+
+describe('The image model list is read with a deadline', () => {
+  let provider: Awaited<ReturnType<typeof startTricklingModelList>>;
+  let app: ServerProcess | undefined;
+
+  beforeAll(async () => {
+    provider = await startTricklingModelList();
+  });
+  afterAll(async () => {
+    await app?.stop();
+    provider?.server.closeAllConnections();
+    provider?.server.close();
+  });
+
+  it(`start-up does not wait for a list that trickles; past ${LIST_TIMEOUT_MS} ms it is dropped with one warning and the model stays unknown`, async () => {
+    app = await startServer({
+      IMAGE_API_KEY: 'sk-model-list-test-key',
+      IMAGE_API_URL: `${provider.baseUrl}/v1/images/generations`,
+      IMAGE_PROVIDER: 'openai',
+      IMAGE_MODEL: 'gpt-image-2.5-sunburst',
+    });
+    const started = app;
+    const warned = () =>
+      /image model list did not answer/.test(started.stdout + started.stderr);
+    // Ready while the list is still arriving.
+    expect(warned()).toBe(false);
+    const deadline = Date.now() + LIST_TIMEOUT_MS + 10_000;
+    while (!warned() && Date.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+    expect(warned()).toBe(true);
+    const models = (await (
+      await fetch(`${started.baseUrl}/api/ai/models`)
+    ).json()) as { models: Array<{ id: string; status: string }> };
+    expect(models.models).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({
+          id: 'gpt-image-2.5-sunburst',
+          status: 'unknown',
+        }),
+      ]),
+    );
+  }, 60_000);
 });
