@@ -1,4 +1,6 @@
 import request from 'supertest';
+import { pixelBombPng } from '../dev-servers/image-api/pixel-bomb-png';
+import { ImageBlobStore } from '../src/image-store/image-blob-store';
 import { keepLogo, LOGO_REQUEST } from './support/asset-client';
 import { DevImageApi, Replies } from './support/fake-image-api';
 import { createProject } from './support/project-fixtures';
@@ -68,6 +70,20 @@ describe('Images answered by the image API are checked before they are kept', ()
     });
     expect(await countRows(t, 'assets')).toBe(0);
     expect(await countRows(t, 'stored_images')).toBe(0);
+  });
+
+  it('does not keep a preview hosted before sizes were checked whose PNG claims 50,000x50,000: 404 logo_not_found, no asset', async () => {
+    // As a logo hosted by an earlier version would sit in the store.
+    const stored = await t.app
+      .get(ImageBlobStore)
+      .put(pixelBombPng(), 'image/png', Date.now() + 60_000);
+    const project = await createProject(t);
+    const response = await request(t.server)
+      .post(`/api/projects/${project.id}/logos`)
+      .send({ logoUrl: `/api/ai/logos/${stored.id}.png` })
+      .expect(404);
+    expect(response.body).toMatchObject({ code: 'logo_not_found' });
+    expect(await countRows(t, 'assets')).toBe(0);
   });
 
   it('still hosts and keeps the 1024x1024 logos the models draw', async () => {

@@ -110,3 +110,17 @@ function webpDimensions(bytes: Buffer): ImageDimensions | undefined {
   }
   return undefined;
 }
+
+/**
+ * Whether an image may be kept: SVG (no pixels of its own), or a raster
+ * whose header can be read and states at most `maxPixels` pixels.
+ */
+export function isWithinPixelLimit(
+  bytes: Buffer,
+  type: ImageType,
+  maxPixels: number,
+): boolean {
+  if (type.mediaType === 'image/svg+xml') return true;
+  const size = readImageDimensions(bytes, type);
+  return size !== undefined && size.width * size.height <= maxPixels;
+}
