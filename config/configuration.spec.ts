@@ -71,6 +71,7 @@ describe('loadConfiguration (every feature slice at once)', () => {
           quality: 'auto',
           responseFormat: 'url',
           maxImageBytes: 6 * 1024 * 1024,
+          maxImagePixels: 4096 * 4096,
           timeoutMs: 60000,
           maxRetries: 2,
           deadlineMs: 120000,

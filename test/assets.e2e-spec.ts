@@ -1,5 +1,5 @@
 import request from 'supertest';
-import { PNG_SIGNATURE } from '../dev-servers/image-api/png-encoder';
+import { PNG_SIGNATURE, pngHeader } from '../dev-servers/image-api/png-encoder';
 import {
   getBytes,
   keepLogo,
@@ -135,7 +135,7 @@ describe.each(ASSET_STORES)('Kept logos (ASSET_STORE=%s)', (kind) => {
   it('bytes of several MB, over many stored parts, come back whole', async () => {
     const project = await createProject(t);
     const big = Buffer.concat([
-      PNG_SIGNATURE,
+      pngHeader(1024, 1024),
       Buffer.alloc(3 * 1024 * 1024 + 123, 0xab),
     ]);
     api.respondNext(Replies.base64(big));

@@ -13,6 +13,7 @@ export const DEV_IMAGE_REPLIES = [
   'missing-url',
   'not-json',
   'reset',
+  'pixel-bomb',
 ] as const;
 export type DevImageReplyKind = (typeof DEV_IMAGE_REPLIES)[number];
 

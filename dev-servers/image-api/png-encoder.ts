@@ -45,10 +45,29 @@ export function encodePng(width: number, height: number, rgba: Buffer): Buffer {
       (y + 1) * width * 4,
     );
   }
+  return encodePngChunks(header, deflateSync(rows));
+}
+
+/** The signature, an IHDR chunk, one IDAT chunk of `compressed` rows, IEND. */
+export function encodePngChunks(header: Buffer, compressed: Buffer): Buffer {
   return Buffer.concat([
     PNG_SIGNATURE,
     chunk('IHDR', header),
-    chunk('IDAT', deflateSync(rows)),
+    chunk('IDAT', compressed),
     chunk('IEND', Buffer.alloc(0)),
   ]);
+}
+
+/**
+ * A PNG's signature and IHDR chunk stating `width`×`height` (8-bit RGBA):
+ * the start of a PNG whose size can be read, for tests that follow it with
+ * bytes of their own.
+ */
+export function pngHeader(width: number, height: number): Buffer {
+  const header = Buffer.alloc(13);
+  header.writeUInt32BE(width, 0);
+  header.writeUInt32BE(height, 4);
+  header[8] = 8;
+  header[9] = 6;
+  return Buffer.concat([PNG_SIGNATURE, chunk('IHDR', header)]);
 }

@@ -1,3 +1,4 @@
+import { pixelBombPng } from './pixel-bomb-png';
 import {
   DEV_IMAGE_REPLIES,
   type DevImageReplyKind,
@@ -79,6 +80,8 @@ export const Replies = {
       },
     },
   }),
+  /** A base64 success whose PNG claims 50,000×50,000 pixels in ~12 KB. */
+  pixelBomb: (): DevReply => Replies.base64(pixelBombPng()),
   /** 200 without an image URL. */
   withoutImage: (): DevReply => ({
     status: 200,
@@ -161,6 +164,9 @@ export function replyFromOptions(options: DevReplyOptions): DevReply {
       break;
     case 'reset':
       reply = Replies.resetConnection();
+      break;
+    case 'pixel-bomb':
+      reply = Replies.pixelBomb();
       break;
   }
   if (options.retryAfterSeconds !== undefined) {

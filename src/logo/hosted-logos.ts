@@ -6,6 +6,7 @@ import {
   type OpenedImage,
 } from '../image-store/image-blob-store';
 import { extensionOf, sniffImageType } from '../image-store/image-type';
+import { isWithinPixelLimit } from '../image-store/image-dimensions';
 import type { ImageOrigin } from '../image-store/stored-images.repository';
 import type { LogoImage } from './generated-logo';
 import { annotate, inSpan } from '../tracing/spans';
@@ -53,12 +54,14 @@ export function hostedLogoFileOf(
 @Injectable()
 export class HostedLogos {
   private readonly ttlMs: number;
+  private readonly maxPixels: number;
 
   constructor(
     private readonly store: ImageBlobStore,
     @Inject(logoConfig.KEY) config: ConfigType<typeof logoConfig>,
   ) {
     this.ttlMs = config.urlTtlSeconds * 1000;
+    this.maxPixels = config.imageApi.maxImagePixels;
   }
 
   /**
@@ -86,7 +89,8 @@ export class HostedLogos {
 
   /**
    * The live logo named `file`, read whole (at most IMAGE_MAX_BYTES), with
-   * what made it; null when it is unknown, expired or not an image.
+   * what made it; null when it is unknown, expired, not an image, or
+   * (hosted before sizes were checked) larger than IMAGE_MAX_PIXELS.
    * `fallback`: the origin told for a logo hosted before origins were
    * recorded.
    */
@@ -97,7 +101,7 @@ export class HostedLogos {
     for await (const chunk of opened.body) chunks.push(chunk as Buffer);
     const bytes = Buffer.concat(chunks);
     const type = sniffImageType(bytes, { svg: true });
-    if (!type) return null;
+    if (!type || !isWithinPixelLimit(bytes, type, this.maxPixels)) return null;
     return {
       bytes,
       type,

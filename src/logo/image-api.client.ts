@@ -28,8 +28,13 @@ import {
   NOT_AN_IMAGE_MESSAGE,
   OVERSIZED_RESPONSE_MESSAGE,
   TIMEOUT_MESSAGE,
+  TOO_MANY_PIXELS_MESSAGE,
   UNREACHABLE_MESSAGE,
+  UNREADABLE_IMAGE_MESSAGE,
+  UNSAFE_IMAGE_URL_MESSAGE,
 } from './logo.constants';
+import { readImageDimensions } from '../image-store/image-dimensions';
+import { isPassableImageUrl } from './passed-on-image-url';
 import { isRetryableStatus, parseRetryAfter } from './retry-policy';
 import { annotate, inSpan } from '../tracing/spans';
 import { keyRedactor } from '../logging/key-redaction';
@@ -329,12 +334,21 @@ export class ImageApiClient {
     const usage = usageOf(body);
     if (usage) this.metrics.recordUsage(usage);
     if (base64) {
-      const image = checkImage(answer.image, request.svg === true);
+      const image = checkImage(
+        answer.image,
+        request.svg === true,
+        this.settings.maxImagePixels,
+      );
       return { kind: 'bytes', ...image, ...(usage ? { usage } : {}) };
     }
     const imageUrl = firstImageField(body, 'url');
     // A 2xx without a URL is a broken answer, not a passing hiccup.
     if (!imageUrl) throw invalidResponse(INVALID_RESPONSE_MESSAGE);
+    // Passed on to browsers as it is: only https to a public host (or the
+    // image API's own origin), never script, a document or an inner address.
+    if (!isPassableImageUrl(imageUrl, this.settings.url)) {
+      throw invalidResponse(UNSAFE_IMAGE_URL_MESSAGE);
+    }
     return { kind: 'url', url: imageUrl, ...(usage ? { usage } : {}) };
   }
 
@@ -429,11 +443,14 @@ const base64Length = (bytes: number) => Math.ceil(bytes / 3) * 4;
 /**
  * The image of a base64 answer, as the worker decoded it: its length was
  * checked before anything was decoded, so an oversized answer cost no
- * decoding; then the bytes must be a PNG, JPEG or WebP.
+ * decoding; then the bytes must be a PNG, JPEG or WebP whose header states
+ * at most `maxPixels` pixels (a small file can claim a size whose decoding
+ * would take gigabytes: it is never hosted or kept).
  */
 function checkImage(
   image: DecodedAnswer['image'] | undefined,
   svgAsked: boolean,
+  maxPixels: number,
 ): {
   bytes: Buffer;
   type: ImageType;
@@ -445,6 +462,13 @@ function checkImage(
     throw invalidResponse(IMAGE_TOO_LARGE_MESSAGE);
   const type = sniffImageType(image.bytes, { svg: svgAsked });
   if (!type) throw invalidResponse(NOT_AN_IMAGE_MESSAGE);
+  if (type.mediaType !== 'image/svg+xml') {
+    const size = readImageDimensions(image.bytes, type);
+    if (!size) throw invalidResponse(UNREADABLE_IMAGE_MESSAGE);
+    if (size.width * size.height > maxPixels) {
+      throw invalidResponse(TOO_MANY_PIXELS_MESSAGE);
+    }
+  }
   return { bytes: image.bytes, type };
 }
 

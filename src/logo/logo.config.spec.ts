@@ -26,6 +26,7 @@ describe('logo configuration', () => {
         quality: 'auto',
         responseFormat: 'url',
         maxImageBytes: 6 * 1024 * 1024,
+        maxImagePixels: 4096 * 4096,
         timeoutMs: 60000,
         maxRetries: 2,
         deadlineMs: 120000,
@@ -51,6 +52,7 @@ describe('logo configuration', () => {
         IMAGE_QUALITY: 'HIGH',
         IMAGE_RESPONSE_FORMAT: 'b64_json',
         IMAGE_MAX_BYTES: '5mb',
+        IMAGE_MAX_PIXELS: '4194304',
         IMAGE_API_TIMEOUT_MS: '1500',
         IMAGE_API_MAX_RETRIES: '5',
         IMAGE_API_DEADLINE_MS: '30000',
@@ -79,6 +81,7 @@ describe('logo configuration', () => {
         quality: 'high',
         responseFormat: 'b64_json',
         maxImageBytes: 5 * 1024 * 1024,
+        maxImagePixels: 2048 * 2048,
         timeoutMs: 1500,
         maxRetries: 5,
         deadlineMs: 30000,
@@ -130,6 +133,7 @@ describe('logo configuration', () => {
     ['IMAGE_QUALITY', 'standard'],
     ['IMAGE_RESPONSE_FORMAT', 'png'],
     ['IMAGE_MAX_BYTES', 'huge'],
+    ['IMAGE_MAX_PIXELS', '16777217'],
     ['IMAGE_PROVIDER', 'stability'],
   ])('refuses %s=%s with one line naming the variable', (name, value) => {
     const error = refusal({ [name]: value });

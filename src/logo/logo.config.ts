@@ -9,6 +9,7 @@ import {
   type Env,
 } from '../environment/env-values';
 import { IMAGE_PROVIDERS } from './providers/image-providers';
+import { MAX_DECODED_PIXELS } from '../image-store/image-dimensions';
 
 export const IMAGE_QUALITIES = ['low', 'medium', 'high', 'auto'] as const;
 export type ImageQuality = (typeof IMAGE_QUALITIES)[number];
@@ -80,6 +81,18 @@ function imageApi(env: Env) {
     ),
     /** The largest decoded image kept from a base64 answer. */
     maxImageBytes: byteSize(env, 'IMAGE_MAX_BYTES', DEFAULT_IMAGE_MAX_BYTES),
+    /**
+     * The most pixels (width × height, by the image's header) an answered
+     * image may have to be hosted or kept. At most what renditions decode
+     * (their sharp pixel limit), so every kept image can be rendered.
+     */
+    maxImagePixels: integer(
+      env,
+      'IMAGE_MAX_PIXELS',
+      MAX_DECODED_PIXELS,
+      1,
+      MAX_DECODED_PIXELS,
+    ),
     /** One upstream call. */
     timeoutMs: integer(env, 'IMAGE_API_TIMEOUT_MS', 60000, 1, 3_600_000),
     /** Retries after the first call, for 429, 5xx, timeouts, lost connections. */

@@ -29,6 +29,12 @@ export const NO_IMAGE_DATA_MESSAGE =
   'Invalid response from image service: no image data';
 export const NOT_AN_IMAGE_MESSAGE =
   'Invalid response from image service: not a PNG, JPEG or WebP image';
+export const TOO_MANY_PIXELS_MESSAGE =
+  'Invalid response from image service: image larger than IMAGE_MAX_PIXELS';
+export const UNREADABLE_IMAGE_MESSAGE =
+  'Invalid response from image service: image size unreadable';
+export const UNSAFE_IMAGE_URL_MESSAGE =
+  'Invalid response from image service: image URL not https to a public host';
 export const IMAGE_TOO_LARGE_MESSAGE =
   'Invalid response from image service: image larger than IMAGE_MAX_BYTES';
 export const OVERSIZED_RESPONSE_MESSAGE =

@@ -8,6 +8,7 @@ import {
 } from '@nestjs/common';
 import type { ConfigType } from '@nestjs/config';
 import { Gauge } from 'prom-client';
+import { isAxiosError } from 'axios';
 import { firstValueFrom } from 'rxjs';
 import { MetricsService } from '../../metrics/metrics.service';
 import { logoConfig, type ImageApiConfig } from '../logo.config';
@@ -20,7 +21,13 @@ import {
 } from './model-status';
 
 /** The model list is small; a provider slower than this is skipped. */
-const LIST_TIMEOUT_MS = 10_000;
+export const LIST_TIMEOUT_MS = 10_000;
+
+/**
+ * OpenAI's list is some 20 KB; reading stops past this (decompressed) size,
+ * so a broken or hostile provider cannot fill the heap at start-up.
+ */
+export const MAX_MODEL_LIST_BYTES = 1024 * 1024;
 
 /**
  * Reads the provider's model list (GET /v1/models, OpenAI only) at
@@ -135,6 +142,9 @@ export class ImageModelLifecycle
           signal: AbortSignal.timeout(LIST_TIMEOUT_MS),
           maxRedirects: 0,
           validateStatus: () => true,
+          // axios stops reading (and drops what it read) once the answer
+          // grows past this, announced or not.
+          maxContentLength: MAX_MODEL_LIST_BYTES,
         }),
       );
       list = response.status === 200 ? listedModels(response.data) : undefined;
@@ -144,10 +154,12 @@ export class ImageModelLifecycle
         );
         return;
       }
-    } catch {
+    } catch (error) {
       // Never the socket error: it names the provider's address.
       this.logger.warn(
-        "The image model list did not answer; the configured models' lifecycle is not checked this time",
+        isOversized(error)
+          ? `The image model list was larger than ${MAX_MODEL_LIST_BYTES} bytes and was not read; the configured models' lifecycle is not checked this time`
+          : "The image model list did not answer; the configured models' lifecycle is not checked this time",
       );
       return;
     }
@@ -165,4 +177,9 @@ export class ImageModelLifecycle
       }
     }
   }
+}
+
+/** axios refused an answer past maxContentLength. */
+function isOversized(error: unknown): boolean {
+  return isAxiosError(error) && error.message.includes('maxContentLength');
 }
