@@ -149,8 +149,11 @@ export class AssetRenditions {
     const key = `${assetId}:${step}`;
     const rendition =
       (await this.recent.get(key, () => this.renditions.find(assetId, step))) ??
-      (await this.line.request(key, context.clientKey, context.signal, (wanted) =>
-        this.make(asset, step, wanted),
+      (await this.line.request(
+        key,
+        context.clientKey,
+        context.signal,
+        (wanted) => this.make(asset, step, wanted),
       ));
     return { asset, ...rendition, size: step, secondsLeft };
   }

@@ -9,10 +9,7 @@ import type { StoredRendition } from './asset-renditions.repository';
  */
 export class RecentRenditions {
   private readonly kept = new Map<string, StoredRendition>();
-  private readonly reading = new Map<
-    string,
-    Promise<StoredRendition | null>
-  >();
+  private readonly reading = new Map<string, Promise<StoredRendition | null>>();
   private keptBytes = 0;
 
   constructor(private readonly budgetBytes: number) {}

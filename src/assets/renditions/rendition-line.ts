@@ -86,12 +86,19 @@ export class RenditionLine<T> {
       }
       job = { waiters: new Set() };
       this.jobs.set(key, job);
+      // The first waiter is in before the work can ask whether it is wanted.
+      const waiting = this.wait(job, clientKey, signal);
       void this.run(key, job, work);
+      return waiting;
     }
     return this.wait(job, clientKey, signal);
   }
 
-  private wait(job: Job<T>, clientKey: string, signal: AbortSignal): Promise<T> {
+  private wait(
+    job: Job<T>,
+    clientKey: string,
+    signal: AbortSignal,
+  ): Promise<T> {
     this.perClient.set(clientKey, (this.perClient.get(clientKey) ?? 0) + 1);
     return new Promise<T>((resolve, reject) => {
       const onAbort = () => {
