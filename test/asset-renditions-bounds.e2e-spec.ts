@@ -108,9 +108,9 @@ describe('Asset renditions: bounded cost', () => {
     /** The bytes the database takes: its files on SQLite, its size on PostgreSQL. */
     async function databaseBytes(): Promise<number> {
       if (TEST_DATABASE === 'postgres') {
-        const [row] = (await t.dataSource.query(
+        const [row] = await t.dataSource.query<Array<{ bytes: string }>>(
           'SELECT pg_database_size(current_database()) AS "bytes"',
-        )) as Array<{ bytes: string }>;
+        );
         return Number(row.bytes);
       }
       const file = t.databaseUrl.replace(/^file:/, '');
