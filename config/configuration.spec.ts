@@ -98,6 +98,7 @@ describe('loadConfiguration (every feature slice at once)', () => {
         maxPerProject: 20,
         urlTtlSeconds: 3600,
         urlSigningKey: undefined,
+        renditions: { queueLimit: 64, clientLimit: 16 },
       },
       apiDocs: { bearerAuth: false },
       tasks: {
@@ -126,6 +127,11 @@ describe('loadConfiguration (every feature slice at once)', () => {
         maxAttempts: 3,
         concurrency: 4,
         clientConcurrency: 2,
+      },
+      usage: {
+        limitPerUserDayUsd: undefined,
+        limitPerProjectUsd: undefined,
+        prices: {},
       },
     });
   });

@@ -11,6 +11,7 @@ import { HostedLogoOrigin1764500000000 } from './1764500000000-hosted-logo-origi
 import { AssetRenditions1764510000000 } from './1764510000000-asset-renditions';
 import { TaskLeaseIndex1764520000000 } from './1764520000000-task-lease-index';
 import { ChangeEvents1764530000000 } from './1764530000000-change-events';
+import { RenditionLadder1764535000000 } from './1764535000000-rendition-ladder';
 import { UsageLedger1764540000000 } from './1764540000000-usage-ledger';
 
 /**
@@ -33,6 +34,7 @@ export const MIGRATIONS = [
   AssetRenditions1764510000000,
   TaskLeaseIndex1764520000000,
   ChangeEvents1764530000000,
+  RenditionLadder1764535000000,
   TaskQueuePlace1764537000000,
   UsageLedger1764540000000,
 ];

@@ -13,6 +13,7 @@ describe('kept logos configuration', () => {
       store: { type: 'database' },
       maxPerProject: 20,
       urlTtlSeconds: 3600,
+      renditions: { queueLimit: 64, clientLimit: 16 },
       urlSigningKey: undefined,
     });
   });

@@ -47,6 +47,17 @@ export interface AssetsConfig {
   urlTtlSeconds: number;
   /** The HMAC key of signed asset URLs; set with AUTH_MODE=oidc. */
   urlSigningKey: string | undefined;
+  /** Renditions (…/content?size=N) still to be made: their line's bounds. */
+  renditions: RenditionLineLimits;
+}
+
+/**
+ * Renditions waiting to be made, per instance (503 beyond) and per client
+ * (its user, or its address without auth: 429 beyond).
+ */
+export interface RenditionLineLimits {
+  queueLimit: number;
+  clientLimit: number;
 }
 
 /** The shortest signing key accepted: 256 bits of base64 or hex text. */
@@ -79,6 +90,10 @@ export const assetsConfig = registerAs(
       maxPerProject: integer(env, 'ASSET_MAX_PER_PROJECT', 20, 1, 1000),
       urlTtlSeconds: integer(env, 'ASSET_URL_TTL_S', 3600, 60, 3600),
       urlSigningKey,
+      renditions: {
+        queueLimit: integer(env, 'RENDITION_QUEUE_LIMIT', 64, 1, 10_000),
+        clientLimit: integer(env, 'RENDITION_CLIENT_LIMIT', 16, 1, 10_000),
+      },
     };
   },
 );

@@ -20,3 +20,11 @@ export function isRunning(pid: number): boolean {
     return false;
   }
 }
+
+/** Peak resident set size of a running process (VmHWM), in bytes. */
+export function peakResidentBytes(pid: number): number {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  const match = /^VmHWM:\s+(\d+) kB/m.exec(status);
+  if (!match) throw new Error(`no VmHWM for process ${pid}`);
+  return Number(match[1]) * 1024;
+}

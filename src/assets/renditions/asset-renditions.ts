@@ -1,12 +1,13 @@
-import { Injectable, Logger } from '@nestjs/common';
+import { Inject, Injectable, Logger } from '@nestjs/common';
 import { Readable } from 'node:stream';
-import { Counter } from 'prom-client';
+import { Counter, Gauge } from 'prom-client';
 import type { RequestContext } from '../../common/http/request-context';
 import { isWellFormedId } from '../../common/ids';
 import { InputValidationException } from '../../failures/input-validation.error';
 import { MetricsService } from '../../metrics/metrics.service';
 import { AssetBytes } from '../asset-bytes/asset-bytes';
 import { AssetUrls, type UrlSignature } from '../asset-urls';
+import { assetsConfig, type AssetsConfig } from '../assets.config';
 import {
   AssetNotFoundException,
   AssetUrlRefusedException,
@@ -14,8 +15,20 @@ import {
 import { AssetsRepository } from '../assets.repository';
 import { sha256Of } from '../content-hash';
 import type { AssetRecord } from '../dto/asset.dto';
-import { AssetRenditionsRepository } from './asset-renditions.repository';
-import { squarePng } from './image-work';
+import {
+  AssetRenditionsRepository,
+  type StoredRendition,
+} from './asset-renditions.repository';
+import { inImageTurn, squarePng } from './image-work';
+import { RecentRenditions } from './recent-renditions';
+import { ladderStepFor } from './rendition-ladder';
+import { RenditionLine } from './rendition-line';
+
+/**
+ * Bytes of renditions kept in memory for requests that come together; a
+ * 1024-pixel rendition of a noisy image is about 3 MB.
+ */
+const RECENT_RENDITIONS_BYTES = 16 * 1024 * 1024;
 
 /** The raster types sharp decodes that a rendition is made from. */
 export const RASTER_TYPES: ReadonlySet<string> = new Set([
@@ -41,36 +54,77 @@ export class NoRenditionException extends InputValidationException {
   }
 }
 
+/**
+ * 400 {error:"Invalid input"}: `size` on an image that cannot be decoded
+ * within the pixel limit (a header claiming 50,000×50,000, or a broken
+ * file): the rendition is refused instead of failing with a 500.
+ */
+export class UnrenderableImageException extends InputValidationException {
+  constructor() {
+    super([
+      {
+        path: ['size'],
+        message:
+          'This image cannot be rendered: it is unreadable or larger than the pixel limit',
+        code: 'custom',
+      },
+    ]);
+  }
+}
+
 /** A rendition, ready to be sent. */
 export interface OpenedRendition {
   asset: AssetRecord;
   sha256: string;
   bytes: Buffer;
+  /** Pixels a side: the ladder step that serves the size asked for. */
+  size: number;
   secondsLeft?: number;
 }
 
 /**
- * Square PNG renditions of image assets (GET …/content?size=N): made once,
- * from the kept bytes, in sharp's thread pool (two at a time), then kept in
- * asset_renditions and read from there. The URL rules are the asset's own:
- * a signed URL is checked before anything is looked up.
+ * Square PNG renditions of image assets (GET …/content?size=N), in the
+ * sizes of a fixed ladder (a size between steps is served by the next one
+ * up): made once per asset and step, from the kept bytes, in sharp's thread
+ * pool (two at a time), then kept in asset_renditions and read from there.
+ * What is still to be made waits in a bounded line that holds ids, not
+ * images, and drops work whose clients have all left. The URL rules are
+ * the asset's own: a signed URL is checked before anything is looked up.
  */
 @Injectable()
 export class AssetRenditions {
   private readonly logger = new Logger(AssetRenditions.name);
   private readonly made: Counter;
+  private readonly line: RenditionLine<StoredRendition>;
+  private readonly recent = new RecentRenditions(RECENT_RENDITIONS_BYTES);
 
   constructor(
     private readonly rows: AssetsRepository,
     private readonly renditions: AssetRenditionsRepository,
     private readonly bytes: AssetBytes,
     private readonly urls: AssetUrls,
+    @Inject(assetsConfig.KEY) config: AssetsConfig,
     metrics: MetricsService,
   ) {
     this.made = new Counter({
       name: 'asset_renditions_made_total',
       help: 'Asset renditions (content?size=N) this process made; the ones already stored are not counted',
       registers: [metrics.registry],
+    });
+    const dropped = new Counter({
+      name: 'asset_renditions_dropped_total',
+      help: 'Renditions not made because every client waiting for them had left before their turn',
+      registers: [metrics.registry],
+    });
+    this.line = new RenditionLine(config.renditions, () => dropped.inc());
+    const line = this.line;
+    new Gauge({
+      name: 'asset_renditions_in_line',
+      help: 'Renditions waiting to be made or being made in this process',
+      registers: [metrics.registry],
+      collect() {
+        this.set(line.size);
+      },
     });
   }
 
@@ -79,7 +133,7 @@ export class AssetRenditions {
     assetId: string,
     size: number,
     signature: UrlSignature,
-    context: Pick<RequestContext, 'signal'>,
+    context: Pick<RequestContext, 'signal' | 'clientKey'>,
   ): Promise<OpenedRendition> {
     if (!isWellFormedId(projectId) || !isWellFormedId(assetId)) {
       throw new AssetNotFoundException();
@@ -91,16 +145,46 @@ export class AssetRenditions {
     if (!asset) throw new AssetNotFoundException();
     if (!RASTER_TYPES.has(asset.contentType)) throw new NoRenditionException();
     const secondsLeft = this.urls.secondsLeft(signature);
-    const stored = await this.renditions.find(assetId, size);
-    if (stored) return { asset, ...stored, secondsLeft };
-    const original = await this.readWhole(asset, context.signal);
-    const bytes = await squarePng(original, size);
-    const sha256 = await sha256Of(bytes);
+    const step = ladderStepFor(size);
+    const key = `${assetId}:${step}`;
+    const rendition =
+      (await this.recent.get(key, () => this.renditions.find(assetId, step))) ??
+      (await this.line.request(
+        key,
+        context.clientKey,
+        context.signal,
+        (wanted) => this.make(asset, step, wanted),
+      ));
+    return { asset, ...rendition, size: step, secondsLeft };
+  }
+
+  /**
+   * Makes and keeps the rendition once its image turn has come, unless
+   * nobody waits for it any more; the original is read only then.
+   */
+  private async make(
+    asset: AssetRecord,
+    step: number,
+    wanted: () => boolean,
+  ): Promise<StoredRendition | undefined> {
+    const bytes = await inImageTurn(async () => {
+      if (!wanted()) return undefined;
+      const original = await this.readWhole(asset);
+      return squarePng(original, step).catch((error: unknown) => {
+        this.logger.warn(
+          `Asset ${asset.id} cannot be rendered: ${error instanceof Error ? error.message : String(error)}`,
+        );
+        throw new UnrenderableImageException();
+      });
+    });
+    if (!bytes) return undefined;
+    const rendition = { sha256: await sha256Of(bytes), bytes };
     this.made.inc();
-    if (!(await this.renditions.insert(assetId, size, { sha256, bytes }))) {
+    if (!(await this.renditions.insert(asset.id, step, rendition))) {
       throw new AssetNotFoundException();
     }
-    return { asset, sha256, bytes, secondsLeft };
+    this.recent.keep(`${asset.id}:${step}`, rendition);
+    return rendition;
   }
 
   /** An image asset's kept bytes, whole: sharp decodes a buffer. */

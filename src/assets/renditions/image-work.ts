@@ -39,15 +39,17 @@ export function decode(input: Buffer): sharp.Sharp {
   return sharp(input, { limitInputPixels: MAX_INPUT_PIXELS });
 }
 
-/** A square PNG `size` pixels a side: the image contained, padding transparent. */
+/**
+ * A square PNG `size` pixels a side: the image contained, padding
+ * transparent. The caller holds an image turn (inImageTurn), inside which
+ * it also reads `input`: bytes are read only once they can be worked on.
+ */
 export function squarePng(input: Buffer, size: number): Promise<Buffer> {
-  return inImageTurn(() =>
-    decode(input)
-      .resize(size, size, {
-        fit: 'contain',
-        background: { r: 0, g: 0, b: 0, alpha: 0 },
-      })
-      .png()
-      .toBuffer(),
-  );
+  return decode(input)
+    .resize(size, size, {
+      fit: 'contain',
+      background: { r: 0, g: 0, b: 0, alpha: 0 },
+    })
+    .png()
+    .toBuffer();
 }
