@@ -254,7 +254,7 @@ export const GetAssetContentEndpoint = () =>
       name: 'size',
       required: false,
       description:
-        'A square PNG rendition this many pixels a side (16 to 1024; the image contained, transparent padding), made once and kept, instead of the kept bytes. PNG, JPEG and WebP assets only (others: 400). With AUTH_MODE=oidc the URL must still carry its expiry and signature.',
+        'A square PNG rendition instead of the kept bytes (the image contained, transparent padding), in the sizes of a fixed ladder: 16, 32, 48, 64, 128, 180, 192, 256, 512 and 1024 pixels a side; any other size from 16 to 1024 is answered with the next step up. Made once per asset and step and kept. PNG, JPEG and WebP assets only (others: 400). With AUTH_MODE=oidc the URL must still carry its expiry and signature.',
       schema: { type: 'integer', minimum: 16, maximum: 1024, example: 32 },
     }),
     ApiHeader({
@@ -296,7 +296,13 @@ export const GetAssetContentEndpoint = () =>
       'error',
       503,
       ASSET_STORAGE_UNAVAILABLE_MESSAGE,
-      'The asset bucket (ASSET_STORE=s3) refused or did not start sending the bytes within ASSET_S3_REQUEST_TIMEOUT_MS; the body also has `code: "asset_storage_unavailable"`',
+      'The asset bucket (ASSET_STORE=s3) refused or did not start sending the bytes within ASSET_S3_REQUEST_TIMEOUT_MS; the body also has `code: "asset_storage_unavailable"`. With `size`: also when RENDITION_QUEUE_LIMIT renditions are waiting to be made on this instance (`{error:"Image renditions are busy; try again shortly", code:"busy"}`)',
+    ),
+    ApiRetryLater(
+      'error',
+      429,
+      'Too many image renditions of this client are being made; try again shortly',
+      'With `size`: this client already waits for RENDITION_CLIENT_LIMIT renditions to be made on this instance (stored ones are always served); the body also has `code: "rate_limited"`',
     ),
     ApiAuth('error', 'public'),
   );

@@ -1,11 +1,13 @@
 import sharp from 'sharp';
+import { MAX_DECODED_PIXELS } from '../../image-store/image-dimensions';
 
 /**
- * The largest input an image operation decodes: 4096×4096. Kept logos are
+ * The largest input an image operation decodes: 4096×4096, the same bound
+ * answered images are checked against before they are kept. Kept logos are
  * at most 2048 pixels a side (the image model's largest size); a larger
  * (or forged) header is refused before its pixels are decoded.
  */
-export const MAX_INPUT_PIXELS = 4096 * 4096;
+export const MAX_INPUT_PIXELS = MAX_DECODED_PIXELS;
 
 /**
  * Image operations running at once in this process. sharp works in libuv's
