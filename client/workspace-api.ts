@@ -3556,7 +3556,7 @@ export interface operations {
   getAssetContent: {
     parameters: {
       query?: {
-        /** @description A square PNG rendition this many pixels a side (16 to 1024; the image contained, transparent padding), made once and kept, instead of the kept bytes. PNG, JPEG and WebP assets only (others: 400). With AUTH_MODE=oidc the URL must still carry its expiry and signature. Example: `32` */
+        /** @description A square PNG rendition instead of the kept bytes (the image contained, transparent padding), in the sizes of a fixed ladder: 16, 32, 48, 64, 128, 180, 192, 256, 512 and 1024 pixels a side; any other size from 16 to 1024 is answered with the next step up. Made once per asset and step and kept. PNG, JPEG and WebP assets only (others: 400). With AUTH_MODE=oidc the URL must still carry its expiry and signature. Example: `32` */
         size?: number;
         /** @description With AUTH_MODE=oidc: when the URL stops working (epoch seconds) */
         expires?: string;
@@ -3826,6 +3826,60 @@ export interface operations {
           'application/json': components['schemas']['ErrorResponseDto'];
         };
       };
+      /** @description With `size`: this client already waits for RENDITION_CLIENT_LIMIT renditions to be made on this instance (stored ones are always served); the body also has `code: "rate_limited"` */
+      429: {
+        headers: {
+          /** @description Seconds to wait before sending the request again */
+          'Retry-After'?: number;
+          /** @description The request's id: the caller's own X-Request-Id when plausible (1 to 128 letters, digits or `._:/+=-`), otherwise a new UUID; also in the request's log line */
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": "Too many image renditions of this client are being made; try again shortly",
+           *       "code": "rate_limited"
+           *     }
+           */
+          'image/png': components['schemas']['ErrorResponseDto'];
+          /**
+           * @example {
+           *       "error": "Too many image renditions of this client are being made; try again shortly",
+           *       "code": "rate_limited"
+           *     }
+           */
+          'image/jpeg': components['schemas']['ErrorResponseDto'];
+          /**
+           * @example {
+           *       "error": "Too many image renditions of this client are being made; try again shortly",
+           *       "code": "rate_limited"
+           *     }
+           */
+          'image/webp': components['schemas']['ErrorResponseDto'];
+          /**
+           * @example {
+           *       "error": "Too many image renditions of this client are being made; try again shortly",
+           *       "code": "rate_limited"
+           *     }
+           */
+          'image/svg+xml': components['schemas']['ErrorResponseDto'];
+          /**
+           * @example {
+           *       "error": "Too many image renditions of this client are being made; try again shortly",
+           *       "code": "rate_limited"
+           *     }
+           */
+          'image/x-icon': components['schemas']['ErrorResponseDto'];
+          /**
+           * @example {
+           *       "error": "Too many image renditions of this client are being made; try again shortly",
+           *       "code": "rate_limited"
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponseDto'];
+        };
+      };
       /** @description The request headers, the URL included, are over 16 KB */
       431: {
         headers: {
@@ -3895,7 +3949,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorResponseDto'];
         };
       };
-      /** @description The asset bucket (ASSET_STORE=s3) refused or did not start sending the bytes within ASSET_S3_REQUEST_TIMEOUT_MS; the body also has `code: "asset_storage_unavailable"` */
+      /** @description The asset bucket (ASSET_STORE=s3) refused or did not start sending the bytes within ASSET_S3_REQUEST_TIMEOUT_MS; the body also has `code: "asset_storage_unavailable"`. With `size`: also when RENDITION_QUEUE_LIMIT renditions are waiting to be made on this instance (`{error:"Image renditions are busy; try again shortly", code:"busy"}`) */
       503: {
         headers: {
           /** @description Seconds to wait before sending the request again */
