@@ -24,6 +24,13 @@ import { TimestampColumn } from './timestamp-column';
 @Index('idx_tasks_agent', ['agentId'])
 // The embedded engine's claim: due queued tasks, lapsed running ones.
 @Index('idx_tasks_status_run_after', ['status', 'runAfter'])
+// ... taken round robin by user: lowest place in its owner's line first.
+@Index('idx_tasks_status_place_run_after_id', [
+  'status',
+  'queuePlace',
+  'runAfter',
+  'id',
+])
 // The embedded engine's scan for lapsed leases, oldest first.
 @Index('idx_tasks_status_lease_id', ['status', 'leaseUntil', 'id'])
 export class Task {
