@@ -50,6 +50,7 @@ describe('loadConfiguration (every feature slice at once)', () => {
         bufferLimitBytes: 262144,
         heartbeatSeconds: 15,
         pollMs: 1000,
+        replayStallSeconds: 10,
       },
       http: {
         corsOrigins: undefined,

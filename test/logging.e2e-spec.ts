@@ -47,6 +47,13 @@ const KEY_FORMS = [
 ];
 const ECHOED_FORMS = `Incorrect API key provided: ${KEY_FORMS.join(' ')}`;
 
+/** Credentials sent in URLs: none may reach the log. */
+const URL_SECRETS = {
+  ticket: 'tkt-5b1e0c9a7d334f28',
+  token: 'tok-8c2f61d0e4a94b77',
+  signature: 'sig-3f9a0b7c2e6d4158',
+};
+
 const isRequestLine = (line: LogLine) =>
   line.msg === 'request completed' || line.msg === 'request failed';
 
@@ -117,6 +124,18 @@ describe('Request logs of the server process', () => {
         .get('/api/projects/no-such-id')
         .set('X-Request-Id', 'log-not-found')
         .expect(404);
+      // Credentials in the URL: a stream ticket, an access token, a signed
+      // asset URL's signature.
+      await client
+        .get(
+          `/api/projects/no-such-id?ticket=${URL_SECRETS.ticket}&access_token=${URL_SECRETS.token}`,
+        )
+        .set('X-Request-Id', 'log-url-ticket');
+      await client
+        .get(
+          `/api/projects/no-such-id/assets/no-such-asset/content?expires=4102444800&signature=${URL_SECRETS.signature}`,
+        )
+        .set('X-Request-Id', 'log-url-signature');
     } finally {
       exitCode = await server.stop();
       stdout = server.stdout;
@@ -159,6 +178,21 @@ describe('Request logs of the server process', () => {
       expect(Number.isNaN(Date.parse(mine[0].time))).toBe(false);
     },
   );
+
+  it('logs stream tickets, access tokens and URL signatures as [redacted], never their values', () => {
+    const byId = (id: string) =>
+      lines.find((line) => isRequestLine(line) && line.requestId === id);
+    expect(byId('log-url-ticket')?.url).toBe(
+      '/api/projects/no-such-id?ticket=[redacted]&access_token=[redacted]',
+    );
+    expect(byId('log-url-signature')?.url).toBe(
+      '/api/projects/no-such-id/assets/no-such-asset/content?expires=4102444800&signature=[redacted]',
+    );
+    for (const secret of Object.values(URL_SECRETS)) {
+      expect(stdout).not.toContain(secret);
+      expect(stderr).not.toContain(secret);
+    }
+  });
 
   it('logs no headers and no bodies in request lines', () => {
     for (const line of lines.filter(isRequestLine)) {

@@ -57,6 +57,7 @@ describe('EventStreams', () => {
         clientLimit: 1,
         instanceLimit: 10,
         bufferLimitBytes: 65_536,
+        replayStallSeconds: 10,
         heartbeatSeconds: 15,
         pollMs: 1_000,
         retentionSeconds: 60,

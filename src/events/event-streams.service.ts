@@ -70,6 +70,7 @@ export class EventStreams implements BeforeApplicationShutdown {
         request.clientKey,
         response,
         this.config.bufferLimitBytes,
+        this.config.replayStallSeconds * 1000,
         (reason) => this.forget(stream, reason),
       );
       this.begin(response);
@@ -101,7 +102,7 @@ export class EventStreams implements BeforeApplicationShutdown {
         this.metrics.replay();
       }
       await this.replay(stream, from, cursor);
-      this.metrics.wrote(stream.live());
+      this.metrics.wrote(await stream.live());
     } catch (error) {
       // Before the stream was added, its slot is still this call's.
       if (!added) this.release(request.clientKey);
@@ -173,7 +174,12 @@ export class EventStreams implements BeforeApplicationShutdown {
     this.heartbeat ??= this.startHeartbeat();
   }
 
-  /** Events after `from` up to `cursor` (the feed sends those after it). */
+  /**
+   * Events after `from` up to `cursor` (the feed sends those after it), a
+   * batch per statement: on SQLite every statement waits in the one
+   * database queue, so the replay never holds it for more than one batch,
+   * and it yields a turn between batches to the other requests.
+   */
   private async replay(
     stream: LiveStream,
     from: number,
@@ -183,11 +189,12 @@ export class EventStreams implements BeforeApplicationShutdown {
     while (after < cursor && stream.open) {
       const events = await this.log.after(after, stream.scope, REPLAY_BATCH);
       const upToCursor = events.filter((event) => Number(event.id) <= cursor);
-      this.metrics.wrote(stream.replayed(upToCursor));
+      this.metrics.wrote(await stream.replayed(upToCursor));
       if (events.length < REPLAY_BATCH || upToCursor.length < events.length) {
         return;
       }
       after = Number(events[events.length - 1].id);
+      await new Promise<void>((resolve) => setImmediate(resolve));
     }
   }
 

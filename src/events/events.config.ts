@@ -24,6 +24,11 @@ export const eventsConfig = registerAs('events', (env: Env = process.env) => ({
     4_096,
     67_108_864,
   ),
+  /**
+   * How long a replay waits for a client that takes nothing (the replay
+   * goes at the client's pace); past it the stream is cut.
+   */
+  replayStallSeconds: integer(env, 'EVENTS_REPLAY_STALL_S', 10, 1, 300),
   /** A comment this often keeps proxies from closing an idle stream. */
   heartbeatSeconds: integer(env, 'EVENTS_HEARTBEAT_S', 15, 1, 300),
   /**

@@ -18,7 +18,12 @@ export const eventFrame = (event: ChangeEvent): string =>
  * that arrive during the replay wait until it ends), and it never buffers
  * without limit: past `bufferLimitBytes` of unsent bytes, or
  * MAX_HELD_WHILE_REPLAYING events held, the connection is cut and the
- * client resumes with Last-Event-ID.
+ * client resumes with Last-Event-ID. The replay itself is paced by the
+ * socket instead: it waits for the client to take what was written
+ * ('drain'), so a resume of any depth the log still holds gets through
+ * (written at once, a few thousand events would pass the buffer limit
+ * before the socket had a turn, every time); a replaying client that takes
+ * nothing for `stallMs` is cut.
  */
 export class LiveStream implements FeedSubscriber {
   private lastId = 0;
@@ -30,6 +35,8 @@ export class LiveStream implements FeedSubscriber {
     readonly clientKey: string,
     private readonly response: Response,
     private readonly bufferLimitBytes: number,
+    /** How long the replay waits for a client that takes nothing. */
+    private readonly stallMs: number,
     private readonly onClose: (reason: CloseReason) => void,
   ) {}
 
@@ -53,17 +60,29 @@ export class LiveStream implements FeedSubscriber {
     this.send(event);
   }
 
-  /** From the replay; then `live` hands over to the feed. */
-  replayed(events: readonly ChangeEvent[]): number {
+  /**
+   * From the replay: sends the events, waiting whenever the socket's buffer
+   * is full until the client has taken it; then `live` hands over to the
+   * feed.
+   */
+  async replayed(events: readonly ChangeEvent[]): Promise<number> {
     let sent = 0;
-    for (const event of events) if (this.send(event)) sent++;
+    for (const event of events) {
+      if (!this.open) break;
+      if (this.send(event, false)) sent++;
+      if (this.response.writableNeedDrain) await this.drained();
+    }
     return sent;
   }
 
-  live(): number {
-    const held = this.held ?? [];
+  /** Sends the events held during the replay (paced alike), then goes live. */
+  async live(): Promise<number> {
+    let sent = 0;
+    while (this.held && this.held.length > 0 && this.open) {
+      sent += await this.replayed(this.held.splice(0));
+    }
     this.held = undefined;
-    return this.replayed(held);
+    return sent;
   }
 
   /** Tells the client to refetch; the stream goes on from `latest`. */
@@ -74,11 +93,11 @@ export class LiveStream implements FeedSubscriber {
     );
   }
 
-  write(text: string): void {
+  write(text: string, bounded = true): void {
     if (!this.open) return;
     this.response.write(text);
     // A client that stops reading: what it has not taken stays here.
-    if (this.response.writableLength > this.bufferLimitBytes) {
+    if (bounded && this.response.writableLength > this.bufferLimitBytes) {
       this.cut('slow_reader');
     }
   }
@@ -96,14 +115,41 @@ export class LiveStream implements FeedSubscriber {
     if (this.ended) return;
     this.ended = true;
     this.onClose(reason);
+    // A reset, not a close: what the client has not read is dropped at
+    // once on both ends, and a client that stopped reading still learns
+    // the stream is over (a plain close would wait behind its unread bytes).
+    this.response.socket?.resetAndDestroy();
     this.response.destroy();
   }
 
-  private send(event: ChangeEvent): boolean {
+  /**
+   * Resolves once the client took the buffered bytes, or the stream ended;
+   * a client that takes nothing for `stallMs` is cut.
+   */
+  private drained(): Promise<void> {
+    return new Promise((resolve) => {
+      const done = () => {
+        clearTimeout(stalled);
+        this.response.off('drain', done);
+        this.response.off('close', done);
+        resolve();
+      };
+      const stalled = setTimeout(() => {
+        this.cut('slow_reader');
+        done();
+      }, this.stallMs);
+      stalled.unref();
+      this.response.on('drain', done);
+      this.response.on('close', done);
+      if (!this.open || !this.response.writableNeedDrain) done();
+    });
+  }
+
+  private send(event: ChangeEvent, bounded = true): boolean {
     const id = Number(event.id);
     if (id <= this.lastId || !this.open) return false;
     this.lastId = id;
-    this.write(eventFrame(event));
+    this.write(eventFrame(event), bounded);
     if (event.type === 'project.deleted' && this.scope.projectId) {
       this.end('deleted');
     }

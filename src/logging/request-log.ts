@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { CLIENT_CLOSED_REQUEST } from '../failures/describe-failure';
 import { keyRedactor } from './key-redaction';
+import { redactedUrl } from './url-redaction';
 
 /** What a caller may send as X-Request-Id: short, printable, no spaces. */
 const ACCEPTED_REQUEST_ID = /^[A-Za-z0-9._:/+=-]{1,128}$/;
@@ -87,7 +88,8 @@ export function requestLogFields(
   return {
     method: request.method,
     route: matchedRoute(request) ?? null,
-    url: routed.originalUrl ?? request.url,
+    // Tickets, signatures and tokens in the query are never logged.
+    url: redactedUrl(routed.originalUrl ?? request.url ?? ''),
     status: recordedStatus(response),
     durationMs,
     ...extra,
