@@ -51,6 +51,9 @@ describe('loadConfiguration (every feature slice at once)', () => {
         heartbeatSeconds: 15,
         pollMs: 1000,
         replayStallSeconds: 10,
+        replayRatePerSecond: 2_000,
+        unscopedAddressLimit: 2,
+        unscopedNetworkLimit: 20,
       },
       http: {
         corsOrigins: undefined,

@@ -13,6 +13,9 @@ export class EventMetrics {
   private readonly resets: Counter;
   private readonly cut: Counter<'reason'>;
   private readonly lag: Histogram;
+  private readonly pacedEvents: Counter;
+  private readonly pacedSeconds: Counter;
+  private readonly unscopedRefused: Counter<'by'>;
 
   constructor(metrics: MetricsService) {
     const registers = [metrics.registry];
@@ -46,6 +49,22 @@ export class EventMetrics {
       labelNames: ['reason'] as const,
       registers,
     });
+    this.pacedEvents = new Counter({
+      name: 'event_stream_replay_paced_events_total',
+      help: "Replayed events held back to the client's EVENTS_REPLAY_RATE before being sent",
+      registers,
+    });
+    this.pacedSeconds = new Counter({
+      name: 'event_stream_replay_paced_seconds_total',
+      help: "Seconds replays waited for their client's EVENTS_REPLAY_RATE",
+      registers,
+    });
+    this.unscopedRefused = new Counter({
+      name: 'event_streams_unscoped_refused_total',
+      help: 'Unscoped streams without a proven caller refused, by the limit they met: address or network (/24, /64)',
+      labelNames: ['by'] as const,
+      registers,
+    });
     this.lag = new Histogram({
       name: 'event_delivery_lag_seconds',
       help: "From an event's commit (its `at`) to this instance reading it for its streams",
@@ -68,6 +87,15 @@ export class EventMetrics {
 
   replay(): void {
     this.replayed.inc();
+  }
+
+  paced(events: number, waitMs: number): void {
+    this.pacedEvents.inc(events);
+    this.pacedSeconds.inc(waitMs / 1000);
+  }
+
+  refusedUnscoped(by: string): void {
+    this.unscopedRefused.inc({ by });
   }
 
   reset(): void {

@@ -49,6 +49,8 @@ describe('EventStreams', () => {
       wrote: jest.fn(),
       replay: jest.fn(),
       reset: jest.fn(),
+      paced: jest.fn(),
+      refusedUnscoped: jest.fn(),
     };
     const streams = new EventStreams(
       {} as ChangeLog,
@@ -61,6 +63,9 @@ describe('EventStreams', () => {
         heartbeatSeconds: 15,
         pollMs: 1_000,
         retentionSeconds: 60,
+        replayRatePerSecond: 2_000,
+        unscopedAddressLimit: 2,
+        unscopedNetworkLimit: 20,
       },
       metrics as unknown as EventMetrics,
     );

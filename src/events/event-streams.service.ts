@@ -8,11 +8,17 @@ import {
   ChangeLog,
   type ChangeScope,
 } from '../change-log/change-log.repository';
+import { networkOf } from '../common/client-network';
 import { ChangeFeed } from './change-feed';
 import { eventsConfig, type EventsConfig } from './events.config';
-import { StreamsFullError, TooManyStreamsError } from './events.errors';
+import {
+  StreamsFullError,
+  TooManyStreamsError,
+  TooManyUnscopedStreamsError,
+} from './events.errors';
 import { EventMetrics } from './event-metrics';
 import { LiveStream, type CloseReason } from './live-stream';
+import { ReplayMeter } from './replay-meter';
 
 /** The reconnection delay a stream advises (SSE `retry:`), in ms. */
 export const RECONNECT_MS = 2_000;
@@ -32,6 +38,12 @@ export interface StreamRequest {
   clientKey: string;
   /** When the caller's proof expires: the stream ends then. */
   expiresAt: number | undefined;
+  /**
+   * The address of a caller nobody proved (AUTH_MODE=none): its unscoped
+   * streams count against EVENTS_UNSCOPED_ADDRESS_LIMIT and, by network,
+   * EVENTS_UNSCOPED_NETWORK_LIMIT. Undefined for a proven caller.
+   */
+  anonymousAddress?: string;
 }
 
 /**
@@ -45,6 +57,10 @@ export interface StreamRequest {
 export class EventStreams implements BeforeApplicationShutdown {
   private readonly streams = new Set<LiveStream>();
   private readonly perClient = new Map<string, number>();
+  /** Anonymous unscoped streams, by address and by network. */
+  private readonly unscoped = new Map<string, number>();
+  private readonly unscopedKeys = new WeakMap<LiveStream, string[]>();
+  private readonly meter: ReplayMeter;
   /** Streams counted against the instance (perClient's total). */
   private admitted = 0;
   private readonly expiries = new WeakMap<LiveStream, NodeJS.Timeout>();
@@ -56,11 +72,19 @@ export class EventStreams implements BeforeApplicationShutdown {
     private readonly feed: ChangeFeed,
     @Inject(eventsConfig.KEY) private readonly config: EventsConfig,
     private readonly metrics: EventMetrics,
-  ) {}
+  ) {
+    this.meter = new ReplayMeter(config.replayRatePerSecond);
+  }
 
   /** Answers `response` with the stream; throws (before any byte) when refused. */
   async open(request: StreamRequest, response: Response): Promise<void> {
-    this.admit(request.clientKey);
+    const unscopedKeys = this.admitUnscoped(request);
+    try {
+      this.admit(request.clientKey);
+    } catch (error) {
+      this.releaseUnscoped(unscopedKeys);
+      throw error;
+    }
     let stream: LiveStream | undefined;
     let added = false;
     try {
@@ -78,6 +102,7 @@ export class EventStreams implements BeforeApplicationShutdown {
       response.on('close', () => this.forget(opened));
       // From here on, forget() gives the slot back.
       this.streams.add(stream);
+      this.unscopedKeys.set(stream, unscopedKeys);
       added = true;
       this.metrics.opened();
       // Gone before the handler above was there: its close has passed.
@@ -105,7 +130,10 @@ export class EventStreams implements BeforeApplicationShutdown {
       this.metrics.wrote(await stream.live());
     } catch (error) {
       // Before the stream was added, its slot is still this call's.
-      if (!added) this.release(request.clientKey);
+      if (!added) {
+        this.release(request.clientKey);
+        this.releaseUnscoped(unscopedKeys);
+      }
       if (!stream) throw error;
       // Headers are out: the client sees a dropped stream and resumes.
       response.destroy();
@@ -132,6 +160,43 @@ export class EventStreams implements BeforeApplicationShutdown {
     }
     this.perClient.set(clientKey, held + 1);
     this.admitted++;
+  }
+
+  /**
+   * Counts an anonymous unscoped stream against its address and its
+   * network, or refuses it (429): every such stream receives every event,
+   * so many of them from a few networks could take the instance.
+   */
+  private admitUnscoped(request: StreamRequest): string[] {
+    const { scope, anonymousAddress } = request;
+    if (anonymousAddress === undefined || scope.projectId || scope.userId) {
+      return [];
+    }
+    const limits: Array<[string, number]> = [
+      [`address ${anonymousAddress}`, this.config.unscopedAddressLimit],
+      [
+        `network ${networkOf(anonymousAddress)}`,
+        this.config.unscopedNetworkLimit,
+      ],
+    ];
+    for (const [key, limit] of limits) {
+      if ((this.unscoped.get(key) ?? 0) >= limit) {
+        this.metrics.refusedUnscoped(key.split(' ')[0]);
+        throw new TooManyUnscopedStreamsError();
+      }
+    }
+    for (const [key] of limits) {
+      this.unscoped.set(key, (this.unscoped.get(key) ?? 0) + 1);
+    }
+    return limits.map(([key]) => key);
+  }
+
+  private releaseUnscoped(keys: readonly string[]): void {
+    for (const key of keys) {
+      const held = (this.unscoped.get(key) ?? 1) - 1;
+      if (held > 0) this.unscoped.set(key, held);
+      else this.unscoped.delete(key);
+    }
   }
 
   private release(clientKey: string): void {
@@ -189,6 +254,15 @@ export class EventStreams implements BeforeApplicationShutdown {
     while (after < cursor && stream.open) {
       const events = await this.log.after(after, stream.scope, REPLAY_BATCH);
       const upToCursor = events.filter((event) => Number(event.id) <= cursor);
+      // Paced to the client's EVENTS_REPLAY_RATE across its streams: a
+      // deep replay waits rather than being refused, but ten streams
+      // replaying a large log in a loop cannot take the process.
+      const wait = this.meter.take(stream.clientKey, upToCursor.length);
+      if (wait > 0) {
+        this.metrics.paced(upToCursor.length, wait);
+        await new Promise((resolve) => setTimeout(resolve, wait));
+        if (!stream.open) return;
+      }
       this.metrics.wrote(await stream.replayed(upToCursor));
       if (events.length < REPLAY_BATCH || upToCursor.length < events.length) {
         return;
@@ -212,6 +286,7 @@ export class EventStreams implements BeforeApplicationShutdown {
     clearTimeout(this.expiries.get(stream));
     this.feed.unsubscribe(stream);
     this.release(stream.clientKey);
+    this.releaseUnscoped(this.unscopedKeys.get(stream) ?? []);
     this.metrics.closed();
     if (reason) this.metrics.closedBy(reason);
     if (this.streams.size === 0) {
@@ -223,6 +298,7 @@ export class EventStreams implements BeforeApplicationShutdown {
   private startHeartbeat(): NodeJS.Timeout {
     const timer = setInterval(() => {
       for (const stream of this.streams) stream.write(': keep-alive\n\n');
+      this.meter.sweep();
     }, this.config.heartbeatSeconds * 1000);
     timer.unref();
     return timer;

@@ -36,6 +36,30 @@ export const eventsConfig = registerAs('events', (env: Env = process.env) => ({
    * PostgreSQL notification can delay an event.
    */
   pollMs: integer(env, 'EVENTS_POLL_MS', 1_000, 50, 60_000),
+  /**
+   * Events a second one client (across its streams) may replay when
+   * resuming; a deeper replay is paced to it, never refused.
+   */
+  replayRatePerSecond: integer(env, 'EVENTS_REPLAY_RATE', 2_000, 10, 1_000_000),
+  /**
+   * Unscoped streams (every project's events) without a proven caller
+   * (AUTH_MODE=none): at most this many per address...
+   */
+  unscopedAddressLimit: integer(
+    env,
+    'EVENTS_UNSCOPED_ADDRESS_LIMIT',
+    2,
+    0,
+    10_000,
+  ),
+  /** ...and this many per network (/24 IPv4, /64 IPv6): 429 beyond. */
+  unscopedNetworkLimit: integer(
+    env,
+    'EVENTS_UNSCOPED_NETWORK_LIMIT',
+    20,
+    0,
+    1_000_000,
+  ),
 }));
 
 export type EventsConfig = ConfigType<typeof eventsConfig>;

@@ -30,3 +30,19 @@ export class StreamsFullError extends ServiceBusyError {
     );
   }
 }
+
+/**
+ * 429: this address or its network (/24, /64) holds as many unscoped
+ * streams without a proven caller as EVENTS_UNSCOPED_ADDRESS_LIMIT or
+ * EVENTS_UNSCOPED_NETWORK_LIMIT allow.
+ */
+export class TooManyUnscopedStreamsError extends TooManyRequestsError {
+  override readonly code: ErrorCode = 'too_many_streams';
+
+  constructor() {
+    super(
+      'This address or its network already has the most unscoped live-change streams allowed; name a userId or a project, or close one first',
+      STREAM_RETRY_AFTER_SECONDS,
+    );
+  }
+}

@@ -108,6 +108,7 @@ export class EventsService {
       lastEventId,
       clientKey: context.clientKey,
       expiresAt: context.caller?.expiresAt,
+      anonymousAddress: context.caller ? undefined : context.address,
     };
   }
 }
