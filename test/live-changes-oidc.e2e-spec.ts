@@ -128,10 +128,11 @@ describe('Live changes with AUTH_MODE=oidc', () => {
       type: 'project.updated',
       userId: 'alice',
     });
-    // Alice's ticket opens nothing of Bob's; Bob cannot get one for hers.
+    // Alice's ticket opens nothing of Bob's (refused as a ticket for another
+    // stream, before anything is looked up); Bob cannot get one for hers.
     const bobs = await createProject(bob, 'Bob');
     const other = `/api/projects/${bobs.id}/events${parsed.search}`;
-    expect((await stream(other, {})).status).toBe(404);
+    expect((await stream(other, {})).status).toBe(401);
     await request(t.server)
       .post('/api/events/tickets')
       .set(as(bob))
@@ -152,6 +153,36 @@ describe('Live changes with AUTH_MODE=oidc', () => {
     expect(allStream.changes().map((event) => event.projectId)).toEqual([
       mine.id,
     ]);
+  });
+
+  it("opens only the stream a ticket was issued for: not another of its user's projects, nor the unscoped stream (401)", async () => {
+    const first = await createProject(alice, 'First');
+    const second = await createProject(alice, 'Second');
+    const ticketFor = async (body: { projectId?: string }) =>
+      new URL(
+        (
+          (
+            await request(t.server)
+              .post('/api/events/tickets')
+              .set(as(alice))
+              .send(body)
+              .expect(200)
+          ).body as { url: string }
+        ).url,
+      ).search;
+    const forFirst = await ticketFor({ projectId: first.id });
+    expect(
+      (await stream(`/api/projects/${first.id}/events${forFirst}`, {})).status,
+    ).toBe(200);
+    expect(
+      (await stream(`/api/projects/${second.id}/events${forFirst}`, {})).status,
+    ).toBe(401);
+    expect((await stream(`/api/events${forFirst}`, {})).status).toBe(401);
+    const forAll = await ticketFor({});
+    expect((await stream(`/api/events${forAll}`, {})).status).toBe(200);
+    expect(
+      (await stream(`/api/projects/${first.id}/events${forAll}`, {})).status,
+    ).toBe(401);
   });
 
   it('ends a stream when the token it was opened with expires', async () => {

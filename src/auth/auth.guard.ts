@@ -94,7 +94,12 @@ export class AuthGuard implements CanActivate {
     try {
       const ticket = this.ticketOf(context, request);
       if (ticket !== undefined && this.tickets) {
-        return this.tickets.verify(ticket);
+        // A project's stream names its project in the path (:id).
+        const projectId: unknown = request.params.id;
+        return this.tickets.verify(
+          ticket,
+          typeof projectId === 'string' ? projectId : undefined,
+        );
       }
       return await this.verifier.verify(bearerTokenOf(request));
     } catch (error) {

@@ -80,7 +80,7 @@ export class EventsService {
     const base = `${context.baseUrlOrRelative()}${path}`;
     const { caller } = context;
     if (!caller || !this.tickets) return { url: base, expiresAt };
-    const ticket = this.tickets.issue(caller, now);
+    const ticket = this.tickets.issue(caller, projectId, now);
     return { url: `${base}?ticket=${ticket}`, expiresAt };
   }
 
