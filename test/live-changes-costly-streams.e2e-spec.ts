@@ -3,6 +3,7 @@ import request from 'supertest';
 import { EventStreamClient } from './support/event-stream-client';
 import { listen, until } from './support/pending-request';
 import { createProject } from './support/project-fixtures';
+import { metric } from './support/metrics';
 import { createTestApp, type TestApp } from './support/test-app';
 
 /**
@@ -11,19 +12,6 @@ import { createTestApp, type TestApp } from './support/test-app';
  * without a proven caller are capped per address and per /24. Runs on
  * SQLite and PostgreSQL.
  */
-
-async function metric(t: TestApp, name: string, labels = ''): Promise<number> {
-  const { text } = await request(t.server).get('/metrics').expect(200);
-  let total = 0;
-  for (const line of text.split('\n')) {
-    if (!line.startsWith(name)) continue;
-    const rest = line.slice(name.length);
-    if (!(rest.startsWith(' ') || rest.startsWith('{'))) continue;
-    if (labels && !rest.includes(labels)) continue;
-    total += Number(line.split(' ').at(-1));
-  }
-  return total;
-}
 
 /** Appends `count` events (renames) to `projectId`'s log, 20 at a time. */
 async function rename(t: TestApp, projectId: string, count: number) {

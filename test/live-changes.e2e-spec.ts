@@ -13,6 +13,7 @@ import {
   startTask,
   waitForTask,
 } from './support/task-client';
+import { metric } from './support/metrics';
 import { createTestApp, type TestApp } from './support/test-app';
 
 /**
@@ -23,20 +24,6 @@ import { createTestApp, type TestApp } from './support/test-app';
  * never) holds starts with `reset`; limits and slow readers are bounded.
  * Runs on SQLite and PostgreSQL, against a listening server.
  */
-
-/** A counter or gauge (summed over its labels matching `labels`) from /metrics. */
-async function metric(t: TestApp, name: string, labels = ''): Promise<number> {
-  const { text } = await request(t.server).get('/metrics').expect(200);
-  let total = 0;
-  for (const line of text.split('\n')) {
-    if (!line.startsWith(name)) continue;
-    const rest = line.slice(name.length);
-    if (!(rest.startsWith(' ') || rest.startsWith('{'))) continue;
-    if (labels && !rest.includes(labels)) continue;
-    total += Number(line.split(' ').at(-1));
-  }
-  return total;
-}
 
 const types = (events: ChangeEventBody[]) => events.map((event) => event.type);
 const ids = (events: ChangeEventBody[]) =>
