@@ -35,6 +35,7 @@ const OPERATIONS = [
   'GET /api/events',
   'POST /api/events/tickets',
   'GET /api/projects/{id}/events',
+  'GET /api/usage',
 ];
 
 describe('Swagger UI at /docs in headless Chromium', () => {
