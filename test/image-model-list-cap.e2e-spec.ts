@@ -1,12 +1,11 @@
 import { once } from 'node:events';
-import { readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import {
   LIST_TIMEOUT_MS,
   MAX_MODEL_LIST_BYTES,
 } from '../src/logo/providers/image-model-lifecycle';
-import { megabytes } from './support/process-memory';
+import { megabytes, peakResidentBytes } from './support/process-memory';
 import { startServer, type ServerProcess } from './support/server-process';
 
 /**
@@ -16,14 +15,6 @@ import { startServer, type ServerProcess } from './support/server-process';
  * /proc/<pid>/status VmHWM), on the built server.
  */
 const LIST_BYTES = 400 * 1024 * 1024;
-
-/** The process's peak resident set (VmHWM), in bytes. */
-function peakResident(pid: number): number {
-  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
-  const match = /^VmHWM:\s+(\d+) kB/m.exec(status);
-  if (!match) throw new Error(`no VmHWM for process ${pid}`);
-  return Number(match[1]) * 1024;
-}
 
 /** A provider whose model list is LIST_BYTES of valid JSON, sent as fast as read. */
 async function startHugeModelList(): Promise<{
@@ -90,7 +81,7 @@ describe('The image model list is read with a size cap', () => {
     while (!warned() && Date.now() < deadline) {
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
-    const peak = peakResident(started.pid);
+    const peak = peakResidentBytes(started.pid);
     console.log(
       `model list: ${megabytes(provider.sent())} sent; server VmHWM ${megabytes(peak)}`,
     );
