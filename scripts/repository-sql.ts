@@ -14,7 +14,7 @@ import { AssetRenditionsRepository } from '../src/assets/renditions/asset-rendit
 import { BrandKitRepository } from '../src/brand-kit/brand-kit.repository';
 import { UsageLedgerRepository } from '../src/usage/usage-ledger.repository';
 import type { AssetRecord } from '../src/assets/dto/asset.dto';
-import type { EntityTagCondition } from '../src/common/http/entity-tags';
+import type { ExpectedVersions } from '../src/project-versions/version-conditions';
 import { newId } from '../src/common/ids';
 import { Database, type Transaction } from '../src/database/database.service';
 import type { JsonCursor } from '../src/database/json-cursor';
@@ -50,8 +50,7 @@ import { TasksRepository } from '../src/tasks/tasks.repository';
 export type Dialect = 'sqlite' | 'postgres';
 
 /** An If-Match naming these versions. */
-const tags = (...versions: number[]): EntityTagCondition =>
-  versions.map((version) => ({ weak: false, opaque: String(version) }));
+const tags = (...versions: number[]): ExpectedVersions => versions;
 
 export const SQL_DIR = join(__dirname, '..', 'sql');
 

@@ -1,7 +1,7 @@
 import { Controller, Get, Param, Query, Req, Res } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
-import type { RequestContext } from '../common/http/request-context';
+import type { CallContext } from '../common/call-context';
 import { Ctx } from '../common/http/request-context.decorator';
 import { sendImage } from '../common/http/send-image';
 import type { UrlSignature } from './asset-urls';
@@ -48,7 +48,7 @@ export class AssetContentController {
     @Param('assetId') assetId: string,
     @Query() query: UrlSignature,
     @Query() { size }: AssetContentQuery,
-    @Ctx() context: RequestContext,
+    @Ctx() context: CallContext,
     @Req() request: Request,
     @Res() response: Response,
   ): Promise<void> {

@@ -1,5 +1,5 @@
 import { HttpStatus } from '@nestjs/common';
-import type { JsonReply } from '../common/http/json-reply';
+import { Reply } from '../common/http/reply';
 import { projectETag } from '../project-versions/project-version';
 import type { AssetsChange, KeptAsset } from './kept-asset';
 
@@ -12,28 +12,24 @@ export const assetLocation = ({ asset }: KeptAsset): string =>
  * logo changes the project, as deleting one does), also the answer an
  * Idempotency-Key stores (so a replay is the same answer).
  */
-export const keptAssetReply = (
-  kept: KeptAsset,
-  change: AssetsChange,
-): JsonReply => ({
-  status: HttpStatus.CREATED,
-  headers: {
-    Location: assetLocation(kept),
-    ETag: projectETag(change.version),
-  },
-  body: JSON.stringify(kept),
-});
+export const keptAssetReply = (kept: KeptAsset, change: AssetsChange): Reply =>
+  new Reply(
+    HttpStatus.CREATED,
+    {
+      Location: assetLocation(kept),
+      ETag: projectETag(change.version),
+    },
+    JSON.stringify(kept),
+  );
 
 /** 200 with one asset. */
-export const assetReply = (kept: KeptAsset): JsonReply => ({
-  status: HttpStatus.OK,
-  headers: {},
-  body: JSON.stringify(kept),
-});
+export const assetReply = (kept: KeptAsset): Reply =>
+  new Reply(HttpStatus.OK, {}, JSON.stringify(kept));
 
 /** 200 {success:true}, as a project's delete, with the project's new ETag. */
-export const deletedAssetReply = (change: AssetsChange): JsonReply => ({
-  status: HttpStatus.OK,
-  headers: { ETag: projectETag(change.version) },
-  body: JSON.stringify({ success: true }),
-});
+export const deletedAssetReply = (change: AssetsChange): Reply =>
+  new Reply(
+    HttpStatus.OK,
+    { ETag: projectETag(change.version) },
+    JSON.stringify({ success: true }),
+  );

@@ -3,11 +3,14 @@ import type { Readable } from 'node:stream';
 import type { ConfigType } from '@nestjs/config';
 import { logoConfig } from '../logo/logo.config';
 import { assetsConfig, type AssetsConfig } from './assets.config';
-import type { EntityTagCondition } from '../common/http/entity-tags';
-import type { RequestContext } from '../common/http/request-context';
+import type {
+  ExpectedVersions,
+  HeldRepresentations,
+} from '../project-versions/version-conditions';
+import type { CallContext } from '../common/call-context';
 import { isWellFormedId, newId } from '../common/ids';
 import { Database, type Transaction } from '../database/database.service';
-import type { JsonReply } from '../common/http/json-reply';
+import type { Reply } from '../common/http/reply';
 import type { IdempotentKey } from '../idempotency/idempotency-key.decorator';
 import { IdempotencyService } from '../idempotency/idempotency.service';
 import { isReplayed, replayedReply } from '../idempotency/replayed';
@@ -114,9 +117,9 @@ export class AssetsService {
   async keepLogo(
     projectId: string,
     request: KeepLogoBody,
-    context: RequestContext,
+    context: CallContext,
     key?: IdempotentKey,
-  ): Promise<JsonReply> {
+  ): Promise<Reply> {
     // Before anything is paid for: the asset's url needs this origin.
     const baseUrl = context.baseUrl();
     const owner = ProjectAccess.of(context).changeOwner();
@@ -139,7 +142,7 @@ export class AssetsService {
     return isReplayed(answer) ? replayedReply(answer) : answer;
   }
 
-  private async reserveAndKeep(command: KeepLogoCommand): Promise<JsonReply> {
+  private async reserveAndKeep(command: KeepLogoCommand): Promise<Reply> {
     // One paid call per free slot: the slot is taken before the image model
     // is called, so of N keeps racing for the last slot N-1 are refused
     // without paying; it is given back whatever happens next.
@@ -173,7 +176,7 @@ export class AssetsService {
   private async generateAndStore(
     command: KeepLogoCommand,
     reservation: string,
-  ): Promise<JsonReply> {
+  ): Promise<Reply> {
     // A bucket that cannot take the bytes now is found out before paying.
     await this.bytes.checkReachable();
     const { key, source } = command;
@@ -246,7 +249,7 @@ export class AssetsService {
     command: KeepLogoCommand,
     image: LogoImage,
     reservation: string,
-  ): Promise<JsonReply> {
+  ): Promise<Reply> {
     const { projectId } = command;
     const id = newId();
     const sha256 = await sha256Of(image.bytes);
@@ -393,7 +396,7 @@ export class AssetsService {
   async get(
     projectId: string,
     assetId: string,
-    context: RequestContext,
+    context: CallContext,
   ): Promise<KeptAsset> {
     const owner = ProjectAccess.of(context).readOwner();
     const asset = await this.find(projectId, assetId, owner);
@@ -411,8 +414,8 @@ export class AssetsService {
   async remove(
     projectId: string,
     assetId: string,
-    ifMatch: EntityTagCondition | undefined,
-    context: RequestContext,
+    ifMatch: ExpectedVersions | undefined,
+    context: CallContext,
   ): Promise<AssetsChange> {
     const change: ProjectChange = {
       projectId,
@@ -446,7 +449,7 @@ export class AssetsService {
     projectId: string,
     assetId: string,
     signature: UrlSignature,
-    context: Pick<RequestContext, 'signal'>,
+    context: Pick<CallContext, 'signal'>,
   ): Promise<OpenedAsset> {
     if (!isWellFormedId(projectId) || !isWellFormedId(assetId)) {
       throw new AssetNotFoundException();

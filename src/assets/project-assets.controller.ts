@@ -1,19 +1,9 @@
-import {
-  Body,
-  Controller,
-  Delete,
-  Get,
-  Param,
-  Post,
-  Res,
-} from '@nestjs/common';
+import { Body, Controller, Delete, Get, Param, Post } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
-import type { Response } from 'express';
 import { Authenticated } from '../auth/authenticated.decorator';
-import { sendJsonReply } from '../common/http/json-reply';
 import type { Preconditions } from '../common/http/preconditions.decorator';
 import { RequestPreconditions } from '../common/http/preconditions.decorator';
-import type { RequestContext } from '../common/http/request-context';
+import type { CallContext } from '../common/call-context';
 import { Ctx } from '../common/http/request-context.decorator';
 import type { IdempotentKey } from '../idempotency/idempotency-key.decorator';
 import { IdempotencyKey } from '../idempotency/idempotency-key.decorator';
@@ -39,11 +29,10 @@ export class ProjectAssetsController {
     @Body(KeepLogoBodyPipe) request: KeepLogoBody,
     @IdempotencyKey({ operation: 'POST /api/projects/{id}/logos' })
     key: IdempotentKey | undefined,
-    @Ctx() context: RequestContext,
-    @Res({ passthrough: true }) response: Response,
+    @Ctx() context: CallContext,
   ) {
     const reply = await this.assets.keepLogo(id, request, context, key);
-    return sendJsonReply(response, reply);
+    return reply;
   }
 
   @Get('assets/:assetId')
@@ -51,13 +40,9 @@ export class ProjectAssetsController {
   async get(
     @Param('id') id: string,
     @Param('assetId') assetId: string,
-    @Ctx() context: RequestContext,
-    @Res({ passthrough: true }) response: Response,
+    @Ctx() context: CallContext,
   ) {
-    return sendJsonReply(
-      response,
-      assetReply(await this.assets.get(id, assetId, context)),
-    );
+    return assetReply(await this.assets.get(id, assetId, context));
   }
 
   @Delete('assets/:assetId')
@@ -66,14 +51,10 @@ export class ProjectAssetsController {
     @Param('id') id: string,
     @Param('assetId') assetId: string,
     @RequestPreconditions() conditions: Preconditions,
-    @Ctx() context: RequestContext,
-    @Res({ passthrough: true }) response: Response,
+    @Ctx() context: CallContext,
   ) {
-    return sendJsonReply(
-      response,
-      deletedAssetReply(
-        await this.assets.remove(id, assetId, conditions.ifMatch, context),
-      ),
+    return deletedAssetReply(
+      await this.assets.remove(id, assetId, conditions.ifMatch, context),
     );
   }
 }

@@ -1,5 +1,5 @@
 import { AuthFailure } from '../failures/auth-failure.error';
-import type { RequestContext } from '../common/http/request-context';
+import type { CallContext } from '../common/call-context';
 
 /**
  * Whose projects a request may read and change: the one place that turns
@@ -12,11 +12,9 @@ import type { RequestContext } from '../common/http/request-context';
  * (a list's ?userId=, a body's userId) is refused with 403.
  */
 export class ProjectAccess {
-  private constructor(
-    private readonly context: Pick<RequestContext, 'caller'>,
-  ) {}
+  private constructor(private readonly context: Pick<CallContext, 'caller'>) {}
 
-  static of(context: Pick<RequestContext, 'caller'>): ProjectAccess {
+  static of(context: Pick<CallContext, 'caller'>): ProjectAccess {
     return new ProjectAccess(context);
   }
 

@@ -1,6 +1,6 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { AuthFailure } from '../failures/auth-failure.error';
-import type { Caller } from '../common/http/request-context';
+import type { Caller } from '../common/call-context';
 
 /** How long a ticket may be used to open a stream. */
 export const TICKET_TTL_MS = 60_000;

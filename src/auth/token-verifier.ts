@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import type { JWTPayload } from 'jose';
 import type { OidcConfig } from './auth.config';
 import { AuthFailure } from '../failures/auth-failure.error';
-import type { Caller } from '../common/http/request-context';
+import type { Caller } from '../common/call-context';
 import { isWellFormedText } from '../common/validation/storable-text.decorator';
 import { USER_ID_MAX } from '../common/ids';
 import { KeysUnavailableError } from './keys-unavailable.error';

@@ -3,7 +3,7 @@ import { ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { pipeline } from 'node:stream/promises';
 import { Authenticated } from '../auth/authenticated.decorator';
-import type { RequestContext } from '../common/http/request-context';
+import type { CallContext } from '../common/call-context';
 import { Ctx } from '../common/http/request-context.decorator';
 import { GetBrandKitZipEndpoint } from './brand-kit.openapi';
 import { BrandKitService } from './brand-kit.service';
@@ -18,7 +18,7 @@ export class BrandKitController {
   @GetBrandKitZipEndpoint()
   async zip(
     @Param('id') id: string,
-    @Ctx() context: RequestContext,
+    @Ctx() context: CallContext,
     @Res() response: Response,
   ): Promise<void> {
     const { filename, body } = await this.kits.zip(id, context);

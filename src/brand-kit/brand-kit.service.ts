@@ -3,7 +3,7 @@ import type { Readable } from 'node:stream';
 import { ZipFile } from 'yazl';
 import { AssetBytes } from '../assets/asset-bytes/asset-bytes';
 import { ProjectAccess } from '../auth/project-access';
-import type { RequestContext } from '../common/http/request-context';
+import type { CallContext } from '../common/call-context';
 import { isWellFormedId } from '../common/ids';
 import { ProjectNotFoundException } from '../project-versions/project-versions.errors';
 import { BRAND_KIT_FILES } from './brand-kit-images';
@@ -41,7 +41,7 @@ export class BrandKitService {
     private readonly bytes: AssetBytes,
   ) {}
 
-  async zip(projectId: string, context: RequestContext): Promise<BrandKitZip> {
+  async zip(projectId: string, context: CallContext): Promise<BrandKitZip> {
     const owner = ProjectAccess.of(context).readOwner();
     if (!isWellFormedId(projectId)) throw new ProjectNotFoundException();
     const name = await this.kits.projectName(projectId, owner);

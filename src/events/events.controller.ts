@@ -16,7 +16,7 @@ import {
   AcceptsStreamTicket,
   Authenticated,
 } from '../auth/authenticated.decorator';
-import type { RequestContext } from '../common/http/request-context';
+import type { CallContext } from '../common/call-context';
 import { Ctx } from '../common/http/request-context.decorator';
 import { CreateTicketDto, StreamTicketDto } from './dto/create-ticket.dto';
 import { EventsQuery, ProjectEventsQuery } from './dto/events-query.dto';
@@ -42,7 +42,7 @@ export class EventsController {
   async watch(
     @Query() query: EventsQuery,
     @Headers(LAST_EVENT_ID) lastEventId: string | undefined,
-    @Ctx() context: RequestContext,
+    @Ctx() context: CallContext,
     @Res() response: Response,
   ): Promise<void> {
     await this.events.watchProjects(
@@ -58,7 +58,7 @@ export class EventsController {
   @CreateTicketEndpoint()
   ticket(
     @Body() body: CreateTicketDto,
-    @Ctx() context: RequestContext,
+    @Ctx() context: CallContext,
   ): Promise<StreamTicketDto> {
     return this.events.ticket(body.projectId, context);
   }
@@ -77,7 +77,7 @@ export class ProjectEventsController {
     @Param('id') id: string,
     @Query() query: ProjectEventsQuery,
     @Headers(LAST_EVENT_ID) lastEventId: string | undefined,
-    @Ctx() context: RequestContext,
+    @Ctx() context: CallContext,
     @Res() response: Response,
   ): Promise<void> {
     await this.events.watchProject(

@@ -5,7 +5,7 @@ import { ProjectAccess } from '../auth/project-access';
 import { StreamTickets, TICKET_TTL_MS } from '../auth/stream-tickets';
 import { ChangeLog } from '../change-log/change-log.repository';
 import { isWellFormedId } from '../common/ids';
-import type { RequestContext } from '../common/http/request-context';
+import type { CallContext } from '../common/call-context';
 import { ProjectNotFoundException } from '../project-versions/project-versions.errors';
 import type { StreamTicketDto } from './dto/create-ticket.dto';
 import { EventStreams } from './event-streams.service';
@@ -34,7 +34,7 @@ export class EventsService {
   async watchProject(
     projectId: string,
     lastEventId: string | undefined,
-    context: RequestContext,
+    context: CallContext,
     response: Response,
   ): Promise<void> {
     await this.assertReadable(projectId, context);
@@ -48,7 +48,7 @@ export class EventsService {
   async watchProjects(
     userId: string | undefined,
     lastEventId: string | undefined,
-    context: RequestContext,
+    context: CallContext,
     response: Response,
   ): Promise<void> {
     const listed = ProjectAccess.of(context).listedOwner(userId);
@@ -68,7 +68,7 @@ export class EventsService {
    */
   async ticket(
     projectId: string | undefined,
-    context: RequestContext,
+    context: CallContext,
   ): Promise<StreamTicketDto> {
     let path = '/api/events';
     if (projectId !== undefined) {
@@ -87,7 +87,7 @@ export class EventsService {
   /** 404, as GET would answer, unless the caller may read the project. */
   private async assertReadable(
     projectId: string,
-    context: RequestContext,
+    context: CallContext,
   ): Promise<void> {
     const reader = ProjectAccess.of(context).readOwner();
     const owner = isWellFormedId(projectId)
@@ -101,7 +101,7 @@ export class EventsService {
   private request(
     scope: { projectId?: string; userId?: string },
     lastEventId: string | undefined,
-    context: RequestContext,
+    context: CallContext,
   ) {
     return {
       scope,

@@ -1,7 +1,7 @@
 import {
   Controller,
   Get,
-  Res,
+  HttpStatus,
   ServiceUnavailableException,
 } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
@@ -10,7 +10,7 @@ import {
   HealthIndicatorService,
   type HealthCheckResult,
 } from '@nestjs/terminus';
-import type { Response } from 'express';
+import { Reply } from '../common/http/reply';
 import { AssetBytes } from '../assets/asset-bytes/asset-bytes';
 import { Database } from '../database/database.service';
 import { ImageModelLifecycle } from '../logo/providers/image-model-lifecycle';
@@ -40,8 +40,8 @@ export class HealthController {
 
   /** Liveness: the process answers. Never depends on the database. */
   @Get('live')
-  live(@Res({ passthrough: true }) response: Response) {
-    return this.run(response, []);
+  live() {
+    return this.run([]);
   }
 
   /**
@@ -53,8 +53,8 @@ export class HealthController {
    * restarting the pod would not help.
    */
   @Get('ready')
-  ready(@Res({ passthrough: true }) response: Response) {
-    return this.run(response, [
+  ready() {
+    return this.run([
       () => {
         const check = this.indicators.check('warmUp');
         return this.warmUp.finished
@@ -110,15 +110,17 @@ export class HealthController {
 
   /** Terminus throws its 503; the probe answers it as its own body. */
   private async run(
-    response: Response,
     checks: Parameters<HealthCheckService['check']>[0],
-  ): Promise<HealthCheckResult> {
+  ): Promise<HealthCheckResult | Reply> {
     try {
       return await this.health.check(checks);
     } catch (error) {
       if (!(error instanceof ServiceUnavailableException)) throw error;
-      response.status(503);
-      return error.getResponse() as HealthCheckResult;
+      return new Reply(
+        HttpStatus.SERVICE_UNAVAILABLE,
+        {},
+        JSON.stringify(error.getResponse()),
+      );
     }
   }
 }

@@ -7,7 +7,7 @@ import {
 } from '@nestjs/common';
 import type { ConfigType } from '@nestjs/config';
 import { idempotencyConfig } from './idempotency.config';
-import type { JsonReply } from '../common/http/json-reply';
+import { Reply } from '../common/http/reply';
 import { BatchedPurge } from '../database/batched-purge';
 import type { Transaction } from '../database/database.service';
 import type {
@@ -91,7 +91,7 @@ export class IdempotencyService
   async answerInTransaction(
     transaction: Transaction,
     key: IdempotentKey,
-    answer: JsonReply,
+    answer: Reply,
   ): Promise<void> {
     await this.records.completeInTransaction(
       transaction,
@@ -142,8 +142,8 @@ export class IdempotencyService
   async runAnsweredByWork(
     key: IdempotentKey,
     leaseMs: number,
-    work: () => Promise<JsonReply>,
-  ): Promise<JsonReply | Replayed> {
+    work: () => Promise<Reply>,
+  ): Promise<Reply | Replayed> {
     const leased = await this.lease(key, leaseMs);
     if (leased !== true) return leased;
     return this.leased(key, work);
@@ -219,16 +219,16 @@ export class IdempotencyService
       );
     }
     return {
-      replayed: {
-        status: record.status,
-        headers: JSON.parse(record.headers ?? '{}') as Record<string, string>,
-        body: record.body,
-      },
+      replayed: new Reply(
+        record.status,
+        JSON.parse(record.headers ?? '{}') as Record<string, string>,
+        record.body,
+      ),
     };
   }
 }
 
-const storable = (answer: JsonReply) => ({
+const storable = (answer: Reply) => ({
   status: answer.status,
   body: answer.body ?? '',
   headers: JSON.stringify(answer.headers),

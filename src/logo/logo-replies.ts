@@ -1,5 +1,5 @@
 import { HttpStatus } from '@nestjs/common';
-import type { JsonReply } from '../common/http/json-reply';
+import { Reply } from '../common/http/reply';
 import { LOGO_SUCCESS_MESSAGE } from './logo.constants';
 import type { GeneratedLogo } from './generated-logo';
 
@@ -7,12 +7,9 @@ import type { GeneratedLogo } from './generated-logo';
  * How a generated logo is answered over HTTP, also for the answer an
  * Idempotency-Key stores (so a replay is the same answer).
  */
-export const generatedLogoReply = ({ logoUrl }: GeneratedLogo): JsonReply => ({
-  status: HttpStatus.OK,
-  headers: {},
-  body: JSON.stringify({
-    success: true,
-    logoUrl,
-    message: LOGO_SUCCESS_MESSAGE,
-  }),
-});
+export const generatedLogoReply = ({ logoUrl }: GeneratedLogo): Reply =>
+  new Reply(
+    HttpStatus.OK,
+    {},
+    JSON.stringify({ success: true, logoUrl, message: LOGO_SUCCESS_MESSAGE }),
+  );

@@ -1,8 +1,6 @@
-import { Body, Controller, Get, HttpCode, Post, Res } from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, Post } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
-import type { Response } from 'express';
-import { sendJsonReply } from '../common/http/json-reply';
-import type { RequestContext } from '../common/http/request-context';
+import type { CallContext } from '../common/call-context';
 import { Ctx } from '../common/http/request-context.decorator';
 import { FailureMessage } from '../failures/failure-message.decorator';
 import type { IdempotentRequest } from '../idempotency/idempotency-key.decorator';
@@ -42,14 +40,12 @@ export class LogoController {
       answerOf: generatedLogoReply,
     })
     key: IdempotentRequest<GeneratedLogo> | undefined,
-    @Ctx() context: RequestContext,
-    @Res({ passthrough: true }) response: Response,
+    @Ctx() context: CallContext,
   ) {
     const result = await this.logo.respond(request, context, key);
-    return sendJsonReply(
-      response,
-      isReplayed(result) ? replayedReply(result) : generatedLogoReply(result),
-    );
+    return isReplayed(result)
+      ? replayedReply(result)
+      : generatedLogoReply(result);
   }
 
   @Get()

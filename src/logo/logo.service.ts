@@ -6,7 +6,7 @@ import {
 } from '@nestjs/common';
 import type { ConfigType } from '@nestjs/config';
 import { logoConfig } from './logo.config';
-import type { RequestContext } from '../common/http/request-context';
+import type { CallContext } from '../common/call-context';
 import type { IdempotentRequest } from '../idempotency/idempotency-key.decorator';
 import { IdempotencyService } from '../idempotency/idempotency.service';
 import type { Replayed } from '../idempotency/replayed';
@@ -45,7 +45,7 @@ import { UsageService, type UsageScope } from '../usage/usage.service';
  * upstream reports go on the request's log line.
  */
 export type LogoCaller = Pick<
-  RequestContext,
+  CallContext,
   'clientKey' | 'address' | 'signal' | 'baseUrl' | 'addLogFields'
 > & {
   /**

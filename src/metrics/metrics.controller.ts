@@ -1,6 +1,6 @@
-import { Controller, Get, Res } from '@nestjs/common';
+import { Controller, Get, HttpStatus } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
-import type { Response } from 'express';
+import { Reply } from '../common/http/reply';
 import { MetricsService } from './metrics.service';
 
 /**
@@ -13,10 +13,12 @@ export class MetricsController {
   constructor(private readonly metrics: MetricsService) {}
 
   @Get()
-  async scrape(
-    @Res({ passthrough: true }) response: Response,
-  ): Promise<string> {
-    response.type(this.metrics.registry.contentType);
-    return this.metrics.registry.metrics();
+  async scrape(): Promise<Reply> {
+    const { registry } = this.metrics;
+    return new Reply(
+      HttpStatus.OK,
+      { 'Content-Type': registry.contentType },
+      await registry.metrics(),
+    );
   }
 }

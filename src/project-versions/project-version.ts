@@ -1,5 +1,9 @@
 import type { EntityTagCondition } from '../common/http/entity-tags';
-import { weakMatch } from '../common/http/entity-tags';
+import { parseEntityTags } from '../common/http/entity-tags';
+import type {
+  ExpectedVersions,
+  HeldRepresentations,
+} from './version-conditions';
 
 /**
  * A project's ETag is its version (the column grows by one on every change,
@@ -35,9 +39,27 @@ export function acceptedVersions(
 
 /** If-None-Match on a GET: true when the client's copy is current. */
 export const isUnchanged = (
-  condition: EntityTagCondition | undefined,
+  held: HeldRepresentations | undefined,
   version: number,
   urlsExpire?: number,
 ): boolean =>
-  condition !== undefined &&
-  weakMatch(condition, entityTagOf(version, urlsExpire));
+  held !== undefined &&
+  (held === '*' || held.includes(entityTagOf(version, urlsExpire)));
+
+/** An If-Match header as the versions it accepts; undefined when absent. */
+export function readIfMatch(
+  header: string | string[] | undefined,
+): ExpectedVersions | undefined {
+  const condition = parseEntityTags(header);
+  return condition === undefined ? undefined : acceptedVersions(condition);
+}
+
+/** An If-None-Match header as the tags the client holds; undefined when absent. */
+export function readIfNoneMatch(
+  header: string | string[] | undefined,
+): HeldRepresentations | undefined {
+  const condition = parseEntityTags(header);
+  return condition === undefined || condition === '*'
+    ? condition
+    : condition.map((tag) => tag.opaque);
+}

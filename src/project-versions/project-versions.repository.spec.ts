@@ -1,5 +1,5 @@
 import type { ChangeLog } from '../change-log/change-log.repository';
-import { parseEntityTags } from '../common/http/entity-tags';
+import { readIfMatch } from './project-version';
 import { ProjectVersions } from './project-versions.repository';
 import { ProjectPreconditionFailedException } from './project-versions.errors';
 
@@ -10,7 +10,7 @@ const versions = new ProjectVersions(undefined as unknown as ChangeLog);
 const precheck = (projectId: string, ifMatch?: string) => () =>
   versions.precheck({
     projectId,
-    ifMatch: parseEntityTags(ifMatch),
+    ifMatch: readIfMatch(ifMatch),
     missing: () => new Missing(),
   });
 

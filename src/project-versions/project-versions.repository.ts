@@ -1,10 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import { ChangeLog } from '../change-log/change-log.repository';
-import type { EntityTagCondition } from '../common/http/entity-tags';
 import { isWellFormedId } from '../common/ids';
 import { managerOf, type Transaction } from '../database/database.service';
 import { sqlFor } from '../database/sql';
-import { acceptedVersions, projectETag } from './project-version';
+import { projectETag } from './project-version';
+import type { ExpectedVersions } from './version-conditions';
 import { ProjectPreconditionFailedException } from './project-versions.errors';
 
 /** The project a change applies to, and what it must find. */
@@ -13,7 +13,7 @@ export interface ProjectChange {
   /** Only a project of this user (a proven caller's own). */
   owner?: string;
   /** The request's If-Match: only while the project is at a version it names. */
-  ifMatch?: EntityTagCondition;
+  ifMatch?: ExpectedVersions;
   /**
    * The failure when, without If-Match, no such project (of that owner)
    * exists: each route answers it its own way (404, or PATCH and DELETE's
@@ -119,9 +119,8 @@ export class ProjectVersions {
   }
 
   /** The versions the change accepts ('*': any); throws as precheck. */
-  private acceptedBy(change: ProjectChange): number[] | '*' {
-    const versions =
-      change.ifMatch === undefined ? '*' : acceptedVersions(change.ifMatch);
+  private acceptedBy(change: ProjectChange): ExpectedVersions {
+    const versions = change.ifMatch ?? '*';
     if (!isWellFormedId(change.projectId)) throw refusal(change);
     if (versions !== '*' && versions.length === 0) throw refusal(change);
     return versions;

@@ -1,5 +1,5 @@
 import { HttpStatus } from '@nestjs/common';
-import type { JsonReply } from '../common/http/json-reply';
+import { Reply } from '../common/http/reply';
 import type { ProjectDocument, ProjectRead } from './project-document';
 import { projectETag } from '../project-versions/project-version';
 
@@ -10,27 +10,28 @@ import { projectETag } from '../project-versions/project-version';
  */
 
 /** 201 with the new project's ETag and Location. */
-export const createdProjectReply = (project: ProjectDocument): JsonReply => ({
-  status: HttpStatus.CREATED,
-  headers: {
-    ETag: projectETag(project.version),
-    Location: `/api/projects/${encodeURIComponent(project.id)}`,
-  },
-  body: project.json,
-});
+export const createdProjectReply = (project: ProjectDocument): Reply =>
+  new Reply(
+    HttpStatus.CREATED,
+    {
+      ETag: projectETag(project.version),
+      Location: `/api/projects/${encodeURIComponent(project.id)}`,
+    },
+    project.json,
+  );
 
 /** 200 with the project's ETag. */
-export const projectReply = (project: ProjectDocument): JsonReply => ({
-  status: HttpStatus.OK,
-  headers: { ETag: projectETag(project.version, project.urlsExpire) },
-  body: project.json,
-});
+export const projectReply = (project: ProjectDocument): Reply =>
+  new Reply(
+    HttpStatus.OK,
+    { ETag: projectETag(project.version, project.urlsExpire) },
+    project.json,
+  );
 
 /** 200, or 304 without a body when the client's copy is current. */
-export const projectReadReply = (read: ProjectRead): JsonReply =>
+export const projectReadReply = (read: ProjectRead): Reply =>
   'unchanged' in read
-    ? {
-        status: HttpStatus.NOT_MODIFIED,
-        headers: { ETag: projectETag(read.version, read.urlsExpire) },
-      }
+    ? new Reply(HttpStatus.NOT_MODIFIED, {
+        ETag: projectETag(read.version, read.urlsExpire),
+      })
     : projectReply(read);

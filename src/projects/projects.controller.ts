@@ -7,12 +7,9 @@ import {
   Patch,
   Post,
   Query,
-  Res,
   StreamableFile,
 } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
-import type { Response } from 'express';
-import { sendJsonReply } from '../common/http/json-reply';
 import { JsonStreamResponder } from '../common/http/json-stream-responder';
 import {
   JSON_CONTENT_TYPE,
@@ -36,7 +33,7 @@ import { ListProjectsQuery } from './dto/list-projects-query.dto';
 import { Authenticated } from '../auth/authenticated.decorator';
 import { CallerBody } from './caller-body.decorator';
 import { Ctx } from '../common/http/request-context.decorator';
-import type { RequestContext } from '../common/http/request-context';
+import type { CallContext } from '../common/call-context';
 import { ProjectsService } from './projects.service';
 import {
   CreateProjectEndpoint,
@@ -64,14 +61,12 @@ export class ProjectsController {
       answerOf: createdProjectReply,
     })
     key: IdempotentRequest<ProjectDocument> | undefined,
-    @Ctx() context: RequestContext,
-    @Res({ passthrough: true }) response: Response,
+    @Ctx() context: CallContext,
   ) {
     const result = await this.projects.create(input, context, key);
-    return sendJsonReply(
-      response,
-      isReplayed(result) ? replayedReply(result) : createdProjectReply(result),
-    );
+    return isReplayed(result)
+      ? replayedReply(result)
+      : createdProjectReply(result);
   }
 
   // GET bodies arrive as JSON text rendered by the database.
@@ -82,7 +77,7 @@ export class ProjectsController {
   @Header('Content-Type', JSON_CONTENT_TYPE)
   async list(
     @Query() query: ListProjectsQuery,
-    @Ctx() context: RequestContext,
+    @Ctx() context: CallContext,
   ): Promise<StreamableFile | string> {
     // The unpaged list can be any size: it is streamed, never built whole.
     if (query.limit === undefined && query.cursor === undefined) {
@@ -105,14 +100,10 @@ export class ProjectsController {
   async get(
     @Param('id') id: string,
     @RequestPreconditions() conditions: Preconditions,
-    @Ctx() context: RequestContext,
-    @Res({ passthrough: true }) response: Response,
+    @Ctx() context: CallContext,
   ) {
-    return sendJsonReply(
-      response,
-      projectReadReply(
-        await this.projects.get(id, conditions.ifNoneMatch, context),
-      ),
+    return projectReadReply(
+      await this.projects.get(id, conditions.ifNoneMatch, context),
     );
   }
 
@@ -124,14 +115,10 @@ export class ProjectsController {
     @Param('id') id: string,
     @RawBody() body: unknown,
     @RequestPreconditions() conditions: Preconditions,
-    @Ctx() context: RequestContext,
-    @Res({ passthrough: true }) response: Response,
+    @Ctx() context: CallContext,
   ) {
-    return sendJsonReply(
-      response,
-      projectReply(
-        await this.projects.update(id, body, conditions.ifMatch, context),
-      ),
+    return projectReply(
+      await this.projects.update(id, body, conditions.ifMatch, context),
     );
   }
 
@@ -140,7 +127,7 @@ export class ProjectsController {
   async remove(
     @Param('id') id: string,
     @RequestPreconditions() conditions: Preconditions,
-    @Ctx() context: RequestContext,
+    @Ctx() context: CallContext,
   ) {
     await this.projects.remove(id, conditions.ifMatch, context);
     return { success: true };

@@ -2,8 +2,11 @@ import { Inject, Injectable } from '@nestjs/common';
 import type { ConfigType } from '@nestjs/config';
 import { projectsConfig } from './projects.config';
 import { InputValidationException } from '../failures/input-validation.error';
-import type { EntityTagCondition } from '../common/http/entity-tags';
-import type { RequestContext } from '../common/http/request-context';
+import type {
+  ExpectedVersions,
+  HeldRepresentations,
+} from '../project-versions/version-conditions';
+import type { CallContext } from '../common/call-context';
 import { isWellFormedId } from '../common/ids';
 import { Database } from '../database/database.service';
 import type { IdempotentRequest } from '../idempotency/idempotency-key.decorator';
@@ -59,7 +62,7 @@ export class ProjectsService {
    */
   async create(
     input: CreateProjectDto,
-    context: RequestContext,
+    context: CallContext,
     key?: IdempotentRequest<ProjectDocument>,
   ): Promise<ProjectDocument | Replayed> {
     ProjectAccess.of(context).assertOwnerMayBe(
@@ -119,7 +122,7 @@ export class ProjectsService {
    */
   async listAll(
     userId: string | undefined,
-    context: RequestContext,
+    context: CallContext,
   ): Promise<ProjectListBody> {
     const listed = ProjectAccess.of(context).listedOwner(userId);
     const client = claimantOf(context);
@@ -146,7 +149,7 @@ export class ProjectsService {
    * One page of the list (`limit`, optional) and the cursor of
    * the next one (null after the last page).
    */
-  async listPage(query: ListProjectsQuery, context: RequestContext) {
+  async listPage(query: ListProjectsQuery, context: CallContext) {
     if (query.limit === undefined) {
       throw new InputValidationException([
         {
@@ -172,8 +175,8 @@ export class ProjectsService {
    */
   async get(
     id: string,
-    ifNoneMatch: EntityTagCondition | undefined,
-    context: RequestContext,
+    ifNoneMatch: HeldRepresentations | undefined,
+    context: CallContext,
   ): Promise<ProjectRead> {
     if (!isWellFormedId(id)) throw new ProjectNotFoundException();
     const owner = ProjectAccess.of(context).readOwner();
@@ -210,8 +213,8 @@ export class ProjectsService {
   async update(
     id: string,
     body: unknown,
-    ifMatch: EntityTagCondition | undefined,
-    context: RequestContext,
+    ifMatch: ExpectedVersions | undefined,
+    context: CallContext,
   ): Promise<ProjectDocument> {
     const changes = parseProjectUpdate(body, {
       createLengths: this.config.patchLengthLimits,
@@ -243,8 +246,8 @@ export class ProjectsService {
    */
   async remove(
     id: string,
-    ifMatch: EntityTagCondition | undefined,
-    context: RequestContext,
+    ifMatch: ExpectedVersions | undefined,
+    context: CallContext,
   ): Promise<void> {
     const removed = await this.projects.remove(
       changeOf(id, ifMatch, ProjectAccess.of(context).changeOwner()),
@@ -262,7 +265,7 @@ export class ProjectsService {
  */
 function changeOf(
   id: string,
-  ifMatch: EntityTagCondition | undefined,
+  ifMatch: ExpectedVersions | undefined,
   owner: string | undefined,
 ): ProjectChange {
   return {

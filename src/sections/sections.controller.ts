@@ -1,11 +1,9 @@
-import { Body, Controller, Delete, Param, Put, Res } from '@nestjs/common';
+import { Body, Controller, Delete, Param, Put } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
-import type { Response } from 'express';
 import { Authenticated } from '../auth/authenticated.decorator';
-import { sendJsonReply } from '../common/http/json-reply';
 import type { Preconditions } from '../common/http/preconditions.decorator';
 import { RequestPreconditions } from '../common/http/preconditions.decorator';
-import type { RequestContext } from '../common/http/request-context';
+import type { CallContext } from '../common/call-context';
 import { Ctx } from '../common/http/request-context.decorator';
 import { SelectAssetDto } from './dto/select-asset.dto';
 import { sectionReply } from './section-replies';
@@ -25,8 +23,7 @@ export class SectionsController {
     @Param('sectionId') sectionId: string,
     @Body() request: SelectAssetDto,
     @RequestPreconditions() conditions: Preconditions,
-    @Ctx() context: RequestContext,
-    @Res({ passthrough: true }) response: Response,
+    @Ctx() context: CallContext,
   ) {
     const change = await this.sections.select(
       { projectId, sectionId },
@@ -34,7 +31,7 @@ export class SectionsController {
       conditions.ifMatch,
       context,
     );
-    return sendJsonReply(response, sectionReply(change));
+    return sectionReply(change);
   }
 
   @Delete()
@@ -43,14 +40,13 @@ export class SectionsController {
     @Param('id') projectId: string,
     @Param('sectionId') sectionId: string,
     @RequestPreconditions() conditions: Preconditions,
-    @Ctx() context: RequestContext,
-    @Res({ passthrough: true }) response: Response,
+    @Ctx() context: CallContext,
   ) {
     const change = await this.sections.unselect(
       { projectId, sectionId },
       conditions.ifMatch,
       context,
     );
-    return sendJsonReply(response, sectionReply(change));
+    return sectionReply(change);
   }
 }

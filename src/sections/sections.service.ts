@@ -1,7 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import { ProjectAccess } from '../auth/project-access';
-import type { EntityTagCondition } from '../common/http/entity-tags';
-import type { RequestContext } from '../common/http/request-context';
+import type {
+  ExpectedVersions,
+  HeldRepresentations,
+} from '../project-versions/version-conditions';
+import type { CallContext } from '../common/call-context';
 import { isWellFormedId } from '../common/ids';
 import { Database, type Transaction } from '../database/database.service';
 import { ProjectNotFoundException } from '../project-versions/project-versions.errors';
@@ -59,8 +62,8 @@ export class SectionsService {
   select(
     ref: SectionRef,
     assetId: string,
-    ifMatch: EntityTagCondition | undefined,
-    context: RequestContext,
+    ifMatch: ExpectedVersions | undefined,
+    context: CallContext,
   ): Promise<SectionChange> {
     return this.change(ref, ifMatch, context, async (transaction, target) => {
       // The asset's existence first: a 404 says more than a 409 would.
@@ -81,8 +84,8 @@ export class SectionsService {
    */
   unselect(
     ref: SectionRef,
-    ifMatch: EntityTagCondition | undefined,
-    context: RequestContext,
+    ifMatch: ExpectedVersions | undefined,
+    context: CallContext,
   ): Promise<SectionChange> {
     return this.change(ref, ifMatch, context, async (transaction, target) => {
       if (target.selectedAssetId === null) throw new NothingChosenException();
@@ -92,8 +95,8 @@ export class SectionsService {
 
   private async change(
     ref: SectionRef,
-    ifMatch: EntityTagCondition | undefined,
-    context: RequestContext,
+    ifMatch: ExpectedVersions | undefined,
+    context: CallContext,
     apply: (transaction: Transaction, target: SelectionTarget) => Promise<void>,
   ): Promise<SectionChange> {
     const change: ProjectChange = {

@@ -1,5 +1,5 @@
 import { HttpStatus } from '@nestjs/common';
-import type { JsonReply } from '../common/http/json-reply';
+import { Reply } from '../common/http/reply';
 import type { TaskDto } from './dto/task.dto';
 
 /** Where a task is read. */
@@ -10,25 +10,19 @@ export const taskLocation = (task: TaskDto): string =>
  * 202 {task} with its Location: the work runs in the background. Also the
  * answer an Idempotency-Key stores.
  */
-export const acceptedTaskReply = (task: TaskDto): JsonReply => ({
-  status: HttpStatus.ACCEPTED,
-  headers: { Location: taskLocation(task) },
-  body: JSON.stringify({ task }),
-});
+export const acceptedTaskReply = (task: TaskDto): Reply =>
+  new Reply(
+    HttpStatus.ACCEPTED,
+    { Location: taskLocation(task) },
+    JSON.stringify({ task }),
+  );
 
 /** 200 {task}. */
-export const taskReply = (task: TaskDto): JsonReply => ({
-  status: HttpStatus.OK,
-  headers: {},
-  body: JSON.stringify({ task }),
-});
+export const taskReply = (task: TaskDto): Reply =>
+  new Reply(HttpStatus.OK, {}, JSON.stringify({ task }));
 
 /** 200 {tasks, nextCursor}. */
 export const tasksPageReply = (page: {
   tasks: TaskDto[];
   nextCursor: string | null;
-}): JsonReply => ({
-  status: HttpStatus.OK,
-  headers: {},
-  body: JSON.stringify(page),
-});
+}): Reply => new Reply(HttpStatus.OK, {}, JSON.stringify(page));

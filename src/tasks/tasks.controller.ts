@@ -7,14 +7,11 @@ import {
   Param,
   Post,
   Query,
-  Res,
 } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
-import type { Response } from 'express';
 import { Authenticated } from '../auth/authenticated.decorator';
-import { sendJsonReply } from '../common/http/json-reply';
 import { Bodiless } from '../platform/body/bodiless.decorator';
-import type { RequestContext } from '../common/http/request-context';
+import type { CallContext } from '../common/call-context';
 import { Ctx } from '../common/http/request-context.decorator';
 import type { IdempotentKey } from '../idempotency/idempotency-key.decorator';
 import { IdempotencyKey } from '../idempotency/idempotency-key.decorator';
@@ -43,13 +40,9 @@ export class TasksController {
     @Body() request: CreateTaskDto,
     @IdempotencyKey({ operation: 'POST /api/projects/{id}/tasks' })
     key: IdempotentKey | undefined,
-    @Ctx() context: RequestContext,
-    @Res({ passthrough: true }) response: Response,
+    @Ctx() context: CallContext,
   ) {
-    return sendJsonReply(
-      response,
-      await this.tasks.create(id, request, context, key),
-    );
+    return await this.tasks.create(id, request, context, key);
   }
 
   @Get()
@@ -57,13 +50,9 @@ export class TasksController {
   async list(
     @Param('id') id: string,
     @Query() query: ListTasksQuery,
-    @Ctx() context: RequestContext,
-    @Res({ passthrough: true }) response: Response,
+    @Ctx() context: CallContext,
   ) {
-    return sendJsonReply(
-      response,
-      tasksPageReply(await this.tasks.page(id, query, context)),
-    );
+    return tasksPageReply(await this.tasks.page(id, query, context));
   }
 
   @Get(':taskId')
@@ -71,13 +60,9 @@ export class TasksController {
   async get(
     @Param('id') id: string,
     @Param('taskId') taskId: string,
-    @Ctx() context: RequestContext,
-    @Res({ passthrough: true }) response: Response,
+    @Ctx() context: CallContext,
   ) {
-    return sendJsonReply(
-      response,
-      taskReply(await this.tasks.get(id, taskId, context)),
-    );
+    return taskReply(await this.tasks.get(id, taskId, context));
   }
 
   @Post(':taskId/cancel')
@@ -87,12 +72,8 @@ export class TasksController {
   async cancel(
     @Param('id') id: string,
     @Param('taskId') taskId: string,
-    @Ctx() context: RequestContext,
-    @Res({ passthrough: true }) response: Response,
+    @Ctx() context: CallContext,
   ) {
-    return sendJsonReply(
-      response,
-      taskReply(await this.tasks.cancel(id, taskId, context)),
-    );
+    return taskReply(await this.tasks.cancel(id, taskId, context));
   }
 }

@@ -3,8 +3,8 @@ import { AssetsRepository } from '../assets/assets.repository';
 import { AssetLimitReachedException } from '../assets/assets.errors';
 import { assetsConfig, type AssetsConfig } from '../assets/assets.config';
 import { ProjectAccess } from '../auth/project-access';
-import type { JsonReply } from '../common/http/json-reply';
-import type { RequestContext } from '../common/http/request-context';
+import type { Reply } from '../common/http/reply';
+import type { CallContext } from '../common/call-context';
 import { isWellFormedId, newId } from '../common/ids';
 import { AppValidationPipe } from '../common/validation/app-validation.pipe';
 import { Database } from '../database/database.service';
@@ -66,9 +66,9 @@ export class TasksService {
   async create(
     projectId: string,
     request: CreateTaskDto,
-    context: RequestContext,
+    context: CallContext,
     key?: IdempotentKey,
-  ): Promise<JsonReply> {
+  ): Promise<Reply> {
     const owner = ProjectAccess.of(context).changeOwner();
     const kind = this.kinds.get(request.type);
     if (!kind) throw new Error(`No kind of task "${request.type}"`);
@@ -91,7 +91,7 @@ export class TasksService {
     input: Record<string, unknown>,
     owner: string | undefined,
     key: IdempotentKey | undefined,
-  ): Promise<JsonReply> {
+  ): Promise<Reply> {
     return this.db.transaction(async (transaction) => {
       await this.versions.advance(transaction, {
         projectId,
@@ -148,7 +148,7 @@ export class TasksService {
   async page(
     projectId: string,
     query: ListTasksQuery,
-    context: RequestContext,
+    context: CallContext,
   ): Promise<{ tasks: TaskDto[]; nextCursor: string | null }> {
     const cursor =
       query.cursor === undefined ? undefined : decodeTaskCursor(query.cursor);
@@ -179,7 +179,7 @@ export class TasksService {
   async get(
     projectId: string,
     taskId: string,
-    context: RequestContext,
+    context: CallContext,
   ): Promise<TaskDto> {
     return this.find(projectId, taskId, ProjectAccess.of(context).readOwner());
   }
@@ -192,7 +192,7 @@ export class TasksService {
   async cancel(
     projectId: string,
     taskId: string,
-    context: RequestContext,
+    context: CallContext,
   ): Promise<TaskDto> {
     const owner = ProjectAccess.of(context).changeOwner();
     if (!isWellFormedId(projectId)) throw new ProjectNotFoundException();

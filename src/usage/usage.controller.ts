@@ -1,7 +1,7 @@
 import { Controller, Get } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 import { Authenticated } from '../auth/authenticated.decorator';
-import type { RequestContext } from '../common/http/request-context';
+import type { CallContext } from '../common/call-context';
 import { Ctx } from '../common/http/request-context.decorator';
 import { UsageReportEndpoint } from './usage.openapi';
 import { UsageService } from './usage.service';
@@ -14,7 +14,7 @@ export class UsageController {
 
   @Get()
   @UsageReportEndpoint()
-  report(@Ctx() context: RequestContext) {
+  report(@Ctx() context: CallContext) {
     return this.usage.report(context.clientKey);
   }
 }

@@ -1,7 +1,7 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { Readable } from 'node:stream';
 import { Counter, Gauge } from 'prom-client';
-import type { RequestContext } from '../../common/http/request-context';
+import type { CallContext } from '../../common/call-context';
 import { isWellFormedId } from '../../common/ids';
 import { InputValidationException } from '../../failures/input-validation.error';
 import { MetricsService } from '../../metrics/metrics.service';
@@ -133,7 +133,7 @@ export class AssetRenditions {
     assetId: string,
     size: number,
     signature: UrlSignature,
-    context: Pick<RequestContext, 'signal' | 'clientKey'>,
+    context: Pick<CallContext, 'signal' | 'clientKey'>,
   ): Promise<OpenedRendition> {
     if (!isWellFormedId(projectId) || !isWellFormedId(assetId)) {
       throw new AssetNotFoundException();

@@ -1,7 +1,7 @@
 /**
  * Response bodies assembled from JSON text the database already rendered
  * (see database/sql.ts), so it is neither parsed nor serialized again. A
- * route sends one with sendJsonReply (json-reply.ts), which sets this
+ * route answers one as a Reply (reply.ts), which sets this
  * Content-Type; the project list, streamed or paged, declares it with
  * `@Header` and returns the text, which Nest sends as it is.
  */

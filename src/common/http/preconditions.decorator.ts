@@ -1,20 +1,31 @@
 import { createParamDecorator, ExecutionContext } from '@nestjs/common';
 import type { Request } from 'express';
-import { EntityTagCondition, parseEntityTags } from './entity-tags';
+import {
+  readIfMatch,
+  readIfNoneMatch,
+} from '../../project-versions/project-version';
+import type {
+  ExpectedVersions,
+  HeldRepresentations,
+} from '../../project-versions/version-conditions';
 
 /** The request's conditional headers; each undefined when not sent. */
 export interface Preconditions {
-  ifMatch?: EntityTagCondition;
-  ifNoneMatch?: EntityTagCondition;
+  ifMatch?: ExpectedVersions;
+  ifNoneMatch?: HeldRepresentations;
 }
 
-/** If-Match and If-None-Match, parsed (entity-tags.ts). */
+/**
+ * If-Match and If-None-Match, read at the edge as the project versions
+ * they name (project-version.ts): the services see versions, never
+ * entity-tags.
+ */
 export const RequestPreconditions = createParamDecorator(
   (_data: unknown, context: ExecutionContext): Preconditions => {
     const { headers } = context.switchToHttp().getRequest<Request>();
     return {
-      ifMatch: parseEntityTags(headers['if-match']),
-      ifNoneMatch: parseEntityTags(headers['if-none-match']),
+      ifMatch: readIfMatch(headers['if-match']),
+      ifNoneMatch: readIfNoneMatch(headers['if-none-match']),
     };
   },
 );

@@ -19,7 +19,7 @@ function exchange(host = 'api.example.com') {
   };
 }
 
-describe('RequestContext', () => {
+describe('CallContext', () => {
   it('is kept on the request, with the client key of its caller', () => {
     const { request, response } = exchange();
     const caller = { userId: 'alice', admin: false };
