@@ -3,10 +3,7 @@ import type { Readable } from 'node:stream';
 import type { ConfigType } from '@nestjs/config';
 import { logoConfig } from '../logo/logo.config';
 import { assetsConfig, type AssetsConfig } from './assets.config';
-import type {
-  ExpectedVersions,
-  HeldRepresentations,
-} from '../project-versions/version-conditions';
+import type { ExpectedVersions } from '../project-versions/version-conditions';
 import type { CallContext } from '../common/call-context';
 import { isWellFormedId, newId } from '../common/ids';
 import { Database, type Transaction } from '../database/database.service';

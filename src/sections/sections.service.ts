@@ -1,9 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { ProjectAccess } from '../auth/project-access';
-import type {
-  ExpectedVersions,
-  HeldRepresentations,
-} from '../project-versions/version-conditions';
+import type { ExpectedVersions } from '../project-versions/version-conditions';
 import type { CallContext } from '../common/call-context';
 import { isWellFormedId } from '../common/ids';
 import { Database, type Transaction } from '../database/database.service';
