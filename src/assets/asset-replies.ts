@@ -1,7 +1,7 @@
 import { HttpStatus } from '@nestjs/common';
 import { Reply } from '../common/http/reply';
 import { projectETag } from '../project-versions/project-version';
-import type { AssetsChange, KeptAsset } from './kept-asset';
+import type { AssetsChange, KeptAsset, KeptLogo } from './kept-asset';
 
 /** Where one asset is read (GET) and deleted (DELETE). */
 export const assetLocation = ({ asset }: KeptAsset): string =>
@@ -12,7 +12,7 @@ export const assetLocation = ({ asset }: KeptAsset): string =>
  * logo changes the project, as deleting one does), also the answer an
  * Idempotency-Key stores (so a replay is the same answer).
  */
-export const keptAssetReply = (kept: KeptAsset, change: AssetsChange): Reply =>
+export const keptLogoReply = ({ kept, change }: KeptLogo): Reply =>
   new Reply(
     HttpStatus.CREATED,
     {

@@ -7,10 +7,12 @@ import type { ExpectedVersions } from '../project-versions/version-conditions';
 import type { CallContext } from '../common/call-context';
 import { isWellFormedId, newId } from '../common/ids';
 import { Database, type Transaction } from '../database/database.service';
-import type { Reply } from '../common/http/reply';
-import type { IdempotentKey } from '../idempotency/idempotency-key.decorator';
+import type {
+  IdempotentKey,
+  IdempotentRequest,
+} from '../idempotency/idempotency-key.decorator';
 import { IdempotencyService } from '../idempotency/idempotency.service';
-import { isReplayed, replayedReply } from '../idempotency/replayed';
+import type { Replayed } from '../idempotency/replayed';
 import { buildLogoPrompt } from '../logo/logo-prompt';
 import { LogoService } from '../logo/logo.service';
 import { ProjectNotFoundException } from '../project-versions/project-versions.errors';
@@ -20,7 +22,6 @@ import {
 } from '../project-versions/project-versions.repository';
 import { ProjectAccess } from '../auth/project-access';
 import { WorkspaceStatuses } from '../sections/workspace-statuses.repository';
-import { keptAssetReply } from './asset-replies';
 import {
   AssetBytes,
   type AssetRef,
@@ -47,7 +48,12 @@ import {
 } from '../logo/hosted-logos';
 import type { LogoImage } from '../logo/generated-logo';
 import { ParkedLogos } from './parked-logos';
-import type { AssetsChange, KeepLogoCommand, KeptAsset } from './kept-asset';
+import type {
+  AssetsChange,
+  KeepLogoCommand,
+  KeptAsset,
+  KeptLogo,
+} from './kept-asset';
 
 /** Beyond the logo deadline, time for the asset to be stored. */
 const LEASE_MARGIN_MS = 10_000;
@@ -115,8 +121,8 @@ export class AssetsService {
     projectId: string,
     request: KeepLogoBody,
     context: CallContext,
-    key?: IdempotentKey,
-  ): Promise<Reply> {
+    key?: IdempotentRequest<KeptLogo>,
+  ): Promise<KeptLogo | Replayed> {
     // Before anything is paid for: the asset's url needs this origin.
     const baseUrl = context.baseUrl();
     const owner = ProjectAccess.of(context).changeOwner();
@@ -131,15 +137,12 @@ export class AssetsService {
       key,
     };
     if (!key) return this.reserveAndKeep(command);
-    const answer = await this.idempotency.runAnsweredByWork(
-      key,
-      this.leaseMs,
-      () => this.reserveAndKeep(command),
+    return this.idempotency.runAnsweredByWork(key, this.leaseMs, () =>
+      this.reserveAndKeep(command),
     );
-    return isReplayed(answer) ? replayedReply(answer) : answer;
   }
 
-  private async reserveAndKeep(command: KeepLogoCommand): Promise<Reply> {
+  private async reserveAndKeep(command: KeepLogoCommand): Promise<KeptLogo> {
     // One paid call per free slot: the slot is taken before the image model
     // is called, so of N keeps racing for the last slot N-1 are refused
     // without paying; it is given back whatever happens next.
@@ -173,7 +176,7 @@ export class AssetsService {
   private async generateAndStore(
     command: KeepLogoCommand,
     reservation: string,
-  ): Promise<Reply> {
+  ): Promise<KeptLogo> {
     // A bucket that cannot take the bytes now is found out before paying.
     await this.bytes.checkReachable();
     const { key, source } = command;
@@ -246,7 +249,7 @@ export class AssetsService {
     command: KeepLogoCommand,
     image: LogoImage,
     reservation: string,
-  ): Promise<Reply> {
+  ): Promise<KeptLogo> {
     const { projectId } = command;
     const id = newId();
     const sha256 = await sha256Of(image.bytes);
@@ -291,18 +294,20 @@ export class AssetsService {
         await this.statuses.refresh(transaction, projectId);
         await staged.writeIn(transaction);
         await this.rows.releaseSlot(reservation, transaction);
-        const reply = keptAssetReply(
-          { asset: toAssetDto(asset, this.urls.urlOf(asset, command.baseUrl)) },
-          { version },
-        );
+        const kept: KeptLogo = {
+          kept: {
+            asset: toAssetDto(asset, this.urls.urlOf(asset, command.baseUrl)),
+          },
+          change: { version },
+        };
         if (command.key) {
           await this.idempotency.answerInTransaction(
             transaction,
             command.key,
-            reply,
+            kept,
           );
         }
-        return reply;
+        return kept;
       });
     } catch (error) {
       await staged.discard();

@@ -1,4 +1,4 @@
-import type { IdempotentKey } from '../idempotency/idempotency-key.decorator';
+import type { IdempotentRequest } from '../idempotency/idempotency-key.decorator';
 import type { LogoFormat } from '../logo/logo.constants';
 import type { LogoCaller } from '../logo/logo.service';
 import type { AssetDto } from './dto/asset.dto';
@@ -11,6 +11,12 @@ export interface KeptAsset {
 /** What a change to a project's assets leaves: the project's new version. */
 export interface AssetsChange {
   version: number;
+}
+
+/** A logo kept by POST /api/projects/{id}/logos: the asset and the change. */
+export interface KeptLogo {
+  kept: KeptAsset;
+  change: AssetsChange;
 }
 
 /** POST /api/projects/{id}/logos as its steps read it, made once. */
@@ -27,5 +33,5 @@ export interface KeepLogoCommand {
   baseUrl: string;
   /** Only a project of this user (a proven caller's own). */
   owner?: string;
-  key?: IdempotentKey;
+  key?: IdempotentRequest<KeptLogo>;
 }

@@ -5,9 +5,11 @@ import type { Preconditions } from '../common/http/preconditions.decorator';
 import { RequestPreconditions } from '../common/http/preconditions.decorator';
 import type { CallContext } from '../common/call-context';
 import { Ctx } from '../common/http/request-context.decorator';
-import type { IdempotentKey } from '../idempotency/idempotency-key.decorator';
+import type { IdempotentRequest } from '../idempotency/idempotency-key.decorator';
 import { IdempotencyKey } from '../idempotency/idempotency-key.decorator';
-import { assetReply, deletedAssetReply } from './asset-replies';
+import { replyOrReplay } from '../idempotency/replayed';
+import { assetReply, deletedAssetReply, keptLogoReply } from './asset-replies';
+import type { KeptLogo } from './kept-asset';
 import {
   DeleteAssetEndpoint,
   GetAssetEndpoint,
@@ -27,12 +29,17 @@ export class ProjectAssetsController {
   async keepLogo(
     @Param('id') id: string,
     @Body(KeepLogoBodyPipe) request: KeepLogoBody,
-    @IdempotencyKey({ operation: 'POST /api/projects/{id}/logos' })
-    key: IdempotentKey | undefined,
+    @IdempotencyKey({
+      operation: 'POST /api/projects/{id}/logos',
+      answerOf: keptLogoReply,
+    })
+    key: IdempotentRequest<KeptLogo> | undefined,
     @Ctx() context: CallContext,
   ) {
-    const reply = await this.assets.keepLogo(id, request, context, key);
-    return reply;
+    return replyOrReplay(
+      await this.assets.keepLogo(id, request, context, key),
+      keptLogoReply,
+    );
   }
 
   @Get('assets/:assetId')

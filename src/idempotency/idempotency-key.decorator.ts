@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { createParamDecorator, ExecutionContext } from '@nestjs/common';
 import type { Request } from 'express';
 import { InputValidationException } from '../failures/input-validation.error';
-import type { Reply } from '../common/http/reply';
+import type { StoredAnswer } from './stored-answer';
 import {
   getBodyDigest,
   getRequestContext,
@@ -17,21 +17,21 @@ export interface IdempotentKey {
 }
 
 /**
- * A key with the route's own mapping of its result to the HTTP answer that
- * is stored and replayed: so the services that do the work never build
- * one. A route whose work builds its answer itself (a kept logo, which
- * stores it in the work's own transaction) gives none: an IdempotentKey.
+ * A key with the route's own mapping of its result to the answer that is
+ * stored and replayed: the services that do the work hand over their
+ * result and never build an answer, and the route sends a fresh result
+ * with the same mapping, so a replay is the same answer.
  */
 export interface IdempotentRequest<Result = never> extends IdempotentKey {
   /** The answer a result of the work is sent as (the feature's replies). */
-  answerOf: (result: Result) => Reply;
+  answerOf: (result: Result) => StoredAnswer;
 }
 
 /** Which operation a key belongs to, and how its answer is made. */
 export interface IdempotentOperation<Result> {
   /** Method and path, e.g. `POST /api/projects`: keys are per operation. */
   operation: string;
-  answerOf?: (result: Result) => Reply;
+  answerOf: (result: Result) => StoredAnswer;
 }
 
 export const IDEMPOTENCY_KEY_HEADER = 'Idempotency-Key';
@@ -49,15 +49,14 @@ function invalidKey(message: string): InputValidationException {
 }
 
 /**
- * The request's Idempotency-Key for the given operation (an
- * IdempotentRequest when the operation gives answerOf, else an
- * IdempotentKey), or undefined when it sends none. A malformed or repeated key is invalid input (400).
+ * The request's Idempotency-Key for the given operation, or undefined
+ * when it sends none. A malformed or repeated key is invalid input (400).
  */
 export const IdempotencyKey = createParamDecorator(
   (
     { operation, answerOf }: IdempotentOperation<never>,
     context: ExecutionContext,
-  ): IdempotentRequest<never> | IdempotentKey | undefined => {
+  ): IdempotentRequest<never> | undefined => {
     const request = context.switchToHttp().getRequest<Request>();
     const key = request.headers['idempotency-key'];
     if (key === undefined) return undefined;
@@ -79,7 +78,7 @@ export const IdempotencyKey = createParamDecorator(
         `${operation}\n${getRequestContext(request).clientKey}\n${key}`,
       ),
       fingerprint: getBodyDigest(request) ?? sha256(''),
-      ...(answerOf ? { answerOf } : {}),
+      answerOf,
     };
   },
 );

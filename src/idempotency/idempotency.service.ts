@@ -7,13 +7,13 @@ import {
 } from '@nestjs/common';
 import type { ConfigType } from '@nestjs/config';
 import { idempotencyConfig } from './idempotency.config';
-import { Reply } from '../common/http/reply';
 import { BatchedPurge } from '../database/batched-purge';
 import type { Transaction } from '../database/database.service';
 import type {
   IdempotentKey,
   IdempotentRequest,
 } from './idempotency-key.decorator';
+import type { StoredAnswer } from './stored-answer';
 import {
   IdempotencyKeyInUseError,
   IdempotencyKeyReusedError,
@@ -84,19 +84,19 @@ export class IdempotencyService
 
   /**
    * For runAnsweredByWork's work, which ends in a transaction of its own (a
-   * kept logo): stores the leased key's answer in it, so that the work's
-   * effect and the answer commit together and no crash between them can
-   * make a retry do the work twice.
+   * kept logo, a queued task): stores the leased key's answer of the
+   * work's result in it, so that the work's effect and the answer commit
+   * together and no crash between them can make a retry do the work twice.
    */
-  async answerInTransaction(
+  async answerInTransaction<T>(
     transaction: Transaction,
-    key: IdempotentKey,
-    answer: Reply,
+    request: IdempotentRequest<T>,
+    result: T,
   ): Promise<void> {
     await this.records.completeInTransaction(
       transaction,
-      key.recordId,
-      storable(answer),
+      request.recordId,
+      storable(request.answerOf(result)),
     );
   }
 
@@ -135,15 +135,15 @@ export class IdempotencyService
   }
 
   /**
-   * As run, for work that stores its own answer in the transaction of its
-   * effect (answerInTransaction) and returns it: the key is leased, the
-   * work runs, and the key is freed again only if the work throws.
+   * As run, for work that stores its answer in the transaction of its
+   * effect (answerInTransaction): the key is leased, the work runs, and
+   * the key is freed again only if the work throws.
    */
-  async runAnsweredByWork(
+  async runAnsweredByWork<T>(
     key: IdempotentKey,
     leaseMs: number,
-    work: () => Promise<Reply>,
-  ): Promise<Reply | Replayed> {
+    work: () => Promise<T>,
+  ): Promise<T | Replayed> {
     const leased = await this.lease(key, leaseMs);
     if (leased !== true) return leased;
     return this.leased(key, work);
@@ -219,16 +219,16 @@ export class IdempotencyService
       );
     }
     return {
-      replayed: new Reply(
-        record.status,
-        JSON.parse(record.headers ?? '{}') as Record<string, string>,
-        record.body,
-      ),
+      replayed: {
+        status: record.status,
+        headers: JSON.parse(record.headers ?? '{}') as Record<string, string>,
+        body: record.body,
+      },
     };
   }
 }
 
-const storable = (answer: Reply) => ({
+const storable = (answer: StoredAnswer) => ({
   status: answer.status,
   body: answer.body ?? '',
   headers: JSON.stringify(answer.headers),

@@ -1,11 +1,12 @@
 import { Reply } from '../common/http/reply';
+import type { StoredAnswer } from './stored-answer';
 
 /**
  * The answer first given for an Idempotency-Key, as it was stored: what a
  * keyed request gets instead of doing the work again.
  */
 export interface Replayed {
-  replayed: Reply;
+  replayed: StoredAnswer;
 }
 
 export const isReplayed = (result: object): result is Replayed =>
@@ -18,3 +19,12 @@ export const replayedReply = ({ replayed }: Replayed): Reply =>
     { ...replayed.headers, 'Idempotent-Replayed': 'true' },
     replayed.body,
   );
+
+/**
+ * What a keyed route answers: the replay, or its result as `answerOf`
+ * sends it (the same mapping the key stored).
+ */
+export const replyOrReplay = <Result extends object>(
+  result: Result | Replayed,
+  answerOf: (result: Result) => Reply,
+): Reply => (isReplayed(result) ? replayedReply(result) : answerOf(result));

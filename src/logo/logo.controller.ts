@@ -5,7 +5,7 @@ import { Ctx } from '../common/http/request-context.decorator';
 import { FailureMessage } from '../failures/failure-message.decorator';
 import type { IdempotentRequest } from '../idempotency/idempotency-key.decorator';
 import { IdempotencyKey } from '../idempotency/idempotency-key.decorator';
-import { isReplayed, replayedReply } from '../idempotency/replayed';
+import { replyOrReplay } from '../idempotency/replayed';
 import type { GeneratedLogo } from './generated-logo';
 import { generatedLogoReply } from './logo-replies';
 import { GenerateLogoDto } from './dto/generate-logo.dto';
@@ -43,9 +43,7 @@ export class LogoController {
     @Ctx() context: CallContext,
   ) {
     const result = await this.logo.respond(request, context, key);
-    return isReplayed(result)
-      ? replayedReply(result)
-      : generatedLogoReply(result);
+    return replyOrReplay(result, generatedLogoReply);
   }
 
   @Get()

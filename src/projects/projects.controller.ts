@@ -21,7 +21,7 @@ import { RequestPreconditions } from '../common/http/preconditions.decorator';
 import { RawBody } from '../common/http/raw-body.decorator';
 import type { IdempotentRequest } from '../idempotency/idempotency-key.decorator';
 import { IdempotencyKey } from '../idempotency/idempotency-key.decorator';
-import { isReplayed, replayedReply } from '../idempotency/replayed';
+import { replyOrReplay } from '../idempotency/replayed';
 import {
   createdProjectReply,
   projectReadReply,
@@ -64,9 +64,7 @@ export class ProjectsController {
     @Ctx() context: CallContext,
   ) {
     const result = await this.projects.create(input, context, key);
-    return isReplayed(result)
-      ? replayedReply(result)
-      : createdProjectReply(result);
+    return replyOrReplay(result, createdProjectReply);
   }
 
   // GET bodies arrive as JSON text rendered by the database.

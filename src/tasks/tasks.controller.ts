@@ -13,11 +13,13 @@ import { Authenticated } from '../auth/authenticated.decorator';
 import { Bodiless } from '../platform/body/bodiless.decorator';
 import type { CallContext } from '../common/call-context';
 import { Ctx } from '../common/http/request-context.decorator';
-import type { IdempotentKey } from '../idempotency/idempotency-key.decorator';
+import type { IdempotentRequest } from '../idempotency/idempotency-key.decorator';
+import { replyOrReplay } from '../idempotency/replayed';
+import type { TaskDto } from './dto/task.dto';
 import { IdempotencyKey } from '../idempotency/idempotency-key.decorator';
 import { CreateTaskDto } from './dto/create-task.dto';
 import { ListTasksQuery } from './dto/list-tasks-query.dto';
-import { taskReply, tasksPageReply } from './task-replies';
+import { acceptedTaskReply, taskReply, tasksPageReply } from './task-replies';
 import { TasksService } from './tasks.service';
 import {
   CancelTaskEndpoint,
@@ -38,11 +40,17 @@ export class TasksController {
   async create(
     @Param('id') id: string,
     @Body() request: CreateTaskDto,
-    @IdempotencyKey({ operation: 'POST /api/projects/{id}/tasks' })
-    key: IdempotentKey | undefined,
+    @IdempotencyKey({
+      operation: 'POST /api/projects/{id}/tasks',
+      answerOf: acceptedTaskReply,
+    })
+    key: IdempotentRequest<TaskDto> | undefined,
     @Ctx() context: CallContext,
   ) {
-    return await this.tasks.create(id, request, context, key);
+    return replyOrReplay(
+      await this.tasks.create(id, request, context, key),
+      acceptedTaskReply,
+    );
   }
 
   @Get()

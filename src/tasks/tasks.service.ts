@@ -3,15 +3,14 @@ import { AssetsRepository } from '../assets/assets.repository';
 import { AssetLimitReachedException } from '../assets/assets.errors';
 import { assetsConfig, type AssetsConfig } from '../assets/assets.config';
 import { ProjectAccess } from '../auth/project-access';
-import type { Reply } from '../common/http/reply';
 import type { CallContext } from '../common/call-context';
 import { isWellFormedId, newId } from '../common/ids';
 import { AppValidationPipe } from '../common/validation/app-validation.pipe';
 import { Database } from '../database/database.service';
 import { InputValidationException } from '../failures/input-validation.error';
-import type { IdempotentKey } from '../idempotency/idempotency-key.decorator';
+import type { IdempotentRequest } from '../idempotency/idempotency-key.decorator';
 import { IdempotencyService } from '../idempotency/idempotency.service';
-import { isReplayed, replayedReply } from '../idempotency/replayed';
+import type { Replayed } from '../idempotency/replayed';
 import { ProjectNotFoundException } from '../project-versions/project-versions.errors';
 import { ProjectVersions } from '../project-versions/project-versions.repository';
 import { WorkspaceStatuses } from '../sections/workspace-statuses.repository';
@@ -22,7 +21,6 @@ import type { TaskDto } from './dto/task.dto';
 import { TaskEngine } from './engine/task-engine';
 import { TASK_KINDS, type TaskKind } from './kinds/task-kind';
 import { decodeTaskCursor, encodeTaskCursor } from './task-cursor';
-import { acceptedTaskReply } from './task-replies';
 import {
   TaskFinishedException,
   TaskNotFoundException,
@@ -67,8 +65,8 @@ export class TasksService {
     projectId: string,
     request: CreateTaskDto,
     context: CallContext,
-    key?: IdempotentKey,
-  ): Promise<Reply> {
+    key?: IdempotentRequest<TaskDto>,
+  ): Promise<TaskDto | Replayed> {
     const owner = ProjectAccess.of(context).changeOwner();
     const kind = this.kinds.get(request.type);
     if (!kind) throw new Error(`No kind of task "${request.type}"`);
@@ -77,12 +75,7 @@ export class TasksService {
     await kind.accept?.(projectId, input, owner);
     const queue = () => this.queue(projectId, kind, input, owner, key);
     if (!key) return queue();
-    const answer = await this.idempotency.runAnsweredByWork(
-      key,
-      CREATE_LEASE_MS,
-      queue,
-    );
-    return isReplayed(answer) ? replayedReply(answer) : answer;
+    return this.idempotency.runAnsweredByWork(key, CREATE_LEASE_MS, queue);
   }
 
   private async queue(
@@ -90,8 +83,8 @@ export class TasksService {
     kind: TaskKind,
     input: Record<string, unknown>,
     owner: string | undefined,
-    key: IdempotentKey | undefined,
-  ): Promise<Reply> {
+    key: IdempotentRequest<TaskDto> | undefined,
+  ): Promise<TaskDto> {
     return this.db.transaction(async (transaction) => {
       await this.versions.advance(transaction, {
         projectId,
@@ -136,11 +129,10 @@ export class TasksService {
         queuePlace: unfinished.user,
       });
       await this.engine.enqueue(transaction, task.id, unfinished.user);
-      const reply = acceptedTaskReply(task);
       if (key) {
-        await this.idempotency.answerInTransaction(transaction, key, reply);
+        await this.idempotency.answerInTransaction(transaction, key, task);
       }
-      return reply;
+      return task;
     });
   }
 
