@@ -14,7 +14,7 @@ import { AssetRenditionsRepository } from '../src/assets/renditions/asset-rendit
 import { BrandKitRepository } from '../src/brand-kit/brand-kit.repository';
 import { UsageLedgerRepository } from '../src/usage/usage-ledger.repository';
 import type { AssetRecord } from '../src/assets/dto/asset.dto';
-import type { ExpectedVersions } from '../src/project-versions/version-conditions';
+import type { ExpectedVersions } from '../src/project-scope/version-conditions';
 import { newId } from '../src/common/ids';
 import { Database, type Transaction } from '../src/database/database.service';
 import type { JsonCursor } from '../src/database/json-cursor';
@@ -23,7 +23,7 @@ import { forSqlite, jsonSqlFor } from '../src/database/sql';
 import { IdempotencyRepository } from '../src/idempotency/idempotency.repository';
 import { StoredImagesRepository } from '../src/image-store/stored-images.repository';
 import { buildNewProject } from '../src/projects/project-defaults';
-import { ProjectVersions } from '../src/project-versions/project-versions.repository';
+import { ProjectScope } from '../src/project-scope/project-scope.repository';
 import { ProjectsRepository } from '../src/projects/projects.repository';
 import { SectionsRepository } from '../src/sections/sections.repository';
 import { WorkspaceStatuses } from '../src/sections/workspace-statuses.repository';
@@ -99,7 +99,7 @@ export function repositoryMethods(): string[] {
     // eslint-disable-next-line @typescript-eslint/no-require-imports
     const exports = require(file) as Record<string, unknown>;
     for (const [name, value] of Object.entries(exports)) {
-      // Every class a repository file exports (ProjectVersions included).
+      // Every class a repository file exports (ProjectScope included).
       if (!/^[A-Z]/.test(name) || typeof value !== 'function') continue;
       const prototype = (value as RepositoryClass).prototype as object;
       for (const method of Object.getOwnPropertyNames(prototype)) {
@@ -258,7 +258,7 @@ export async function captureRepositorySql(
       files.set(repository, render(dialect, title, entries.splice(0)));
     };
 
-    const versions = watched(new ProjectVersions(changeLog), called);
+    const versions = watched(new ProjectScope(changeLog, db), called);
     const projects = watched(
       new ProjectsRepository(
         db,
@@ -438,10 +438,6 @@ export async function captureRepositorySql(
     );
     await record('chosenLogoOf', () => kits.chosenLogoOf(owner.id));
     await record('kitFiles', () => kits.kitFiles(owner.id, asset.id));
-    await record('projectName', () => kits.projectName(owner.id));
-    await record('projectName (owner)', () =>
-      kits.projectName(owner.id, 'user-1'),
-    );
     write('brand-kit.repository', 'BrandKitRepository');
 
     const ledger = watched(new UsageLedgerRepository(db), called);
@@ -503,7 +499,16 @@ export async function captureRepositorySql(
         versions.hold(transaction, { ...change, owner: 'user-1' }),
       ),
     );
-    write('project-versions.repository', 'ProjectVersions');
+    await record('isVisible', () => versions.isVisible(owner.id, undefined));
+    await record('isVisible (owner)', () =>
+      versions.isVisible(owner.id, 'user-1'),
+    );
+    await record('nameOf', () => versions.nameOf(owner.id, undefined));
+    await record('nameOf (owner)', () => versions.nameOf(owner.id, 'user-1'));
+    await record('ownerOf', () =>
+      db.transaction((transaction) => versions.ownerOf(transaction, owner.id)),
+    );
+    write('project-scope.repository', 'ProjectScope');
 
     const sections = watched(new SectionsRepository(changeLog), called);
     const [logoSection] = await db.read((manager) =>
@@ -526,7 +531,7 @@ export async function captureRepositorySql(
     write('sections.repository', 'SectionsRepository');
 
     const statuses = watched(
-      new WorkspaceStatuses(new ProjectVersions(changeLog), changeLog),
+      new WorkspaceStatuses(new ProjectScope(changeLog, db), changeLog),
       called,
     );
     await record('refresh', () =>
@@ -536,11 +541,10 @@ export async function captureRepositorySql(
 
     const tasks = watched(new TasksRepository(db, changeLog), called);
     const taskId = newId();
-    await record('placeOf, unfinishedCounts, ownerOf, insert', () =>
+    await record('placeOf, unfinishedCounts, insert', () =>
       db.transaction(async (transaction) => {
         await tasks.placeOf(transaction, owner.id, 'DESIGN', 'LOGO');
         await tasks.unfinishedCounts(transaction, owner.id, 'user-1');
-        await tasks.ownerOf(transaction, owner.id);
         await tasks.insert(transaction, {
           id: taskId,
           projectId: owner.id,
@@ -559,12 +563,6 @@ export async function captureRepositorySql(
       db.transaction((transaction) =>
         tasks.findIn(transaction, owner.id, taskId),
       ),
-    );
-    await record('projectVisible', () =>
-      tasks.projectVisible(owner.id, undefined),
-    );
-    await record('projectVisible (owner)', () =>
-      tasks.projectVisible(owner.id, 'user-1'),
     );
     await record('page', () => tasks.page(owner.id, 2, undefined));
     await record('page (after)', () =>
@@ -612,7 +610,6 @@ export async function captureRepositorySql(
       changeLog.after(0, { projectId: owner.id }, 100),
     );
     await record('bounds', () => changeLog.bounds());
-    await record('ownerOf', () => changeLog.ownerOf(owner.id));
     await record('purgeBatch', () => changeLog.purgeBatch(new Date(), 1000));
     write('change-log.repository', 'ChangeLog');
     const methods = repositoryMethods();

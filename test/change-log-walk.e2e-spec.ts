@@ -43,7 +43,7 @@ const SILENT_WRITES: Array<{ pattern: RegExp; why: string }> = [
   },
   {
     pattern: /^UPDATE "projects" SET "version" = "version" WHERE/,
-    why: 'ProjectVersions.hold: a no-op UPDATE that only locks the row',
+    why: 'ProjectScope.hold: a no-op UPDATE that only locks the row',
   },
 ];
 

@@ -3,7 +3,7 @@ import request from 'supertest';
 import { newId } from '../src/common/ids';
 import { Database } from '../src/database/database.service';
 import { Task } from '../src/projects/entities';
-import { ProjectVersions } from '../src/project-versions/project-versions.repository';
+import { ProjectScope } from '../src/project-scope/project-scope.repository';
 import { WorkspaceStatuses } from '../src/sections/workspace-statuses.repository';
 import { keepLogo, type AssetBody } from './support/asset-client';
 import { DevAuthProviderProcess } from './support/dev-auth-provider-process';
@@ -111,7 +111,7 @@ describe('Choosing a section’s result', () => {
         .get(WorkspaceStatuses)
         .refresh(transaction, projectId);
       if (changed) {
-        await t.app.get(ProjectVersions).advance(transaction, {
+        await t.app.get(ProjectScope).advance(transaction, {
           projectId,
           missing: () => new Error('no such project'),
         });

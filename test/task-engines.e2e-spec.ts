@@ -18,7 +18,7 @@ import type { SnapshotReader } from '../src/database/snapshot-reader';
 import { sqlFor } from '../src/database/sql';
 import { buildNewProject } from '../src/projects/project-defaults';
 import { ChangeLog } from '../src/change-log/change-log.repository';
-import { ProjectVersions } from '../src/project-versions/project-versions.repository';
+import { ProjectScope } from '../src/project-scope/project-scope.repository';
 import { ProjectsRepository } from '../src/projects/projects.repository';
 import { EmbeddedTaskEngine } from '../src/tasks/engine/embedded-task-engine';
 import { PgBossTaskEngine } from '../src/tasks/engine/pg-boss-task-engine';
@@ -74,7 +74,7 @@ async function insertProject({ db, dataSource }: Scratch): Promise<string> {
   const projects = new ProjectsRepository(
     db,
     undefined as unknown as SnapshotReader,
-    new ProjectVersions(changeLog),
+    new ProjectScope(changeLog, db),
     changeLog,
   );
   const project = buildNewProject({ name: 'Tasks', userId: 'user-1' });

@@ -54,8 +54,8 @@ SELECT "id", "projectId", "sectionId", "kind", "contentType", "byteSize", "sha25
 FROM "assets"
 WHERE "id" = $1 AND "projectId" = $2 AND EXISTS (
   SELECT 1
-  FROM "projects"
-  WHERE "id" = $2 AND "userId" = $3
+  FROM "projects" "p"
+  WHERE "p"."id" = $2 AND "p"."userId" = $3
 );
 
 -- AssetsRepository.countContentParts

@@ -29,13 +29,3 @@ SELECT "id", "projectId", "prompt", "byteSize"
 FROM "assets"
 WHERE "projectId" = $1 AND "kind" = 'brand-kit' AND "prompt" LIKE $2
 ORDER BY "createdAt" DESC, "id" DESC;
-
--- BrandKitRepository.projectName
-SELECT "name"
-FROM "projects"
-WHERE "id" = $1;
-
--- BrandKitRepository.projectName (owner)
-SELECT "name"
-FROM "projects"
-WHERE "id" = $1 AND "userId" = $2;

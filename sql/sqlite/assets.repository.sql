@@ -56,8 +56,8 @@ SELECT "id", "projectId", "sectionId", "kind", "contentType", "byteSize", "sha25
 FROM "assets"
 WHERE "id" = ? AND "projectId" = ? AND EXISTS (
   SELECT 1
-  FROM "projects"
-  WHERE "id" = ? AND "userId" = ?
+  FROM "projects" "p"
+  WHERE "p"."id" = ? AND "p"."userId" = ?
 );
 
 -- AssetsRepository.countContentParts

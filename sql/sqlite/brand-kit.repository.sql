@@ -29,13 +29,3 @@ SELECT "id", "projectId", "prompt", "byteSize"
 FROM "assets"
 WHERE "projectId" = ? AND "kind" = 'brand-kit' AND "prompt" LIKE ?
 ORDER BY "createdAt" DESC, "id" DESC;
-
--- BrandKitRepository.projectName
-SELECT "name"
-FROM "projects"
-WHERE "id" = ?;
-
--- BrandKitRepository.projectName (owner)
-SELECT "name"
-FROM "projects"
-WHERE "id" = ? AND "userId" = ?;

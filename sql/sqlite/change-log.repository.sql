@@ -32,11 +32,6 @@ SELECT (
   WHERE "id" = 1
 ) AS "purged";
 
--- ChangeLog.ownerOf
-SELECT "userId"
-FROM "projects"
-WHERE "id" = ?;
-
 -- ChangeLog.purgeBatch
 BEGIN TRANSACTION;
 SELECT MAX("id") AS "through"

@@ -1,6 +1,6 @@
 import { HttpStatus } from '@nestjs/common';
 import { Reply } from '../common/http/reply';
-import { projectETag } from '../project-versions/project-version';
+import { projectETag } from '../project-scope/project-version';
 import type { AssetsChange, KeptAsset, KeptLogo } from './kept-asset';
 
 /** Where one asset is read (GET) and deleted (DELETE). */

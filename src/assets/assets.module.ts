@@ -2,7 +2,7 @@ import { Module } from '@nestjs/common';
 import { IdempotencyModule } from '../idempotency/idempotency.module';
 import { ImageStoreModule } from '../image-store/image-store.module';
 import { LogoModule } from '../logo/logo.module';
-import { ProjectVersionsModule } from '../project-versions/project-versions.module';
+import { ProjectScopeModule } from '../project-scope/project-scope.module';
 import { SectionsModule } from '../sections/sections.module';
 import { AssetContentController } from './asset-content.controller';
 import { AssetStorageModule } from './asset-storage.module';
@@ -22,7 +22,7 @@ import { AssetRenditionsRepository } from './renditions/asset-renditions.reposit
     IdempotencyModule,
     ImageStoreModule,
     LogoModule,
-    ProjectVersionsModule,
+    ProjectScopeModule,
     SectionsModule,
   ],
   controllers: [ProjectAssetsController, AssetContentController],

@@ -1,4 +1,5 @@
 import { ChangeLog } from '../change-log/change-log.repository';
+import { projectOwnedBy } from '../project-scope/project-sql';
 import { Injectable } from '@nestjs/common';
 import {
   Database,
@@ -67,7 +68,7 @@ export class AssetsRepository {
 
   /**
    * Takes one free asset slot of the project until `expiresAt` (epoch ms),
-   * in a transaction that holds the project's row (ProjectVersions.hold),
+   * in a transaction that holds the project's row (ProjectScope.hold),
    * so concurrent keeps count one after another; 'full' when its assets
    * and the slots taken by keeps in progress reach `max`. Slots whose time
    * ran out (a process that died mid-call) are dropped on the way.
@@ -181,7 +182,7 @@ export class AssetsRepository {
       sqlFor(manager).rows<AssetRecord>(
         owner === undefined
           ? `${ASSET_SELECT} WHERE "id" = $1 AND "projectId" = $2`
-          : `${ASSET_SELECT} WHERE "id" = $1 AND "projectId" = $2 AND EXISTS (SELECT 1 FROM "projects" WHERE "id" = $2 AND "userId" = $3)`,
+          : `${ASSET_SELECT} WHERE "id" = $1 AND "projectId" = $2 AND ${projectOwnedBy('$2', 3)}`,
         owner === undefined
           ? [assetId, projectId]
           : [assetId, projectId, owner],

@@ -3,7 +3,7 @@ import type { Readable } from 'node:stream';
 import type { ConfigType } from '@nestjs/config';
 import { logoConfig } from '../logo/logo.config';
 import { assetsConfig, type AssetsConfig } from './assets.config';
-import type { ExpectedVersions } from '../project-versions/version-conditions';
+import type { ExpectedVersions } from '../project-scope/version-conditions';
 import type { CallContext } from '../common/call-context';
 import { isWellFormedId, newId } from '../common/ids';
 import { Database, type Transaction } from '../database/database.service';
@@ -15,11 +15,11 @@ import { IdempotencyService } from '../idempotency/idempotency.service';
 import type { Replayed } from '../idempotency/replayed';
 import { buildLogoPrompt } from '../logo/logo-prompt';
 import { LogoService } from '../logo/logo.service';
-import { ProjectNotFoundException } from '../project-versions/project-versions.errors';
+import { ProjectNotFoundException } from '../project-scope/project-scope.errors';
 import {
-  ProjectVersions,
+  ProjectScope,
   type ProjectChange,
-} from '../project-versions/project-versions.repository';
+} from '../project-scope/project-scope.repository';
 import { ProjectAccess } from '../auth/project-access';
 import { WorkspaceStatuses } from '../sections/workspace-statuses.repository';
 import {
@@ -99,7 +99,7 @@ export class AssetsService {
     private readonly idempotency: IdempotencyService,
     private readonly db: Database,
     private readonly parked: ParkedLogos,
-    private readonly versions: ProjectVersions,
+    private readonly scope: ProjectScope,
     private readonly statuses: WorkspaceStatuses,
     private readonly hostedLogos: HostedLogos,
     @Inject(assetsConfig.KEY) config: AssetsConfig,
@@ -108,6 +108,22 @@ export class AssetsService {
     this.maxPerProject = config.maxPerProject;
     this.model = logoSettings.imageApi.model;
     this.leaseMs = logoSettings.imageApi.deadlineMs + LEASE_MARGIN_MS;
+  }
+
+  /**
+   * 409 unless the project has room for `adding` more assets
+   * (ASSET_MAX_PER_PROJECT), counted in the transaction that adds them:
+   * for kept logos, task results, and a task about to be queued.
+   */
+  async assertRoom(
+    transaction: Transaction,
+    projectId: string,
+    adding = 1,
+  ): Promise<void> {
+    const count = await this.rows.countOfProject(transaction, projectId);
+    if (count + adding > this.maxPerProject) {
+      throw new AssetLimitReachedException(this.maxPerProject);
+    }
   }
 
   /**
@@ -148,7 +164,7 @@ export class AssetsService {
     // without paying; it is given back whatever happens next.
     const reservation = { id: newId(), expiresAt: Date.now() + this.leaseMs };
     const reserved = await this.db.transaction(async (transaction) => {
-      if (!(await this.versions.hold(transaction, command))) {
+      if (!(await this.scope.hold(transaction, command))) {
         throw new ProjectNotFoundException();
       }
       return this.rows.reserveSlot(
@@ -268,15 +284,12 @@ export class AssetsService {
       : this.db.transaction.bind(this.db);
     try {
       return await inTransaction(async (transaction) => {
-        const version = await this.versions.advance(transaction, {
+        const version = await this.scope.advance(transaction, {
           projectId,
           owner: command.owner,
           missing: () => new ProjectNotFoundException(),
         });
-        const count = await this.rows.countOfProject(transaction, projectId);
-        if (count >= this.maxPerProject) {
-          throw new AssetLimitReachedException(this.maxPerProject);
-        }
+        await this.assertRoom(transaction, projectId);
         const asset: AssetRecord = {
           id,
           projectId,
@@ -372,10 +385,7 @@ export class AssetsService {
         : this.db.transaction.bind(this.db);
       const ids = staged.map(({ record }) => record.id);
       const kept = await inTransaction(async (transaction) => {
-        const count = await this.rows.countOfProject(transaction, projectId);
-        if (count + staged.length > this.maxPerProject) {
-          throw new AssetLimitReachedException(this.maxPerProject);
-        }
+        await this.assertRoom(transaction, projectId, staged.length);
         for (const { record, bytes } of staged) {
           await this.rows.insert(transaction, record);
           await bytes.writeIn(transaction);
@@ -425,11 +435,11 @@ export class AssetsService {
       ifMatch,
       missing: () => new ProjectNotFoundException(),
     };
-    this.versions.precheck(change);
+    this.scope.precheck(change);
     if (!isWellFormedId(assetId)) throw new AssetNotFoundException();
     const ref: AssetRef = { projectId, assetId };
     const version = await this.db.transaction(async (transaction) => {
-      const advanced = await this.versions.advance(transaction, change);
+      const advanced = await this.scope.advance(transaction, change);
       // Throwing rolls the version back: nothing changed.
       if (!(await this.rows.delete(transaction, ref))) {
         throw new AssetNotFoundException();
@@ -472,6 +482,19 @@ export class AssetsService {
       throw new AssetNotFoundException();
     }
     return { asset, body, secondsLeft: this.urls.secondsLeft(signature) };
+  }
+
+  /**
+   * An asset's row for a task's work (its bytes are read through
+   * AssetBytes or the renditions), of `owner`'s project when one is
+   * given; null when it is not there (any more).
+   */
+  record(
+    projectId: string,
+    assetId: string,
+    owner?: string,
+  ): Promise<AssetRecord | null> {
+    return this.rows.find(projectId, assetId, owner);
   }
 
   private async find(

@@ -1,8 +1,8 @@
 import { Body, Controller, Delete, Get, Param, Post } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 import { Authenticated } from '../auth/authenticated.decorator';
-import type { Preconditions } from '../common/http/preconditions.decorator';
-import { RequestPreconditions } from '../common/http/preconditions.decorator';
+import type { Preconditions } from '../project-scope/preconditions.decorator';
+import { RequestPreconditions } from '../project-scope/preconditions.decorator';
 import type { CallContext } from '../common/call-context';
 import { Ctx } from '../common/http/request-context.decorator';
 import type { IdempotentRequest } from '../idempotency/idempotency-key.decorator';

@@ -20,10 +20,6 @@ export interface KitFileRow {
   byteSize: number;
 }
 
-/** The prompt a kit file is kept with: its name, then the logo it was made from. */
-export const kitFilePrompt = (name: string, logoId: string) =>
-  `${name} from logo ${logoId}`;
-
 /**
  * The brand kit's reads (sql/<dialect>/brand-kit.repository.sql): which
  * logo a kit is made from, and the newest kept file of each name made from
@@ -76,21 +72,5 @@ export class BrandKitRepository {
       ),
     );
     return rows.map((row) => ({ ...row, byteSize: Number(row.byteSize) }));
-  }
-
-  /** The project's name, when it exists (and is the owner's, when one is given). */
-  async projectName(
-    projectId: string,
-    owner?: string,
-  ): Promise<string | undefined> {
-    const [row] = await this.db.read((manager) =>
-      sqlFor(manager).rows<{ name: string }>(
-        owner === undefined
-          ? 'SELECT "name" FROM "projects" WHERE "id" = $1'
-          : 'SELECT "name" FROM "projects" WHERE "id" = $1 AND "userId" = $2',
-        owner === undefined ? [projectId] : [projectId, owner],
-      ),
-    );
-    return row?.name;
   }
 }

@@ -1,14 +1,20 @@
 import { Injectable } from '@nestjs/common';
 import type { Readable } from 'node:stream';
 import { ZipFile } from 'yazl';
+import type { Transaction } from '../database/database.service';
 import { AssetBytes } from '../assets/asset-bytes/asset-bytes';
 import { ProjectAccess } from '../auth/project-access';
 import type { CallContext } from '../common/call-context';
 import { isWellFormedId } from '../common/ids';
-import { ProjectNotFoundException } from '../project-versions/project-versions.errors';
+import { ProjectScope } from '../project-scope/project-scope.repository';
+import { ProjectNotFoundException } from '../project-scope/project-scope.errors';
 import { BRAND_KIT_FILES } from './brand-kit-images';
 import { NoBrandKitException } from './brand-kit.errors';
-import { BrandKitRepository, type KitFileRow } from './brand-kit.repository';
+import {
+  BrandKitRepository,
+  type KitFileRow,
+  type KitSource,
+} from './brand-kit.repository';
 
 /** A kit ready to be streamed. */
 export interface BrandKitZip {
@@ -38,13 +44,34 @@ export function slugOf(name: string): string {
 export class BrandKitService {
   constructor(
     private readonly kits: BrandKitRepository,
+    private readonly scope: ProjectScope,
     private readonly bytes: AssetBytes,
   ) {}
+
+  /**
+   * The logo a kit is made from, in the transaction that queues the kit's
+   * task: `assetId`, or else the LOGO section's chosen one. Undefined
+   * `logoId` when nothing is chosen; undefined `source` when the asset is
+   * not a raster image of the project.
+   */
+  async kitSource(
+    transaction: Transaction,
+    projectId: string,
+    assetId: string | undefined,
+  ): Promise<{ logoId?: string; source?: KitSource }> {
+    const logoId =
+      assetId ?? (await this.kits.chosenLogoId(transaction, projectId));
+    if (!logoId) return {};
+    return {
+      logoId,
+      source: await this.kits.imageAsset(transaction, projectId, logoId),
+    };
+  }
 
   async zip(projectId: string, context: CallContext): Promise<BrandKitZip> {
     const owner = ProjectAccess.of(context).readOwner();
     if (!isWellFormedId(projectId)) throw new ProjectNotFoundException();
-    const name = await this.kits.projectName(projectId, owner);
+    const name = await this.scope.nameOf(projectId, owner);
     if (name === undefined) throw new ProjectNotFoundException();
     const logoId = await this.kits.chosenLogoOf(projectId);
     if (!logoId) throw new NoBrandKitException();

@@ -7,6 +7,7 @@ import {
   type Transaction,
 } from '../database/database.service';
 import { isoTimestamp, sqlFor } from '../database/sql';
+import { ownedBy } from '../database/owner-predicate';
 import type { ChangeDraft, ChangeEvent, ChangeEventType } from './change-event';
 
 /** The channel PostgreSQL's NOTIFY wakes the other replicas on. */
@@ -61,7 +62,7 @@ const toEvent = (row: EventRow): ChangeEvent => ({
 /**
  * The change log: the only code that writes change_events. Repositories
  * record an event with each write a project route would answer
- * differently after; ProjectVersions tells it whose version moved. The
+ * differently after; ProjectScope tells it whose version moved. The
  * events are written as the transaction's last statements, so they commit
  * with the change or not at all — and a transaction that moved a
  * project's version without recording any event for it is rolled back:
@@ -129,7 +130,7 @@ export class ChangeLog {
     const params: unknown[] = [afterId];
     if (scope.userId !== undefined) {
       params.push(scope.userId);
-      conditions.push(`"userId" = $${params.length}`);
+      conditions.push(ownedBy(params.length));
     }
     if (scope.projectId !== undefined) {
       params.push(scope.projectId);
@@ -144,17 +145,6 @@ export class ChangeLog {
         )
       ).map(toEvent),
     );
-  }
-
-  /** The project's owner, or undefined when there is no such project. */
-  ownerOf(projectId: string): Promise<string | undefined> {
-    return this.db.read(async (manager) => {
-      const [row] = await sqlFor(manager).rows<{ userId: string }>(
-        'SELECT "userId" FROM "projects" WHERE "id" = $1',
-        [projectId],
-      );
-      return row?.userId;
-    });
   }
 
   /**

@@ -5,12 +5,14 @@ import { EventMetrics } from './event-metrics';
 import { EventStreams } from './event-streams.service';
 import { EventsController, ProjectEventsController } from './events.controller';
 import { EventsService } from './events.service';
+import { ProjectScopeModule } from '../project-scope/project-scope.module';
 
 /**
  * Live changes: server-sent event streams of the change log, for one
  * project or all of a caller's, resumable with Last-Event-ID.
  */
 @Module({
+  imports: [ProjectScopeModule],
   controllers: [EventsController, ProjectEventsController],
   providers: [
     EventsService,

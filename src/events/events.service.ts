@@ -3,10 +3,10 @@ import type { Response } from 'express';
 import { authConfig, type AuthConfig } from '../auth/auth.config';
 import { ProjectAccess } from '../auth/project-access';
 import { StreamTickets, TICKET_TTL_MS } from '../auth/stream-tickets';
-import { ChangeLog } from '../change-log/change-log.repository';
+import { ProjectScope } from '../project-scope/project-scope.repository';
 import { isWellFormedId } from '../common/ids';
 import type { CallContext } from '../common/call-context';
-import { ProjectNotFoundException } from '../project-versions/project-versions.errors';
+import { ProjectNotFoundException } from '../project-scope/project-scope.errors';
 import type { StreamTicketDto } from './dto/create-ticket.dto';
 import { EventStreams } from './event-streams.service';
 
@@ -21,7 +21,7 @@ export class EventsService {
   private readonly tickets?: StreamTickets;
 
   constructor(
-    private readonly log: ChangeLog,
+    private readonly scope: ProjectScope,
     private readonly streams: EventStreams,
     @Inject(authConfig.KEY) auth: AuthConfig,
   ) {
@@ -90,10 +90,10 @@ export class EventsService {
     context: CallContext,
   ): Promise<void> {
     const reader = ProjectAccess.of(context).readOwner();
-    const owner = isWellFormedId(projectId)
-      ? await this.log.ownerOf(projectId)
-      : undefined;
-    if (owner === undefined || (reader !== undefined && reader !== owner)) {
+    if (
+      !isWellFormedId(projectId) ||
+      !(await this.scope.isVisible(projectId, reader))
+    ) {
       throw new ProjectNotFoundException();
     }
   }

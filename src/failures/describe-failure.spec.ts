@@ -4,7 +4,7 @@ import {
   NotFoundException,
   PayloadTooLargeException,
 } from '@nestjs/common';
-import { ProjectNotFoundException } from '../project-versions/project-versions.errors';
+import { ProjectNotFoundException } from '../project-scope/project-scope.errors';
 import { ClientClosedRequestError } from './client-closed-request.error';
 import { InputValidationException } from './input-validation.error';
 import { PublicError } from './public.error';

@@ -10,6 +10,7 @@ export default async () => {
     ['./logo/dto/image-models.dto']: require('../logo/dto/image-models.dto'),
     ['./usage/dto/usage-report.dto']: require('../usage/dto/usage-report.dto'),
     ['./events/dto/create-ticket.dto']: require('../events/dto/create-ticket.dto'),
+    ['./common/http/reply']: require('../common/http/reply'),
   };
   return {
     '@nestjs/swagger': {
@@ -794,7 +795,12 @@ export default async () => {
         ],
         [
           Promise.resolve(require('../logo/logo.controller')),
-          { LogoController: { generate: { type: String }, info: {} } },
+          {
+            LogoController: {
+              generate: { type: t['./common/http/reply'].Reply },
+              info: {},
+            },
+          },
         ],
         [
           Promise.resolve(require('../logo/image-models.controller')),
@@ -812,8 +818,8 @@ export default async () => {
           Promise.resolve(require('../sections/sections.controller')),
           {
             SectionsController: {
-              select: { type: String },
-              unselect: { type: String },
+              select: { type: t['./common/http/reply'].Reply },
+              unselect: { type: t['./common/http/reply'].Reply },
             },
           },
         ],
@@ -825,9 +831,9 @@ export default async () => {
           Promise.resolve(require('../assets/project-assets.controller')),
           {
             ProjectAssetsController: {
-              keepLogo: { type: String },
-              get: { type: String },
-              remove: { type: String },
+              keepLogo: { type: t['./common/http/reply'].Reply },
+              get: { type: t['./common/http/reply'].Reply },
+              remove: { type: t['./common/http/reply'].Reply },
             },
           },
         ],
@@ -860,10 +866,10 @@ export default async () => {
           Promise.resolve(require('../projects/projects.controller')),
           {
             ProjectsController: {
-              create: { type: String },
+              create: { type: t['./common/http/reply'].Reply },
               list: { type: Object },
-              get: { type: String },
-              update: { type: String },
+              get: { type: t['./common/http/reply'].Reply },
+              update: { type: t['./common/http/reply'].Reply },
               remove: {},
             },
           },
@@ -872,10 +878,10 @@ export default async () => {
           Promise.resolve(require('../tasks/tasks.controller')),
           {
             TasksController: {
-              create: { type: String },
-              list: { type: String },
-              get: { type: String },
-              cancel: { type: String },
+              create: { type: t['./common/http/reply'].Reply },
+              list: { type: t['./common/http/reply'].Reply },
+              get: { type: t['./common/http/reply'].Reply },
+              cancel: { type: t['./common/http/reply'].Reply },
             },
           },
         ],

@@ -1,11 +1,13 @@
-import { Controller, Get, HttpStatus } from '@nestjs/common';
+import { Controller, Get, Header } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
-import { Reply } from '../common/http/reply';
+import { Registry } from 'prom-client';
 import { MetricsService } from './metrics.service';
 
 /**
  * Prometheus scrape endpoint, outside /api. Its body is Prometheus's text
  * format, the one exception to "every body is JSON": scrapers expect it.
+ * The registry is made with prom-client's default (Prometheus text)
+ * content type, so the header is known before the handler runs.
  */
 @ApiExcludeController()
 @Controller('metrics')
@@ -13,12 +15,8 @@ export class MetricsController {
   constructor(private readonly metrics: MetricsService) {}
 
   @Get()
-  async scrape(): Promise<Reply> {
-    const { registry } = this.metrics;
-    return new Reply(
-      HttpStatus.OK,
-      { 'Content-Type': registry.contentType },
-      await registry.metrics(),
-    );
+  @Header('Content-Type', Registry.PROMETHEUS_CONTENT_TYPE)
+  scrape(): Promise<string> {
+    return this.metrics.registry.metrics();
   }
 }

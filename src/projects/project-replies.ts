@@ -1,7 +1,7 @@
 import { HttpStatus } from '@nestjs/common';
 import { Reply } from '../common/http/reply';
 import type { ProjectDocument, ProjectRead } from './project-document';
-import { projectETag } from '../project-versions/project-version';
+import { projectETag } from '../project-scope/project-version';
 
 /**
  * How the project routes' results are answered over HTTP: the status and

@@ -16,8 +16,8 @@ import {
   jsonArrayText,
   jsonObjectText,
 } from '../common/http/json-text';
-import type { Preconditions } from '../common/http/preconditions.decorator';
-import { RequestPreconditions } from '../common/http/preconditions.decorator';
+import type { Preconditions } from '../project-scope/preconditions.decorator';
+import { RequestPreconditions } from '../project-scope/preconditions.decorator';
 import { RawBody } from '../common/http/raw-body.decorator';
 import type { IdempotentRequest } from '../idempotency/idempotency-key.decorator';
 import { IdempotencyKey } from '../idempotency/idempotency-key.decorator';

@@ -3,7 +3,7 @@ import { Module } from '@nestjs/common';
 import { JsonStreamResponder } from '../common/http/json-stream-responder';
 import { AssetStorageModule } from '../assets/asset-storage.module';
 import { IdempotencyModule } from '../idempotency/idempotency.module';
-import { ProjectVersionsModule } from '../project-versions/project-versions.module';
+import { ProjectScopeModule } from '../project-scope/project-scope.module';
 import { RateLimitStorageModule } from '../common/rate-limit/rate-limit-storage.module';
 import { ProjectCreateRateLimit } from './project-create-rate-limit';
 import { ProjectsController } from './projects.controller';
@@ -14,7 +14,7 @@ import { ProjectsService } from './projects.service';
   imports: [
     AssetStorageModule,
     IdempotencyModule,
-    ProjectVersionsModule,
+    ProjectScopeModule,
     RateLimitStorageModule,
   ],
   controllers: [ProjectsController],

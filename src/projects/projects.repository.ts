@@ -1,7 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import type { Claimant } from '../common/concurrency/fair-gate';
 import { ChangeLog } from '../change-log/change-log.repository';
-import { projectETag } from '../project-versions/project-version';
+import { ownedBy } from '../project-scope/project-sql';
+import { projectETag } from '../project-scope/project-version';
 import { Project } from './entities';
 import { insertAggregate } from '../database/aggregate-insert';
 import {
@@ -21,9 +22,9 @@ import {
 import type { UpdateProjectDto } from './dto/update-project.dto';
 import type { ProjectCursor } from './project-cursor';
 import {
-  ProjectVersions,
+  ProjectScope,
   type ProjectChange,
-} from '../project-versions/project-versions.repository';
+} from '../project-scope/project-scope.repository';
 import type { AssetRef } from '../assets/asset-bytes/asset-bytes';
 import type { AssetUrlParts } from '../assets/asset-urls';
 import { ASSET_COLUMNS } from '../assets/dto/asset.dto';
@@ -211,7 +212,7 @@ async function findProjectDetail(
     version: number;
     hasAssets: unknown;
   }>(
-    `SELECT ${documentsOf(sql.json).detail} AS "document", "p"."version" AS "version", ${HAS_ASSETS} AS "hasAssets" FROM "projects" "p" WHERE "p"."id" = $1${owner === undefined ? '' : ' AND "p"."userId" = $4'}`,
+    `SELECT ${documentsOf(sql.json).detail} AS "document", "p"."version" AS "version", ${HAS_ASSETS} AS "hasAssets" FROM "projects" "p" WHERE "p"."id" = $1${owner === undefined ? '' : ` AND ${ownedBy(4, 'p')}`}`,
     owner === undefined
       ? [id, urls.before, urls.after]
       : [id, urls.before, urls.after, owner],
@@ -232,7 +233,7 @@ async function findProjectVersion(
   owner?: string,
 ): Promise<{ version: number; hasAssets: boolean } | null> {
   const [row] = await sql.rows<{ version: number; hasAssets: unknown }>(
-    `SELECT "p"."version" AS "version", ${HAS_ASSETS} AS "hasAssets" FROM "projects" "p" WHERE "p"."id" = $1${owner === undefined ? '' : ' AND "p"."userId" = $2'}`,
+    `SELECT "p"."version" AS "version", ${HAS_ASSETS} AS "hasAssets" FROM "projects" "p" WHERE "p"."id" = $1${owner === undefined ? '' : ` AND ${ownedBy(2, 'p')}`}`,
     owner === undefined ? [id] : [id, owner],
   );
   return row
@@ -296,7 +297,7 @@ function listStatement(
   const params: unknown[] = [];
   if (userId !== undefined) {
     params.push(userId);
-    conditions.push(`"p"."userId" = $${params.length}`);
+    conditions.push(ownedBy(params.length, 'p'));
   }
   if (page?.after) {
     params.push(page.after.updatedAt, page.after.id);
@@ -359,7 +360,7 @@ export class ProjectsRepository {
   constructor(
     private readonly db: Database,
     private readonly snapshots: SnapshotReader,
-    private readonly versions: ProjectVersions,
+    private readonly scope: ProjectScope,
     private readonly changeLog: ChangeLog,
   ) {}
 
@@ -424,16 +425,16 @@ export class ProjectsRepository {
   /**
    * Applies `changes` with a new updatedAt to the project, then reads it
    * back with its sections and agents, in one transaction that first moves
-   * its version on (ProjectVersions: the owner and If-Match checks, and
+   * its version on (ProjectScope: the owner and If-Match checks, and
    * `change.missing()` or 412 when they fail).
    */
   update(
     change: ProjectChange,
     changes: UpdateProjectDto,
   ): Promise<ChangedProject> {
-    this.versions.precheck(change);
+    this.scope.precheck(change);
     return this.db.transaction(async (transaction) => {
-      await this.versions.advance(transaction, change);
+      await this.scope.advance(transaction, change);
       const manager = managerOf(transaction);
       const sql = sqlFor(manager);
       // Keys of UpdateProjectDto only (parseProjectUpdate admits no other).
@@ -467,14 +468,14 @@ export class ProjectsRepository {
 
   /**
    * Deletes the project with its children (ON DELETE CASCADE), once
-   * ProjectVersions let the change through (as for update); answers the
+   * ProjectScope let the change through (as for update); answers the
    * assets that went with it (read in the same transaction), whose bytes
    * outside the database are still to go.
    */
   async remove(change: ProjectChange): Promise<{ assets: AssetRef[] }> {
-    this.versions.precheck(change);
+    this.scope.precheck(change);
     return this.db.transaction(async (transaction) => {
-      await this.versions.advance(transaction, change);
+      await this.scope.advance(transaction, change);
       const sql = sqlFor(managerOf(transaction));
       const assets = await sql.rows<{ assetId: string }>(
         'SELECT "id" AS "assetId" FROM "assets" WHERE "projectId" = $1',

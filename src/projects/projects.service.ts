@@ -5,7 +5,7 @@ import { InputValidationException } from '../failures/input-validation.error';
 import type {
   ExpectedVersions,
   HeldRepresentations,
-} from '../project-versions/version-conditions';
+} from '../project-scope/version-conditions';
 import type { CallContext } from '../common/call-context';
 import { isWellFormedId } from '../common/ids';
 import { Database } from '../database/database.service';
@@ -26,8 +26,8 @@ import { ListSlots } from './list-slots';
 import { claimantOf } from '../common/concurrency/fair-gate';
 import type { JsonCursor } from '../database/json-cursor';
 import { ProjectsRepository } from './projects.repository';
-import type { ProjectChange } from '../project-versions/project-versions.repository';
-import { isUnchanged } from '../project-versions/project-version';
+import type { ProjectChange } from '../project-scope/project-scope.repository';
+import { isUnchanged } from '../project-scope/project-version';
 import type { ProjectDocument, ProjectRead } from './project-document';
 import {
   toAgentDto,
@@ -36,7 +36,7 @@ import {
 } from './dto/project-responses.dto';
 import { presentProject } from './project-presenter';
 import { ProjectChangeRejectedError } from './projects.errors';
-import { ProjectNotFoundException } from '../project-versions/project-versions.errors';
+import { ProjectNotFoundException } from '../project-scope/project-scope.errors';
 
 @Injectable()
 export class ProjectsService {
@@ -207,7 +207,7 @@ export class ProjectsService {
 
   /**
    * PATCH /api/projects/{id}: the body applied as given; updatedAt always set here, and the
-   * version moves on (ProjectVersions: of two PATCHes naming the same
+   * version moves on (ProjectScope: of two PATCHes naming the same
    * version with If-Match, only one applies).
    */
   async update(
@@ -258,7 +258,7 @@ export class ProjectsService {
 
 /**
  * The project a PATCH or DELETE may change: the owner's (ProjectAccess),
- * and with If-Match only at a version it names (ProjectVersions). Without
+ * and with If-Match only at a version it names (ProjectScope). Without
  * If-Match, an unknown id is the route's 500 (docs/api.md); with it, RFC
  * 9110's 412, which also covers a project that does not exist (If-Match: *
  * means "exists").

@@ -1,6 +1,6 @@
 import { HttpStatus } from '@nestjs/common';
 import { Reply } from '../common/http/reply';
-import { projectETag } from '../project-versions/project-version';
+import { projectETag } from '../project-scope/project-version';
 import type { SectionChange } from './sections.service';
 
 /** 200 {section} with the project's new ETag, as a PATCH answers. */

@@ -1,5 +1,5 @@
 import { Module } from '@nestjs/common';
-import { ProjectVersionsModule } from '../project-versions/project-versions.module';
+import { ProjectScopeModule } from '../project-scope/project-scope.module';
 import { SectionsController } from './sections.controller';
 import { SectionsRepository } from './sections.repository';
 import { SectionsService } from './sections.service';
@@ -11,7 +11,7 @@ import { WorkspaceStatuses } from './workspace-statuses.repository';
  * every module whose changes move them (tasks, assets).
  */
 @Module({
-  imports: [ProjectVersionsModule],
+  imports: [ProjectScopeModule],
   controllers: [SectionsController],
   providers: [SectionsService, SectionsRepository, WorkspaceStatuses],
   exports: [WorkspaceStatuses],

@@ -1,14 +1,14 @@
 import { Injectable } from '@nestjs/common';
 import { ProjectAccess } from '../auth/project-access';
-import type { ExpectedVersions } from '../project-versions/version-conditions';
+import type { ExpectedVersions } from '../project-scope/version-conditions';
 import type { CallContext } from '../common/call-context';
 import { isWellFormedId } from '../common/ids';
 import { Database, type Transaction } from '../database/database.service';
-import { ProjectNotFoundException } from '../project-versions/project-versions.errors';
+import { ProjectNotFoundException } from '../project-scope/project-scope.errors';
 import {
-  ProjectVersions,
+  ProjectScope,
   type ProjectChange,
-} from '../project-versions/project-versions.repository';
+} from '../project-scope/project-scope.repository';
 import type { SectionDto } from './dto/section.dto';
 import {
   NotAResultOfSectionException,
@@ -46,7 +46,7 @@ interface SectionRef {
 export class SectionsService {
   constructor(
     private readonly db: Database,
-    private readonly versions: ProjectVersions,
+    private readonly scope: ProjectScope,
     private readonly rows: SectionsRepository,
     private readonly statuses: WorkspaceStatuses,
   ) {}
@@ -102,10 +102,10 @@ export class SectionsService {
       ifMatch,
       missing: () => new ProjectNotFoundException(),
     };
-    this.versions.precheck(change);
+    this.scope.precheck(change);
     return this.db.transaction(async (transaction) => {
       // Throwing after this rolls the version back: nothing changed.
-      const version = await this.versions.advance(transaction, change);
+      const version = await this.scope.advance(transaction, change);
       const target = isWellFormedId(ref.sectionId)
         ? await this.rows.findTarget(transaction, ref.projectId, ref.sectionId)
         : null;

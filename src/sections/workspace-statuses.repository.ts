@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { ChangeLog } from '../change-log/change-log.repository';
 import { managerOf, type Transaction } from '../database/database.service';
 import { sqlFor } from '../database/sql';
-import { ProjectVersions } from '../project-versions/project-versions.repository';
+import { ProjectScope } from '../project-scope/project-scope.repository';
 import { RUNNING_TASK_STATUS } from './sections.constants';
 
 const RUNNING = `'${RUNNING_TASK_STATUS}'`;
@@ -37,7 +37,7 @@ const REFRESH_AGENTS = `UPDATE "agents" SET "status" = ${AGENT_STATUS}, "updated
 @Injectable()
 export class WorkspaceStatuses {
   constructor(
-    private readonly versions: ProjectVersions,
+    private readonly scope: ProjectScope,
     private readonly changeLog: ChangeLog,
   ) {}
 
@@ -50,7 +50,7 @@ export class WorkspaceStatuses {
     // already): every transaction then locks the project before its
     // sections and agents, whichever order its caller works in, so two of
     // them on PostgreSQL cannot each hold a row the other waits for.
-    await this.versions.hold(transaction, { projectId });
+    await this.scope.hold(transaction, { projectId });
     const sql = sqlFor(managerOf(transaction));
     const now = sql.timestamp(new Date());
     const sections = await sql.changedRows<{

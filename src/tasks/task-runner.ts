@@ -1,8 +1,8 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { AssetsService } from '../assets/assets.service';
 import { Database, type Transaction } from '../database/database.service';
-import { ProjectNotFoundException } from '../project-versions/project-versions.errors';
-import { ProjectVersions } from '../project-versions/project-versions.repository';
+import { ProjectNotFoundException } from '../project-scope/project-scope.errors';
+import { ProjectScope } from '../project-scope/project-scope.repository';
 import { WorkspaceStatuses } from '../sections/workspace-statuses.repository';
 import { FINISHED_TASK_STATUSES, type TaskStatus } from './dto/task.dto';
 import type { TaskDelivery, TaskOutcome } from './engine/task-engine';
@@ -41,7 +41,7 @@ export class TaskRunner {
     private readonly tasks: TasksRepository,
     private readonly assets: AssetsService,
     private readonly statuses: WorkspaceStatuses,
-    private readonly versions: ProjectVersions,
+    private readonly scope: ProjectScope,
     @Inject(TASK_KINDS) kinds: TaskKind[],
     @Inject(tasksConfig.KEY) private readonly config: TasksConfig,
     private readonly metrics: TaskMetrics,
@@ -197,12 +197,12 @@ export class TaskRunner {
     // The project's row before the task's, as every change takes them: a
     // cancel (project, then task) and this move (task, then project) on
     // PostgreSQL would each hold a row the other waits for (a deadlock).
-    await this.versions.hold(transaction, { projectId });
+    await this.scope.hold(transaction, { projectId });
     if (!(await this.tasks.move(transaction, id, expected, change))) {
       return false;
     }
     await this.statuses.refresh(transaction, projectId);
-    await this.versions.advance(transaction, {
+    await this.scope.advance(transaction, {
       projectId,
       missing: () => new ProjectNotFoundException(),
     });

@@ -7,7 +7,7 @@ import {
 import { AssetsModule } from '../assets/assets.module';
 import { IdempotencyModule } from '../idempotency/idempotency.module';
 import { LogoModule } from '../logo/logo.module';
-import { ProjectVersionsModule } from '../project-versions/project-versions.module';
+import { ProjectScopeModule } from '../project-scope/project-scope.module';
 import { SectionsModule } from '../sections/sections.module';
 import { TaskEngineModule } from './engine/task-engine.module';
 import { LandingPageTask } from './kinds/landing-page-task';
@@ -37,7 +37,7 @@ import { WorkerRoleMiddleware } from './worker-role.middleware';
     BrandKitModule,
     IdempotencyModule,
     LogoModule,
-    ProjectVersionsModule,
+    ProjectScopeModule,
     SectionsModule,
     TaskEngineModule,
     TextGenerationModule,

@@ -1,4 +1,10 @@
 import { ChangeLog } from '../change-log/change-log.repository';
+import {
+  joinProject,
+  ownedBy,
+  projectOwnedBy,
+  PROJECT_SUMMARY_COLUMNS,
+} from '../project-scope/project-sql';
 import { Injectable } from '@nestjs/common';
 import {
   Database,
@@ -27,13 +33,13 @@ import type { TaskCursor } from './task-cursor';
 const SELECT = `SELECT ${TASK_FIELDS.map((name) => `"t"."${name}"`).join(', ')} FROM "tasks" "t"`;
 
 /** Only a task of a project of user $3. */
-const OWNED = `EXISTS (SELECT 1 FROM "projects" "p" WHERE "p"."id" = "t"."projectId" AND "p"."userId" = $3)`;
+const OWNED = projectOwnedBy('"t"."projectId"', 3);
 
 /** The advisory-lock namespace of a user's task count (with hashtext(userId)). */
 const USER_TASKS_LOCK = 7_344_001;
 
 /** A task with its project's name, description and owner. */
-const CLAIM_SELECT = `SELECT ${TASK_FIELDS.map((name) => `"t"."${name}"`).join(', ')}, "p"."name" AS "projectName", "p"."description" AS "projectDescription", "p"."userId" AS "userId" FROM "tasks" "t" JOIN "projects" "p" ON "p"."id" = "t"."projectId"`;
+const CLAIM_SELECT = `SELECT ${TASK_FIELDS.map((name) => `"t"."${name}"`).join(', ')}, ${PROJECT_SUMMARY_COLUMNS} FROM "tasks" "t" ${joinProject('t')}`;
 
 interface TaskRow extends Omit<TaskDto, 'input' | 'assetIds' | 'error'> {
   input: string;
@@ -121,7 +127,7 @@ export class TasksRepository {
       [projectId],
     );
     const [user] = await sql.rows<{ count: number | string }>(
-      `SELECT COUNT(*) AS "count" FROM "tasks" "t" JOIN "projects" "p" ON "p"."id" = "t"."projectId" WHERE "p"."userId" = $1 AND "t"."status" IN ('QUEUED', 'RUNNING')`,
+      `SELECT COUNT(*) AS "count" FROM "tasks" "t" ${joinProject('t')} WHERE ${ownedBy(1, 'p')} AND "t"."status" IN ('QUEUED', 'RUNNING')`,
       [userId],
     );
     return { project: Number(project.count), user: Number(user.count) };
@@ -196,33 +202,6 @@ export class TasksRepository {
       [taskId, projectId],
     );
     return row ? fromRow(row) : undefined;
-  }
-
-  /** The project's owner (the project is held by the transaction). */
-  async ownerOf(transaction: Transaction, projectId: string): Promise<string> {
-    const [row] = await sqlFor(managerOf(transaction)).rows<{ userId: string }>(
-      `SELECT "userId" FROM "projects" WHERE "id" = $1`,
-      [projectId],
-    );
-    return row.userId;
-  }
-
-  /** Whether the project exists (and is `owner`'s, when given). */
-  async projectVisible(
-    projectId: string,
-    owner: string | undefined,
-  ): Promise<boolean> {
-    const rows = await this.db.read((manager) =>
-      owner === undefined
-        ? sqlFor(manager).rows(`SELECT 1 FROM "projects" WHERE "id" = $1`, [
-            projectId,
-          ])
-        : sqlFor(manager).rows(
-            `SELECT 1 FROM "projects" WHERE "id" = $1 AND "userId" = $2`,
-            [projectId, owner],
-          ),
-    );
-    return rows.length === 1;
   }
 
   /** A page of a project's tasks, newest first, after `cursor`. */

@@ -1,7 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { AssetsRepository } from '../assets/assets.repository';
-import { AssetLimitReachedException } from '../assets/assets.errors';
-import { assetsConfig, type AssetsConfig } from '../assets/assets.config';
+import { AssetsService } from '../assets/assets.service';
 import { ProjectAccess } from '../auth/project-access';
 import type { CallContext } from '../common/call-context';
 import { isWellFormedId, newId } from '../common/ids';
@@ -11,8 +9,8 @@ import { InputValidationException } from '../failures/input-validation.error';
 import type { IdempotentRequest } from '../idempotency/idempotency-key.decorator';
 import { IdempotencyService } from '../idempotency/idempotency.service';
 import type { Replayed } from '../idempotency/replayed';
-import { ProjectNotFoundException } from '../project-versions/project-versions.errors';
-import { ProjectVersions } from '../project-versions/project-versions.repository';
+import { ProjectNotFoundException } from '../project-scope/project-scope.errors';
+import { ProjectScope } from '../project-scope/project-scope.repository';
 import { WorkspaceStatuses } from '../sections/workspace-statuses.repository';
 import type { CreateTaskDto } from './dto/create-task.dto';
 import type { ListTasksQuery } from './dto/list-tasks-query.dto';
@@ -42,22 +40,19 @@ const validation = new AppValidationPipe();
 @Injectable()
 export class TasksService {
   private readonly kinds: Map<string, TaskKind>;
-  private readonly maxAssets: number;
 
   constructor(
     private readonly db: Database,
     private readonly tasks: TasksRepository,
-    private readonly assets: AssetsRepository,
+    private readonly assets: AssetsService,
     private readonly engine: TaskEngine,
     private readonly statuses: WorkspaceStatuses,
-    private readonly versions: ProjectVersions,
+    private readonly scope: ProjectScope,
     private readonly idempotency: IdempotencyService,
     @Inject(TASK_KINDS) kinds: TaskKind[],
     @Inject(tasksConfig.KEY) private readonly config: TasksConfig,
-    @Inject(assetsConfig.KEY) assetSettings: AssetsConfig,
   ) {
     this.kinds = new Map(kinds.map((kind) => [kind.type, kind]));
-    this.maxAssets = assetSettings.maxPerProject;
   }
 
   /** POST /api/projects/{id}/tasks: 202 {task}, or the Idempotency-Key's replay. */
@@ -86,7 +81,7 @@ export class TasksService {
     key: IdempotentRequest<TaskDto> | undefined,
   ): Promise<TaskDto> {
     return this.db.transaction(async (transaction) => {
-      await this.versions.advance(transaction, {
+      await this.scope.advance(transaction, {
         projectId,
         owner,
         missing: () => new ProjectNotFoundException(),
@@ -95,7 +90,7 @@ export class TasksService {
       const taskInput = kind.prepare
         ? await kind.prepare(transaction, projectId, input)
         : input;
-      const userId = await this.tasks.ownerOf(transaction, projectId);
+      const userId = await this.scope.ownerOf(transaction, projectId);
       const unfinished = await this.tasks.unfinishedCounts(
         transaction,
         projectId,
@@ -107,12 +102,7 @@ export class TasksService {
       if (unfinished.user >= this.config.maxQueuedPerUser) {
         throw new TooManyTasksError('user', this.config.maxQueuedPerUser);
       }
-      if (
-        (await this.assets.countOfProject(transaction, projectId)) >=
-        this.maxAssets
-      ) {
-        throw new AssetLimitReachedException(this.maxAssets);
-      }
+      await this.assets.assertRoom(transaction, projectId);
       const place = await this.tasks.placeOf(
         transaction,
         projectId,
@@ -147,7 +137,7 @@ export class TasksService {
     const owner = ProjectAccess.of(context).readOwner();
     if (
       !isWellFormedId(projectId) ||
-      !(await this.tasks.projectVisible(projectId, owner))
+      !(await this.scope.isVisible(projectId, owner))
     ) {
       throw new ProjectNotFoundException();
     }
@@ -190,7 +180,7 @@ export class TasksService {
     if (!isWellFormedId(projectId)) throw new ProjectNotFoundException();
     if (!isWellFormedId(taskId)) throw new TaskNotFoundException();
     await this.db.transaction(async (transaction) => {
-      await this.versions.advance(transaction, {
+      await this.scope.advance(transaction, {
         projectId,
         owner,
         missing: () => new ProjectNotFoundException(),

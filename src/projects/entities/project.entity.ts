@@ -38,7 +38,7 @@ export class Project {
   updatedAt: Date;
 
   // Starts at 1 and grows by one on every change, its assets' included,
-  // moved on by ProjectVersions only: the project's ETag. The default is
+  // moved on by ProjectScope only: the project's ETag. The default is
   // the one the migration that added the column gave existing rows;
   // TypeORM writes 1 itself on insert.
   @VersionColumn({ default: 1 })

@@ -1,13 +1,11 @@
 import { Injectable } from '@nestjs/common';
 import sharp from 'sharp';
 import { AssetRenditions } from '../../assets/renditions/asset-renditions';
-import { AssetsRepository } from '../../assets/assets.repository';
+import { AssetsService } from '../../assets/assets.service';
 import type { ProducedAsset } from '../../assets/assets.service';
 import { backgroundFrom, makeBrandKit } from '../../brand-kit/brand-kit-images';
-import {
-  BrandKitRepository,
-  kitFilePrompt,
-} from '../../brand-kit/brand-kit.repository';
+import { BrandKitService } from '../../brand-kit/brand-kit.service';
+import { kitFilePrompt } from '../../brand-kit/kit-file-prompt';
 import {
   NoChosenLogoException,
   NotALogoException,
@@ -34,8 +32,8 @@ export class BrandKitTask implements TaskKind {
   readonly input = BrandKitInputDto;
 
   constructor(
-    private readonly kits: BrandKitRepository,
-    private readonly assets: AssetsRepository,
+    private readonly kits: BrandKitService,
+    private readonly assets: AssetsService,
     private readonly renditions: AssetRenditions,
   ) {}
 
@@ -45,10 +43,12 @@ export class BrandKitTask implements TaskKind {
     input: Record<string, unknown>,
   ): Promise<Record<string, unknown>> {
     const { assetId, backgroundColor } = input as BrandKitInputDto;
-    const logoId =
-      assetId ?? (await this.kits.chosenLogoId(transaction, projectId));
+    const { logoId, source: logo } = await this.kits.kitSource(
+      transaction,
+      projectId,
+      assetId,
+    );
     if (!logoId) throw new NoChosenLogoException();
-    const logo = await this.kits.imageAsset(transaction, projectId, logoId);
     if (!logo) throw new NotALogoException();
     return {
       assetId: logo.id,
@@ -59,7 +59,7 @@ export class BrandKitTask implements TaskKind {
   async run(work: TaskWork): Promise<ProducedAsset[]> {
     const { assetId, backgroundColor } = work.task
       .input as Required<BrandKitInputDto>;
-    const logo = await this.assets.find(work.project.id, assetId);
+    const logo = await this.assets.record(work.project.id, assetId);
     if (!logo) throw new LogoGoneError();
     const bytes = await this.renditions.readWhole(logo, work.signal);
     const files = await makeBrandKit(bytes, backgroundColor);

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { Readable } from 'node:stream';
 import { AssetBytes } from '../../assets/asset-bytes/asset-bytes';
-import { AssetsRepository } from '../../assets/assets.repository';
+import { AssetsService } from '../../assets/assets.service';
 import type { ProducedAsset } from '../../assets/assets.service';
 import { LandingPageInputDto } from '../../text-generation/dto/landing-page-input.dto';
 import {
@@ -39,7 +39,7 @@ export class LandingPageTask implements TaskKind {
   constructor(
     private readonly text: TextApiClient,
     private readonly tasks: TasksRepository,
-    private readonly assets: AssetsRepository,
+    private readonly assets: AssetsService,
     private readonly bytes: AssetBytes,
     private readonly usage: UsageService,
   ) {}
@@ -95,7 +95,7 @@ export class LandingPageTask implements TaskKind {
     assetId: string,
     maxBytes: number,
   ): Promise<{ bytes: Buffer; contentType: string } | undefined> {
-    const asset = await this.assets.find(work.project.id, assetId);
+    const asset = await this.assets.record(work.project.id, assetId);
     if (!asset || asset.byteSize > maxBytes) return undefined;
     const body = await this.bytes.open(
       { projectId: asset.projectId, assetId: asset.id },

@@ -2,7 +2,7 @@ import { setTimeout as delay } from 'node:timers/promises';
 import { Injectable } from '@nestjs/common';
 import type { Readable } from 'node:stream';
 import { AssetBytes } from '../../assets/asset-bytes/asset-bytes';
-import { AssetsRepository } from '../../assets/assets.repository';
+import { AssetsService } from '../../assets/assets.service';
 import type { ProducedAsset } from '../../assets/assets.service';
 import type { AssetRecord } from '../../assets/dto/asset.dto';
 import { InputValidationException } from '../../failures/input-validation.error';
@@ -39,7 +39,7 @@ export class LogoEditTask implements TaskKind {
 
   constructor(
     private readonly logo: LogoService,
-    private readonly assets: AssetsRepository,
+    private readonly assets: AssetsService,
     private readonly bytes: AssetBytes,
   ) {}
 
@@ -49,7 +49,7 @@ export class LogoEditTask implements TaskKind {
     owner: string | undefined,
   ): Promise<void> {
     const { assetId } = input as unknown as LogoEditInputDto;
-    const asset = await this.assets.find(projectId, assetId, owner);
+    const asset = await this.assets.record(projectId, assetId, owner);
     if (!asset || !isImageLogo(asset)) {
       throw new InputValidationException([
         {
@@ -93,7 +93,7 @@ export class LogoEditTask implements TaskKind {
 
   /** The kept logo's bytes, checked to be the image they say they are. */
   private async source(work: TaskWork, assetId: string): Promise<EditSource> {
-    const asset = await this.assets.find(work.project.id, assetId);
+    const asset = await this.assets.record(work.project.id, assetId);
     if (!asset || !isImageLogo(asset)) throw new LogoEditSourceError();
     const body = await this.bytes.open(
       { projectId: asset.projectId, assetId: asset.id },

@@ -1,12 +1,16 @@
 import type { ChangeLog } from '../change-log/change-log.repository';
+import type { Database } from '../database/database.service';
 import { readIfMatch } from './project-version';
-import { ProjectVersions } from './project-versions.repository';
-import { ProjectPreconditionFailedException } from './project-versions.errors';
+import { ProjectScope } from './project-scope.repository';
+import { ProjectPreconditionFailedException } from './project-scope.errors';
 
 class Missing extends Error {}
 
 const ID = '019aa8f2-5f1c-7c3e-9a51-3c1f5d0b8e20';
-const versions = new ProjectVersions(undefined as unknown as ChangeLog);
+const versions = new ProjectScope(
+  undefined as unknown as ChangeLog,
+  undefined as unknown as Database,
+);
 const precheck = (projectId: string, ifMatch?: string) => () =>
   versions.precheck({
     projectId,
@@ -14,7 +18,7 @@ const precheck = (projectId: string, ifMatch?: string) => () =>
     missing: () => new Missing(),
   });
 
-describe('ProjectVersions.precheck', () => {
+describe('ProjectScope.precheck', () => {
   it("refuses a malformed id as the route's own failure, or 412 with If-Match", () => {
     expect(precheck('not-an-id')).toThrow(Missing);
     expect(precheck('not-an-id', '"3"')).toThrow(

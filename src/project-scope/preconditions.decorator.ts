@@ -1,13 +1,10 @@
 import { createParamDecorator, ExecutionContext } from '@nestjs/common';
 import type { Request } from 'express';
-import {
-  readIfMatch,
-  readIfNoneMatch,
-} from '../../project-versions/project-version';
+import { readIfMatch, readIfNoneMatch } from './project-version';
 import type {
   ExpectedVersions,
   HeldRepresentations,
-} from '../../project-versions/version-conditions';
+} from './version-conditions';
 
 /** The request's conditional headers; each undefined when not sent. */
 export interface Preconditions {

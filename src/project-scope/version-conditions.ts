@@ -1,7 +1,7 @@
 /**
  * A request's conditions on a project's version, as the services take
  * them: the edge reads If-Match and If-None-Match into these
- * (common/http/preconditions.decorator.ts), so no service or repository
+ * (project-scope/preconditions.decorator.ts), so no service or repository
  * parses an entity-tag.
  */
 

@@ -1,11 +1,16 @@
 import { Injectable } from '@nestjs/common';
 import { ChangeLog } from '../change-log/change-log.repository';
 import { isWellFormedId } from '../common/ids';
-import { managerOf, type Transaction } from '../database/database.service';
+import {
+  Database,
+  managerOf,
+  type Transaction,
+} from '../database/database.service';
 import { sqlFor } from '../database/sql';
 import { projectETag } from './project-version';
+import { ownedBy } from './project-sql';
 import type { ExpectedVersions } from './version-conditions';
-import { ProjectPreconditionFailedException } from './project-versions.errors';
+import { ProjectPreconditionFailedException } from './project-scope.errors';
 
 /** The project a change applies to, and what it must find. */
 export interface ProjectChange {
@@ -29,15 +34,65 @@ const refusal = (change: ProjectChange): Error =>
     : new ProjectPreconditionFailedException();
 
 /**
- * The only code that writes a project's version (its ETag), and the only
- * place that checks If-Match against it. Every change to a project, its
- * assets' included, calls `advance` first in its own transaction: the
- * version moves on and, on PostgreSQL, the row is held until the commit,
- * so changes to one project take turns.
+ * A project as every other feature reaches it (in the spirit of an access
+ * repository): whose it is, whether a caller may see it, its name, and its
+ * version. The projects feature owns the project's document; this owns
+ * the small reads other features need (their SQL fragments are in
+ * project-sql.ts), so "of this user" is decided in one place.
+ *
+ * It is also the only code that writes a project's version (its ETag),
+ * and the only place that checks If-Match against it. Every change to a
+ * project, its assets' included, calls `advance` first in its own
+ * transaction: the version moves on and, on PostgreSQL, the row is held
+ * until the commit, so changes to one project take turns.
  */
 @Injectable()
-export class ProjectVersions {
-  constructor(private readonly changeLog: ChangeLog) {}
+export class ProjectScope {
+  constructor(
+    private readonly changeLog: ChangeLog,
+    private readonly db: Database,
+  ) {}
+
+  /** Whether the project exists (and is `owner`'s, when one is given). */
+  async isVisible(
+    projectId: string,
+    owner: string | undefined,
+  ): Promise<boolean> {
+    const rows = await this.db.read((manager) =>
+      sqlFor(manager).rows(
+        owner === undefined
+          ? 'SELECT 1 FROM "projects" WHERE "id" = $1'
+          : `SELECT 1 FROM "projects" WHERE "id" = $1 AND ${ownedBy(2)}`,
+        owner === undefined ? [projectId] : [projectId, owner],
+      ),
+    );
+    return rows.length === 1;
+  }
+
+  /** The project's name, when it exists (and is `owner`'s, when given). */
+  async nameOf(
+    projectId: string,
+    owner: string | undefined,
+  ): Promise<string | undefined> {
+    const [row] = await this.db.read((manager) =>
+      sqlFor(manager).rows<{ name: string }>(
+        owner === undefined
+          ? 'SELECT "name" FROM "projects" WHERE "id" = $1'
+          : `SELECT "name" FROM "projects" WHERE "id" = $1 AND ${ownedBy(2)}`,
+        owner === undefined ? [projectId] : [projectId, owner],
+      ),
+    );
+    return row?.name;
+  }
+
+  /** The owner of a project the transaction holds (hold or advance). */
+  async ownerOf(transaction: Transaction, projectId: string): Promise<string> {
+    const [row] = await sqlFor(managerOf(transaction)).rows<{ userId: string }>(
+      `SELECT "userId" FROM "projects" WHERE "id" = $1`,
+      [projectId],
+    );
+    return row.userId;
+  }
 
   /**
    * Moves the project's version on and answers the new one; throws
@@ -57,7 +112,7 @@ export class ProjectVersions {
     const versions = this.acceptedBy(change);
     const sql = sqlFor(managerOf(transaction));
     const { projectId, owner } = change;
-    const ownerCheck = owner === undefined ? '' : ' AND "userId" = $2';
+    const ownerCheck = owner === undefined ? '' : ` AND ${ownedBy(2)}`;
     const params = owner === undefined ? [projectId] : [projectId, owner];
     if (!Array.isArray(versions)) {
       const changed = await sql.changes(
@@ -140,7 +195,7 @@ export class ProjectVersions {
     const locked = await sqlFor(managerOf(transaction)).changes(
       owner === undefined
         ? 'UPDATE "projects" SET "version" = "version" WHERE "id" = $1'
-        : 'UPDATE "projects" SET "version" = "version" WHERE "id" = $1 AND "userId" = $2',
+        : `UPDATE "projects" SET "version" = "version" WHERE "id" = $1 AND ${ownedBy(2)}`,
       owner === undefined ? [projectId] : [projectId, owner],
     );
     return locked > 0;
