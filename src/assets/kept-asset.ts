@@ -1,6 +1,6 @@
 import type { IdempotentRequest } from '../idempotency/idempotency-key.decorator';
 import type { LogoFormat } from '../logo/logo.constants';
-import type { LogoCaller } from '../logo/logo.service';
+import type { UpstreamBudget } from '../logo/upstream-budget';
 import type { AssetDto } from './dto/asset.dto';
 
 /** A kept logo as its routes answer it: the asset, its url made. */
@@ -28,7 +28,7 @@ export interface KeepLogoCommand {
    * previewed (its file name under /api/ai/logos), as it is.
    */
   source: { prompt: string; format: LogoFormat } | { previewedFile: string };
-  caller: LogoCaller;
+  caller: UpstreamBudget;
   /** The origin the asset's url is made with. */
   baseUrl: string;
   /** Only a project of this user (a proven caller's own). */

@@ -1,5 +1,6 @@
 import { EventEmitter } from 'node:events';
 import type { Response } from 'express';
+import { sseSinkOf } from '../common/http/sse-responder';
 import type { ChangeLog } from '../change-log/change-log.repository';
 import type { ChangeFeed, FeedSubscriber } from './change-feed';
 import { EventStreams, type StreamRequest } from './event-streams.service';
@@ -85,7 +86,7 @@ describe('EventStreams', () => {
     gone.destroyed = true;
     gone.socket = null;
 
-    await streams.open(request, gone as unknown as Response);
+    await streams.open(request, sseSinkOf(gone as unknown as Response));
 
     expect(held.size).toBe(0);
     expect(metrics.closed).toHaveBeenCalledTimes(
@@ -93,7 +94,7 @@ describe('EventStreams', () => {
     );
     // The client's one allowed stream is free again.
     const next = new FakeResponse();
-    await streams.open(request, next as unknown as Response);
+    await streams.open(request, sseSinkOf(next as unknown as Response));
     expect(held.size).toBe(1);
     next.destroy();
     expect(held.size).toBe(0);
@@ -106,17 +107,20 @@ describe('EventStreams', () => {
       return Promise.resolve(0);
     });
 
-    await streams.open(request, gone as unknown as Response);
+    await streams.open(request, sseSinkOf(gone as unknown as Response));
 
     expect(held.size).toBe(0);
     const next = new FakeResponse();
     await expect(
-      streams.open(request, next as unknown as Response),
+      streams.open(request, sseSinkOf(next as unknown as Response)),
     ).resolves.toBeUndefined();
     expect(held.size).toBe(1);
     // Its one allowed stream is now taken.
     await expect(
-      streams.open(request, new FakeResponse() as unknown as Response),
+      streams.open(
+        request,
+        sseSinkOf(new FakeResponse() as unknown as Response),
+      ),
     ).rejects.toBeInstanceOf(TooManyStreamsError);
     next.destroy();
   });

@@ -3,7 +3,6 @@ import {
   Injectable,
   type BeforeApplicationShutdown,
 } from '@nestjs/common';
-import type { Response } from 'express';
 import {
   ChangeLog,
   type ChangeScope,
@@ -16,6 +15,7 @@ import {
   TooManyStreamsError,
   TooManyUnscopedStreamsError,
 } from './events.errors';
+import type { EventSink } from '../common/event-sink';
 import { EventMetrics } from './event-metrics';
 import { LiveStream, type CloseReason } from './live-stream';
 import { ReplayMeter } from './replay-meter';
@@ -76,8 +76,8 @@ export class EventStreams implements BeforeApplicationShutdown {
     this.meter = new ReplayMeter(config.replayRatePerSecond);
   }
 
-  /** Answers `response` with the stream; throws (before any byte) when refused. */
-  async open(request: StreamRequest, response: Response): Promise<void> {
+  /** Answers with the stream into `sink`; throws (before any byte) when refused. */
+  async open(request: StreamRequest, sink: EventSink): Promise<void> {
     const unscopedKeys = this.admitUnscoped(request);
     try {
       this.admit(request.clientKey);
@@ -92,21 +92,21 @@ export class EventStreams implements BeforeApplicationShutdown {
       stream = new LiveStream(
         request.scope,
         request.clientKey,
-        response,
+        sink,
         this.config.bufferLimitBytes,
         this.config.replayStallSeconds * 1000,
         (reason) => this.forget(stream, reason),
       );
-      this.begin(response);
+      this.begin(sink);
       const opened = stream;
-      response.on('close', () => this.forget(opened));
+      sink.onClose(() => this.forget(opened));
       // From here on, forget() gives the slot back.
       this.streams.add(stream);
       this.unscopedKeys.set(stream, unscopedKeys);
       added = true;
       this.metrics.opened();
       // Gone before the handler above was there: its close has passed.
-      if (!response.socket || response.socket.destroyed) {
+      if (sink.clientGone) {
         this.forget(stream);
         return;
       }
@@ -136,7 +136,7 @@ export class EventStreams implements BeforeApplicationShutdown {
       }
       if (!stream) throw error;
       // Headers are out: the client sees a dropped stream and resumes.
-      response.destroy();
+      sink.destroy();
     }
   }
 
@@ -227,15 +227,8 @@ export class EventStreams implements BeforeApplicationShutdown {
     return { from: id };
   }
 
-  private begin(response: Response): void {
-    response.status(200);
-    response.setHeader('Content-Type', 'text/event-stream; charset=utf-8');
-    // Never stored, never transformed (compressed) by a proxy on the way.
-    response.setHeader('Cache-Control', 'no-store, no-transform');
-    // nginx-style proxies would otherwise buffer the stream.
-    response.setHeader('X-Accel-Buffering', 'no');
-    response.flushHeaders();
-    response.write(`retry: ${RECONNECT_MS}\n\n`);
+  private begin(sink: EventSink): void {
+    sink.begin(`retry: ${RECONNECT_MS}\n\n`);
     this.heartbeat ??= this.startHeartbeat();
   }
 

@@ -12,6 +12,7 @@ import {
 } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
+import { sseSinkOf } from '../common/http/sse-responder';
 import {
   AcceptsStreamTicket,
   Authenticated,
@@ -49,7 +50,7 @@ export class EventsController {
       query.userId,
       lastEventId ?? query.lastEventId,
       context,
-      response,
+      sseSinkOf(response),
     );
   }
 
@@ -84,7 +85,7 @@ export class ProjectEventsController {
       id,
       lastEventId ?? query.lastEventId,
       context,
-      response,
+      sseSinkOf(response),
     );
   }
 }

@@ -1,8 +1,8 @@
 import { Inject, Injectable } from '@nestjs/common';
-import type { Response } from 'express';
 import { authConfig, type AuthConfig } from '../auth/auth.config';
 import { ProjectAccess } from '../auth/project-access';
 import { StreamTickets, TICKET_TTL_MS } from '../auth/stream-tickets';
+import type { EventSink } from '../common/event-sink';
 import { ProjectScope } from '../project-scope/project-scope.repository';
 import { isWellFormedId } from '../common/ids';
 import type { CallContext } from '../common/call-context';
@@ -35,12 +35,12 @@ export class EventsService {
     projectId: string,
     lastEventId: string | undefined,
     context: CallContext,
-    response: Response,
+    sink: EventSink,
   ): Promise<void> {
     await this.assertReadable(projectId, context);
     await this.streams.open(
       this.request({ projectId }, lastEventId, context),
-      response,
+      sink,
     );
   }
 
@@ -49,7 +49,7 @@ export class EventsService {
     userId: string | undefined,
     lastEventId: string | undefined,
     context: CallContext,
-    response: Response,
+    sink: EventSink,
   ): Promise<void> {
     const listed = ProjectAccess.of(context).listedOwner(userId);
     await this.streams.open(
@@ -58,7 +58,7 @@ export class EventsService {
         lastEventId,
         context,
       ),
-      response,
+      sink,
     );
   }
 

@@ -1,7 +1,7 @@
-import type { Response } from 'express';
 import type { ChangeEvent } from '../change-log/change-event';
 import type { ChangeScope } from '../change-log/change-log.repository';
 import type { FeedSubscriber } from './change-feed';
+import type { EventSink } from '../common/event-sink';
 
 /** Events a stream holds while it replays what it missed; past it, it is cut. */
 const MAX_HELD_WHILE_REPLAYING = 1_000;
@@ -33,7 +33,7 @@ export class LiveStream implements FeedSubscriber {
   constructor(
     readonly scope: ChangeScope,
     readonly clientKey: string,
-    private readonly response: Response,
+    private readonly sink: EventSink,
     private readonly bufferLimitBytes: number,
     /** How long the replay waits for a client that takes nothing. */
     private readonly stallMs: number,
@@ -46,7 +46,7 @@ export class LiveStream implements FeedSubscriber {
   }
 
   get open(): boolean {
-    return !this.ended && !this.response.destroyed;
+    return !this.ended && !this.sink.closed;
   }
 
   /** From the feed. */
@@ -70,7 +70,7 @@ export class LiveStream implements FeedSubscriber {
     for (const event of events) {
       if (!this.open) break;
       if (this.send(event, false)) sent++;
-      if (this.response.writableNeedDrain) await this.drained();
+      if (this.sink.needsDrain) await this.drained();
     }
     return sent;
   }
@@ -95,9 +95,9 @@ export class LiveStream implements FeedSubscriber {
 
   write(text: string, bounded = true): void {
     if (!this.open) return;
-    this.response.write(text);
+    this.sink.write(text);
     // A client that stops reading: what it has not taken stays here.
-    if (bounded && this.response.writableLength > this.bufferLimitBytes) {
+    if (bounded && this.sink.unsentBytes > this.bufferLimitBytes) {
       this.cut('slow_reader');
     }
   }
@@ -105,10 +105,10 @@ export class LiveStream implements FeedSubscriber {
   /** Ends the stream (its `retry:` advice first, when given). */
   end(reason: CloseReason, retryMs?: number): void {
     if (!this.open) return;
-    if (retryMs !== undefined) this.response.write(`retry: ${retryMs}\n\n`);
+    if (retryMs !== undefined) this.sink.write(`retry: ${retryMs}\n\n`);
     this.ended = true;
     this.onClose(reason);
-    this.response.end();
+    this.sink.end();
   }
 
   private cut(reason: CloseReason): void {
@@ -118,8 +118,7 @@ export class LiveStream implements FeedSubscriber {
     // A reset, not a close: what the client has not read is dropped at
     // once on both ends, and a client that stopped reading still learns
     // the stream is over (a plain close would wait behind its unread bytes).
-    this.response.socket?.resetAndDestroy();
-    this.response.destroy();
+    this.sink.reset();
   }
 
   /**
@@ -128,10 +127,10 @@ export class LiveStream implements FeedSubscriber {
    */
   private drained(): Promise<void> {
     return new Promise((resolve) => {
+      let stopListening = () => {};
       const done = () => {
         clearTimeout(stalled);
-        this.response.off('drain', done);
-        this.response.off('close', done);
+        stopListening();
         resolve();
       };
       const stalled = setTimeout(() => {
@@ -139,9 +138,8 @@ export class LiveStream implements FeedSubscriber {
         done();
       }, this.stallMs);
       stalled.unref();
-      this.response.on('drain', done);
-      this.response.on('close', done);
-      if (!this.open || !this.response.writableNeedDrain) done();
+      stopListening = this.sink.onDrainOrClose(done);
+      if (!this.open || !this.sink.needsDrain) done();
     });
   }
 

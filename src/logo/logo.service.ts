@@ -36,24 +36,8 @@ import { LogoQueue } from './logo-queue';
 import { LogoRateLimit } from './logo-rate-limit';
 import { RetryingImageApi } from './retrying-image-api';
 import { annotate, inSpan } from '../tracing/spans';
-import { UsageService, type UsageScope } from '../usage/usage.service';
-
-/**
- * What the logo line needs of a request: the rate limit and the line count
- * per client key and per address; the signal says the client left; the
- * origin is asked for only when a logo is hosted here; the tokens the
- * upstream reports go on the request's log line.
- */
-export type LogoCaller = Pick<
-  CallContext,
-  'clientKey' | 'address' | 'signal' | 'baseUrl' | 'addLogFields'
-> & {
-  /**
-   * Whose spend the call is: a task's project and task. Without it (the
-   * logo route) the client key alone, no project.
-   */
-  usage?: UsageScope;
-};
+import { UsageService } from '../usage/usage.service';
+import type { UpstreamBudget } from './upstream-budget';
 
 /** Beyond the deadline, time for the answer to be stored. */
 const LEASE_MARGIN_MS = 10_000;
@@ -105,7 +89,7 @@ export class LogoService implements OnApplicationBootstrap {
    */
   async respond(
     request: GenerateLogoDto,
-    caller: LogoCaller,
+    caller: CallContext,
     key?: IdempotentRequest<GeneratedLogo>,
   ): Promise<GeneratedLogo | Replayed> {
     const work = async (): Promise<GeneratedLogo> => ({
@@ -123,7 +107,7 @@ export class LogoService implements OnApplicationBootstrap {
    */
   async generate(
     request: GenerateLogoDto,
-    caller: LogoCaller,
+    caller: CallContext,
   ): Promise<string> {
     // Before anything is paid for: a request whose origin cannot be told
     // (a malformed Host) would get no usable URL.
@@ -156,7 +140,7 @@ export class LogoService implements OnApplicationBootstrap {
    */
   async generateImage(
     prompt: string,
-    caller: LogoCaller,
+    caller: UpstreamBudget,
     format?: LogoFormat,
   ): Promise<LogoImage> {
     const options = { bytes: true, format: this.formatFor(format) };
@@ -174,7 +158,7 @@ export class LogoService implements OnApplicationBootstrap {
   async editImage(
     source: EditSource,
     prompt: string,
-    caller: LogoCaller,
+    caller: UpstreamBudget,
   ): Promise<LogoImage> {
     if (!this.imageApi.isConfigured) {
       throw new LogoGenerationError(KEY_MISSING_MESSAGE);
@@ -234,7 +218,7 @@ export class LogoService implements OnApplicationBootstrap {
    * with its retries. The deadline covers everything from the line on.
    */
   private async callUpstream(
-    caller: LogoCaller,
+    caller: UpstreamBudget,
     call: (signal: AbortSignal, deadlineAt: number) => Promise<GeneratedImage>,
   ): Promise<GeneratedImage> {
     if (!this.imageApi.isConfigured) {
@@ -273,7 +257,7 @@ export class LogoService implements OnApplicationBootstrap {
 
   /** The line, the rate limit and the call, once the spend is reserved. */
   private async callInLine(
-    caller: LogoCaller,
+    caller: UpstreamBudget,
     call: (signal: AbortSignal, deadlineAt: number) => Promise<GeneratedImage>,
   ): Promise<GeneratedImage> {
     const ticket = this.queue.admit(caller.clientKey, caller.address);
@@ -292,7 +276,7 @@ export class LogoService implements OnApplicationBootstrap {
       );
       const image = await call(signal, deadline.at);
       if (image.usage) {
-        caller.addLogFields({
+        caller.addLogFields?.({
           imageInputTokens: image.usage.inputTokens,
           imageOutputTokens: image.usage.outputTokens,
         });

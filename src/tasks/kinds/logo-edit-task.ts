@@ -12,7 +12,8 @@ import { sniffImageType } from '../../image-store/image-type';
 import type { LogoImage } from '../../logo/generated-logo';
 import type { EditSource } from '../../logo/image-edits.client';
 import { buildLogoEditPrompt } from '../../logo/logo-edit-prompt';
-import { LogoService, type LogoCaller } from '../../logo/logo.service';
+import { LogoService } from '../../logo/logo.service';
+import type { UpstreamBudget } from '../../logo/upstream-budget';
 import { LogoEditInputDto } from '../dto/logo-edit-input.dto';
 import { LogoEditSourceError } from './logo-edit-source.error';
 import type { TaskKind, TaskWork } from './task-kind';
@@ -65,7 +66,7 @@ export class LogoEditTask implements TaskKind {
     const input = work.task.input as unknown as LogoEditInputDto;
     const source = await this.source(work, input.assetId);
     const prompt = buildLogoEditPrompt(input.instructions);
-    const caller: LogoCaller = {
+    const caller: UpstreamBudget = {
       clientKey: work.clientKey,
       usage: {
         userKey: work.clientKey,
@@ -75,8 +76,6 @@ export class LogoEditTask implements TaskKind {
       // As a logo task: the owner is the client and its own address.
       address: work.clientKey,
       signal: work.signal,
-      baseUrl: () => '',
-      addLogFields: () => undefined,
     };
     const images: LogoImage[] = [];
     for (let index = 0; index < (input.count ?? 1); index++) {
@@ -111,7 +110,7 @@ export class LogoEditTask implements TaskKind {
   private async edit(
     source: EditSource,
     prompt: string,
-    caller: LogoCaller,
+    caller: UpstreamBudget,
   ): Promise<LogoImage> {
     const giveUpAt = Date.now() + TURN_WAIT_MS;
     for (;;) {

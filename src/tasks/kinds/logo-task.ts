@@ -6,7 +6,8 @@ import { BudgetExceededError } from '../../usage/budget-exceeded.error';
 import type { LogoImage } from '../../logo/generated-logo';
 import type { LogoFormat } from '../../logo/logo.constants';
 import { buildLogoPrompt } from '../../logo/logo-prompt';
-import { LogoService, type LogoCaller } from '../../logo/logo.service';
+import { LogoService } from '../../logo/logo.service';
+import type { UpstreamBudget } from '../../logo/upstream-budget';
 import { LogoTaskInputDto } from '../dto/logo-task-input.dto';
 import type { TaskKind, TaskWork } from './task-kind';
 
@@ -35,7 +36,7 @@ export class LogoTask implements TaskKind {
     const input = work.task.input as unknown as LogoTaskInputDto;
     const prompt = buildLogoPrompt(input);
     const stop = new AbortController();
-    const caller: LogoCaller = {
+    const caller: UpstreamBudget = {
       clientKey: work.clientKey,
       usage: {
         userKey: work.clientKey,
@@ -46,8 +47,6 @@ export class LogoTask implements TaskKind {
       // users never share an address's share of the line.
       address: work.clientKey,
       signal: AbortSignal.any([work.signal, stop.signal]),
-      baseUrl: () => '',
-      addLogFields: () => undefined,
     };
     const pending = Array.from(
       { length: input.count ?? 1 },
@@ -79,7 +78,7 @@ export class LogoTask implements TaskKind {
   /** One image, waiting for a turn in the line when it is full. */
   private async draw(
     prompt: string,
-    caller: LogoCaller,
+    caller: UpstreamBudget,
     format: LogoFormat | undefined,
   ): Promise<LogoImage> {
     const giveUpAt = Date.now() + TURN_WAIT_MS;
