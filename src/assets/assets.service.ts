@@ -67,8 +67,16 @@ export interface ProducedAsset {
   model: string;
 }
 
-/** Rolls a task's results back: the task moved on while they were made. */
-class ResultsNotWanted extends Error {}
+/** A task's results, staged: kept in the runner's transaction, or discarded. */
+export interface StagedResults {
+  /** The ids the assets are kept under. */
+  ids: string[];
+  /** Some bytes go into the database in parts (Database.largeTransaction). */
+  large: boolean;
+  /** Inserts the rows and bytes; 409 when the project has no room left. */
+  keepIn(transaction: Transaction): Promise<void>;
+  discard(): Promise<void>;
+}
 
 /** An asset's bytes, ready to be sent. */
 export interface OpenedAsset {
@@ -345,20 +353,22 @@ export class AssetsService {
   }
 
   /**
-   * A task's results, kept as assets of `sectionId`: the bytes staged
-   * first, then in one transaction the project's room checked, the rows,
-   * the bytes' part of them and `settle` (the task's own moves), which
-   * returns false when the task was cancelled or taken meanwhile: nothing
-   * is kept then. The ids of the assets kept, or undefined.
+   * A task's results made ready to keep as assets of `sectionId`: their
+   * bytes staged (discarded again if staging fails part way). The task
+   * runner keeps them in its own transaction (`keepIn`: the project's room
+   * checked, the rows and the bytes' part of them) with the task's own
+   * move, or discards them when the task moved on meanwhile.
    */
-  async keepResults(
+  async stageResults(
     target: { projectId: string; sectionId: string | null },
     results: readonly ProducedAsset[],
     signal: AbortSignal,
-    settle: (transaction: Transaction, assetIds: string[]) => Promise<boolean>,
-  ): Promise<string[] | undefined> {
+  ): Promise<StagedResults> {
     const { projectId, sectionId } = target;
     const staged: Array<{ record: AssetRecord; bytes: StagedBytes }> = [];
+    const discard = async () => {
+      await Promise.all(staged.map(({ bytes }) => bytes.discard()));
+    };
     try {
       for (const result of results) {
         const record: AssetRecord = {
@@ -379,29 +389,22 @@ export class AssetsService {
         );
         staged.push({ record, bytes });
       }
-      const large = staged.some(({ bytes }) => bytes.large);
-      const inTransaction = large
-        ? this.db.largeTransaction.bind(this.db)
-        : this.db.transaction.bind(this.db);
-      const ids = staged.map(({ record }) => record.id);
-      const kept = await inTransaction(async (transaction) => {
+    } catch (error) {
+      await discard();
+      throw error;
+    }
+    return {
+      ids: staged.map(({ record }) => record.id),
+      large: staged.some(({ bytes }) => bytes.large),
+      keepIn: async (transaction) => {
         await this.assertRoom(transaction, projectId, staged.length);
         for (const { record, bytes } of staged) {
           await this.rows.insert(transaction, record);
           await bytes.writeIn(transaction);
         }
-        if (!(await settle(transaction, ids))) throw new ResultsNotWanted();
-        return ids;
-      }).catch((error: unknown) => {
-        if (error instanceof ResultsNotWanted) return undefined;
-        throw error;
-      });
-      if (!kept) await Promise.all(staged.map(({ bytes }) => bytes.discard()));
-      return kept;
-    } catch (error) {
-      await Promise.all(staged.map(({ bytes }) => bytes.discard()));
-      throw error;
-    }
+      },
+      discard,
+    };
   }
 
   /** GET /api/projects/{id}/assets/{assetId}: one asset, its url made. */

@@ -1,5 +1,5 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import { AssetsService } from '../assets/assets.service';
+import { AssetsService, type StagedResults } from '../assets/assets.service';
 import { Database, type Transaction } from '../database/database.service';
 import { ProjectNotFoundException } from '../project-scope/project-scope.errors';
 import { ProjectScope } from '../project-scope/project-scope.repository';
@@ -31,6 +31,9 @@ interface Attempt extends ClaimedTask {
  * also refreshes the section's and agent's statuses and moves the
  * project's version (its ETag) on: whatever a page shows moves together.
  */
+/** Rolls a task's results back: the task moved on while they were made. */
+class ResultsNotWanted extends Error {}
+
 @Injectable()
 export class TaskRunner {
   private readonly logger = new Logger(TaskRunner.name);
@@ -126,19 +129,47 @@ export class TaskRunner {
       signal,
       clientKey: `user:${project.userId}`,
     });
-    const kept = await this.assets.keepResults(
+    const staged = await this.assets.stageResults(
       { projectId: task.projectId, sectionId: task.sectionId },
       results,
       signal,
-      (transaction, assetIds) =>
-        this.move(transaction, attempt, this.held(attempt), {
-          status: 'SUCCEEDED',
-          finished: true,
-          error: null,
-          assetIds,
-        }),
     );
-    return kept !== undefined;
+    try {
+      const kept = await this.keep(attempt, staged);
+      if (!kept) await staged.discard();
+      return kept;
+    } catch (error) {
+      await staged.discard();
+      throw error;
+    }
+  }
+
+  /**
+   * In one transaction, the results kept and the task SUCCEEDED; false
+   * (nothing kept) when the task was cancelled or taken meanwhile.
+   */
+  private async keep(
+    attempt: Attempt,
+    staged: StagedResults,
+  ): Promise<boolean> {
+    const inTransaction = staged.large
+      ? this.db.largeTransaction.bind(this.db)
+      : this.db.transaction.bind(this.db);
+    return inTransaction(async (transaction) => {
+      // The rows first: the move recomputes the section's status from them.
+      await staged.keepIn(transaction);
+      const moved = await this.move(transaction, attempt, this.held(attempt), {
+        status: 'SUCCEEDED',
+        finished: true,
+        error: null,
+        assetIds: staged.ids,
+      });
+      if (!moved) throw new ResultsNotWanted();
+      return true;
+    }).catch((error: unknown) => {
+      if (error instanceof ResultsNotWanted) return false;
+      throw error;
+    });
   }
 
   /** This process stops: the attempt is given back, uncounted, for another worker. */
