@@ -50,14 +50,17 @@ interface EventRow {
 
 const EVENT_COLUMNS = '"id", "type", "projectId", "userId", "at", "data"';
 
-const toEvent = (row: EventRow): ChangeEvent => ({
-  id: String(row.id),
-  type: row.type,
-  projectId: row.projectId,
-  userId: row.userId,
-  at: isoTimestamp(row.at),
-  data: JSON.parse(row.data) as Record<string, unknown>,
-});
+// The log writes only what record() was given for the row's type (and the
+// ETag), so its data is that type's, as the union says.
+const toEvent = (row: EventRow): ChangeEvent =>
+  ({
+    id: String(row.id),
+    type: row.type,
+    projectId: row.projectId,
+    userId: row.userId,
+    at: isoTimestamp(row.at),
+    data: JSON.parse(row.data) as unknown,
+  }) as ChangeEvent;
 
 /**
  * The change log: the only code that writes change_events. Repositories
@@ -93,8 +96,12 @@ export class ChangeLog {
     // One event per thing changed: the later data completes the earlier.
     events.set(key, {
       projectId,
+      // The same type (it is in the key), so the merged data is its type's.
       draft: earlier
-        ? { ...draft, data: { ...earlier.draft.data, ...draft.data } }
+        ? ({
+            ...draft,
+            data: { ...earlier.draft.data, ...draft.data },
+          } as ChangeDraft)
         : draft,
     });
   }

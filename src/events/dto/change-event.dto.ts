@@ -1,5 +1,9 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { CHANGE_EVENT_TYPES } from '../../change-log/change-event';
+import {
+  CHANGE_EVENT_TYPES,
+  type ChangeEvent,
+} from '../../change-log/change-event';
+import type { SameFields } from '../../common/same-fields';
 
 /**
  * One event of a live-change stream, the JSON of its `data:` line (its
@@ -43,6 +47,20 @@ export class ChangeEventDto {
   })
   data: Record<string, unknown>;
 }
+
+/**
+ * The schema names the fields every event has (change-log/change-event.ts,
+ * whose `data` per type is described above), and every event fits it: a
+ * field added to either fails to compile. The properties keep their plain
+ * types, which the OpenAPI plugin renders as the document has them.
+ */
+export const CHANGE_EVENT_SCHEMA_MATCHES: SameFields<
+  Record<keyof ChangeEventDto, unknown>,
+  Record<keyof ChangeEvent, unknown>
+> = true;
+export const CHANGE_EVENTS_FIT_SCHEMA: ChangeEvent extends ChangeEventDto
+  ? true
+  : never = true;
 
 /**
  * `event: reset`: the Last-Event-ID sent is older than the log keeps
