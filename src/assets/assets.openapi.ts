@@ -66,6 +66,8 @@ const ASSET_NOT_FOUND = ApiFailure(
   'No asset with this id in this project (or no such project)',
 );
 
+// Long on purpose: one operation's whole OpenAPI description (body,
+// every answer and header), declared in one place as a list.
 export const KeepLogoEndpoint = () =>
   applyDecorators(
     ApiOperation({

@@ -21,6 +21,8 @@ export interface FailureResponse {
 /** nginx's code for a request its client abandoned; never seen by a client. */
 export const CLIENT_CLOSED_REQUEST = 499;
 
+// Long on purpose: the order of the checks is the policy (the first that
+// matches decides), read best top to bottom in one place.
 /**
  * Maps any thrown value to the status and body documented for the
  * route it came from. `policy` is undefined when no route matched.

@@ -89,6 +89,48 @@ export type GeneratedImage = {
  * ImageApiCallError whose text is safe to show: the key is never part of
  * it, and neither is a socket error or an address.
  */
+/** A call's answer as it came: its status, Retry-After and body. */
+interface SentCall {
+  status: number;
+  /** The parsed JSON body (a url answer). */
+  data: unknown;
+  retryAfter: string | undefined;
+  /** The decoding worker's reader (a base64 answer). */
+  reader: AnswerReader | undefined;
+}
+
+/**
+ * What a call that failed on the way is: the caller's own reason when it
+ * gave up (it disconnected, or its deadline passed: that, not the cut
+ * connection, is what happened), else an ImageApiCallError.
+ */
+function failedCall(
+  error: unknown,
+  url: string,
+  signal: AbortSignal | undefined,
+  callSignal: AbortSignal,
+): unknown {
+  if (signal?.aborted) return signal.reason;
+  // A broken answer, not a passing hiccup: not retried.
+  if (error instanceof OversizedAnswer || isOversizedResponse(error)) {
+    return new ImageApiCallError(
+      OVERSIZED_RESPONSE_MESSAGE,
+      false,
+      undefined,
+      'invalid_response',
+    );
+  }
+  // The call's own signal ends it only by its timeout here.
+  const timedOut = callSignal.aborted || isTimeout(error);
+  return new ImageApiCallError(
+    timedOut ? TIMEOUT_MESSAGE : UNREACHABLE_MESSAGE,
+    true,
+    undefined,
+    timedOut ? 'timeout' : 'unreachable',
+    `host ${new URL(url).host}, ${socketErrorCode(error)}`,
+  );
+}
+
 @Injectable()
 export class ImageApiClient {
   private readonly settings: ImageApiConfig;
@@ -228,9 +270,26 @@ export class ImageApiClient {
     signal: AbortSignal | undefined,
     onStatus: (status: number) => void,
   ): Promise<GeneratedImage> {
-    const { key, timeoutMs, maxImageBytes } = this.settings;
-    const { url, base64 } = request;
+    const { key } = this.settings;
     if (key === undefined) throw new Error('The image API key is not set');
+    const sent = await this.post(request, key, signal, onStatus);
+    return this.answerOf(request, key, sent);
+  }
+
+  /**
+   * One POST, its answer read within the limits (a base64 answer streamed
+   * to the decoding worker); a call that fails on the way is an
+   * ImageApiCallError (timeout, unreachable, oversized), or the caller's
+   * own reason when it gave up.
+   */
+  private async post(
+    request: ImageApiRequest,
+    key: string,
+    signal: AbortSignal | undefined,
+    onStatus: (status: number) => void,
+  ): Promise<SentCall> {
+    const { timeoutMs, maxImageBytes } = this.settings;
+    const { url, base64 } = request;
 
     // axios's own timeout only limits silence on the socket; the timeout
     // signal bounds the whole call, however slowly bytes trickle in.
@@ -283,29 +342,18 @@ export class ImageApiClient {
       retryAfter = typeof header === 'string' ? header : undefined;
     } catch (error) {
       reader?.abandon();
-      // The caller gave up (it disconnected, or its deadline passed): that,
-      // not the cut connection, is what happened.
-      if (signal?.aborted) throw signal.reason;
-      // A broken answer, not a passing hiccup: not retried.
-      if (error instanceof OversizedAnswer || isOversizedResponse(error)) {
-        throw new ImageApiCallError(
-          OVERSIZED_RESPONSE_MESSAGE,
-          false,
-          undefined,
-          'invalid_response',
-        );
-      }
-      // The call's own signal ends it only by its timeout here.
-      const timedOut = callSignal.aborted || isTimeout(error);
-      throw new ImageApiCallError(
-        timedOut ? TIMEOUT_MESSAGE : UNREACHABLE_MESSAGE,
-        true,
-        undefined,
-        timedOut ? 'timeout' : 'unreachable',
-        `host ${new URL(url).host}, ${socketErrorCode(error)}`,
-      );
+      throw failedCall(error, url, signal, callSignal);
     }
+    return { status, data, retryAfter, reader };
+  }
 
+  /** The image (or its URL) of an answer, or the failure it says. */
+  private async answerOf(
+    request: ImageApiRequest,
+    key: string,
+    { status, data, retryAfter, reader }: SentCall,
+  ): Promise<GeneratedImage> {
+    const { base64 } = request;
     const succeeded = status >= 200 && status < 300;
     const answer = reader
       ? await this.readBase64(reader, succeeded)

@@ -40,6 +40,8 @@ export const logoConfig = registerAs('logo', (env: Env = process.env) => ({
 export type LogoConfig = ConfigType<typeof logoConfig>;
 export type ImageApiConfig = LogoConfig['imageApi'];
 
+// Long on purpose: one declarative list of the image API's settings, each
+// with its variable, default and bounds.
 function imageApi(env: Env) {
   return {
     /** Unset or blank means "not configured" (logo generation answers 500). */

@@ -53,6 +53,8 @@ const failure = (message: string, description: string) =>
     unreadableBodyIsClientError: true,
   });
 
+// Long on purpose: one operation's whole OpenAPI description (body,
+// every answer and header), declared in one place as a list.
 export const CreateTaskEndpoint = () =>
   applyDecorators(
     ApiOperation({

@@ -9,6 +9,7 @@ import {
   parseRetryAfter,
 } from '../logo/retry-policy';
 import { MetricsService } from '../metrics/metrics.service';
+import type { Span } from '@opentelemetry/api';
 import { annotate, inSpan } from '../tracing/spans';
 import { TextApiCallError } from './text-api-call.error';
 import {
@@ -222,49 +223,64 @@ export class TextApiClient {
             redact(providerMessage(text) ?? ''),
           );
         }
-        const answer = parseAnswer(text);
-        const choice = answer?.choices?.[0];
-        const refusal = choice?.message?.refusal;
-        if (refusal || choice?.finish_reason === 'content_filter') {
-          outcome('refused');
-          throw new TextApiCallError(
-            'refused',
-            redact(refusal || 'The model refused to answer (content filter)'),
-            false,
-          );
-        }
-        const content = choice?.message?.content;
-        if (typeof content !== 'string' || content.trim() === '') {
-          outcome('invalid_response');
-          throw new TextApiCallError(
-            'invalid_answer',
-            choice?.finish_reason === 'length'
-              ? `The ${request.purpose} model's answer was cut short (finish_reason: length)`
-              : `Invalid response from the ${request.purpose} model: no answer text`,
-            true,
-          );
-        }
-        outcome('success');
-        const usage = {
-          inputTokens: Number(answer?.usage?.prompt_tokens ?? 0),
-          outputTokens: Number(answer?.usage?.completion_tokens ?? 0),
-        };
-        this.tokens.inc(
-          { purpose: request.purpose, kind: 'input' },
-          usage.inputTokens,
-        );
-        this.tokens.inc(
-          { purpose: request.purpose, kind: 'output' },
-          usage.outputTokens,
-        );
-        annotate(span, {
-          'gen_ai.response.model': answer?.model ?? settings.model,
-          'gen_ai.usage.input_tokens': usage.inputTokens,
-          'gen_ai.usage.output_tokens': usage.outputTokens,
-        });
-        return { content, model: answer?.model ?? settings.model, usage };
+        return this.answerOf(request, settings, text, span, outcome);
       },
     );
+  }
+
+  /**
+   * The answer's text and usage, counted and traced; a refusal, a content
+   * filter, or an answer without text is a TextApiCallError.
+   */
+  private answerOf(
+    request: ChatRequest,
+    settings: TextModelSettings,
+    text: string,
+    span: Span | undefined,
+    outcome: (name: string) => void,
+  ): ChatAnswer {
+    const redact = keyRedactor(settings.key);
+    const answer = parseAnswer(text);
+    const choice = answer?.choices?.[0];
+    const refusal = choice?.message?.refusal;
+    if (refusal || choice?.finish_reason === 'content_filter') {
+      outcome('refused');
+      throw new TextApiCallError(
+        'refused',
+        redact(refusal || 'The model refused to answer (content filter)'),
+        false,
+      );
+    }
+    const content = choice?.message?.content;
+    if (typeof content !== 'string' || content.trim() === '') {
+      outcome('invalid_response');
+      throw new TextApiCallError(
+        'invalid_answer',
+        choice?.finish_reason === 'length'
+          ? `The ${request.purpose} model's answer was cut short (finish_reason: length)`
+          : `Invalid response from the ${request.purpose} model: no answer text`,
+        true,
+      );
+    }
+    outcome('success');
+    const usage = {
+      inputTokens: Number(answer?.usage?.prompt_tokens ?? 0),
+      outputTokens: Number(answer?.usage?.completion_tokens ?? 0),
+    };
+    this.tokens.inc(
+      { purpose: request.purpose, kind: 'input' },
+      usage.inputTokens,
+    );
+    this.tokens.inc(
+      { purpose: request.purpose, kind: 'output' },
+      usage.outputTokens,
+    );
+    annotate(span, {
+      'gen_ai.response.model': answer?.model ?? settings.model,
+      'gen_ai.usage.input_tokens': usage.inputTokens,
+      'gen_ai.usage.output_tokens': usage.outputTokens,
+    });
+    return { content, model: answer?.model ?? settings.model, usage };
   }
 
   private bodyOf(request: ChatRequest, settings: TextModelSettings) {

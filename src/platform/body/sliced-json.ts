@@ -96,6 +96,8 @@ export async function parseJsonInSlices(text: string): Promise<unknown> {
   return walkJson(text, true);
 }
 
+// Long on purpose: one state machine over the text, its states sharing the
+// loop's locals; split into functions, every character would pay a call.
 async function walkJson(text: string, build: boolean): Promise<unknown> {
   let at = 0;
   const length = text.length;
