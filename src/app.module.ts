@@ -1,10 +1,9 @@
 import { Module } from '@nestjs/common';
 import { ConfigModule } from '@nestjs/config';
-import { APP_FILTER, APP_GUARD, APP_INTERCEPTOR, APP_PIPE } from '@nestjs/core';
+import { APP_FILTER, APP_GUARD, APP_PIPE } from '@nestjs/core';
 import { CONFIGURATION } from '../config/configuration';
 import { AllExceptionsFilter } from './failures/all-exceptions.filter';
 import { RouteContextGuard } from './platform/route-context.guard';
-import { ReplyInterceptor } from './common/http/reply.interceptor';
 import { AppValidationPipe } from './common/validation/app-validation.pipe';
 import { JsonBodyGuard } from './platform/body/json-body.guard';
 import { AppGuard } from './app.guard';
@@ -67,8 +66,6 @@ import { TracingModule } from './tracing/tracing.module';
     RouteContextGuard,
     AuthGuard,
     JsonBodyGuard,
-    // Applies the Reply a handler returns (common/http/reply.ts).
-    { provide: APP_INTERCEPTOR, useClass: ReplyInterceptor },
     { provide: APP_FILTER, useClass: AllExceptionsFilter },
   ],
 })

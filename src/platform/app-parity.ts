@@ -4,7 +4,8 @@ import {
   type AbstractHttpAdapter,
   type ModulesContainer,
 } from '@nestjs/core';
-import type { Application } from 'express';
+import type { Application, Response } from 'express';
+import { Reply } from '../common/http/reply';
 
 /**
  * The only code that reaches past Nest's public API, and why.
@@ -27,6 +28,13 @@ import type { Application } from 'express';
  * - `SwaggerModule.setup`/`createDocument`, which take the application
  *   object, and no provider can inject it. {@link swaggerApplication} gives
  *   them the three members they read, built from injectable objects.
+ *
+ * And one thing that has a public hook, too dear for every request: a
+ * handler's Reply (status, headers, body) is applied where the adapter
+ * sends a result ({@link sendReplies}), not by a global interceptor — with
+ * any interceptor, Nest runs every route through its Observable chain,
+ * which cost 8–15% more CPU per request on GET by id in the A/B of
+ * docs/performance.md.
  *
  * Both are covered by src/platform/app-parity.spec.ts and by the e2e suites
  * above; a Nest upgrade that changes either fails there.
@@ -94,4 +102,20 @@ export function swaggerApplication(
       httpAdapter.useStaticAssets(path, options);
     },
   } as unknown as INestApplication;
+}
+
+/**
+ * The adapter sends a handler's Reply as the route's answer: its status
+ * and headers set, its body sent as any other result. Every handler that
+ * is not `@Res()` ends in the adapter's `reply` (RouterResponseController
+ * calls it on the adapter for each response), so this is the one place a
+ * Reply meets the response.
+ */
+export function sendReplies(adapter: AbstractHttpAdapter): void {
+  const send: (response: Response, body: unknown, status?: number) => unknown =
+    adapter.reply.bind(adapter);
+  adapter.reply = (response: Response, body: unknown, statusCode?: number) =>
+    body instanceof Reply
+      ? send(response, body.applyTo(response), statusCode)
+      : send(response, body, statusCode);
 }

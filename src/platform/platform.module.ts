@@ -3,7 +3,7 @@ import { HttpAdapterHost } from '@nestjs/core';
 import type { Application } from 'express';
 import type { ConfigType } from '@nestjs/config';
 import { httpConfig } from './http.config';
-import { removeNestBodyParsers } from './app-parity';
+import { removeNestBodyParsers, sendReplies } from './app-parity';
 import { corsMiddleware } from './cors';
 import { ExpressSettingsModule } from './express-settings.module';
 import { OperationsModule } from './operations.module';
@@ -50,6 +50,8 @@ export class PlatformModule implements NestModule {
     removeNestBodyParsers(
       this.adapterHost.httpAdapter.getInstance<Application>(),
     );
+    // A handler's Reply is applied where its answer is sent.
+    sendReplies(this.adapterHost.httpAdapter);
     const cors = corsMiddleware(this.config.corsOrigins);
     if (cors) consumer.apply(cors).forRoutes('{*path}');
   }

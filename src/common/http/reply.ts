@@ -5,7 +5,8 @@ import { JSON_CONTENT_TYPE } from './json-text';
  * What a route answers when its answer is more than a body: the status,
  * the headers (ETag, Location, Idempotent-Replayed) and the body as text —
  * JSON unless the headers name another Content-Type. Handlers return one;
- * ReplyInterceptor applies it, so no handler writes to the response.
+ * the adapter applies it where it sends the answer (platform/app-parity.ts
+ * sendReplies), so no handler writes to the response.
  * Services return domain results; each feature maps them to a Reply in its
  * `*-replies.ts`, also for the answer an Idempotency-Key stores.
  */
