@@ -1,33 +1,60 @@
 import { execFile } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
-import { dirname, join, relative } from 'node:path';
+import { join, relative } from 'node:path';
 import { promisify } from 'node:util';
 import { REPO_ROOT } from '../../../support/server-process';
 
 /**
- * Every test file is in a tier (docs/development.md, "Tests"): a suite no
- * Jest config selects would never run, in `npm test` or in
- * `npm run test:all`. Which files a config selects is asked of Jest itself
- * (`--listTests`), so this reads the configs as Jest does.
+ * A suite's folder decides the tiers it runs in (docs/development.md,
+ * "Tiers"); the Jest configs select folders, never single files, so a
+ * suite dropped into a tier's folder runs without editing a config, and a
+ * suite outside every tier folder would never run. Which files a config
+ * selects is asked of Jest itself (`--listTests`), so this reads the
+ * configs as Jest does.
  */
 
 const run = promisify(execFile);
 const JEST = join(REPO_ROOT, 'node_modules', 'jest', 'bin', 'jest.js');
 
-/** The Jest configs, by tier; the SQLite tiers must not overlap. */
-const SQLITE_TIERS = {
+const CONFIGS = {
+  unit: 'test/jest-unit.json',
   contract: 'test/jest-e2e.json',
-  redis: 'test/jest-redis.json',
   full: 'test/jest-e2e-full.json',
+  postgres: 'test/jest-e2e-postgres.json',
+  redis: 'test/jest-redis.json',
   container: 'test/jest-container.json',
 };
-const UNIT = 'test/jest-unit.json';
-const POSTGRES = 'test/jest-e2e-postgres.json';
+type Tier = keyof typeof CONFIGS;
 
-async function listed(config: string): Promise<string[]> {
+/** Where a suite may lie: a tier folder, then (for the large tiers) the databases it runs on and its feature. */
+const SUITE_FOLDERS = [
+  /^test\/(contract|full)\/(sqlite|sqlite-and-postgres)\/[a-z0-9-]+\/[^/]+\.e2e-spec\.ts$/,
+  /^test\/reliability\/(sqlite|sqlite-and-postgres)\/[^/]+\.e2e-spec\.ts$/,
+  /^test\/(postgres|redis|container)\/[^/]+\.e2e-spec\.ts$/,
+];
+
+/** A unit spec that needs a Redis server runs in the Redis tier instead. */
+const NEEDS_REDIS = /\/redis-[^/]*\.spec\.ts$/;
+
+/** The tiers a file belongs to, by the folder rule alone. */
+function tiersByFolder(file: string): Tier[] {
+  const rules: Record<Tier, boolean> = {
+    unit:
+      /^(src|dev-servers|config)\/.*\.spec\.ts$/.test(file) &&
+      !NEEDS_REDIS.test(file),
+    contract: file.startsWith('test/contract/'),
+    full: /^test\/(full|reliability)\//.test(file),
+    postgres: /^test\/(postgres\/|[^/]+\/sqlite-and-postgres\/)/.test(file),
+    redis: file.startsWith('test/redis/') || NEEDS_REDIS.test(file),
+    container: file.startsWith('test/container/'),
+  };
+  return (Object.keys(rules) as Tier[]).filter((tier) => rules[tier]);
+}
+
+async function listed(config: string, ...paths: string[]): Promise<string[]> {
   const { stdout } = await run(
     process.execPath,
-    [JEST, '--listTests', '--json', '--config', config],
+    [JEST, '--listTests', '--json', '--config', config, ...paths],
     { cwd: REPO_ROOT, maxBuffer: 16 * 1024 * 1024 },
   );
   return (JSON.parse(stdout) as string[])
@@ -44,78 +71,81 @@ function filesEndingWith(dir: string, suffix: string): string[] {
     .sort();
 }
 
-/** The files a config's testMatch names one by one (no wildcard). */
-function namedFiles(config: string): string[] {
-  const { rootDir, testMatch = [] } = JSON.parse(
+/** A config's entries that name one file rather than a folder or a pattern. */
+function singleFiles(config: string): string[] {
+  const options = JSON.parse(
     readFileSync(join(REPO_ROOT, config), 'utf8'),
-  ) as { rootDir: string; testMatch?: string[] };
-  const root = join(dirname(config), rootDir);
-  return testMatch
-    .filter((pattern) => !pattern.includes('*'))
-    .map((pattern) => join(root, pattern.replace('<rootDir>/', '')));
+  ) as Record<string, unknown>;
+  return ['roots', 'testMatch', 'testRegex', 'testPathIgnorePatterns']
+    .flatMap((key) => [options[key] ?? []].flat() as string[])
+    .filter((entry) => /\.ts\$?$/.test(entry) && !/[*[]/.test(entry));
 }
 
 describe('test tiers', () => {
-  let tiers: Record<string, string[]>;
-  let unit: string[];
-  let postgres: string[];
+  const suites = filesEndingWith('test', '.e2e-spec.ts');
+  const specs = ['src', 'dev-servers', 'config'].flatMap((dir) =>
+    filesEndingWith(dir, '.spec.ts'),
+  );
+  let tiers: Record<Tier, string[]>;
 
   beforeAll(async () => {
-    const names = Object.keys(SQLITE_TIERS);
-    const lists = await Promise.all([
-      ...Object.values(SQLITE_TIERS).map(listed),
-      listed(UNIT),
-      listed(POSTGRES),
-    ]);
-    tiers = Object.fromEntries(names.map((name, i) => [name, lists[i]]));
-    unit = lists[names.length];
-    postgres = lists[names.length + 1];
+    const names = Object.keys(CONFIGS) as Tier[];
+    const lists = await Promise.all(names.map((name) => listed(CONFIGS[name])));
+    tiers = Object.fromEntries(
+      names.map((name, i) => [name, lists[i]]),
+    ) as Record<Tier, string[]>;
   });
 
-  it('puts every e2e suite on SQLite in exactly one tier', () => {
-    const suites = filesEndingWith('test', '.e2e-spec.ts').filter(
-      (file) => !file.startsWith('test/postgres/'),
+  it('keeps every e2e suite in a tier folder', () => {
+    const astray = suites.filter(
+      (file) => !SUITE_FOLDERS.some((folder) => folder.test(file)),
     );
-    const problems = suites.flatMap((file) => {
-      const inTiers = Object.keys(tiers).filter((name) =>
-        tiers[name].includes(file),
+    expect(astray).toEqual([]);
+  });
+
+  it('has every config run exactly the suites and specs its folders hold', () => {
+    const problems = [...suites, ...specs].flatMap((file) => {
+      const expected = tiersByFolder(file);
+      const actual = (Object.keys(tiers) as Tier[]).filter((tier) =>
+        tiers[tier].includes(file),
       );
-      return inTiers.length === 1
+      return expected.join() === actual.join()
         ? []
-        : [`${file}: ${inTiers.length} tiers (${inTiers.join(', ')})`];
+        : [`${file}: runs in [${actual}], its folder says [${expected}]`];
     });
     expect(problems).toEqual([]);
   });
 
-  it('runs every unit spec, those that need Redis in the Redis tier only', () => {
-    const specs = ['src', 'dev-servers', 'config'].flatMap((dir) =>
-      filesEndingWith(dir, '.spec.ts'),
-    );
-    const problems = specs.flatMap((file) => {
-      const count =
-        Number(unit.includes(file)) + Number(tiers.redis.includes(file));
-      return count === 1 ? [] : [`${file}: in ${count} tiers`];
-    });
+  it('runs every suite and spec in exactly one tier on SQLite', () => {
+    const sqliteTiers: Tier[] = [
+      'unit',
+      'contract',
+      'full',
+      'redis',
+      'container',
+    ];
+    const problems = [...suites, ...specs]
+      .filter((file) => !file.startsWith('test/postgres/'))
+      .flatMap((file) => {
+        const inTiers = sqliteTiers.filter((tier) =>
+          tiers[tier].includes(file),
+        );
+        return inTiers.length === 1
+          ? []
+          : [`${file}: ${inTiers.length} tiers (${inTiers.join(', ')})`];
+      });
     expect(problems).toEqual([]);
   });
 
-  it('runs every suite of test/postgres/ in the PostgreSQL pass', () => {
-    const missing = filesEndingWith('test/postgres', '.e2e-spec.ts').filter(
-      (file) => !postgres.includes(file),
+  it('selects by folder or pattern in every config, never by a file name', () => {
+    const named = Object.values(CONFIGS).flatMap((config) =>
+      singleFiles(config).map((entry) => `${config}: ${entry}`),
     );
-    expect(missing).toEqual([]);
+    expect(named).toEqual([]);
   });
 
-  it('names no file that does not exist (Jest would skip it silently)', () => {
-    const configs = [...Object.values(SQLITE_TIERS), UNIT, POSTGRES];
-    const missing = configs.flatMap((config) =>
-      namedFiles(config).filter(
-        (file) =>
-          !Object.values(tiers).flat().includes(file) &&
-          !unit.includes(file) &&
-          !postgres.includes(file),
-      ),
-    );
-    expect(missing).toEqual([]);
+  it('runs exactly the suite a developer names on the command line', async () => {
+    const suite = relative(REPO_ROOT, __filename);
+    expect(await listed(CONFIGS.contract, suite)).toEqual([suite]);
   });
 });
