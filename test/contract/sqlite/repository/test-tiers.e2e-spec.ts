@@ -111,7 +111,9 @@ describe('test tiers', () => {
       );
       return expected.join() === actual.join()
         ? []
-        : [`${file}: runs in [${actual}], its folder says [${expected}]`];
+        : [
+            `${file}: runs in [${actual.join(', ')}], its folder says [${expected.join(', ')}]`,
+          ];
     });
     expect(problems).toEqual([]);
   });
