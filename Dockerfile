@@ -1,11 +1,11 @@
 # syntax=docker/dockerfile:1
 # Workspace API: build with dev dependencies, run with production ones only.
-# test/container.e2e-spec.ts performs these steps (minus Docker) and checks
+# test/container/container.e2e-spec.ts performs these steps (minus Docker) and checks
 # the result answers /health/ready; keep its commands in step with the RUN
 # lines below.
 
 # The Node.js the tests run on: package.json's "node" devDependency pins the
-# same version (test/repository/runtime-pin.e2e-spec.ts keeps them equal).
+# same version (test/contract/sqlite/repository/runtime-pin.e2e-spec.ts keeps them equal).
 # Debian 13 (trixie): bookworm's regular support ended on 2026-06-10, and
 # the official images now default to trixie. Pinned by tag only: a digest
 # (node:…@sha256:…) is stronger, but none could be looked up where this was
@@ -42,7 +42,7 @@ RUN npm ci --omit=dev --omit=optional --ignore-scripts
 # and SQLite's C sources (about 25 MB): keep only this image's own, Linux
 # with glibc for the architecture being built (this stage runs on the
 # target's Node.js, so process.arch is TARGETARCH's), which is the file
-# lib/binding.js loads. test/container.e2e-spec.ts runs this line as is.
+# lib/binding.js loads. test/container/container.e2e-spec.ts runs this line as is.
 RUN arch="$(node -p process.arch)" && cd node_modules/better-sqlite3 && find prebuilds -name '*.node' ! -name "linux-$arch.node" -delete && rm -rf deps src binding.gyp
 
 # 3. Runtime: the build and production dependencies, as the unprivileged

@@ -6,7 +6,7 @@ import { parseAllDocuments } from 'yaml';
  * The heap of the Deployment's pod, read from the Deployment itself
  * (deploy/kubernetes/deployment.yaml, NODE_OPTIONS of its container), so
  * that the bench and the heap-sensitive tests run the process the pod runs
- * and cannot drift from it; test/kubernetes-manifests.e2e-spec.ts checks
+ * and cannot drift from it; test/contract/sqlite/repository/kubernetes-manifests.e2e-spec.ts checks
  * that the worker Deployment sets the same flags and that they fit the
  * memory limit.
  *

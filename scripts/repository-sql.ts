@@ -35,7 +35,7 @@ import { TasksRepository } from '../src/tasks/tasks.repository';
  * repository method against a scratch database with a query logger (as the
  * statements leave TypeORM or the hand-written Sql helper). Written by
  * `npm run sql:generate` into sql/<dialect>/*.sql and compared with those
- * files by test/repository-sql.e2e-spec.ts, so the SQL the service sends is
+ * files by test/contract/sqlite-and-postgres/database/repository-sql.e2e-spec.ts, so the SQL the service sends is
  * always readable, and reviewed, as text.
  *
  * Parameters are not recorded (ids and times differ on every run); only

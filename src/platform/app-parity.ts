@@ -13,8 +13,8 @@ import { Reply } from '../common/http/reply';
  * An app built from AppModule alone — `Test.createTestingModule({ imports:
  * [AppModule] })` then `createNestApplication()` with no options and no
  * main.ts, as NestJS e2e suites build it — must answer exactly like the
- * production process (test/process.e2e-spec.ts sends the same requests to
- * both and compares; test/api-docs.e2e-spec.ts compares the documents). Everything else that
+ * production process (test/full/sqlite/process/process.e2e-spec.ts sends the same requests to
+ * both and compares; test/contract/sqlite/docs/api-docs.e2e-spec.ts compares the documents). Everything else that
  * shapes a response is a module using public hooks (HttpAdapterHost,
  * middleware, lifecycle hooks); two things have no public hook a module can
  * reach:

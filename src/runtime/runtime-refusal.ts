@@ -3,7 +3,7 @@ import { nodeBinaryProblem, pinnedBinaryRoot } from './node-binary';
 
 /**
  * The Node.js major the service is built and tested for (package.json's
- * engines; test/repository/runtime-pin.e2e-spec.ts keeps them equal). A
+ * engines; test/contract/sqlite/repository/runtime-pin.e2e-spec.ts keeps them equal). A
  * constant, not read from package.json, so it holds in a bundle too.
  */
 export const REQUIRED_NODE_MAJOR = 24;

@@ -7,7 +7,7 @@ import { REPO_ROOT } from './server-process';
 /**
  * Checks a response against the OpenAPI document: the schema its operation
  * documents for that status. The document is the committed
- * client/openapi.json, which test/api-docs.e2e-spec.ts keeps equal to the
+ * client/openapi.json, which test/contract/sqlite/docs/api-docs.e2e-spec.ts keeps equal to the
  * one the server builds.
  */
 

@@ -4,12 +4,12 @@ import { escapeBraces, hasHashTag, hitKeys } from './redis-throttler-storage';
 /**
  * The keys of one rate-limit hit land in one Redis Cluster slot, whatever
  * the key (no server needed: the slot is computed as the cluster does;
- * test/rate-limit-redis-cluster.e2e-spec.ts runs the script on a cluster).
+ * test/redis/rate-limit-redis-cluster.e2e-spec.ts runs the script on a cluster).
  */
 
 describe('hitKeys (the keys of one rate-limit hit)', () => {
   it('computes slots as Redis Cluster does (the specification’s examples)', () => {
-    // Known slots (test/rate-limit-redis-cluster.e2e-spec.ts also checks
+    // Known slots (test/redis/rate-limit-redis-cluster.e2e-spec.ts also checks
     // the function against a cluster's CLUSTER KEYSLOT).
     expect(clusterKeySlot('foo')).toBe(12182);
     expect(clusterKeySlot('123456789')).toBe(12739);

@@ -1,0 +1,118 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { decodeJwt } from 'jose';
+import {
+  DevAuthProvider,
+  SPA_CLIENT_ID,
+} from '../../../../dev-servers/auth-provider/dev-auth-provider';
+
+/**
+ * The dev OpenID Provider's sign-in for single-page apps: authorization
+ * code with PKCE (S256), run with fetch as a browser page would.
+ */
+describe('dev OpenID Provider: authorization code with PKCE', () => {
+  let provider: DevAuthProvider;
+  const redirectUri = 'http://127.0.0.1:5173/callback';
+  const verifier = randomBytes(32).toString('base64url');
+  const challenge = createHash('sha256').update(verifier).digest('base64url');
+
+  beforeAll(async () => {
+    provider = await DevAuthProvider.start({
+      corsOrigins: ['http://127.0.0.1:5173'],
+    });
+  });
+  afterAll(() => provider.close());
+
+  const authorize = async (user?: string) => {
+    const url = new URL('/authorize', provider.issuer);
+    url.search = new URLSearchParams({
+      response_type: 'code',
+      client_id: SPA_CLIENT_ID,
+      redirect_uri: redirectUri,
+      code_challenge: challenge,
+      code_challenge_method: 'S256',
+      state: 'xyz',
+      scope: 'openid',
+      ...(user ? { login_hint: user } : {}),
+    }).toString();
+    return fetch(url, { redirect: 'manual' });
+  };
+  const codeFor = async (user: string) => {
+    const answer = await authorize(user);
+    expect(answer.status).toBe(302);
+    const back = new URL(answer.headers.get('location') ?? '');
+    expect(`${back.origin}${back.pathname}`).toBe(redirectUri);
+    expect(back.searchParams.get('state')).toBe('xyz');
+    return back.searchParams.get('code') ?? '';
+  };
+  const exchange = (code: string, codeVerifier: string) =>
+    fetch(new URL('/token', provider.issuer), {
+      method: 'POST',
+      headers: {
+        'Content-Type': 'application/x-www-form-urlencoded',
+        Origin: 'http://127.0.0.1:5173',
+      },
+      body: new URLSearchParams({
+        grant_type: 'authorization_code',
+        code,
+        client_id: SPA_CLIENT_ID,
+        redirect_uri: redirectUri,
+        code_verifier: codeVerifier,
+      }),
+    });
+
+  it('lists the sign-in in its discovery document', async () => {
+    const document = (await (
+      await fetch(new URL('/.well-known/openid-configuration', provider.issuer))
+    ).json()) as Record<string, unknown>;
+    expect(document.authorization_endpoint).toBe(
+      `${provider.issuer}/authorize`,
+    );
+    expect(document.token_endpoint).toBe(`${provider.issuer}/token`);
+    expect(document.code_challenge_methods_supported).toEqual(['S256']);
+    expect(document.grant_types_supported).toEqual(['authorization_code']);
+  });
+
+  it('exchanges a code with its verifier for the access token the service verifies, once', async () => {
+    const code = await codeFor('alice');
+    const answer = await exchange(code, verifier);
+    expect(answer.status).toBe(200);
+    expect(answer.headers.get('access-control-allow-origin')).toBe(
+      'http://127.0.0.1:5173',
+    );
+    const body = (await answer.json()) as Record<string, unknown>;
+    expect(body).toMatchObject({ token_type: 'Bearer', expires_in: 3600 });
+    const claims = decodeJwt(String(body.access_token));
+    expect(claims).toMatchObject({
+      sub: 'alice',
+      aud: provider.audience,
+      iss: provider.issuer,
+    });
+    const again = await exchange(code, verifier);
+    expect(again.status).toBe(400);
+    expect(await again.json()).toEqual({ error: 'invalid_grant' });
+  });
+
+  it('refuses a code with a wrong verifier: 400 invalid_grant', async () => {
+    const code = await codeFor('bob');
+    const answer = await exchange(code, randomBytes(32).toString('base64url'));
+    expect(answer.status).toBe(400);
+    expect(await answer.json()).toEqual({ error: 'invalid_grant' });
+  });
+
+  it('asks for a user name without login_hint, and refuses a plain challenge', async () => {
+    const form = await authorize();
+    expect(form.status).toBe(200);
+    expect(await form.text()).toContain('name="login_hint"');
+    const url = new URL('/authorize', provider.issuer);
+    url.search = new URLSearchParams({
+      response_type: 'code',
+      client_id: SPA_CLIENT_ID,
+      redirect_uri: redirectUri,
+      code_challenge: verifier,
+      code_challenge_method: 'plain',
+      login_hint: 'alice',
+    }).toString();
+    const plain = await fetch(url, { redirect: 'manual' });
+    expect(plain.status).toBe(400);
+  });
+});

@@ -1,0 +1,349 @@
+import {
+  startDevImageApiProcess,
+  type DevImageApiProcess,
+} from '../../support/dev-image-api-process';
+import { HttpClient } from '../../support/http-client';
+import {
+  recordReliability,
+  reliabilitySeed,
+  seededRandom,
+} from '../../support/reliability';
+import { startServer, type ServerProcess } from '../../support/server-process';
+import { readStoredAssets } from '../../support/stored-assets';
+import {
+  readStoredTasks,
+  unfinished,
+  type StoredTask,
+} from '../../support/stored-tasks';
+import {
+  createTestDatabase,
+  TEST_DATABASE,
+  type TestDatabase,
+} from '../../support/test-database';
+
+const SECRET = 'sk-reliability-crash-tasks-7c21e90d4b';
+/** CI runs every one of them: each kill lands while a task is RUNNING. */
+const KILLS = 20;
+const CLIENTS = 3;
+/** The least the service allows: a killed worker's task is taken again after it. */
+const LEASE_S = 10;
+const MAX_ATTEMPTS = 3;
+/** The last restart's drain: the newest lease runs out, then the backlog runs. */
+const DRAIN_MS = (LEASE_S + 50) * 1000;
+const JSON_HEADERS = { 'content-type': 'application/json' };
+
+const sleep = (ms: number) =>
+  new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+/** A logo task the service acknowledged with 202. */
+interface Acknowledged {
+  id: string;
+  projectId: string;
+  count: number;
+}
+
+/**
+ * The real server process running logo tasks against the dev image API
+ * (each call 300–800 ms), SIGKILLed while tasks are RUNNING and restarted
+ * at once on the same database, KILLS times. Once the last restart has
+ * drained the queue: no acknowledged task is lost, every task finished
+ * (SUCCEEDED with its assets, or FAILED because its last attempt's worker
+ * died), and no asset, section or agent is left as a dead attempt had it.
+ */
+describe(`Task crash safety on ${TEST_DATABASE} (reliability)`, () => {
+  let database: TestDatabase;
+  let imageApi: DevImageApiProcess;
+  let server: ServerProcess | undefined;
+  const seed = reliabilitySeed('crash-tasks');
+  const random = seededRandom(seed);
+
+  beforeAll(async () => {
+    database = await createTestDatabase();
+    imageApi = await startDevImageApiProcess();
+  }, 60_000);
+
+  afterAll(async () => {
+    await server?.stop();
+    await imageApi?.stop();
+    await database?.drop();
+  });
+
+  const start = () =>
+    startServer({
+      DATABASE_URL: database.url,
+      DATABASE_CONNECT_TIMEOUT_MS: '30000',
+      IMAGE_API_KEY: SECRET,
+      IMAGE_API_URL: imageApi.url,
+      IMAGE_API_CONCURRENCY: '32',
+      // Every task's calls count as its user's and as one address's ('task'):
+      // the default share (4) would refuse a client's overlapping tasks.
+      IMAGE_API_CLIENT_LIMIT: '64',
+      LOGO_RATE_LIMIT: '0',
+      ASSET_MAX_PER_PROJECT: '1000',
+      TASK_LEASE_S: String(LEASE_S),
+      TASK_MAX_ATTEMPTS: String(MAX_ATTEMPTS),
+      TASK_CONCURRENCY: '8',
+      TASK_MAX_QUEUED_PER_PROJECT: '10000',
+      TASK_MAX_QUEUED_PER_USER: '10000',
+      LOG_LEVEL: 'warn',
+    });
+
+  /** Every call from now on takes `latencyMs` (the admin endpoint). */
+  async function setLatency(latencyMs: number): Promise<void> {
+    const admin = new URL('/_dev/reply', imageApi.url);
+    const answer = await fetch(admin, {
+      method: 'PUT',
+      headers: JSON_HEADERS,
+      body: JSON.stringify({ reply: 'image', latencyMs }),
+    });
+    expect(answer.status).toBe(200);
+  }
+
+  /** One client: logo tasks into its project, a few a second, until stopped. */
+  async function runClient(
+    client: HttpClient,
+    projectId: string,
+    stopped: () => boolean,
+    acknowledged: Acknowledged[],
+    refused: string[],
+  ): Promise<void> {
+    while (!stopped()) {
+      const count = 1 + Math.floor(random() * 2);
+      try {
+        const answer = await client.send({
+          method: 'POST',
+          path: `/api/projects/${projectId}/tasks`,
+          headers: JSON_HEADERS,
+          body: JSON.stringify({
+            type: 'logo',
+            input: {
+              companyName: 'Crash Co',
+              style: 'modern',
+              colors: ['#1E40AF'],
+              count,
+            },
+          }),
+        });
+        if (answer.status === 202) {
+          const { task } = JSON.parse(answer.text) as { task: { id: string } };
+          acknowledged.push({ id: task.id, projectId, count });
+        } else {
+          refused.push(`POST answered ${answer.status}: ${answer.text}`);
+        }
+      } catch {
+        return; // Killed mid-request: stored or not, nobody was told.
+      }
+      await sleep(150 + random() * 250);
+    }
+  }
+
+  /** The attempts the database shows RUNNING, as `taskId:attempt`. */
+  async function runningAttempts(): Promise<Set<string>> {
+    const { tasks } = await readStoredTasks(database);
+    return new Set(
+      tasks
+        .filter((task) => task.status === 'RUNNING')
+        .map((task) => `${task.id}:${task.attempts}`),
+    );
+  }
+
+  /**
+   * Waits (bounded) until the database shows an attempt RUNNING that the
+   * last kill did not leave behind: one this process took.
+   */
+  async function untilRunning(
+    leftBefore: Set<string>,
+    timeoutMs: number,
+  ): Promise<boolean> {
+    const deadline = Date.now() + timeoutMs;
+    while (Date.now() < deadline) {
+      const now = await runningAttempts();
+      if ([...now].some((attempt) => !leftBefore.has(attempt))) return true;
+      await sleep(50);
+    }
+    return false;
+  }
+
+  it(`settles every acknowledged task through ${KILLS} SIGKILLs while tasks run`, async () => {
+    const acknowledged: Acknowledged[] = [];
+    const refused: string[] = [];
+    const failures: string[] = [];
+    let killsWhileRunning = 0;
+    let leftBefore = new Set<string>();
+
+    // The clients' projects, one user each.
+    server = await start();
+    const setup = new HttpClient(server.baseUrl);
+    const projectIds: string[] = [];
+    for (let index = 0; index < CLIENTS; index++) {
+      const answer = await setup.send({
+        method: 'POST',
+        path: '/api/projects',
+        headers: JSON_HEADERS,
+        body: JSON.stringify({
+          name: `crash-tasks-${index}`,
+          userId: `crash-tasks-${index}`,
+        }),
+      });
+      expect(answer.status).toBe(201);
+      projectIds.push(
+        (JSON.parse(answer.text) as { project: { id: string } }).project.id,
+      );
+    }
+    setup.close();
+
+    for (let kill = 0; kill < KILLS; kill++) {
+      await setLatency(300 + Math.floor(random() * 501));
+      server ??= await start();
+      const clients = projectIds.map(() => new HttpClient(server!.baseUrl, 1));
+      let stopped = false;
+      const running = clients.map((client, index) =>
+        runClient(
+          client,
+          projectIds[index],
+          () => stopped,
+          acknowledged,
+          refused,
+        ),
+      );
+      // A random moment once a task is in a worker's hands.
+      const sawRunning = await untilRunning(leftBefore, 10_000);
+      await sleep(random() * 1_200);
+      await server.kill();
+      stopped = true;
+      await Promise.all(running);
+      clients.forEach((client) => client.close());
+      const output = `${server.stdout}${server.stderr}`;
+      if (output.includes(SECRET)) {
+        failures.push(`kill ${kill + 1}: the key appeared in the output`);
+      }
+      server = undefined;
+      // What the killed process left behind: an attempt it was running.
+      const left = await runningAttempts();
+      const itsOwn = [...left].filter((attempt) => !leftBefore.has(attempt));
+      if (sawRunning && itsOwn.length > 0) killsWhileRunning++;
+      else failures.push(`kill ${kill + 1} found no task of its own RUNNING`);
+      leftBefore = left;
+    }
+
+    // The last restart: dead workers' leases run out, the queue drains.
+    server = await start();
+    const deadline = Date.now() + DRAIN_MS;
+    let state = await readStoredTasks(database);
+    while (unfinished(state.tasks).length > 0 && Date.now() < deadline) {
+      await sleep(250);
+      state = await readStoredTasks(database);
+    }
+    const stored = await readStoredAssets(database);
+
+    failures.push(
+      ...problemsOf(acknowledged, state.tasks, stored.assets),
+      ...Object.entries(state.sections)
+        .filter(([status]) => status === 'IN_PROGRESS')
+        .map(([, n]) => `${n} sections still IN_PROGRESS`),
+      ...Object.entries(state.agents)
+        .filter(([status]) => status === 'WORKING')
+        .map(([, n]) => `${n} agents still WORKING`),
+      ...refused,
+    );
+    if (stored.integrity !== 'ok') {
+      failures.push(`integrity_check: ${stored.integrity}`);
+    }
+
+    // The restarted service answers each task as it is stored.
+    const client = new HttpClient(server.baseUrl);
+    const byId = new Map(state.tasks.map((task) => [task.id, task]));
+    for (const task of acknowledged.slice(-10)) {
+      const answer = await client.send({
+        method: 'GET',
+        path: `/api/projects/${task.projectId}/tasks/${task.id}`,
+      });
+      const shown = (JSON.parse(answer.text) as { task?: { status: string } })
+        .task;
+      if (
+        answer.status !== 200 ||
+        shown?.status !== byId.get(task.id)?.status
+      ) {
+        failures.push(`GET task ${task.id} answered ${answer.status}`);
+      }
+    }
+    client.close();
+
+    const succeeded = state.tasks.filter((t) => t.status === 'SUCCEEDED');
+    const lost = state.tasks.filter((t) => t.error?.code === 'worker_lost');
+    recordReliability({
+      driver: 'crash',
+      item: `task kill points (${acknowledged.length} tasks acknowledged, ${succeeded.length} succeeded, ${lost.length} worker_lost)`,
+      count: killsWhileRunning,
+      failures: failures.length,
+      seed,
+    });
+    expect(failures).toEqual([]);
+    expect(killsWhileRunning).toBe(KILLS);
+    expect(acknowledged.length).toBeGreaterThanOrEqual(KILLS);
+    expect(succeeded.length).toBeGreaterThan(0);
+  }, 240_000);
+});
+
+/**
+ * Every way the stored tasks and assets break the rules: an acknowledged
+ * task missing, a task not finished or finished otherwise than by success
+ * or a lost last attempt, a success without exactly its assets, an asset
+ * no success names.
+ */
+function problemsOf(
+  acknowledged: Acknowledged[],
+  tasks: StoredTask[],
+  assets: Array<{
+    id: string;
+    projectId: string;
+    content: { length: number } | null;
+  }>,
+): string[] {
+  const problems: string[] = [];
+  const byId = new Map(tasks.map((task) => [task.id, task]));
+  const assetsById = new Map(assets.map((asset) => [asset.id, asset]));
+  for (const { id, count } of acknowledged) {
+    const task = byId.get(id);
+    if (!task) problems.push(`acknowledged task ${id} was lost`);
+    else if ((task.input.count ?? 1) !== count) {
+      problems.push(`task ${id} asks for ${task.input.count}, sent ${count}`);
+    }
+  }
+  const named = new Set<string>();
+  for (const task of tasks) {
+    const where = `task ${task.id} (${task.status}, attempt ${task.attempts})`;
+    if (task.attempts < 1 || task.attempts > MAX_ATTEMPTS) {
+      problems.push(`${where}: attempts out of 1..${MAX_ATTEMPTS}`);
+    }
+    if (task.status === 'SUCCEEDED') {
+      const count = task.input.count ?? 1;
+      if (task.assetIds.length !== count) {
+        problems.push(`${where}: ${task.assetIds.length} assets of ${count}`);
+      }
+      for (const assetId of task.assetIds) {
+        const asset = assetsById.get(assetId);
+        named.add(assetId);
+        if (!asset) problems.push(`${where}: asset ${assetId} has no row`);
+        else if (!asset.content || asset.content.length === 0) {
+          problems.push(`${where}: asset ${assetId} has no bytes`);
+        } else if (asset.projectId !== task.projectId) {
+          problems.push(`${where}: asset ${assetId} is another project's`);
+        }
+      }
+    } else if (task.status === 'FAILED') {
+      if (task.error?.code !== 'worker_lost') {
+        problems.push(`${where}: failed with ${JSON.stringify(task.error)}`);
+      }
+      if (task.assetIds.length > 0) problems.push(`${where}: has assets`);
+    } else {
+      problems.push(`${where}: not finished`);
+    }
+  }
+  for (const asset of assets) {
+    if (!named.has(asset.id)) {
+      problems.push(`asset ${asset.id} belongs to no succeeded task`);
+    }
+  }
+  return problems;
+}
