@@ -4,7 +4,13 @@ import { ExpressAdapter } from '@nestjs/platform-express';
 import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
 import { Test } from '@nestjs/testing';
 import type { Application } from 'express';
-import { removeNestBodyParsers, swaggerApplication } from './app-parity';
+import request from 'supertest';
+import { Reply } from '../common/http/reply';
+import {
+  removeNestBodyParsers,
+  sendReplies,
+  swaggerApplication,
+} from './app-parity';
 
 type Layer = { handle?: { name?: string; __original?: unknown } };
 const layerNames = (app: Application) =>
@@ -105,5 +111,60 @@ describe('swaggerApplication', () => {
     expect(Object.keys(fromStandIn.paths)).toEqual(['/things']);
     expect(fromStandIn).toEqual(SwaggerModule.createDocument(nest, config));
     await nest.close();
+  });
+});
+
+describe('sendReplies', () => {
+  @Controller()
+  class RepliesController {
+    @Get('created')
+    created() {
+      return new Reply(201, { Location: '/x/1', ETag: '"1"' }, '{"id":"1"}');
+    }
+
+    @Get('not-modified')
+    notModified() {
+      return new Reply(304, { ETag: '"1"' });
+    }
+
+    @Get('plain')
+    plain() {
+      return { plain: true };
+    }
+  }
+
+  @Module({ controllers: [RepliesController] })
+  class RepliesModule {}
+
+  it("sends a handler's Reply with its status and headers, and any other result as Nest does", async () => {
+    const moduleRef = await Test.createTestingModule({
+      imports: [RepliesModule],
+    }).compile();
+    const app = moduleRef.createNestApplication();
+    sendReplies(app.get(HttpAdapterHost).httpAdapter);
+    await app.init();
+    try {
+      const created = await request(app.getHttpServer()).get('/created');
+      expect(created.status).toBe(201);
+      expect(created.headers.location).toBe('/x/1');
+      expect(created.headers.etag).toBe('"1"');
+      expect(created.headers['content-type']).toBe(
+        'application/json; charset=utf-8',
+      );
+      expect(created.text).toBe('{"id":"1"}');
+
+      const notModified = await request(app.getHttpServer()).get(
+        '/not-modified',
+      );
+      expect(notModified.status).toBe(304);
+      expect(notModified.headers.etag).toBe('"1"');
+      expect(notModified.text).toBe('');
+
+      const plain = await request(app.getHttpServer()).get('/plain');
+      expect(plain.status).toBe(200);
+      expect(plain.body).toEqual({ plain: true });
+    } finally {
+      await app.close();
+    }
   });
 });
