@@ -1,4 +1,4 @@
-import { writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus, release } from 'node:os';
 import { join } from 'node:path';
 import { codeVersionOf, startBenchRun } from './bench-run';
@@ -338,6 +338,8 @@ async function main(): Promise<void> {
     run.backends.push(postgresBackend(settings.postgresUrl, run.workDir));
   }
   const results: BackendResult[] = [];
+  // bench/results/ is ignored by git: a fresh clone does not have it.
+  mkdirSync(RESULTS_DIR, { recursive: true });
   const file = join(
     RESULTS_DIR,
     `${startedAt

@@ -1,4 +1,4 @@
-import { writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus, release } from 'node:os';
 import { join } from 'node:path';
 import { codeVersionOf, startBenchRun } from './bench-run';
@@ -403,6 +403,8 @@ async function main(): Promise<void> {
   }
   const load = await LoadGenerator.start();
   const results: BackendResult[] = [];
+  // bench/results/ is ignored by git: a fresh clone does not have it.
+  mkdirSync(RESULTS_DIR, { recursive: true });
   const file = join(
     RESULTS_DIR,
     `${startedAt
