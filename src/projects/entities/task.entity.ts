@@ -7,7 +7,7 @@ import {
   PrimaryColumn,
 } from 'typeorm';
 import type { ColumnsAnswered } from '../../database/entity-columns';
-import type { TaskDto } from '../../tasks/dto/task.dto';
+import type { TaskDto, TaskInternalColumn } from '../../tasks/dto/task.dto';
 import { Agent } from './agent.entity';
 import { Project } from './project.entity';
 import { Section } from './section.entity';
@@ -108,14 +108,14 @@ export class Task {
 }
 
 /**
- * Every column is a field of TaskDto, but the internal ones: when it last
- * changed and the embedded engine's schedule (when it may run, until when
- * its worker holds it, its place in its owner's line). `input`, `assetIds`
- * and `error` are JSON text the repository parses.
+ * Every column is a field of TaskDto, but the internal ones
+ * (TaskInternalColumn, beside TaskDto: the tasks repository's INSERT
+ * names every column from the two). `input`, `assetIds` and `error` are
+ * JSON text the repository parses.
  */
 export const TASK_COLUMNS_ANSWERED: ColumnsAnswered<
   Task,
   TaskDto,
-  'updatedAt' | 'runAfter' | 'leaseUntil' | 'queuePlace',
+  TaskInternalColumn,
   'input' | 'assetIds' | 'error'
 > = true;
