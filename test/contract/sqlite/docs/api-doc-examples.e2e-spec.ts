@@ -152,7 +152,10 @@ describe('docs/api.md examples', () => {
       json,
     });
     expect(
-      problemOf(document, request('{"name":"a","userId":"u","color":"red"}')),
+      problemOf(
+        document,
+        request('{"name":"a","userId":"u","x_unknown_field":"red"}'),
+      ),
     ).toMatch(/additional/);
     expect(problemOf(document, request('{"name":"a"}'))).toMatch(/userId/);
   });
