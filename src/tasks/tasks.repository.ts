@@ -12,8 +12,10 @@ import {
   type Transaction,
 } from '../database/database.service';
 import { isoTimestamp, sqlFor } from '../database/sql';
+import { constant, rowInsert, type ColumnValue } from '../database/row-insert';
 import {
   TASK_FIELDS,
+  type TaskColumn,
   type TaskDto,
   type TaskErrorDto,
   type TaskStatus,
@@ -70,6 +72,32 @@ export interface NewTask {
   /** How many of the owner's tasks are unfinished already (engine/task-schedule.repository.ts). */
   queuePlace: number;
 }
+
+/**
+ * Every column of a new task, in the order of the statement: a field of
+ * NewTask, or the value every task starts with. Typed with every column
+ * required, so a column added to the entity fails to compile here until
+ * the INSERT sets it.
+ */
+const INSERT = rowInsert<keyof NewTask>('tasks', {
+  id: 'id',
+  projectId: 'projectId',
+  type: 'type',
+  agentId: 'agentId',
+  sectionId: 'sectionId',
+  status: constant("'QUEUED'"),
+  input: 'input',
+  assetIds: constant("'[]'"),
+  error: constant('NULL'),
+  attempts: constant('0'),
+  createdAt: 'createdAt',
+  startedAt: constant('NULL'),
+  finishedAt: constant('NULL'),
+  updatedAt: 'createdAt',
+  runAfter: 'createdAt',
+  leaseUntil: constant('NULL'),
+  queuePlace: 'queuePlace',
+} satisfies { [K in TaskColumn]-?: ColumnValue<keyof NewTask> });
 
 /** What a worker needs to run a task: the task and its project's text. */
 export interface ClaimedTask {
@@ -135,19 +163,13 @@ export class TasksRepository {
 
   async insert(transaction: Transaction, task: NewTask): Promise<TaskDto> {
     const sql = sqlFor(managerOf(transaction));
-    const at = sql.timestamp(task.createdAt);
     await sql.changes(
-      `INSERT INTO "tasks" ("id", "projectId", "type", "agentId", "sectionId", "status", "input", "assetIds", "error", "attempts", "createdAt", "startedAt", "finishedAt", "updatedAt", "runAfter", "leaseUntil", "queuePlace") VALUES ($1, $2, $3, $4, $5, 'QUEUED', $6, '[]', NULL, 0, $7, NULL, NULL, $7, $7, NULL, $8)`,
-      [
-        task.id,
-        task.projectId,
-        task.type,
-        task.agentId,
-        task.sectionId,
-        JSON.stringify(task.input),
-        at,
-        task.queuePlace,
-      ],
+      INSERT.text,
+      INSERT.params({
+        ...task,
+        input: JSON.stringify(task.input),
+        createdAt: sql.timestamp(task.createdAt),
+      }),
     );
     this.changeLog.record(transaction, task.projectId, {
       type: 'task.updated',

@@ -11,6 +11,8 @@ import type {
   AgentStatus,
   AgentType,
 } from '../projects.constants';
+import type { ColumnsAnswered } from '../../database/entity-columns';
+import type { AgentDto } from '../dto/project-responses.dto';
 import { Project } from './project.entity';
 import { TimestampColumn } from './timestamp-column';
 
@@ -47,3 +49,7 @@ export class Agent {
   @TimestampColumn()
   updatedAt: Date;
 }
+
+/** Every column is a field of AgentDto, and the other way round. */
+export const AGENT_COLUMNS_ANSWERED: ColumnsAnswered<Agent, AgentDto, never> =
+  true;

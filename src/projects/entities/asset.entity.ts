@@ -1,5 +1,5 @@
 import type { AssetKind, AssetRecord } from '../../assets/dto/asset.dto';
-import type { ColumnsOfEntity } from '../../database/entity-columns';
+import type { ColumnsAnswered } from '../../database/entity-columns';
 import {
   Column,
   Entity,
@@ -65,5 +65,12 @@ export class Asset {
   createdAt: Date;
 }
 
-/** Every stored field of AssetDto is a column here. */
-export type AssetColumns = ColumnsOfEntity<Asset, AssetRecord>;
+/**
+ * Every column is a stored field of AssetDto (its url is made per answer),
+ * and the other way round; no column is internal.
+ */
+export const ASSET_COLUMNS_ANSWERED: ColumnsAnswered<
+  Asset,
+  AssetRecord,
+  never
+> = true;

@@ -1,4 +1,4 @@
-import type { ColumnsOfEntity } from '../../database/entity-columns';
+import type { ColumnsAnswered } from '../../database/entity-columns';
 import type { ProjectDto } from '../dto/project-responses.dto';
 import {
   Column,
@@ -60,5 +60,12 @@ export class Project {
   assets: Asset[];
 }
 
-/** Every field of ProjectDto is a column here. */
-export type ProjectColumns = ColumnsOfEntity<Project, ProjectDto>;
+/**
+ * Every column is a field of ProjectDto, but the internal ones: `version`
+ * is the ETag, never a member of the body.
+ */
+export const PROJECT_COLUMNS_ANSWERED: ColumnsAnswered<
+  Project,
+  ProjectDto,
+  'version'
+> = true;

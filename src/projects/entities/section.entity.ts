@@ -7,6 +7,8 @@ import {
   OneToMany,
   PrimaryColumn,
 } from 'typeorm';
+import type { ColumnsAnswered } from '../../database/entity-columns';
+import type { SectionDto } from '../../sections/dto/section.dto';
 import type { SectionStatus, SectionType } from '../projects.constants';
 import { Asset } from './asset.entity';
 import { Project } from './project.entity';
@@ -54,3 +56,13 @@ export class Section {
   @OneToMany(() => Asset, (asset) => asset.section)
   assets?: Asset[];
 }
+
+/**
+ * Every column is a field of SectionDto, but the internal ones: `position`
+ * orders the sections of an answer and is not shown.
+ */
+export const SECTION_COLUMNS_ANSWERED: ColumnsAnswered<
+  Section,
+  SectionDto,
+  'position'
+> = true;

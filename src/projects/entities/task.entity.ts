@@ -6,6 +6,8 @@ import {
   ManyToOne,
   PrimaryColumn,
 } from 'typeorm';
+import type { ColumnsAnswered } from '../../database/entity-columns';
+import type { TaskDto, TaskInternalColumn } from '../../tasks/dto/task.dto';
 import { Agent } from './agent.entity';
 import { Project } from './project.entity';
 import { Section } from './section.entity';
@@ -104,3 +106,16 @@ export class Task {
   @Column({ type: 'integer', default: 0 })
   queuePlace: number;
 }
+
+/**
+ * Every column is a field of TaskDto, but the internal ones
+ * (TaskInternalColumn, beside TaskDto: the tasks repository's INSERT
+ * names every column from the two). `input`, `assetIds` and `error` are
+ * JSON text the repository parses.
+ */
+export const TASK_COLUMNS_ANSWERED: ColumnsAnswered<
+  Task,
+  TaskDto,
+  TaskInternalColumn,
+  'input' | 'assetIds' | 'error'
+> = true;

@@ -175,6 +175,18 @@ export const TASK_FIELDS = Object.keys({
   finishedAt: true,
 } satisfies { [K in keyof TaskDto]-?: true }) as Array<keyof TaskDto>;
 
+/**
+ * The columns of a task no answer shows: when it last changed, and the
+ * embedded engine's schedule (when it may run, until when its worker
+ * holds it, its place in its owner's line). With TaskDto's fields, every
+ * column of the entity (checked in projects/entities/task.entity.ts).
+ */
+export type TaskInternalColumn =
+  'updatedAt' | 'runAfter' | 'leaseUntil' | 'queuePlace';
+
+/** Every column of the tasks table. */
+export type TaskColumn = keyof TaskDto | TaskInternalColumn;
+
 /** The fields stored as JSON text. */
 export const TASK_JSON_FIELDS: ReadonlySet<string> = new Set([
   'input',

@@ -1,6 +1,12 @@
 import request from 'supertest';
-import { DataSource } from 'typeorm';
+import {
+  DataSource,
+  TableColumn,
+  type MigrationInterface,
+  type QueryRunner,
+} from 'typeorm';
 import { buildDataSourceOptions } from '../../../../config/data-source-options';
+import { runPendingMigrations } from '../../../../config/run-migrations';
 import { databaseConfig } from '../../../../src/database/database.config';
 import { MIGRATIONS } from '../../../../migrations';
 import { seedProjects } from '../../../support/seed-projects';
@@ -119,3 +125,156 @@ describe('upgrading a database with hosted logos stored whole', () => {
     }
   });
 });
+
+/**
+ * A column added to tasks. The migration that adds it is a plain ALTER
+ * TABLE … ADD COLUMN with a constant default, the same text on both
+ * databases: each adds the column in place, every existing row takes the
+ * default. TypeORM's `queryRunner.addColumn` does that on PostgreSQL only;
+ * on SQLite it rebuilds the table (a copy named temporary_tasks, every row
+ * copied, the old table dropped, the copy renamed, its indexes made again)
+ * from the definition its query runner cached, and one run of migrations
+ * shares one query runner: after the first schema's tasks were dropped and
+ * made anew, and queuePlace added in plain SQL, that definition is the
+ * first schema's (docs/development.md, "Adding a field to a task").
+ */
+describe('adding a column to tasks', () => {
+  const PROJECT_ID = '019aa8f2-5f1c-7c3e-9a51-3c1f5d0b8e20';
+  const TASK_ID = '019aa8f4-1c2d-7e3f-8a4b-5c6d7e8f9a0b';
+  const AT = '2026-11-22 03:39:09.321';
+
+  /** A DataSource on a fresh database, not migrated yet. */
+  async function freshDatabase(
+    migrations: Array<new () => MigrationInterface>,
+  ): Promise<{ dataSource: DataSource; drop: () => Promise<void> }> {
+    const database = await createTestDatabase();
+    const dataSource = new DataSource({
+      ...buildDataSourceOptions(
+        databaseConfig({ DATABASE_URL: database.url }).connection,
+      ),
+      migrations,
+    });
+    await dataSource.initialize();
+    return {
+      dataSource,
+      drop: async () => {
+        await dataSource.destroy();
+        await database.drop();
+      },
+    };
+  }
+
+  /** One project with one task, in a migrated database. */
+  async function addATask(dataSource: DataSource): Promise<void> {
+    const p = (n: number) => (TEST_DATABASE === 'postgres' ? `$${n}` : '?');
+    await dataSource.query(
+      `INSERT INTO "projects" ("id", "name", "description", "userId", "createdAt", "updatedAt") VALUES (${p(1)}, 'P', NULL, 'u', ${p(2)}, ${p(3)})`,
+      [PROJECT_ID, AT, AT],
+    );
+    await dataSource.query(
+      `INSERT INTO "tasks" ("id", "projectId", "type", "status", "input", "assetIds", "createdAt", "updatedAt", "runAfter") VALUES (${p(1)}, ${p(2)}, 'logo', 'QUEUED', '{}', '[]', ${p(3)}, ${p(4)}, ${p(5)})`,
+      [TASK_ID, PROJECT_ID, AT, AT, AT],
+    );
+  }
+
+  /** What a rebuild would change: the table's storage, its indexes. */
+  async function shapeOfTasks(dataSource: DataSource): Promise<unknown> {
+    return dataSource.query<unknown[]>(
+      TEST_DATABASE === 'postgres'
+        ? `SELECT 'table' AS "type", relname AS "name", relfilenode::text AS "storage" FROM pg_class WHERE relname = 'tasks' UNION ALL SELECT 'index', indexname, NULL FROM pg_indexes WHERE tablename = 'tasks' ORDER BY 1, 2`
+        : `SELECT "type", "name", CASE "type" WHEN 'table' THEN "rootpage" END AS "storage" FROM "sqlite_master" WHERE "tbl_name" = 'tasks' ORDER BY 1, 2`,
+    );
+  }
+
+  it('a plain ALTER TABLE … ADD COLUMN runs with the other migrations on a fresh database', async () => {
+    const { dataSource, drop } = await freshDatabase([
+      ...MIGRATIONS,
+      ExampleTaskRank1899999999000,
+    ]);
+    try {
+      expect(await runPendingMigrations(dataSource)).toContain(
+        'ExampleTaskRank1899999999000',
+      );
+      await addATask(dataSource);
+      const [task] = await dataSource.query<unknown[]>(
+        'SELECT "id", "queuePlace", "exampleRank" FROM "tasks"',
+      );
+      expect(task).toEqual({ id: TASK_ID, queuePlace: 0, exampleRank: 0 });
+    } finally {
+      await drop();
+    }
+  });
+
+  it('a plain ALTER TABLE … ADD COLUMN keeps every task, in the same table with its indexes, at the default', async () => {
+    const { dataSource, drop } = await freshDatabase(MIGRATIONS);
+    try {
+      await runPendingMigrations(dataSource);
+      await addATask(dataSource);
+      const before = await shapeOfTasks(dataSource);
+      dataSource.migrations.push(new ExampleTaskRank1899999999000());
+      expect(await runPendingMigrations(dataSource)).toEqual([
+        'ExampleTaskRank1899999999000',
+      ]);
+      const [task] = await dataSource.query<unknown[]>(
+        'SELECT "id", "exampleRank" FROM "tasks"',
+      );
+      expect(task).toEqual({ id: TASK_ID, exampleRank: 0 });
+      const after = await shapeOfTasks(dataSource);
+      expect(after).toEqual(before);
+      expect(JSON.stringify(after)).toContain('idx_tasks_status_lease_id');
+    } finally {
+      await drop();
+    }
+  });
+
+  it("TypeORM's addColumn on tasks, run with the other migrations, fails on SQLite naming a column of the first schema", async () => {
+    const { dataSource, drop } = await freshDatabase([
+      ...MIGRATIONS,
+      AddColumnTaskRank1899999999001,
+    ]);
+    try {
+      const run = runPendingMigrations(dataSource);
+      if (TEST_DATABASE === 'postgres') {
+        // ALTER TABLE in place: the cached definition is not used.
+        await expect(run).resolves.toContain('AddColumnTaskRank1899999999001');
+      } else {
+        // The rebuild copies the columns the cache remembers: tasks as the
+        // initial schema made them, dropped by RunningTasks.
+        await expect(run).rejects.toThrow('no such column: "title"');
+      }
+    } finally {
+      await drop();
+    }
+  });
+});
+
+/** A column added as docs/development.md says: plain SQL, both dialects. */
+class ExampleTaskRank1899999999000 implements MigrationInterface {
+  name = 'ExampleTaskRank1899999999000';
+
+  async up(queryRunner: QueryRunner): Promise<void> {
+    await queryRunner.query(
+      'ALTER TABLE "tasks" ADD COLUMN "exampleRank" integer NOT NULL DEFAULT 0',
+    );
+  }
+
+  async down(queryRunner: QueryRunner): Promise<void> {
+    await queryRunner.query('ALTER TABLE "tasks" DROP COLUMN "exampleRank"');
+  }
+}
+
+/** The same column through TypeORM's helper, as the TypeORM docs show it. */
+class AddColumnTaskRank1899999999001 implements MigrationInterface {
+  name = 'AddColumnTaskRank1899999999001';
+
+  async up(queryRunner: QueryRunner): Promise<void> {
+    await queryRunner.addColumn(
+      'tasks',
+      new TableColumn({ name: 'exampleRank', type: 'integer', default: 0 }),
+    );
+  }
+
+  async down(queryRunner: QueryRunner): Promise<void> {
+    await queryRunner.dropColumn('tasks', 'exampleRank');
+  }
+}

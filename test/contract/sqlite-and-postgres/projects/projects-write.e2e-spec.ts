@@ -178,7 +178,7 @@ describe('PATCH /api/projects/{id}', () => {
 
   describe('a body that cannot be applied as given gives 500 and changes nothing', () => {
     const cases: Array<[string, unknown]> = [
-      ['an unknown key', { name: 'x', colour: 'red' }],
+      ['an unknown key', { name: 'x', x_unknown_field: 'red' }],
       ['a relation', { sections: [] }],
       ['the _count object', { _count: { tasks: 1 } }],
       ['a number for name', { name: 5 }],

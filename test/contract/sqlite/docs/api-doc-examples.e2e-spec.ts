@@ -13,7 +13,8 @@ import { REPO_ROOT } from '../../../support/server-process';
  * committed client/openapi.json, built from the DTOs). Under a heading
  * that names a route (`METHOD /path`), each ```json block is that route's
  * answer (its first 2xx status with a JSON body) and each curl `-d '…'`
- * body is its request. Objects are checked closed: a field the DTOs do not
+ * body is its request. A heading that names a shape (`### The task`)
+ * stands for the route that answers it. Objects are checked closed: a field the DTOs do not
  * have fails as surely as a required one left out. Formats are not
  * checked, so `"…"` stands for a value the example leaves out.
  */
@@ -27,6 +28,11 @@ interface Example {
 
 const ROUTE_HEADING = /^#{2,4} `(GET|POST|PATCH|PUT|DELETE) (\/[^`?[\s]*)/;
 
+/** Headings of a shape, and the route whose answer is that shape alone. */
+const SHAPE_HEADINGS: Readonly<Record<string, string>> = {
+  '### The task': 'GET /api/projects/{id}/tasks/{taskId}',
+};
+
 /** The examples of a Markdown text, each under the route heading above it. */
 function examplesOf(markdown: string): Example[] {
   const examples: Example[] = [];
@@ -36,7 +42,7 @@ function examplesOf(markdown: string): Example[] {
     const line = lines[index];
     if (/^#{1,4} /.test(line)) {
       const match = ROUTE_HEADING.exec(line);
-      route = match ? `${match[1]} ${match[2]}` : undefined;
+      route = match ? `${match[1]} ${match[2]}` : SHAPE_HEADINGS[line];
       continue;
     }
     if (!route || !/^```(json|bash)\s*$/.test(line)) continue;
@@ -127,6 +133,7 @@ describe('docs/api.md examples', () => {
       'response GET /api/ai/generate-logo',
       'request POST /api/projects/{id}/logos',
       'response POST /api/projects/{id}/logos',
+      'response GET /api/projects/{id}/tasks/{taskId}',
     ]) {
       expect(kinds).toContain(expected);
     }
@@ -152,7 +159,10 @@ describe('docs/api.md examples', () => {
       json,
     });
     expect(
-      problemOf(document, request('{"name":"a","userId":"u","color":"red"}')),
+      problemOf(
+        document,
+        request('{"name":"a","userId":"u","x_unknown_field":"red"}'),
+      ),
     ).toMatch(/additional/);
     expect(problemOf(document, request('{"name":"a"}'))).toMatch(/userId/);
   });

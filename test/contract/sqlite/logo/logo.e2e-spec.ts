@@ -461,8 +461,8 @@ describe('/api/ai/generate-logo', () => {
     it('ignores unknown extra fields (200)', async () => {
       const response = await post({
         ...valid,
-        extra: 'ignored',
-        nested: { a: 1 },
+        x_unknown_field: 'ignored',
+        x_unknown_object: { a: 1 },
       }).expect(200);
       expect(response.body.success).toBe(true);
     });
