@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { createParamDecorator, ExecutionContext } from '@nestjs/common';
 import type { Request } from 'express';
 import { InputValidationException } from '../failures/input-validation.error';
-import type { StoredAnswer } from './stored-answer';
+import type { ReplayableAnswer } from './replayable-answer';
 import {
   getBodyDigest,
   getRequestContext,
@@ -24,14 +24,14 @@ export interface IdempotentKey {
  */
 export interface IdempotentRequest<Result = never> extends IdempotentKey {
   /** The answer a result of the work is sent as (the feature's replies). */
-  answerOf: (result: Result) => StoredAnswer;
+  answerOf: (result: Result) => ReplayableAnswer;
 }
 
 /** Which operation a key belongs to, and how its answer is made. */
 export interface IdempotentOperation<Result> {
   /** Method and path, e.g. `POST /api/projects`: keys are per operation. */
   operation: string;
-  answerOf: (result: Result) => StoredAnswer;
+  answerOf: (result: Result) => ReplayableAnswer;
 }
 
 export const IDEMPOTENCY_KEY_HEADER = 'Idempotency-Key';

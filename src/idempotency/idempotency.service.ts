@@ -13,7 +13,7 @@ import type {
   IdempotentKey,
   IdempotentRequest,
 } from './idempotency-key.decorator';
-import type { StoredAnswer } from './stored-answer';
+import type { ReplayableAnswer } from './replayable-answer';
 import {
   IdempotencyKeyInUseError,
   IdempotencyKeyReusedError,
@@ -228,7 +228,7 @@ export class IdempotencyService
   }
 }
 
-const storable = (answer: StoredAnswer) => ({
+const storable = (answer: ReplayableAnswer) => ({
   status: answer.status,
   body: answer.body ?? '',
   headers: JSON.stringify(answer.headers),

@@ -1,12 +1,12 @@
 import { Reply } from '../common/http/reply';
-import type { StoredAnswer } from './stored-answer';
+import type { ReplayableAnswer } from './replayable-answer';
 
 /**
  * The answer first given for an Idempotency-Key, as it was stored: what a
  * keyed request gets instead of doing the work again.
  */
 export interface Replayed {
-  replayed: StoredAnswer;
+  replayed: ReplayableAnswer;
 }
 
 export const isReplayed = (result: object): result is Replayed =>

@@ -3,7 +3,7 @@
  * first request's result (a common/http Reply has this shape), replayed
  * byte for byte.
  */
-export interface StoredAnswer {
+export interface ReplayableAnswer {
   readonly status: number;
   readonly headers: Readonly<Record<string, string>>;
   /** JSON text; undefined only for an answer without a body. */
