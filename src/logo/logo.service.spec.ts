@@ -47,7 +47,7 @@ async function build(
     answersBase64: options.base64 ?? true,
   };
   const upstream = {
-    generateImage: jest.fn(() => {
+    generateImage: jest.fn((..._args: unknown[]) => {
       order.push('call');
       return Promise.resolve<unknown>(BYTES);
     }),
@@ -251,14 +251,14 @@ describe('LogoService', () => {
     jest.useFakeTimers();
     try {
       const { service, upstream, ticket } = await build();
-      upstream.generateImage.mockImplementationOnce(
-        (_prompt: string, signal: AbortSignal) =>
-          new Promise((_resolve, reject) =>
-            signal.addEventListener('abort', () =>
-              reject(signal.reason as Error),
-            ),
+      upstream.generateImage.mockImplementationOnce((...args: unknown[]) => {
+        const signal = args[1] as AbortSignal;
+        return new Promise((_resolve, reject) =>
+          signal.addEventListener('abort', () =>
+            reject(signal.reason as Error),
           ),
-      );
+        );
+      });
       const generated = service
         .generate(REQUEST, callerOf())
         .catch((error: unknown) => error);

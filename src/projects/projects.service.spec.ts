@@ -35,6 +35,7 @@ const KEY = {
   answerOf: () => ({ status: 201, headers: {}, body: '{}' }),
 };
 const REPLAY = { replayed: true } as never;
+const NEW_PROJECT = { name: 'Acme', userId: 'ann' };
 
 async function build(options: { rateLimited?: boolean } = {}) {
   const transaction = { name: 'transaction' };
@@ -98,7 +99,7 @@ describe('ProjectsService', () => {
   describe('create', () => {
     it('inserts the project with its sections and agents, counted against the client first', async () => {
       const { service, projects, createRateLimit } = await build();
-      const created = await service.create({ name: 'Acme' }, ANYONE);
+      const created = await service.create(NEW_PROJECT, ANYONE);
       expect(createRateLimit.consume).toHaveBeenCalledWith('ip:203.0.113.9');
       const [[, project]] = projects.insertNew.mock.calls as [
         [unknown, { id: string; sections: unknown[]; agents: unknown[] }],
@@ -120,7 +121,7 @@ describe('ProjectsService', () => {
     it('a keyed retry of a create already made is answered again without being counted', async () => {
       const { service, idempotency, createRateLimit, projects } = await build();
       idempotency.replay.mockResolvedValue(REPLAY);
-      await expect(service.create({ name: 'Acme' }, ANYONE, KEY)).resolves.toBe(
+      await expect(service.create(NEW_PROJECT, ANYONE, KEY)).resolves.toBe(
         REPLAY,
       );
       expect(createRateLimit.consume).not.toHaveBeenCalled();
@@ -133,7 +134,7 @@ describe('ProjectsService', () => {
       });
       idempotency.recordInTransaction.mockResolvedValue(false);
       idempotency.replay.mockResolvedValue(REPLAY);
-      await expect(service.create({ name: 'Acme' }, ANYONE, KEY)).resolves.toBe(
+      await expect(service.create(NEW_PROJECT, ANYONE, KEY)).resolves.toBe(
         REPLAY,
       );
       expect(idempotency.recordInTransaction).toHaveBeenCalledWith(
@@ -151,7 +152,7 @@ describe('ProjectsService', () => {
       idempotency.recordInTransaction
         .mockResolvedValueOnce(false)
         .mockResolvedValueOnce(true);
-      await service.create({ name: 'Acme' }, ANYONE, KEY);
+      await service.create(NEW_PROJECT, ANYONE, KEY);
       expect(idempotency.recordInTransaction).toHaveBeenCalledTimes(2);
       expect(projects.insertNew).toHaveBeenCalledTimes(1);
     });

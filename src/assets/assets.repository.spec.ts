@@ -1,0 +1,184 @@
+import {
+  openScratchSqlite,
+  type ScratchSqlite,
+} from '../../test/support/scratch-sqlite';
+import { newId } from '../common/ids';
+import type { Transaction } from '../database/database.service';
+import { ProjectNotFoundException } from '../project-scope/project-scope.errors';
+import type { Project } from '../projects/entities/project.entity';
+import { ASSET_PART_BYTES, AssetsRepository } from './assets.repository';
+import type { AssetRecord } from './dto/asset.dto';
+
+describe('AssetsRepository (SQLite)', () => {
+  let scratch: ScratchSqlite;
+  let assets: AssetsRepository;
+  let ann: Project;
+  let bob: Project;
+
+  beforeAll(async () => {
+    scratch = await openScratchSqlite();
+    assets = new AssetsRepository(scratch.db, scratch.changeLog);
+    ann = await scratch.insertProject('ann', 'Ann');
+    bob = await scratch.insertProject('bob', 'Bob');
+  });
+
+  afterAll(() => scratch.close());
+
+  beforeEach(() =>
+    scratch.db.write(async (manager) => {
+      await manager.query('DELETE FROM "asset_slot_reservations"');
+      await manager.query('DELETE FROM "assets"');
+    }),
+  );
+
+  /** Work in a transaction that changes the project, as the services do. */
+  const changing = <T>(
+    projectId: string,
+    work: (transaction: Transaction) => Promise<T>,
+  ) =>
+    scratch.db.transaction(async (transaction) => {
+      await scratch.scope.advance(transaction, {
+        projectId,
+        missing: () => new ProjectNotFoundException(),
+      });
+      return work(transaction);
+    });
+
+  const recordOf = (project: Project): AssetRecord => ({
+    id: newId(),
+    projectId: project.id,
+    sectionId: project.sections.find((s) => s.type === 'LOGO')!.id,
+    kind: 'logo',
+    contentType: 'image/png',
+    byteSize: 3,
+    sha256: 'a'.repeat(64),
+    prompt: 'a logo',
+    model: 'image-model',
+    createdAt: '2026-03-01T12:00:00.000Z',
+  });
+
+  const keep = (project: Project, bytes?: Buffer) =>
+    changing(project.id, async (transaction) => {
+      const record = recordOf(project);
+      await assets.insert(transaction, record);
+      if (bytes) await assets.insertContent(transaction, record.id, bytes);
+      return record;
+    });
+
+  const reserve = (project: Project, max: number, expiresAt: number) =>
+    scratch.db.transaction((transaction) =>
+      assets.reserveSlot(transaction, project.id, max, {
+        id: newId(),
+        expiresAt,
+      }),
+    );
+
+  it('an asset reads back as kept, and records its event', async () => {
+    const { latest } = await scratch.changeLog.bounds();
+    const kept = await keep(ann);
+    await expect(assets.find(ann.id, kept.id)).resolves.toEqual(kept);
+    const [event] = await scratch.changeLog.after(latest, {}, 10);
+    expect(event).toMatchObject({
+      type: 'asset.created',
+      data: { assetId: kept.id, sectionId: kept.sectionId, kind: 'logo' },
+    });
+  });
+
+  it("finds an asset only in its own project, and only in the owner's project when an owner is given", async () => {
+    const kept = await keep(ann);
+    await expect(assets.find(ann.id, kept.id, 'ann')).resolves.toEqual(kept);
+    await expect(assets.find(ann.id, kept.id, 'bob')).resolves.toBeNull();
+    await expect(assets.find(bob.id, kept.id)).resolves.toBeNull();
+  });
+
+  it("a slot is taken only while the project's assets and slots taken stay under the most allowed", async () => {
+    const later = Date.now() + 60_000;
+    await keep(ann);
+    await expect(reserve(ann, 3, later)).resolves.toBe('reserved');
+    await expect(reserve(ann, 3, later)).resolves.toBe('reserved');
+    await expect(reserve(ann, 3, later)).resolves.toBe('full');
+    // Another project's room is its own.
+    await expect(reserve(bob, 3, later)).resolves.toBe('reserved');
+  });
+
+  it('a slot whose time ran out counts no more; one given back frees its place', async () => {
+    await expect(reserve(ann, 1, Date.now() - 1)).resolves.toBe('reserved');
+    const id = newId();
+    await expect(
+      scratch.db.transaction((transaction) =>
+        assets.reserveSlot(transaction, ann.id, 1, {
+          id,
+          expiresAt: Date.now() + 60_000,
+        }),
+      ),
+    ).resolves.toBe('reserved');
+    await expect(reserve(ann, 1, Date.now() + 60_000)).resolves.toBe('full');
+    await assets.releaseSlot(id);
+    await expect(reserve(ann, 1, Date.now() + 60_000)).resolves.toBe(
+      'reserved',
+    );
+  });
+
+  it('counts the assets of one project only, slots not included', async () => {
+    await keep(ann);
+    await keep(ann);
+    await keep(bob);
+    await reserve(ann, 10, Date.now() + 60_000);
+    await expect(
+      scratch.db.transaction((transaction) =>
+        assets.countOfProject(transaction, ann.id),
+      ),
+    ).resolves.toBe(2);
+  });
+
+  it('keeps bytes in parts of ASSET_PART_BYTES, read back part by part; they go with the row', async () => {
+    const bytes = Buffer.alloc(ASSET_PART_BYTES * 2 + 10, 7);
+    const kept = await keep(ann, bytes);
+    await expect(assets.countContentParts(kept.id)).resolves.toBe(3);
+    const parts = [
+      await assets.readContentPart(kept.id, 0),
+      await assets.readContentPart(kept.id, 1),
+      await assets.readContentPart(kept.id, 2),
+    ];
+    expect(parts.map((part) => part?.length)).toEqual([
+      ASSET_PART_BYTES,
+      ASSET_PART_BYTES,
+      10,
+    ]);
+    expect(Buffer.concat(parts as Buffer[]).equals(bytes)).toBe(true);
+    await expect(assets.readContentPart(kept.id, 3)).resolves.toBeNull();
+
+    await changing(ann.id, (transaction) =>
+      assets.delete(transaction, { projectId: ann.id, assetId: kept.id }),
+    );
+    await expect(assets.countContentParts(kept.id)).resolves.toBe(0);
+  });
+
+  it('deletes an asset only from its own project; false when it was not there', async () => {
+    const kept = await keep(ann);
+    await expect(
+      scratch.db.transaction((transaction) =>
+        assets.delete(transaction, { projectId: bob.id, assetId: kept.id }),
+      ),
+    ).resolves.toBe(false);
+    await expect(
+      changing(ann.id, (transaction) =>
+        assets.delete(transaction, { projectId: ann.id, assetId: kept.id }),
+      ),
+    ).resolves.toBe(true);
+    await expect(assets.find(ann.id, kept.id)).resolves.toBeNull();
+  });
+
+  it('tells which of many ids have a row, past one batch', async () => {
+    const kept = [await keep(ann), await keep(bob)];
+    const asked = [
+      ...Array.from({ length: 150 }, () => newId()),
+      kept[0].id,
+      kept[1].id,
+    ];
+    await expect(assets.existingAssetIds(asked)).resolves.toEqual(
+      new Set(kept.map((asset) => asset.id)),
+    );
+    await expect(assets.existingAssetIds([])).resolves.toEqual(new Set());
+  });
+});
