@@ -47,7 +47,7 @@ async function build(
     answersBase64: options.base64 ?? true,
   };
   const upstream = {
-    generateImage: jest.fn((..._args: unknown[]) => {
+    generateImage: jest.fn<Promise<unknown>, unknown[]>(() => {
       order.push('call');
       return Promise.resolve<unknown>(BYTES);
     }),
