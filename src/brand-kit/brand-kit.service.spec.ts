@@ -8,7 +8,7 @@ import { ProjectScope } from '../project-scope/project-scope.repository';
 import { BRAND_KIT_FILES } from './brand-kit-images';
 import { NoBrandKitException } from './brand-kit.errors';
 import { BrandKitRepository } from './brand-kit.repository';
-import { BrandKitService } from './brand-kit.service';
+import { BrandKitService, slugOf } from './brand-kit.service';
 import { kitFilePrompt } from './kit-file-prompt';
 
 const PROJECT = '019aa8f2-5f1c-7c3e-9a51-3c1f5d0b8e20';
@@ -108,5 +108,45 @@ describe('BrandKitService', () => {
     await expect(service.zip(PROJECT, context)).rejects.toBeInstanceOf(
       NoBrandKitException,
     );
+  });
+
+  it('names a kit after its project in lowercase ASCII words', () => {
+    expect(slugOf('Café Acme — Ünited!')).toBe('cafe-acme-united');
+    expect(slugOf('日本')).toBe('project');
+    expect(slugOf('a'.repeat(100))).toHaveLength(60);
+  });
+
+  it("zips the newest file of each name, in the kit's order, each opened with its size and the reader's signal", async () => {
+    const newest = BRAND_KIT_FILES.map((name) => ({
+      id: `new-${name}`,
+      projectId: PROJECT,
+      prompt: kitFilePrompt(name, LOGO),
+      byteSize: 3,
+    }));
+    const older = newest.map((row) => ({ ...row, id: `old-${row.prompt}` }));
+    kits.kitFiles.mockResolvedValue([...newest, ...older]);
+    const zip = await service.zip(PROJECT, context);
+    const chunks: Buffer[] = [];
+    for await (const chunk of zip.body) chunks.push(chunk as Buffer);
+    const text = Buffer.concat(chunks).toString('latin1');
+    const offsets = BRAND_KIT_FILES.map((name) => text.indexOf(name));
+    expect([...offsets].sort((a, b) => a - b)).toEqual(offsets);
+    expect(bytes.open.mock.calls.map(([ref]) => ref as unknown)).toEqual(
+      newest.map((row) => ({ projectId: PROJECT, assetId: row.id })),
+    );
+    expect(bytes.open).toHaveBeenCalledWith(
+      expect.anything(),
+      3,
+      context.signal,
+    );
+  });
+
+  it("an admin's read of a kit sees any user's project", async () => {
+    const admin = {
+      ...context,
+      caller: { userId: 'root', admin: true },
+    } as CallContext;
+    await service.zip(PROJECT, admin);
+    expect(scope.nameOf).toHaveBeenCalledWith(PROJECT, undefined);
   });
 });
