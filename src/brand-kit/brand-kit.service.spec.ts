@@ -110,6 +110,22 @@ describe('BrandKitService', () => {
     );
   });
 
+  it('a kit file whose bytes cannot be read fails the zip stream, and nothing goes unhandled', async () => {
+    bytes.open.mockResolvedValueOnce(undefined);
+    const unhandled = jest.fn();
+    process.on('uncaughtException', unhandled);
+    try {
+      const zip = await service.zip(PROJECT, context);
+      const read = async () => {
+        for await (const chunk of zip.body) void chunk;
+      };
+      await expect(read()).rejects.toThrow('has no stored bytes');
+    } finally {
+      process.off('uncaughtException', unhandled);
+    }
+    expect(unhandled).not.toHaveBeenCalled();
+  });
+
   it('names a kit after its project in lowercase ASCII words', () => {
     expect(slugOf('Café Acme — Ünited!')).toBe('cafe-acme-united');
     expect(slugOf('日本')).toBe('project');

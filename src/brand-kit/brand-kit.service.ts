@@ -80,6 +80,12 @@ export class BrandKitService {
       throw new NoBrandKitException();
     }
     const zip = new ZipFile();
+    // A file that cannot be read fails the zip (an 'error' on the ZipFile,
+    // which would otherwise be unhandled and end the process): the output
+    // ends with it, and the route cuts the connection.
+    zip.on('error', (error: Error) => {
+      (zip.outputStream as Readable).destroy(error);
+    });
     const add = (zipName: string, assetId: string, byteSize: number) =>
       zip.addReadStreamLazy(
         zipName,
