@@ -93,11 +93,12 @@ describe('ProjectsRepository (SQLite)', () => {
       missing: () => new Missing(),
     });
     expect(await projects.findVersion(annOther.id)).toBeNull();
-    const sections = (await scratch.db.read((manager) =>
-      manager.query('SELECT 1 FROM "sections" WHERE "projectId" = ?', [
-        annOther.id,
-      ]),
-    )) as unknown[];
+    const sections = await scratch.db.read((manager) =>
+      manager.query<unknown[]>(
+        'SELECT 1 FROM "sections" WHERE "projectId" = ?',
+        [annOther.id],
+      ),
+    );
     expect(sections).toEqual([]);
   });
 });
