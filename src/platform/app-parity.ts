@@ -33,7 +33,7 @@ import { Reply } from '../common/http/reply';
  * handler's Reply (status, headers, body) is applied where the adapter
  * sends a result ({@link sendReplies}), not by a global interceptor — with
  * any interceptor, Nest runs every route through its Observable chain,
- * which cost 8–15% more CPU per request on GET by id in the A/B of
+ * which cost 19% more CPU per GET by id (8–11% on list, logo, create) in the A/B of
  * docs/performance.md.
  *
  * Both are covered by src/platform/app-parity.spec.ts and by the e2e suites
