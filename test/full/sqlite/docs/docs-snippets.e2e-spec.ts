@@ -1,4 +1,3 @@
-import { spawnSync } from 'node:child_process';
 import {
   copyFileSync,
   mkdtempSync,
@@ -8,7 +7,7 @@ import {
 } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import * as ts from 'typescript';
+import { runCli, strictDiagnostics } from '../../../support/generated-clients';
 import { REPO_ROOT } from '../../../support/server-process';
 
 /**
@@ -72,18 +71,6 @@ function asModule(snippet: Snippet): string {
   ].join('\n');
 }
 
-function run(command: string[], cwd: string): void {
-  const result = spawnSync(process.execPath, command, {
-    cwd,
-    encoding: 'utf8',
-  });
-  if (result.status !== 0) {
-    throw new Error(
-      `${command[0]} failed: ${result.stderr}${result.stdout}`.slice(0, 4000),
-    );
-  }
-}
-
 describe('the TypeScript examples of docs/api.md', () => {
   let dir: string;
   const snippets = markedSnippets();
@@ -98,7 +85,7 @@ describe('the TypeScript examples of docs/api.md', () => {
       join(REPO_ROOT, 'client', 'workspace-api.ts'),
       join(dir, 'workspace-api.ts'),
     );
-    run(
+    runCli(
       [
         join(
           REPO_ROOT,
@@ -132,7 +119,7 @@ describe('the TypeScript examples of docs/api.md', () => {
         },
       })};\n`,
     );
-    run(
+    runCli(
       [
         join(REPO_ROOT, 'node_modules', 'orval', 'dist', 'bin', 'orval.mjs'),
         '--config',
@@ -158,25 +145,7 @@ describe('the TypeScript examples of docs/api.md', () => {
       writeFileSync(file, asModule(snippet));
       return file;
     });
-    const program = ts.createProgram(files, {
-      strict: true,
-      noEmit: true,
-      target: ts.ScriptTarget.ES2022,
-      module: ts.ModuleKind.ESNext,
-      moduleResolution: ts.ModuleResolutionKind.Bundler,
-      lib: ['lib.es2022.d.ts', 'lib.dom.d.ts', 'lib.dom.iterable.d.ts'],
-      types: [],
-      skipLibCheck: true,
-      typeRoots: [join(REPO_ROOT, 'node_modules', '@types')],
-      paths: { '*': [join(REPO_ROOT, 'node_modules', '*')] },
-    });
-    const errors = ts.getPreEmitDiagnostics(program).map((diagnostic) =>
-      ts.formatDiagnostic(diagnostic, {
-        getCanonicalFileName: (name) => name,
-        getCurrentDirectory: () => dir,
-        getNewLine: () => '\n',
-      }),
-    );
+    const errors = strictDiagnostics(files, dir);
     expect(errors).toEqual([]);
   }, 120_000);
 });
