@@ -12,7 +12,7 @@ export default tseslint.config(
       'dist-dev/**',
       'coverage/**',
       // Type-checked by their own test against freshly generated clients.
-      'test/client-usage/calls/{openapi-fetch,hey-api,orval}.ts',
+      'test/client-usage/calls/{openapi-fetch,hey-api,orval,browser-flow}.ts',
     ],
   },
   eslint.configs.recommended,
