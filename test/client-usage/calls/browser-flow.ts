@@ -1,6 +1,7 @@
 import { heyApiCalls } from './hey-api';
 import { openapiFetchCalls } from './openapi-fetch';
 import { orvalCalls } from './orval';
+import type { FlowReport, Generator } from './flow-report';
 import type { Answer, WorkspaceCalls } from './workspace-calls';
 
 /**
@@ -11,21 +12,6 @@ import type { Answer, WorkspaceCalls } from './workspace-calls';
  * make and download the brand kit, search and sort the list. It reports
  * what it saw; the test decides.
  */
-
-export type Generator = 'openapi-fetch' | 'hey-api' | 'orval';
-
-export interface FlowReport {
-  created: { status: number; location: string | null };
-  progress: string[];
-  logoTask: { status: string; assetIds: string[] };
-  assetEvents: number;
-  cancelled: { status: number; taskStatus: string };
-  preview: { status: number; expiresAt: string | null };
-  kept: { status: number; assetId: string };
-  brandKit: { status: number; fileName: string | null; bytes: number };
-  search: { status: number; names: string[]; total: number | null };
-  sorted: { status: number; names: string[] };
-}
 
 interface ChangeEvent {
   type: string;
@@ -74,7 +60,7 @@ class ProjectEvents {
     for (const type of EVENT_TYPES) {
       source.addEventListener(type, (event) => {
         this.seen.push(
-          JSON.parse((event as MessageEvent<string>).data) as ChangeEvent,
+          JSON.parse((event as MessageEvent).data as string) as ChangeEvent,
         );
         for (const wake of this.waiters.splice(0)) wake();
       });

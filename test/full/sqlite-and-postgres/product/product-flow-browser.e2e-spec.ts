@@ -1,7 +1,7 @@
 import { cpSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { FlowReport } from '../../../client-usage/calls/browser-flow';
+import type { FlowReport } from '../../../client-usage/calls/flow-report';
 import { CrossOriginPage } from '../../../support/cross-origin-page';
 import { DevImageApi } from '../../../support/fake-image-api';
 import { bundleFlow } from '../../../support/flow-bundle';
