@@ -554,6 +554,7 @@ export async function captureRepositorySql(
           input: { count: 1 },
           createdAt: new Date(),
           queuePlace: 0,
+          total: 1,
         });
       }),
     );

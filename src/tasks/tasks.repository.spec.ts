@@ -57,6 +57,7 @@ describe('TasksRepository (SQLite)', () => {
         input: { style: 'flat' },
         createdAt,
         queuePlace: 0,
+        total: 1,
       }),
     );
   }
