@@ -411,6 +411,16 @@ export async function captureRepositorySql(
     await record('countContentParts', () => assets.countContentParts(asset.id));
     await record('readContentPart', () => assets.readContentPart(asset.id, 0));
     await record('existingAssetIds', () => assets.existingAssetIds([asset.id]));
+    await record('deleteReplaced', () =>
+      db.transaction((transaction) =>
+        assets.deleteReplaced(transaction, {
+          projectId: owner.id,
+          kind: 'brand-kit',
+          promptStart: 'favicon.ico from logo ',
+          keptId: asset.id,
+        }),
+      ),
+    );
     await record('delete', () =>
       db.transaction((transaction) => assets.delete(transaction, ref)),
     );

@@ -205,9 +205,7 @@ describe('TaskRunner', () => {
       taskRow('QUEUED', 1, { done: 2, total: 3 }, ['kept-1', 'kept-2']),
     );
     await handle();
-    expect(kind.run).toHaveBeenCalledWith(
-      expect.objectContaining({ done: 2 }),
-    );
+    expect(kind.run).toHaveBeenCalledWith(expect.objectContaining({ done: 2 }));
     expect(staged.keepIn).toHaveBeenCalledTimes(1);
     expect(changes()[1]).toEqual([
       { statuses: ['RUNNING'], attempts: 2, progress: { done: 2, total: 3 } },
@@ -272,9 +270,7 @@ describe('TaskRunner', () => {
   });
 
   it('a kind that keeps more results than its total is refused, nothing staged', async () => {
-    const { handle, kind, assets, changes } = await build(
-      taskRow('QUEUED', 1),
-    );
+    const { handle, kind, assets, changes } = await build(taskRow('QUEUED', 1));
     kind.run.mockImplementation(async (work) => {
       await work.keep({ kind: 'logo' });
       await work.keep({ kind: 'logo' });

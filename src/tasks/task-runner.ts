@@ -1,8 +1,5 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import {
-  AssetsService,
-  type ProducedAsset,
-} from '../assets/assets.service';
+import { AssetsService, type ProducedAsset } from '../assets/assets.service';
 import { Database, type Transaction } from '../database/database.service';
 import { ProjectNotFoundException } from '../project-scope/project-scope.errors';
 import { ProjectScope } from '../project-scope/project-scope.repository';

@@ -44,8 +44,10 @@ const USER_TASKS_LOCK = 7_344_001;
 /** A task with its project's name, description and owner. */
 const CLAIM_SELECT = `SELECT ${TASK_FIELDS.map((name) => `"t"."${name}"`).join(', ')}, ${PROJECT_SUMMARY_COLUMNS} FROM "tasks" "t" ${joinProject('t')}`;
 
-interface TaskRow
-  extends Omit<TaskDto, 'input' | 'assetIds' | 'progress' | 'error'> {
+interface TaskRow extends Omit<
+  TaskDto,
+  'input' | 'assetIds' | 'progress' | 'error'
+> {
   input: string;
   assetIds: string;
   progress: string;

@@ -83,7 +83,11 @@ export class LogoEditTask implements TaskKind {
     };
     // Each variation kept as it is drawn; those kept by an earlier attempt
     // are not drawn again.
-    for (let index = work.done; index < this.resultsOf(work.task.input); index++) {
+    for (
+      let index = work.done;
+      index < this.resultsOf(work.task.input);
+      index++
+    ) {
       const image = await this.edit(source, prompt, caller);
       await work.keep({
         kind: 'logo',
