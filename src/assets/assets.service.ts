@@ -22,11 +22,7 @@ import {
 } from '../project-scope/project-scope.repository';
 import { ProjectAccess } from '../auth/project-access';
 import { WorkspaceStatuses } from '../sections/workspace-statuses.repository';
-import {
-  AssetBytes,
-  type AssetRef,
-  type StagedBytes,
-} from './asset-bytes/asset-bytes';
+import { AssetBytes, type AssetRef } from './asset-bytes/asset-bytes';
 import { AssetUrls, type UrlSignature } from './asset-urls';
 import {
   AssetLimitReachedException,
