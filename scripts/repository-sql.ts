@@ -591,13 +591,35 @@ export async function captureRepositorySql(
         );
       }),
     );
+    await record('move (keep a result)', () =>
+      db.transaction((transaction) =>
+        tasks.move(
+          transaction,
+          taskId,
+          {
+            statuses: ['RUNNING'],
+            attempts: 1,
+            progress: { done: 0, total: 1 },
+          },
+          {
+            status: 'RUNNING',
+            progress: { done: 1, total: 1 },
+            assetIds: [],
+          },
+        ),
+      ),
+    );
     await record('move (settle)', () =>
       db.transaction((transaction) =>
         tasks.move(
           transaction,
           taskId,
-          { statuses: ['RUNNING'], attempts: 1 },
-          { status: 'SUCCEEDED', finished: true, error: null, assetIds: [] },
+          {
+            statuses: ['RUNNING'],
+            attempts: 1,
+            progress: { done: 1, total: 1 },
+          },
+          { status: 'SUCCEEDED', finished: true, error: null },
         ),
       ),
     );

@@ -85,11 +85,23 @@ VALUES ($1, $2, $3, $4, $5);
 SELECT pg_notify('change_events', '');
 COMMIT;
 
+-- TasksRepository.move (keep a result)
+START TRANSACTION;
+UPDATE "tasks"
+SET "status" = $1, "updatedAt" = $2, "assetIds" = $3, "progress" = $4
+WHERE "id" = $5 AND "status" IN ('RUNNING') AND "attempts" = $6 AND "progress" = $7
+RETURNING "projectId", "type", "attempts", "progress";
+SELECT pg_advisory_xact_lock($1);
+INSERT INTO "change_events" ("type", "projectId", "userId", "at", "data")
+VALUES ($1, $2, $3, $4, $5);
+SELECT pg_notify('change_events', '');
+COMMIT;
+
 -- TasksRepository.move (settle)
 START TRANSACTION;
 UPDATE "tasks"
-SET "status" = $1, "updatedAt" = $2, "finishedAt" = $2, "error" = $3, "assetIds" = $4
-WHERE "id" = $5 AND "status" IN ('RUNNING') AND "attempts" = $6
+SET "status" = $1, "updatedAt" = $2, "finishedAt" = $2, "error" = $3
+WHERE "id" = $4 AND "status" IN ('RUNNING') AND "attempts" = $5 AND "progress" = $6
 RETURNING "projectId", "type", "attempts", "progress";
 SELECT pg_advisory_xact_lock($1);
 INSERT INTO "change_events" ("type", "projectId", "userId", "at", "data")

@@ -80,11 +80,21 @@ INSERT INTO "change_events" ("type", "projectId", "userId", "at", "data")
 VALUES (?, ?, ?, ?, ?);
 COMMIT;
 
+-- TasksRepository.move (keep a result)
+BEGIN TRANSACTION;
+UPDATE "tasks"
+SET "status" = ?, "updatedAt" = ?, "assetIds" = ?, "progress" = ?
+WHERE "id" = ? AND "status" IN ('RUNNING') AND "attempts" = ? AND "progress" = ?
+RETURNING "projectId", "type", "attempts", "progress";
+INSERT INTO "change_events" ("type", "projectId", "userId", "at", "data")
+VALUES (?, ?, ?, ?, ?);
+COMMIT;
+
 -- TasksRepository.move (settle)
 BEGIN TRANSACTION;
 UPDATE "tasks"
-SET "status" = ?, "updatedAt" = ?, "finishedAt" = ?, "error" = ?, "assetIds" = ?
-WHERE "id" = ? AND "status" IN ('RUNNING') AND "attempts" = ?
+SET "status" = ?, "updatedAt" = ?, "finishedAt" = ?, "error" = ?
+WHERE "id" = ? AND "status" IN ('RUNNING') AND "attempts" = ? AND "progress" = ?
 RETURNING "projectId", "type", "attempts", "progress";
 INSERT INTO "change_events" ("type", "projectId", "userId", "at", "data")
 VALUES (?, ?, ?, ?, ?);
