@@ -8,15 +8,21 @@ import { DevImageApi, Replies } from '../../../support/fake-image-api';
 import { listen, until } from '../../../support/pending-request';
 import { createProject } from '../../../support/project-fixtures';
 import {
+  cancelTask,
   LOGO_TASK_INPUT,
   postTask,
   readProject,
+  readTask,
   rowsOf,
   sectionOf,
   startTask,
   waitForTask,
+  waitUntilRunning,
   type TaskBody,
 } from '../../../support/task-client';
+import { Database } from '../../../../src/database/database.service';
+import { ProjectScope } from '../../../../src/project-scope/project-scope.repository';
+import { TasksRepository } from '../../../../src/tasks/tasks.repository';
 import { createTestApp, type TestApp } from '../../../support/test-app';
 
 /**
@@ -162,6 +168,50 @@ describe('Task progress and partial results', () => {
     expect(created.map((event) => event.data.etag)).toEqual(
       counted.map((event) => event.data.etag),
     );
+  });
+
+  it('one result index is kept once: of two keeps of it racing, only one moves the task on', async () => {
+    images.respondWith(Replies.noAnswer());
+    const project = await createProject(t);
+    const queued = await startTask(t, project.id, logoTask(2));
+    const running = await waitUntilRunning(t, project.id, queued.id);
+    expect(running.progress).toEqual({ done: 0, total: 2 });
+    const db = t.app.get(Database);
+    const tasks = t.app.get(TasksRepository);
+    const scope = t.app.get(ProjectScope);
+    const keepIndexZero = (assetId: string) =>
+      db.transaction(async (transaction) => {
+        const moved = await tasks.move(
+          transaction,
+          queued.id,
+          {
+            statuses: ['RUNNING'],
+            attempts: running.attempts,
+            progress: { done: 0, total: 2 },
+          },
+          {
+            status: 'RUNNING',
+            progress: { done: 1, total: 2 },
+            assetIds: [assetId],
+          },
+        );
+        if (moved) {
+          await scope.advance(transaction, {
+            projectId: project.id,
+            missing: () => new Error('gone'),
+          });
+        }
+        return moved;
+      });
+    const raced = await Promise.all([
+      keepIndexZero('first'),
+      keepIndexZero('second'),
+    ]);
+    expect(raced.filter(Boolean)).toHaveLength(1);
+    const after = await readTask(t, project.id, queued.id);
+    expect(after.progress).toEqual({ done: 1, total: 2 });
+    expect(after.assetIds).toEqual([raced[0] ? 'first' : 'second']);
+    await cancelTask(t, project.id, queued.id).expect(200);
   });
 
   it('a task whose results would pass the asset limit is 409 task_exceeds_asset_limit at creation, nothing queued or drawn', async () => {
