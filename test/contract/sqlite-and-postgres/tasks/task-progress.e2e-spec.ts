@@ -10,6 +10,7 @@ import { createProject } from '../../../support/project-fixtures';
 import {
   cancelTask,
   LOGO_TASK_INPUT,
+  pollUntil,
   postTask,
   readProject,
   readTask,
@@ -168,6 +169,29 @@ describe('Task progress and partial results', () => {
     expect(created.map((event) => event.data.etag)).toEqual(
       counted.map((event) => event.data.etag),
     );
+  });
+
+  it('a task cancelled after its first image keeps that image, and nothing more', async () => {
+    images.respondNext(Replies.image(), Replies.noAnswer());
+    const project = await createProject(t);
+    const queued = await startTask(t, project.id, logoTask(2));
+    await pollUntil(
+      () => readTask(t, project.id, queued.id),
+      (task) => task.progress.done === 1,
+    );
+    const cancelled = await cancelTask(t, project.id, queued.id).expect(200);
+    expect(cancelled.body.task).toMatchObject({
+      status: 'CANCELLED',
+      progress: { done: 1, total: 2 },
+    });
+    expect(cancelled.body.task.assetIds).toHaveLength(1);
+    // The open call is closed, and nothing it could still bring is kept.
+    await images.waitUntil(() => images.openCalls === 0);
+    expect(await assetIdsOf(project.id)).toEqual(cancelled.body.task.assetIds);
+    expect(await readTask(t, project.id, queued.id)).toMatchObject({
+      status: 'CANCELLED',
+      progress: { done: 1, total: 2 },
+    });
   });
 
   it('one result index is kept once: of two keeps of it racing, only one moves the task on', async () => {
