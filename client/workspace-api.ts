@@ -282,7 +282,7 @@ export interface paths {
     put?: never;
     /**
      * Cancel a task
-     * @description CANCELLED at once; a running task's worker (on any replica) closes its upstream call within TASK_CANCEL_CHECK_MS and keeps nothing. No body is needed; a body that is sent is read as JSON. With CORS_ORIGINS set, send `Content-Type: application/json` even without a body (no Content-Type is refused with 415, as on every POST).
+     * @description CANCELLED at once; a running task's worker (on any replica) closes its upstream call within TASK_CANCEL_CHECK_MS and keeps nothing more. The results it kept before the cancel (paid for) stay, listed in `assetIds` and counted in `progress`. No body is needed; a body that is sent is read as JSON. With CORS_ORIGINS set, send `Content-Type: application/json` even without a body (no Content-Type is refused with 415, as on every POST).
      */
     post: operations['cancelTask'];
     delete?: never;
@@ -517,6 +517,7 @@ export interface components {
       | 'precondition_failed'
       | 'task_finished'
       | 'asset_limit_reached'
+      | 'task_exceeds_asset_limit'
       | 'section_in_progress'
       | 'not_a_result_of_section'
       | 'nothing_chosen'
@@ -556,6 +557,18 @@ export interface components {
       'logo' | 'marketing-copy' | 'landing-page' | 'logo-edit' | 'brand-kit';
     /** @enum {string} */
     TaskStatus: 'QUEUED' | 'RUNNING' | 'SUCCEEDED' | 'FAILED' | 'CANCELLED';
+    TaskProgressDto: {
+      /**
+       * @description Results kept so far (each is kept as it is made, so a task that fails part-way keeps these).
+       * @example 1
+       */
+      done: number;
+      /**
+       * @description Results the task keeps when it succeeds: a logo or logo-edit task's `count`, the brand kit's 8 files, 1 for the other types.
+       * @example 1
+       */
+      total: number;
+    };
     TaskDto: {
       /**
        * @description The task id (UUID).
@@ -596,12 +609,14 @@ export interface components {
         [key: string]: unknown;
       };
       /**
-       * @description The assets it made, in its section (empty until it succeeds).
+       * @description The assets it made, in its section, in the order they were kept: each is added as it is kept, and a task that ends FAILED or CANCELLED lists those it kept before.
        * @example [
        *       "019aa8f3-0b4e-7a21-8c3d-5e6f7a8b9c0d"
        *     ]
        */
       assetIds: string[];
+      /** @description Results kept (`done`) of those it will keep (`total`); `assetIds` lists the kept ones. */
+      progress: components['schemas']['TaskProgressDto'];
       /** @example null */
       error?: {
         /** @description A short machine-readable reason: refused (the provider refused the request; not retried), moderation_blocked (the safety system of the provider refused the prompt; not retried), rate_limited, busy, upstream_error, timeout, invalid_answer, not_configured, asset_limit, worker_lost, internal. */
@@ -1267,12 +1282,16 @@ export interface components {
        */
       at: string;
       /**
-       * @description What changed. Every type but project.deleted has `etag`, the project's new ETag (compare it with the one a page holds: equal means nothing to refetch). project.updated: `fields` (names changed); asset.created: `assetId`, `sectionId`, `kind`; asset.deleted: `assetId`; task.updated: `taskId`, `type`, `status`, `attempts`; section.updated: `sectionId` and what moved of `status`, `selectedAssetId`; agent.updated: `agentId`, `status`
+       * @description What changed. Every type but project.deleted has `etag`, the project's new ETag (compare it with the one a page holds: equal means nothing to refetch). project.updated: `fields` (names changed); asset.created: `assetId`, `sectionId`, `kind`; asset.deleted: `assetId`; task.updated: `taskId`, `type`, `status`, `attempts`, `progress` (`done`, `total`: a task keeps each result as it is made, with one task.updated and one asset.created); section.updated: `sectionId` and what moved of `status`, `selectedAssetId`; agent.updated: `agentId`, `status`
        * @example {
        *       "taskId": "019aa8f2-6a00-7c3e-9a51-3c1f5d0b8e21",
        *       "type": "logo",
        *       "status": "RUNNING",
        *       "attempts": 1,
+       *       "progress": {
+       *         "done": 0,
+       *         "total": 1
+       *       },
        *       "etag": "\"7\""
        *     }
        */
@@ -4624,6 +4643,10 @@ export interface operations {
            *           "assetIds": [
            *             "019aa8f3-0b4e-7a21-8c3d-5e6f7a8b9c0d"
            *           ],
+           *           "progress": {
+           *             "done": 1,
+           *             "total": 1
+           *           },
            *           "error": null,
            *           "attempts": 1,
            *           "createdAt": "2026-11-22T03:39:09.321Z",
@@ -4806,6 +4829,10 @@ export interface operations {
            *           "count": 1
            *         },
            *         "assetIds": [],
+           *         "progress": {
+           *           "done": 1,
+           *           "total": 1
+           *         },
            *         "error": null,
            *         "attempts": 0,
            *         "createdAt": "2026-11-22T03:39:09.321Z",
@@ -4900,7 +4927,7 @@ export interface operations {
       /**
        * @description The first request with this Idempotency-Key is still being processed
        *
-       *     The project already holds ASSET_MAX_PER_PROJECT assets (nothing was queued); or the first request with this Idempotency-Key is still being processed (with Retry-After)
+       *     The project already holds ASSET_MAX_PER_PROJECT assets (`code: "asset_limit_reached"`); or it has room for fewer than the results the task keeps, a logo task's `count` ("The task would keep 3 assets and the project has room for 2 more; …", `code: "task_exceeds_asset_limit"`; brand kit files are not counted); nothing was queued, and an Idempotency-Key is free again. Or the first request with this Idempotency-Key is still being processed (with Retry-After)
        */
       409: {
         headers: {
@@ -5090,6 +5117,10 @@ export interface operations {
            *         "assetIds": [
            *           "019aa8f3-0b4e-7a21-8c3d-5e6f7a8b9c0d"
            *         ],
+           *         "progress": {
+           *           "done": 1,
+           *           "total": 1
+           *         },
            *         "error": null,
            *         "attempts": 1,
            *         "createdAt": "2026-11-22T03:39:09.321Z",
@@ -5235,6 +5266,10 @@ export interface operations {
            *           "count": 1
            *         },
            *         "assetIds": [],
+           *         "progress": {
+           *           "done": 0,
+           *           "total": 1
+           *         },
            *         "error": null,
            *         "attempts": 1,
            *         "createdAt": "2026-11-22T03:39:09.321Z",

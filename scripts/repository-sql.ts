@@ -411,6 +411,16 @@ export async function captureRepositorySql(
     await record('countContentParts', () => assets.countContentParts(asset.id));
     await record('readContentPart', () => assets.readContentPart(asset.id, 0));
     await record('existingAssetIds', () => assets.existingAssetIds([asset.id]));
+    await record('deleteReplaced', () =>
+      db.transaction((transaction) =>
+        assets.deleteReplaced(transaction, {
+          projectId: owner.id,
+          kind: 'brand-kit',
+          promptStart: 'favicon.ico from logo ',
+          keptId: asset.id,
+        }),
+      ),
+    );
     await record('delete', () =>
       db.transaction((transaction) => assets.delete(transaction, ref)),
     );
@@ -554,6 +564,7 @@ export async function captureRepositorySql(
           input: { count: 1 },
           createdAt: new Date(),
           queuePlace: 0,
+          total: 1,
         });
       }),
     );
@@ -580,13 +591,35 @@ export async function captureRepositorySql(
         );
       }),
     );
+    await record('move (keep a result)', () =>
+      db.transaction((transaction) =>
+        tasks.move(
+          transaction,
+          taskId,
+          {
+            statuses: ['RUNNING'],
+            attempts: 1,
+            progress: { done: 0, total: 1 },
+          },
+          {
+            status: 'RUNNING',
+            progress: { done: 1, total: 1 },
+            assetIds: [],
+          },
+        ),
+      ),
+    );
     await record('move (settle)', () =>
       db.transaction((transaction) =>
         tasks.move(
           transaction,
           taskId,
-          { statuses: ['RUNNING'], attempts: 1 },
-          { status: 'SUCCEEDED', finished: true, error: null, assetIds: [] },
+          {
+            statuses: ['RUNNING'],
+            attempts: 1,
+            progress: { done: 1, total: 1 },
+          },
+          { status: 'SUCCEEDED', finished: true, error: null },
         ),
       ),
     );

@@ -8,7 +8,7 @@ WHERE "projectId" = $1 AND "expiresAt" <= $2;
 SELECT (
   SELECT COUNT(*)
   FROM "assets"
-  WHERE "projectId" = $1
+  WHERE "projectId" = $1 AND "kind" <> 'brand-kit'
 ) + (
   SELECT COUNT(*)
   FROM "asset_slot_reservations"
@@ -28,7 +28,7 @@ COMMIT;
 START TRANSACTION;
 SELECT COUNT(*) AS "count"
 FROM "assets"
-WHERE "projectId" = $1;
+WHERE "projectId" = $1 AND "kind" <> 'brand-kit';
 SELECT "id"
 FROM "sections"
 WHERE "projectId" = $1 AND "type" = 'LOGO'
@@ -72,6 +72,13 @@ WHERE "assetId" = $1 AND "part" = $2;
 SELECT "id"
 FROM "assets"
 WHERE "id" IN ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22, $23, $24, $25, $26, $27, $28, $29, $30, $31, $32, $33, $34, $35, $36, $37, $38, $39, $40, $41, $42, $43, $44, $45, $46, $47, $48, $49, $50, $51, $52, $53, $54, $55, $56, $57, $58, $59, $60, $61, $62, $63, $64, $65, $66, $67, $68, $69, $70, $71, $72, $73, $74, $75, $76, $77, $78, $79, $80, $81, $82, $83, $84, $85, $86, $87, $88, $89, $90, $91, $92, $93, $94, $95, $96, $97, $98, $99, $100);
+
+-- AssetsRepository.deleteReplaced
+START TRANSACTION;
+DELETE FROM "assets"
+WHERE "projectId" = $1 AND "kind" = $2 AND substr("prompt", 1, length(CAST($3 AS text))) = CAST($3 AS text) AND "id" <> $4
+RETURNING "id";
+COMMIT;
 
 -- AssetsRepository.delete
 START TRANSACTION;

@@ -21,8 +21,8 @@ SELECT COUNT(*) AS "count"
 FROM "tasks" "t"
 JOIN "projects" "p" ON "p"."id" = "t"."projectId"
 WHERE "p"."userId" = $1 AND "t"."status" IN ('QUEUED', 'RUNNING');
-INSERT INTO "tasks" ("id", "projectId", "type", "agentId", "sectionId", "status", "input", "assetIds", "error", "attempts", "createdAt", "startedAt", "finishedAt", "updatedAt", "runAfter", "leaseUntil", "queuePlace")
-VALUES ($1, $2, $3, $4, $5, 'QUEUED', $6, '[]', NULL, 0, $7, NULL, NULL, $7, $7, NULL, $8);
+INSERT INTO "tasks" ("id", "projectId", "type", "agentId", "sectionId", "status", "input", "assetIds", "error", "attempts", "createdAt", "startedAt", "finishedAt", "updatedAt", "runAfter", "leaseUntil", "queuePlace", "progress")
+VALUES ($1, $2, $3, $4, $5, 'QUEUED', $6, '[]', NULL, 0, $7, NULL, NULL, $7, $7, NULL, $8, $9);
 SELECT pg_advisory_xact_lock($1);
 INSERT INTO "change_events" ("type", "projectId", "userId", "at", "data")
 VALUES ($1, $2, $3, $4, $5);
@@ -30,12 +30,12 @@ SELECT pg_notify('change_events', '');
 COMMIT;
 
 -- TasksRepository.find
-SELECT "t"."id", "t"."projectId", "t"."type", "t"."agentId", "t"."sectionId", "t"."status", "t"."input", "t"."assetIds", "t"."error", "t"."attempts", "t"."createdAt", "t"."startedAt", "t"."finishedAt"
+SELECT "t"."id", "t"."projectId", "t"."type", "t"."agentId", "t"."sectionId", "t"."status", "t"."input", "t"."assetIds", "t"."progress", "t"."error", "t"."attempts", "t"."createdAt", "t"."startedAt", "t"."finishedAt"
 FROM "tasks" "t"
 WHERE "t"."id" = $1 AND "t"."projectId" = $2;
 
 -- TasksRepository.find (owner)
-SELECT "t"."id", "t"."projectId", "t"."type", "t"."agentId", "t"."sectionId", "t"."status", "t"."input", "t"."assetIds", "t"."error", "t"."attempts", "t"."createdAt", "t"."startedAt", "t"."finishedAt"
+SELECT "t"."id", "t"."projectId", "t"."type", "t"."agentId", "t"."sectionId", "t"."status", "t"."input", "t"."assetIds", "t"."progress", "t"."error", "t"."attempts", "t"."createdAt", "t"."startedAt", "t"."finishedAt"
 FROM "tasks" "t"
 WHERE "t"."id" = $1 AND "t"."projectId" = $2 AND EXISTS (
   SELECT 1
@@ -45,20 +45,20 @@ WHERE "t"."id" = $1 AND "t"."projectId" = $2 AND EXISTS (
 
 -- TasksRepository.findIn
 START TRANSACTION;
-SELECT "t"."id", "t"."projectId", "t"."type", "t"."agentId", "t"."sectionId", "t"."status", "t"."input", "t"."assetIds", "t"."error", "t"."attempts", "t"."createdAt", "t"."startedAt", "t"."finishedAt"
+SELECT "t"."id", "t"."projectId", "t"."type", "t"."agentId", "t"."sectionId", "t"."status", "t"."input", "t"."assetIds", "t"."progress", "t"."error", "t"."attempts", "t"."createdAt", "t"."startedAt", "t"."finishedAt"
 FROM "tasks" "t"
 WHERE "t"."id" = $1 AND "t"."projectId" = $2;
 COMMIT;
 
 -- TasksRepository.page
-SELECT "t"."id", "t"."projectId", "t"."type", "t"."agentId", "t"."sectionId", "t"."status", "t"."input", "t"."assetIds", "t"."error", "t"."attempts", "t"."createdAt", "t"."startedAt", "t"."finishedAt"
+SELECT "t"."id", "t"."projectId", "t"."type", "t"."agentId", "t"."sectionId", "t"."status", "t"."input", "t"."assetIds", "t"."progress", "t"."error", "t"."attempts", "t"."createdAt", "t"."startedAt", "t"."finishedAt"
 FROM "tasks" "t"
 WHERE "t"."projectId" = $1
 ORDER BY "t"."createdAt" DESC, "t"."id" DESC
 LIMIT $2;
 
 -- TasksRepository.page (after)
-SELECT "t"."id", "t"."projectId", "t"."type", "t"."agentId", "t"."sectionId", "t"."status", "t"."input", "t"."assetIds", "t"."error", "t"."attempts", "t"."createdAt", "t"."startedAt", "t"."finishedAt"
+SELECT "t"."id", "t"."projectId", "t"."type", "t"."agentId", "t"."sectionId", "t"."status", "t"."input", "t"."assetIds", "t"."progress", "t"."error", "t"."attempts", "t"."createdAt", "t"."startedAt", "t"."finishedAt"
 FROM "tasks" "t"
 WHERE "t"."projectId" = $1 AND ("t"."createdAt" < $3 OR ("t"."createdAt" = $3 AND "t"."id" < $4))
 ORDER BY "t"."createdAt" DESC, "t"."id" DESC
@@ -71,14 +71,26 @@ WHERE "id" = $1;
 
 -- TasksRepository.claimable, move
 START TRANSACTION;
-SELECT "t"."id", "t"."projectId", "t"."type", "t"."agentId", "t"."sectionId", "t"."status", "t"."input", "t"."assetIds", "t"."error", "t"."attempts", "t"."createdAt", "t"."startedAt", "t"."finishedAt", "p"."name" AS "projectName", "p"."description" AS "projectDescription", "p"."userId" AS "userId"
+SELECT "t"."id", "t"."projectId", "t"."type", "t"."agentId", "t"."sectionId", "t"."status", "t"."input", "t"."assetIds", "t"."progress", "t"."error", "t"."attempts", "t"."createdAt", "t"."startedAt", "t"."finishedAt", "p"."name" AS "projectName", "p"."description" AS "projectDescription", "p"."userId" AS "userId"
 FROM "tasks" "t"
 JOIN "projects" "p" ON "p"."id" = "t"."projectId"
 WHERE "t"."id" = $1;
 UPDATE "tasks"
 SET "status" = $1, "updatedAt" = $2, "attempts" = $3, "startedAt" = COALESCE("startedAt", $2)
 WHERE "id" = $4 AND "status" IN ('QUEUED') AND "attempts" = $5
-RETURNING "projectId", "type", "attempts";
+RETURNING "projectId", "type", "attempts", "progress";
+SELECT pg_advisory_xact_lock($1);
+INSERT INTO "change_events" ("type", "projectId", "userId", "at", "data")
+VALUES ($1, $2, $3, $4, $5);
+SELECT pg_notify('change_events', '');
+COMMIT;
+
+-- TasksRepository.move (keep a result)
+START TRANSACTION;
+UPDATE "tasks"
+SET "status" = $1, "updatedAt" = $2, "assetIds" = $3, "progress" = $4
+WHERE "id" = $5 AND "status" IN ('RUNNING') AND "attempts" = $6 AND "progress" = $7
+RETURNING "projectId", "type", "attempts", "progress";
 SELECT pg_advisory_xact_lock($1);
 INSERT INTO "change_events" ("type", "projectId", "userId", "at", "data")
 VALUES ($1, $2, $3, $4, $5);
@@ -88,9 +100,9 @@ COMMIT;
 -- TasksRepository.move (settle)
 START TRANSACTION;
 UPDATE "tasks"
-SET "status" = $1, "updatedAt" = $2, "finishedAt" = $2, "error" = $3, "assetIds" = $4
-WHERE "id" = $5 AND "status" IN ('RUNNING') AND "attempts" = $6
-RETURNING "projectId", "type", "attempts";
+SET "status" = $1, "updatedAt" = $2, "finishedAt" = $2, "error" = $3
+WHERE "id" = $4 AND "status" IN ('RUNNING') AND "attempts" = $5 AND "progress" = $6
+RETURNING "projectId", "type", "attempts", "progress";
 SELECT pg_advisory_xact_lock($1);
 INSERT INTO "change_events" ("type", "projectId", "userId", "at", "data")
 VALUES ($1, $2, $3, $4, $5);

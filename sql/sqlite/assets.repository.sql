@@ -8,7 +8,7 @@ WHERE "projectId" = ? AND "expiresAt" <= ?;
 SELECT (
   SELECT COUNT(*)
   FROM "assets"
-  WHERE "projectId" = ?
+  WHERE "projectId" = ? AND "kind" <> 'brand-kit'
 ) + (
   SELECT COUNT(*)
   FROM "asset_slot_reservations"
@@ -30,7 +30,7 @@ PRAGMA wal_autocheckpoint = 0;
 BEGIN TRANSACTION;
 SELECT COUNT(*) AS "count"
 FROM "assets"
-WHERE "projectId" = ?;
+WHERE "projectId" = ? AND "kind" <> 'brand-kit';
 SELECT "id"
 FROM "sections"
 WHERE "projectId" = ? AND "type" = 'LOGO'
@@ -74,6 +74,13 @@ WHERE "assetId" = ? AND "part" = ?;
 SELECT "id"
 FROM "assets"
 WHERE "id" IN (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?);
+
+-- AssetsRepository.deleteReplaced
+BEGIN TRANSACTION;
+DELETE FROM "assets"
+WHERE "projectId" = ? AND "kind" = ? AND substr("prompt", 1, length(CAST(? AS text))) = CAST(? AS text) AND "id" <> ?
+RETURNING "id";
+COMMIT;
 
 -- AssetsRepository.delete
 BEGIN TRANSACTION;

@@ -20,19 +20,19 @@ SELECT COUNT(*) AS "count"
 FROM "tasks" "t"
 JOIN "projects" "p" ON "p"."id" = "t"."projectId"
 WHERE "p"."userId" = ? AND "t"."status" IN ('QUEUED', 'RUNNING');
-INSERT INTO "tasks" ("id", "projectId", "type", "agentId", "sectionId", "status", "input", "assetIds", "error", "attempts", "createdAt", "startedAt", "finishedAt", "updatedAt", "runAfter", "leaseUntil", "queuePlace")
-VALUES (?, ?, ?, ?, ?, 'QUEUED', ?, '[]', NULL, 0, ?, NULL, NULL, ?, ?, NULL, ?);
+INSERT INTO "tasks" ("id", "projectId", "type", "agentId", "sectionId", "status", "input", "assetIds", "error", "attempts", "createdAt", "startedAt", "finishedAt", "updatedAt", "runAfter", "leaseUntil", "queuePlace", "progress")
+VALUES (?, ?, ?, ?, ?, 'QUEUED', ?, '[]', NULL, 0, ?, NULL, NULL, ?, ?, NULL, ?, ?);
 INSERT INTO "change_events" ("type", "projectId", "userId", "at", "data")
 VALUES (?, ?, ?, ?, ?);
 COMMIT;
 
 -- TasksRepository.find
-SELECT "t"."id", "t"."projectId", "t"."type", "t"."agentId", "t"."sectionId", "t"."status", "t"."input", "t"."assetIds", "t"."error", "t"."attempts", "t"."createdAt", "t"."startedAt", "t"."finishedAt"
+SELECT "t"."id", "t"."projectId", "t"."type", "t"."agentId", "t"."sectionId", "t"."status", "t"."input", "t"."assetIds", "t"."progress", "t"."error", "t"."attempts", "t"."createdAt", "t"."startedAt", "t"."finishedAt"
 FROM "tasks" "t"
 WHERE "t"."id" = ? AND "t"."projectId" = ?;
 
 -- TasksRepository.find (owner)
-SELECT "t"."id", "t"."projectId", "t"."type", "t"."agentId", "t"."sectionId", "t"."status", "t"."input", "t"."assetIds", "t"."error", "t"."attempts", "t"."createdAt", "t"."startedAt", "t"."finishedAt"
+SELECT "t"."id", "t"."projectId", "t"."type", "t"."agentId", "t"."sectionId", "t"."status", "t"."input", "t"."assetIds", "t"."progress", "t"."error", "t"."attempts", "t"."createdAt", "t"."startedAt", "t"."finishedAt"
 FROM "tasks" "t"
 WHERE "t"."id" = ? AND "t"."projectId" = ? AND EXISTS (
   SELECT 1
@@ -42,20 +42,20 @@ WHERE "t"."id" = ? AND "t"."projectId" = ? AND EXISTS (
 
 -- TasksRepository.findIn
 BEGIN TRANSACTION;
-SELECT "t"."id", "t"."projectId", "t"."type", "t"."agentId", "t"."sectionId", "t"."status", "t"."input", "t"."assetIds", "t"."error", "t"."attempts", "t"."createdAt", "t"."startedAt", "t"."finishedAt"
+SELECT "t"."id", "t"."projectId", "t"."type", "t"."agentId", "t"."sectionId", "t"."status", "t"."input", "t"."assetIds", "t"."progress", "t"."error", "t"."attempts", "t"."createdAt", "t"."startedAt", "t"."finishedAt"
 FROM "tasks" "t"
 WHERE "t"."id" = ? AND "t"."projectId" = ?;
 COMMIT;
 
 -- TasksRepository.page
-SELECT "t"."id", "t"."projectId", "t"."type", "t"."agentId", "t"."sectionId", "t"."status", "t"."input", "t"."assetIds", "t"."error", "t"."attempts", "t"."createdAt", "t"."startedAt", "t"."finishedAt"
+SELECT "t"."id", "t"."projectId", "t"."type", "t"."agentId", "t"."sectionId", "t"."status", "t"."input", "t"."assetIds", "t"."progress", "t"."error", "t"."attempts", "t"."createdAt", "t"."startedAt", "t"."finishedAt"
 FROM "tasks" "t"
 WHERE "t"."projectId" = ?
 ORDER BY "t"."createdAt" DESC, "t"."id" DESC
 LIMIT ?;
 
 -- TasksRepository.page (after)
-SELECT "t"."id", "t"."projectId", "t"."type", "t"."agentId", "t"."sectionId", "t"."status", "t"."input", "t"."assetIds", "t"."error", "t"."attempts", "t"."createdAt", "t"."startedAt", "t"."finishedAt"
+SELECT "t"."id", "t"."projectId", "t"."type", "t"."agentId", "t"."sectionId", "t"."status", "t"."input", "t"."assetIds", "t"."progress", "t"."error", "t"."attempts", "t"."createdAt", "t"."startedAt", "t"."finishedAt"
 FROM "tasks" "t"
 WHERE "t"."projectId" = ? AND ("t"."createdAt" < ? OR ("t"."createdAt" = ? AND "t"."id" < ?))
 ORDER BY "t"."createdAt" DESC, "t"."id" DESC
@@ -68,14 +68,24 @@ WHERE "id" = ?;
 
 -- TasksRepository.claimable, move
 BEGIN TRANSACTION;
-SELECT "t"."id", "t"."projectId", "t"."type", "t"."agentId", "t"."sectionId", "t"."status", "t"."input", "t"."assetIds", "t"."error", "t"."attempts", "t"."createdAt", "t"."startedAt", "t"."finishedAt", "p"."name" AS "projectName", "p"."description" AS "projectDescription", "p"."userId" AS "userId"
+SELECT "t"."id", "t"."projectId", "t"."type", "t"."agentId", "t"."sectionId", "t"."status", "t"."input", "t"."assetIds", "t"."progress", "t"."error", "t"."attempts", "t"."createdAt", "t"."startedAt", "t"."finishedAt", "p"."name" AS "projectName", "p"."description" AS "projectDescription", "p"."userId" AS "userId"
 FROM "tasks" "t"
 JOIN "projects" "p" ON "p"."id" = "t"."projectId"
 WHERE "t"."id" = ?;
 UPDATE "tasks"
 SET "status" = ?, "updatedAt" = ?, "attempts" = ?, "startedAt" = COALESCE("startedAt", ?)
 WHERE "id" = ? AND "status" IN ('QUEUED') AND "attempts" = ?
-RETURNING "projectId", "type", "attempts";
+RETURNING "projectId", "type", "attempts", "progress";
+INSERT INTO "change_events" ("type", "projectId", "userId", "at", "data")
+VALUES (?, ?, ?, ?, ?);
+COMMIT;
+
+-- TasksRepository.move (keep a result)
+BEGIN TRANSACTION;
+UPDATE "tasks"
+SET "status" = ?, "updatedAt" = ?, "assetIds" = ?, "progress" = ?
+WHERE "id" = ? AND "status" IN ('RUNNING') AND "attempts" = ? AND "progress" = ?
+RETURNING "projectId", "type", "attempts", "progress";
 INSERT INTO "change_events" ("type", "projectId", "userId", "at", "data")
 VALUES (?, ?, ?, ?, ?);
 COMMIT;
@@ -83,9 +93,9 @@ COMMIT;
 -- TasksRepository.move (settle)
 BEGIN TRANSACTION;
 UPDATE "tasks"
-SET "status" = ?, "updatedAt" = ?, "finishedAt" = ?, "error" = ?, "assetIds" = ?
-WHERE "id" = ? AND "status" IN ('RUNNING') AND "attempts" = ?
-RETURNING "projectId", "type", "attempts";
+SET "status" = ?, "updatedAt" = ?, "finishedAt" = ?, "error" = ?
+WHERE "id" = ? AND "status" IN ('RUNNING') AND "attempts" = ? AND "progress" = ?
+RETURNING "projectId", "type", "attempts", "progress";
 INSERT INTO "change_events" ("type", "projectId", "userId", "at", "data")
 VALUES (?, ?, ?, ?, ?);
 COMMIT;

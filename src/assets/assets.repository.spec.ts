@@ -57,9 +57,19 @@ describe('AssetsRepository (SQLite)', () => {
     createdAt: '2026-03-01T12:00:00.000Z',
   });
 
-  const keep = (project: Project, bytes?: Buffer) =>
+  const keep = (
+    project: Project,
+    bytes?: Buffer,
+    kit?: { name: string; logoId: string },
+  ) =>
     changing(project.id, async (transaction) => {
-      const record = recordOf(project);
+      const record: AssetRecord = kit
+        ? {
+            ...recordOf(project),
+            kind: 'brand-kit',
+            prompt: `${kit.name} from logo ${kit.logoId}`,
+          }
+        : recordOf(project);
       await assets.insert(transaction, record);
       if (bytes) await assets.insertContent(transaction, record.id, bytes);
       return record;
@@ -129,6 +139,63 @@ describe('AssetsRepository (SQLite)', () => {
         assets.countOfProject(transaction, ann.id),
       ),
     ).resolves.toBe(2);
+  });
+
+  it('brand kit files count neither against the limit nor for a slot', async () => {
+    await keep(ann);
+    await keep(ann, undefined, { name: 'favicon.ico', logoId: 'l1' });
+    await keep(ann, undefined, { name: 'logo.png', logoId: 'l1' });
+    await expect(
+      scratch.db.transaction((transaction) =>
+        assets.countOfProject(transaction, ann.id),
+      ),
+    ).resolves.toBe(1);
+    await expect(reserve(ann, 2, Date.now() + 60_000)).resolves.toBe(
+      'reserved',
+    );
+  });
+
+  it("a kit file replaces the project's files of its name, whichever logo they came from, and only those", async () => {
+    const older = await keep(ann, Buffer.from('old'), {
+      name: 'favicon.ico',
+      logoId: 'l1',
+    });
+    const otherName = await keep(ann, undefined, {
+      name: 'favicon.ico.png',
+      logoId: 'l1',
+    });
+    const bobs = await keep(bob, undefined, {
+      name: 'favicon.ico',
+      logoId: 'l1',
+    });
+    const logo = await keep(ann);
+    const newer = await keep(ann, undefined, {
+      name: 'favicon.ico',
+      logoId: 'l2',
+    });
+    const { latest } = await scratch.changeLog.bounds();
+    const replaced = await changing(ann.id, (transaction) =>
+      assets.deleteReplaced(transaction, {
+        projectId: ann.id,
+        kind: 'brand-kit',
+        promptStart: 'favicon.ico from logo ',
+        keptId: newer.id,
+      }),
+    );
+    expect(replaced).toEqual([older.id]);
+    await expect(assets.find(ann.id, older.id)).resolves.toBeNull();
+    await expect(assets.countContentParts(older.id)).resolves.toBe(0);
+    for (const still of [newer, logo, otherName]) {
+      await expect(assets.find(ann.id, still.id)).resolves.not.toBeNull();
+    }
+    await expect(assets.find(bob.id, bobs.id)).resolves.not.toBeNull();
+    const events = await scratch.changeLog.after(latest, {}, 10);
+    expect(events).toEqual([
+      expect.objectContaining({
+        type: 'asset.deleted',
+        data: expect.objectContaining({ assetId: older.id }) as unknown,
+      }),
+    ]);
   });
 
   it('keeps bytes in parts of ASSET_PART_BYTES, read back part by part; they go with the row', async () => {

@@ -23,6 +23,13 @@ const ASSET_INSERT = `INSERT INTO "assets" (${quoted}) VALUES (${ASSET_COLUMNS.m
   (_, index) => `$${index + 1}`,
 ).join(', ')})`;
 
+/**
+ * The assets ASSET_MAX_PER_PROJECT counts: all but the brand kit's files,
+ * derived from a logo and replaced (not added to) when the kit is made
+ * again, so a project holds at most one kit's files of them.
+ */
+const COUNTED = `"kind" <> 'brand-kit'`;
+
 /** A selected row with the driver's types made the DTO's. */
 const fromRow = (row: AssetRecord): AssetRecord => ({
   ...row,
@@ -85,7 +92,7 @@ export class AssetsRepository {
       [projectId, Date.now()],
     );
     const [row] = await sql.rows<{ count: number | string }>(
-      'SELECT (SELECT COUNT(*) FROM "assets" WHERE "projectId" = $1) + (SELECT COUNT(*) FROM "asset_slot_reservations" WHERE "projectId" = $1) AS "count"',
+      `SELECT (SELECT COUNT(*) FROM "assets" WHERE "projectId" = $1 AND ${COUNTED}) + (SELECT COUNT(*) FROM "asset_slot_reservations" WHERE "projectId" = $1) AS "count"`,
       [projectId],
     );
     if (Number(row.count) >= max) return 'full';
@@ -112,17 +119,54 @@ export class AssetsRepository {
     else await this.db.write((manager) => release(sqlFor(manager)));
   }
 
-  /** How many assets the project holds, in the transaction that adds one. */
+  /**
+   * How many assets the project holds that count against its limit (the
+   * brand kit's files do not), in the transaction that adds one.
+   */
   async countOfProject(
     transaction: Transaction,
     projectId: string,
   ): Promise<number> {
     const [row] = await sqlFor(managerOf(transaction)).rows<{
       count: number | string;
-    }>('SELECT COUNT(*) AS "count" FROM "assets" WHERE "projectId" = $1', [
-      projectId,
-    ]);
+    }>(
+      `SELECT COUNT(*) AS "count" FROM "assets" WHERE "projectId" = $1 AND ${COUNTED}`,
+      [projectId],
+    );
     return Number(row.count);
+  }
+
+  /**
+   * Deletes the project's assets of `kind` whose prompt starts with
+   * `promptStart` but `keptId` (the file a new kit file replaces), with
+   * their database bytes; the ids deleted, for their bytes kept elsewhere.
+   */
+  async deleteReplaced(
+    transaction: Transaction,
+    target: {
+      projectId: string;
+      kind: string;
+      promptStart: string;
+      keptId: string;
+    },
+  ): Promise<string[]> {
+    const { projectId, kind, promptStart, keptId } = target;
+    // substr, not LIKE: a file name's "_" would be a wildcard. The casts
+    // give PostgreSQL the parameter's type (length takes several).
+    const rows = await sqlFor(managerOf(transaction)).changedRows<{
+      id: string;
+    }>(
+      'DELETE FROM "assets" WHERE "projectId" = $1 AND "kind" = $2 AND substr("prompt", 1, length(CAST($3 AS text))) = CAST($3 AS text) AND "id" <> $4 RETURNING "id"',
+      [projectId, kind, promptStart, keptId],
+    );
+    for (const { id } of rows) {
+      this.changeLog.record(transaction, projectId, {
+        type: 'asset.deleted',
+        key: id,
+        data: { assetId: id },
+      });
+    }
+    return rows.map(({ id }) => id);
   }
 
   async insert(transaction: Transaction, asset: AssetRecord): Promise<void> {

@@ -81,6 +81,7 @@ async function build() {
     logoSectionId: jest.fn().mockResolvedValue('section-logo'),
     insert: jest.fn().mockResolvedValue(undefined),
     delete: jest.fn().mockResolvedValue(true),
+    deleteReplaced: jest.fn().mockResolvedValue([]),
     find: jest.fn().mockResolvedValue(null),
   };
   const staged = {
@@ -332,46 +333,81 @@ describe('AssetsService', () => {
     });
   });
 
-  describe('stageResults', () => {
-    const result = (name: string): ProducedAsset => ({
-      kind: 'logo',
+  describe('stageResult', () => {
+    const result = (name: string, replaces?: string): ProducedAsset => ({
+      kind: replaces === undefined ? 'logo' : 'brand-kit',
       contentType: 'image/png',
       bytes: Buffer.from(name),
-      prompt: 'p',
+      prompt: `${name} from logo x`,
       model: 'm',
+      ...(replaces === undefined ? {} : { replaces }),
     });
-
-    it("checks the project's room for all of a task's results at once", async () => {
-      const { service, rows, transaction } = await build();
-      const staged = await service.stageResults(
+    const stage = (service: AssetsService, produced: ProducedAsset) =>
+      service.stageResult(
         { projectId: PROJECT, sectionId: 'section-logo' },
-        [result('a'), result('b')],
+        produced,
         new AbortController().signal,
       );
-      expect(staged.ids).toHaveLength(2);
-      rows.countOfProject.mockResolvedValue(MAX - 1);
+
+    it("a task's result is kept only while the project has room for one more", async () => {
+      const { service, rows, transaction } = await build();
+      const staged = await stage(service, result('a'));
+      rows.countOfProject.mockResolvedValue(MAX);
       await expect(staged.keepIn(transaction as never)).rejects.toBeInstanceOf(
         AssetLimitReachedException,
       );
       expect(rows.insert).not.toHaveBeenCalled();
-      rows.countOfProject.mockResolvedValue(MAX - 2);
+      rows.countOfProject.mockResolvedValue(MAX - 1);
       await staged.keepIn(transaction as never);
-      expect(rows.insert).toHaveBeenCalledTimes(2);
+      expect(rows.insert).toHaveBeenCalledWith(
+        transaction,
+        expect.objectContaining({ id: staged.id, kind: 'logo' }),
+      );
+      expect(rows.deleteReplaced).not.toHaveBeenCalled();
     });
 
-    it('bytes staged before a staging failure are discarded', async () => {
-      const { service, bytes, staged } = await build();
-      bytes.stage
-        .mockResolvedValueOnce(staged)
-        .mockRejectedValueOnce(new Error('disk full'));
+    it('a derived file is kept whatever the room, replaces the earlier files of its name, and their bytes go after the commit', async () => {
+      const { service, rows, bytes, transaction } = await build();
+      rows.countOfProject.mockResolvedValue(MAX);
+      rows.deleteReplaced.mockResolvedValue(['old-1']);
+      const staged = await stage(
+        service,
+        result('favicon.ico', 'favicon.ico from logo '),
+      );
+      await staged.keepIn(transaction as never);
+      expect(rows.countOfProject).not.toHaveBeenCalled();
+      expect(rows.deleteReplaced).toHaveBeenCalledWith(transaction, {
+        projectId: PROJECT,
+        kind: 'brand-kit',
+        promptStart: 'favicon.ico from logo ',
+        keptId: staged.id,
+      });
+      expect(bytes.forget).not.toHaveBeenCalled();
+      await staged.kept();
+      expect(bytes.forget).toHaveBeenCalledWith([
+        { projectId: PROJECT, assetId: 'old-1' },
+      ]);
+    });
+
+    it('a result not kept has its staged bytes discarded', async () => {
+      const { service, staged: bytesStaged } = await build();
+      const staged = await stage(service, result('a'));
+      await staged.discard();
+      expect(bytesStaged.discard).toHaveBeenCalledTimes(1);
+    });
+  });
+
+  describe('room', () => {
+    it('is ASSET_MAX_PER_PROJECT less the counted assets, never below 0', async () => {
+      const { service, rows, transaction } = await build();
+      rows.countOfProject.mockResolvedValue(MAX - 3);
       await expect(
-        service.stageResults(
-          { projectId: PROJECT, sectionId: null },
-          [result('a'), result('b')],
-          new AbortController().signal,
-        ),
-      ).rejects.toThrow('disk full');
-      expect(staged.discard).toHaveBeenCalledTimes(1);
+        service.room(transaction as never, PROJECT),
+      ).resolves.toEqual({ free: 3, limit: MAX });
+      rows.countOfProject.mockResolvedValue(MAX + 2);
+      await expect(
+        service.room(transaction as never, PROJECT),
+      ).resolves.toEqual({ free: 0, limit: MAX });
     });
   });
 

@@ -22,11 +22,7 @@ import {
 } from '../project-scope/project-scope.repository';
 import { ProjectAccess } from '../auth/project-access';
 import { WorkspaceStatuses } from '../sections/workspace-statuses.repository';
-import {
-  AssetBytes,
-  type AssetRef,
-  type StagedBytes,
-} from './asset-bytes/asset-bytes';
+import { AssetBytes, type AssetRef } from './asset-bytes/asset-bytes';
 import { AssetUrls, type UrlSignature } from './asset-urls';
 import {
   AssetLimitReachedException,
@@ -65,16 +61,28 @@ export interface ProducedAsset {
   bytes: Buffer;
   prompt: string;
   model: string;
+  /**
+   * A derived file that replaces, rather than adds to, the project's
+   * earlier ones: the project's assets of the same kind whose prompt
+   * starts with this go when it is kept (a brand kit's file of one name),
+   * and it does not count against ASSET_MAX_PER_PROJECT.
+   */
+  replaces?: string;
 }
 
-/** A task's results, staged: kept in the runner's transaction, or discarded. */
-export interface StagedResults {
-  /** The ids the assets are kept under. */
-  ids: string[];
-  /** Some bytes go into the database in parts (Database.largeTransaction). */
+/** One result of a task, staged: kept in the runner's transaction, or discarded. */
+export interface StagedResult {
+  /** The id the asset is kept under. */
+  id: string;
+  /** Its bytes go into the database in parts (Database.largeTransaction). */
   large: boolean;
-  /** Inserts the rows and bytes; 409 when the project has no room left. */
+  /**
+   * Inserts the row and bytes (409 when the project has no room left for
+   * a counted result) and deletes the files it replaces.
+   */
   keepIn(transaction: Transaction): Promise<void>;
+  /** Once keepIn's transaction committed: the replaced files' bytes go. */
+  kept(): Promise<void>;
   discard(): Promise<void>;
 }
 
@@ -353,57 +361,78 @@ export class AssetsService {
   }
 
   /**
-   * A task's results made ready to keep as assets of `sectionId`: their
-   * bytes staged (discarded again if staging fails part way). The task
-   * runner keeps them in its own transaction (`keepIn`: the project's room
-   * checked, the rows and the bytes' part of them) with the task's own
-   * move, or discards them when the task moved on meanwhile.
+   * How many more counted assets the project may hold now (`free`:
+   * ASSET_MAX_PER_PROJECT, `limit`, less those it holds), in the
+   * transaction that queues a task.
    */
-  async stageResults(
+  async room(
+    transaction: Transaction,
+    projectId: string,
+  ): Promise<{ free: number; limit: number }> {
+    const count = await this.rows.countOfProject(transaction, projectId);
+    const limit = this.maxPerProject;
+    return { free: Math.max(0, limit - count), limit };
+  }
+
+  /**
+   * One result of a task made ready to keep as an asset of `sectionId`:
+   * its bytes staged. The task runner keeps it in its own transaction
+   * (`keepIn`: the project's room checked unless it replaces, the row and
+   * the bytes' part of it, the files it replaces deleted) with the task's
+   * progress, or discards it when the task moved on meanwhile.
+   */
+  async stageResult(
     target: { projectId: string; sectionId: string | null },
-    results: readonly ProducedAsset[],
+    result: ProducedAsset,
     signal: AbortSignal,
-  ): Promise<StagedResults> {
+  ): Promise<StagedResult> {
     const { projectId, sectionId } = target;
-    const staged: Array<{ record: AssetRecord; bytes: StagedBytes }> = [];
-    const discard = async () => {
-      await Promise.all(staged.map(({ bytes }) => bytes.discard()));
+    const record: AssetRecord = {
+      id: newId(),
+      projectId,
+      sectionId,
+      kind: result.kind,
+      contentType: result.contentType,
+      byteSize: result.bytes.length,
+      sha256: await sha256Of(result.bytes),
+      prompt: result.prompt,
+      model: result.model,
+      createdAt: new Date().toISOString(),
     };
-    try {
-      for (const result of results) {
-        const record: AssetRecord = {
-          id: newId(),
-          projectId,
-          sectionId,
-          kind: result.kind,
-          contentType: result.contentType,
-          byteSize: result.bytes.length,
-          sha256: await sha256Of(result.bytes),
-          prompt: result.prompt,
-          model: result.model,
-          createdAt: new Date().toISOString(),
-        };
-        const bytes = await this.bytes.stage(
-          { ...record, assetId: record.id, bytes: result.bytes },
-          signal,
-        );
-        staged.push({ record, bytes });
-      }
-    } catch (error) {
-      await discard();
-      throw error;
-    }
+    const bytes = await this.bytes.stage(
+      { ...record, assetId: record.id, bytes: result.bytes },
+      signal,
+    );
+    let replaced: AssetRef[] = [];
     return {
-      ids: staged.map(({ record }) => record.id),
-      large: staged.some(({ bytes }) => bytes.large),
+      id: record.id,
+      large: bytes.large,
       keepIn: async (transaction) => {
-        await this.assertRoom(transaction, projectId, staged.length);
-        for (const { record, bytes } of staged) {
-          await this.rows.insert(transaction, record);
-          await bytes.writeIn(transaction);
+        if (result.replaces === undefined) {
+          await this.assertRoom(transaction, projectId);
+        }
+        await this.rows.insert(transaction, record);
+        await bytes.writeIn(transaction);
+        if (result.replaces !== undefined) {
+          const ids = await this.rows.deleteReplaced(transaction, {
+            projectId,
+            kind: result.kind,
+            promptStart: result.replaces,
+            keptId: record.id,
+          });
+          replaced = ids.map((assetId) => ({ projectId, assetId }));
         }
       },
-      discard,
+      kept: async () => {
+        if (replaced.length === 0) return;
+        // The rows are gone: bytes left behind are the store's sweep's.
+        await this.bytes.forget(replaced).catch((error: unknown) => {
+          this.logger.warn(
+            `Replaced files' bytes not deleted (the sweep will): ${error instanceof Error ? error.message : String(error)}`,
+          );
+        });
+      },
+      discard: () => bytes.discard(),
     };
   }
 

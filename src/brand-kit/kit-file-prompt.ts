@@ -3,4 +3,11 @@
  * from (the kit's reads find a logo's files by it).
  */
 export const kitFilePrompt = (name: string, logoId: string): string =>
-  `${name} from logo ${logoId}`;
+  `${kitFilePromptStart(name)}${logoId}`;
+
+/**
+ * How every kit file of `name` starts its prompt, whichever logo it was
+ * made from: a new kit's file replaces the project's files starting so.
+ */
+export const kitFilePromptStart = (name: string): string =>
+  `${name} from logo `;

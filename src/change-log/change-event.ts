@@ -32,6 +32,8 @@ export interface ChangeDataOf {
     type: string;
     status: string;
     attempts: number;
+    /** Results kept of those the task will keep. */
+    progress: { done: number; total: number };
   };
   /** A choice, a status, or both (two drafts of one section merge). */
   'section.updated': {

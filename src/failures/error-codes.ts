@@ -112,6 +112,12 @@ export const ERROR_CODES = {
     retry: false,
     meaning: 'The project holds ASSET_MAX_PER_PROJECT assets already',
   },
+  task_exceeds_asset_limit: {
+    statuses: [409],
+    retry: false,
+    meaning:
+      'The task would keep more results than the project has room for under ASSET_MAX_PER_PROJECT (nothing was queued); ask for fewer or delete some',
+  },
   section_in_progress: {
     statuses: [409],
     retry: true,

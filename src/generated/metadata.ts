@@ -43,6 +43,10 @@ export default async () => {
               code: { required: true, type: () => String },
               message: { required: true, type: () => String },
             },
+            TaskProgressDto: {
+              done: { required: true, type: () => Number },
+              total: { required: true, type: () => Number },
+            },
             TaskDto: {
               id: { required: true, type: () => String },
               projectId: { required: true, type: () => String },
@@ -68,6 +72,10 @@ export default async () => {
                 additionalProperties: true,
               },
               assetIds: { required: true, type: () => [String] },
+              progress: {
+                required: true,
+                type: () => t['./tasks/dto/task.dto'].TaskProgressDto,
+              },
               error: {
                 required: true,
                 type: () => t['./tasks/dto/task.dto'].TaskErrorDto,
@@ -297,6 +305,7 @@ export default async () => {
                   'precondition_failed',
                   'task_finished',
                   'asset_limit_reached',
+                  'task_exceeds_asset_limit',
                   'section_in_progress',
                   'not_a_result_of_section',
                   'nothing_chosen',
@@ -367,6 +376,7 @@ export default async () => {
                   'precondition_failed',
                   'task_finished',
                   'asset_limit_reached',
+                  'task_exceeds_asset_limit',
                   'section_in_progress',
                   'not_a_result_of_section',
                   'nothing_chosen',
@@ -422,6 +432,7 @@ export default async () => {
                   'precondition_failed',
                   'task_finished',
                   'asset_limit_reached',
+                  'task_exceeds_asset_limit',
                   'section_in_progress',
                   'not_a_result_of_section',
                   'nothing_chosen',

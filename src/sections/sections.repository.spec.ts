@@ -84,6 +84,7 @@ describe('SectionsRepository (SQLite)', () => {
         input: {},
         createdAt: new Date(),
         queuePlace: 0,
+        total: 1,
       });
       await tasks.move(
         transaction,

@@ -106,6 +106,7 @@ describe('WorkspaceStatuses (SQLite)', () => {
         input: {},
         createdAt: new Date(),
         queuePlace: 0,
+        total: 1,
       });
     });
     // Queued only: not yet running.

@@ -15,7 +15,12 @@ import { TasksRepository, type TaskChange } from './tasks.repository';
 const TASK_ID = 'task-1';
 const PROJECT_ID = 'project-1';
 
-const taskRow = (status: TaskStatus, attempts: number): TaskDto => ({
+const taskRow = (
+  status: TaskStatus,
+  attempts: number,
+  progress = { done: 0, total: 1 },
+  assetIds: string[] = [],
+): TaskDto => ({
   id: TASK_ID,
   projectId: PROJECT_ID,
   type: 'logo',
@@ -23,7 +28,8 @@ const taskRow = (status: TaskStatus, attempts: number): TaskDto => ({
   sectionId: 'section-1',
   status,
   input: {},
-  assetIds: [],
+  assetIds,
+  progress,
   error: null,
   attempts,
   createdAt: '2026-01-01T00:00:00.000Z',
@@ -64,20 +70,38 @@ async function build(
     statusOf: jest.fn().mockResolvedValue(undefined),
   };
   const staged = {
-    ids: ['asset-1'],
+    id: 'asset-1',
     large: false,
     keepIn: jest.fn().mockResolvedValue(undefined),
+    kept: jest.fn().mockResolvedValue(undefined),
     discard: jest.fn().mockResolvedValue(undefined),
   };
-  const assets = { stageResults: jest.fn().mockResolvedValue(staged) };
+  let staging = 0;
+  const assets = {
+    stageResult: jest.fn(() =>
+      Promise.resolve({ ...staged, id: `asset-${++staging}` }),
+    ),
+  };
   const statuses = { refresh: jest.fn().mockResolvedValue(undefined) };
   const scope = {
     hold: jest.fn().mockResolvedValue(undefined),
     advance: jest.fn().mockResolvedValue('"2"'),
   };
+  // Keeps one result of each left, as a kind's work does.
   const kind = {
     type: 'logo',
-    run: jest.fn().mockResolvedValue([{ kind: 'logo' }]),
+    run: jest.fn(
+      async (work: {
+        done: number;
+        task: TaskDto;
+        signal: AbortSignal;
+        keep(result: unknown): Promise<void>;
+      }) => {
+        for (let i = work.done; i < work.task.progress.total; i++) {
+          await work.keep({ kind: 'logo' });
+        }
+      },
+    ),
   };
   const end = jest.fn();
   const metrics = { start: jest.fn(() => ({ end })) };
@@ -110,7 +134,11 @@ async function build(
     tasks.move.mock.calls.map(
       (call) =>
         [call[2], call[3]] as [
-          { statuses: TaskStatus[]; attempts: number },
+          {
+            statuses: TaskStatus[];
+            attempts: number;
+            progress?: { done: number; total: number };
+          },
           TaskChange,
         ],
     );
@@ -131,32 +159,132 @@ async function build(
 const SETTLED: TaskOutcome = { kind: 'settled' };
 
 describe('TaskRunner', () => {
-  it('claims a queued task as RUNNING with one more attempt, runs it and keeps its results as SUCCEEDED', async () => {
+  it('claims a queued task as RUNNING with one more attempt, keeps each result with its progress as it is made, then SUCCEEDED', async () => {
     const { handle, changes, kind, staged, end } = await build(
-      taskRow('QUEUED', 0),
+      taskRow('QUEUED', 0, { done: 0, total: 2 }),
     );
     await expect(handle()).resolves.toEqual(SETTLED);
+    const held = { statuses: ['RUNNING'], attempts: 1 };
     expect(changes()).toEqual([
       [
         { statuses: ['QUEUED'], attempts: 0 },
         { status: 'RUNNING', attempts: 1, started: true },
       ],
       [
-        { statuses: ['RUNNING'], attempts: 1 },
+        { ...held, progress: { done: 0, total: 2 } },
         {
-          status: 'SUCCEEDED',
-          finished: true,
-          error: null,
+          status: 'RUNNING',
+          progress: { done: 1, total: 2 },
           assetIds: ['asset-1'],
         },
       ],
+      [
+        { ...held, progress: { done: 1, total: 2 } },
+        {
+          status: 'RUNNING',
+          progress: { done: 2, total: 2 },
+          assetIds: ['asset-1', 'asset-2'],
+        },
+      ],
+      [
+        { ...held, progress: { done: 2, total: 2 } },
+        { status: 'SUCCEEDED', finished: true, error: null },
+      ],
     ]);
     expect(kind.run).toHaveBeenCalledWith(
-      expect.objectContaining({ clientKey: 'user:user-1' }),
+      expect.objectContaining({ clientKey: 'user:user-1', done: 0 }),
     );
-    expect(staged.keepIn).toHaveBeenCalledTimes(1);
+    expect(staged.keepIn).toHaveBeenCalledTimes(2);
+    expect(staged.kept).toHaveBeenCalledTimes(2);
     expect(staged.discard).not.toHaveBeenCalled();
     expect(end).toHaveBeenCalledWith('succeeded');
+  });
+
+  it('a retry goes on from the results kept: it is told how many, and keeps the next index only', async () => {
+    const { handle, kind, changes, staged } = await build(
+      taskRow('QUEUED', 1, { done: 2, total: 3 }, ['kept-1', 'kept-2']),
+    );
+    await handle();
+    expect(kind.run).toHaveBeenCalledWith(expect.objectContaining({ done: 2 }));
+    expect(staged.keepIn).toHaveBeenCalledTimes(1);
+    expect(changes()[1]).toEqual([
+      { statuses: ['RUNNING'], attempts: 2, progress: { done: 2, total: 3 } },
+      {
+        status: 'RUNNING',
+        progress: { done: 3, total: 3 },
+        assetIds: ['kept-1', 'kept-2', 'asset-1'],
+      },
+    ]);
+  });
+
+  it('an attempt after one that kept every result draws nothing and only settles the task', async () => {
+    const { handle, kind, changes } = await build(
+      taskRow('RUNNING', 1, { done: 1, total: 1 }, ['kept-1']),
+    );
+    await handle();
+    expect(kind.run).not.toHaveBeenCalled();
+    expect(changes()[1][1]).toEqual({
+      status: 'SUCCEEDED',
+      finished: true,
+      error: null,
+    });
+  });
+
+  it('a failure part-way keeps what was made before it and fails the task with its reason', async () => {
+    const { handle, kind, changes, staged } = await build(
+      taskRow('QUEUED', 1, { done: 0, total: 3 }),
+    );
+    kind.run.mockImplementation(async (work) => {
+      await work.keep({ kind: 'logo' });
+      throw new Told('refused', false);
+    });
+    await expect(handle()).resolves.toEqual(SETTLED);
+    expect(staged.keepIn).toHaveBeenCalledTimes(1);
+    expect(changes().map(([, change]) => change.status)).toEqual([
+      'RUNNING',
+      'RUNNING',
+      'FAILED',
+    ]);
+    expect(changes()[2][1]).toEqual({
+      status: 'FAILED',
+      finished: true,
+      error: { code: 'refused', message: 'refused' },
+    });
+  });
+
+  it('a result the work asks to keep before failing is kept before the task fails', async () => {
+    const { handle, kind, changes } = await build(
+      taskRow('QUEUED', 1, { done: 0, total: 2 }),
+    );
+    kind.run.mockImplementation((work) => {
+      // Not awaited: the failure comes while the keep is under way.
+      void work.keep({ kind: 'logo' }).catch(() => undefined);
+      return Promise.reject(new Told('refused', false));
+    });
+    await handle();
+    expect(changes().map(([, change]) => change.status)).toEqual([
+      'RUNNING',
+      'RUNNING',
+      'FAILED',
+    ]);
+  });
+
+  it('a kind that keeps more results than its total is refused, nothing staged', async () => {
+    const { handle, kind, assets, changes } = await build(taskRow('QUEUED', 1));
+    kind.run.mockImplementation(async (work) => {
+      await work.keep({ kind: 'logo' });
+      await work.keep({ kind: 'logo' });
+    });
+    const logged = jest
+      .spyOn(Logger.prototype, 'error')
+      .mockImplementation(() => undefined);
+    await handle();
+    logged.mockRestore();
+    expect(assets.stageResult).toHaveBeenCalledTimes(1);
+    expect(changes()[2][1]).toMatchObject({
+      status: 'FAILED',
+      error: { code: 'internal' },
+    });
   });
 
   it('every move holds the project first, then refreshes the statuses and moves the version on', async () => {
@@ -168,7 +296,8 @@ describe('TaskRunner', () => {
     expect(order(scope.hold)).toBeLessThan(order(tasks.move));
     expect(order(tasks.move)).toBeLessThan(order(statuses.refresh));
     expect(order(statuses.refresh)).toBeLessThan(order(scope.advance));
-    expect(scope.advance).toHaveBeenCalledTimes(2);
+    // The claim, the one result's keep, the success.
+    expect(scope.advance).toHaveBeenCalledTimes(3);
   });
 
   it('a vanished or finished task is settled without running', async () => {
@@ -305,15 +434,19 @@ describe('TaskRunner', () => {
     expect(end).toHaveBeenCalledWith('given_back');
   });
 
-  it('results made while the task moved on (cancelled, taken) are discarded, not kept', async () => {
-    const { handle, tasks, staged, end } = await build(taskRow('QUEUED', 0));
+  it('a result made while the task moved on (cancelled, taken, that index kept) is discarded, not kept, and the task not settled', async () => {
+    const { handle, tasks, staged, end, changes } = await build(
+      taskRow('QUEUED', 0),
+    );
     tasks.move.mockResolvedValueOnce(true).mockResolvedValueOnce(false);
     await expect(handle()).resolves.toEqual(SETTLED);
     expect(staged.discard).toHaveBeenCalledTimes(1);
+    expect(staged.kept).not.toHaveBeenCalled();
+    expect(changes()).toHaveLength(2);
     expect(end).toHaveBeenCalledWith('cancelled');
   });
 
-  it('results that could not be kept are discarded and the attempt fails as any failure does', async () => {
+  it('a result that could not be kept is discarded and the attempt fails as any failure does', async () => {
     const { handle, staged, changes } = await build(taskRow('QUEUED', 0));
     staged.keepIn.mockRejectedValue(new Told('asset_limit', false));
     await expect(handle()).resolves.toEqual(SETTLED);

@@ -1,10 +1,14 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import { AssetsService, type StagedResults } from '../assets/assets.service';
+import { AssetsService, type ProducedAsset } from '../assets/assets.service';
 import { Database, type Transaction } from '../database/database.service';
 import { ProjectNotFoundException } from '../project-scope/project-scope.errors';
 import { ProjectScope } from '../project-scope/project-scope.repository';
 import { WorkspaceStatuses } from '../sections/workspace-statuses.repository';
-import { FINISHED_TASK_STATUSES, type TaskStatus } from './dto/task.dto';
+import {
+  FINISHED_TASK_STATUSES,
+  type TaskProgressDto,
+  type TaskStatus,
+} from './dto/task.dto';
 import type { TaskDelivery, TaskOutcome } from './engine/task-engine';
 import { TASK_KINDS, type TaskKind } from './kinds/task-kind';
 import { describeTaskFailure } from './task-failure';
@@ -23,17 +27,27 @@ interface Attempt extends ClaimedTask {
   number: number;
 }
 
+/** What the task's row holds of its results, as this attempt last wrote it. */
+interface KeptSoFar {
+  progress: TaskProgressDto;
+  assetIds: string[];
+}
+
+/** Rolls a task's result back: the task moved on while it was made. */
+class ResultsNotWanted extends Error {}
+
 /**
  * Runs one delivered task: claims it (QUEUED, or RUNNING whose worker
  * died, becomes RUNNING with one more attempt), runs its kind's work while
- * watching for a cancel, keeps the results and settles it. Every move is a
- * compare-and-set on the task's status and attempt, in a transaction that
- * also refreshes the section's and agent's statuses and moves the
- * project's version (its ETag) on: whatever a page shows moves together.
+ * watching for a cancel, keeps each result as the work makes it and
+ * settles the task. Every move is a compare-and-set on the task's status
+ * and attempt, in a transaction that also refreshes the section's and
+ * agent's statuses and moves the project's version (its ETag) on:
+ * whatever a page shows moves together. A result's keep also compares
+ * the progress (the result's index): a result is kept once per task and
+ * index, whichever worker or replica holds the task, and a retry goes on
+ * from the results kept.
  */
-/** Rolls a task's results back: the task moved on while they were made. */
-class ResultsNotWanted extends Error {}
-
 @Injectable()
 export class TaskRunner {
   private readonly logger = new Logger(TaskRunner.name);
@@ -67,7 +81,7 @@ export class TaskRunner {
       return SETTLED;
     } catch (error) {
       // Cancelled, deleted, or taken by another attempt: not ours to settle.
-      if (cancelled.signal.aborted) {
+      if (cancelled.signal.aborted || error instanceof ResultsNotWanted) {
         timing.end('cancelled');
         return SETTLED;
       }
@@ -118,58 +132,98 @@ export class TaskRunner {
     });
   }
 
-  /** True when the results were kept (false: the task moved on meanwhile). */
+  /**
+   * True when the task SUCCEEDED (false: it moved on meanwhile). Throws
+   * the work's failure once the results made before it are kept.
+   */
   private async run(attempt: Attempt, signal: AbortSignal): Promise<boolean> {
     const { task, project } = attempt;
     const kind = this.kinds.get(task.type);
     if (!kind) throw new Error(`No kind of task "${task.type}"`);
-    const results = await kind.run({
-      task,
-      project: { id: task.projectId, ...project },
-      signal,
-      clientKey: `user:${project.userId}`,
-    });
-    const staged = await this.assets.stageResults(
+    const kept: KeptSoFar = {
+      progress: task.progress,
+      assetIds: task.assetIds,
+    };
+    // One keep at a time, in the order the work asks: each is the next index.
+    let keeping: Promise<unknown> = Promise.resolve();
+    const keep = (result: ProducedAsset): Promise<void> => {
+      const next = keeping.then(() =>
+        this.keepResult(attempt, kept, result, signal),
+      );
+      keeping = next.catch(() => undefined);
+      return next;
+    };
+    // An attempt after one that kept every result only settles the task.
+    if (kept.progress.done < kept.progress.total) {
+      try {
+        await kind.run({
+          task,
+          project: { id: task.projectId, ...project },
+          signal,
+          clientKey: `user:${project.userId}`,
+          done: kept.progress.done,
+          keep,
+        });
+      } finally {
+        // What was made before a failure is kept before the task fails.
+        await keeping;
+      }
+    }
+    return this.db.transaction((transaction) =>
+      this.move(
+        transaction,
+        attempt,
+        { ...this.held(attempt), progress: kept.progress },
+        { status: 'SUCCEEDED', finished: true, error: null },
+      ),
+    );
+  }
+
+  /**
+   * In one transaction, one result kept and the task's progress moved on
+   * (a task.updated and an asset.created event); rejects with
+   * ResultsNotWanted, the result discarded, when the task was cancelled or
+   * taken meanwhile or that index is kept already.
+   */
+  private async keepResult(
+    attempt: Attempt,
+    kept: KeptSoFar,
+    result: ProducedAsset,
+    signal: AbortSignal,
+  ): Promise<void> {
+    const { task } = attempt;
+    const { done, total } = kept.progress;
+    if (done >= total) {
+      throw new Error(`Task ${task.id} kept all ${total} of its results`);
+    }
+    const staged = await this.assets.stageResult(
       { projectId: task.projectId, sectionId: task.sectionId },
-      results,
+      result,
       signal,
     );
+    const progress = { done: done + 1, total };
+    const assetIds = [...kept.assetIds, staged.id];
+    const inTransaction = staged.large
+      ? this.db.largeTransaction.bind(this.db)
+      : this.db.transaction.bind(this.db);
     try {
-      const kept = await this.keep(attempt, staged);
-      if (!kept) await staged.discard();
-      return kept;
+      await inTransaction(async (transaction) => {
+        // The row first: the move recomputes the section's status from it.
+        await staged.keepIn(transaction);
+        const moved = await this.move(
+          transaction,
+          attempt,
+          { ...this.held(attempt), progress: kept.progress },
+          { status: 'RUNNING', progress, assetIds },
+        );
+        if (!moved) throw new ResultsNotWanted();
+      });
     } catch (error) {
       await staged.discard();
       throw error;
     }
-  }
-
-  /**
-   * In one transaction, the results kept and the task SUCCEEDED; false
-   * (nothing kept) when the task was cancelled or taken meanwhile.
-   */
-  private async keep(
-    attempt: Attempt,
-    staged: StagedResults,
-  ): Promise<boolean> {
-    const inTransaction = staged.large
-      ? this.db.largeTransaction.bind(this.db)
-      : this.db.transaction.bind(this.db);
-    return inTransaction(async (transaction) => {
-      // The rows first: the move recomputes the section's status from them.
-      await staged.keepIn(transaction);
-      const moved = await this.move(transaction, attempt, this.held(attempt), {
-        status: 'SUCCEEDED',
-        finished: true,
-        error: null,
-        assetIds: staged.ids,
-      });
-      if (!moved) throw new ResultsNotWanted();
-      return true;
-    }).catch((error: unknown) => {
-      if (error instanceof ResultsNotWanted) return false;
-      throw error;
-    });
+    Object.assign(kept, { progress, assetIds });
+    await staged.kept();
   }
 
   /** This process stops: the attempt is given back, uncounted, for another worker. */
@@ -221,7 +275,11 @@ export class TaskRunner {
   private async move(
     transaction: Transaction,
     claimed: ClaimedTask,
-    expected: { statuses: readonly TaskStatus[]; attempts: number },
+    expected: {
+      statuses: readonly TaskStatus[];
+      attempts: number;
+      progress?: TaskProgressDto;
+    },
     change: TaskChange,
   ): Promise<boolean> {
     const { id, projectId } = claimed.task;

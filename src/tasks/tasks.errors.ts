@@ -21,6 +21,20 @@ export class TaskFinishedException extends ConflictException {
 }
 
 /**
+ * 409: the task would keep more results (a logo task's `count`) than the
+ * project has room for under ASSET_MAX_PER_PROJECT; nothing is queued.
+ */
+export class TaskExceedsAssetLimitException extends ConflictException {
+  readonly code: ErrorCode = 'task_exceeds_asset_limit';
+
+  constructor(results: number, room: number) {
+    super(
+      `The task would keep ${results} assets and the project has room for ${room} more; ask for at most ${room} or delete some first`,
+    );
+  }
+}
+
+/**
  * 429: the project, or its owner, has TASK_MAX_QUEUED_PER_PROJECT /
  * _PER_USER tasks waiting or running; one must finish first.
  */

@@ -140,7 +140,7 @@ export const CreateTaskEndpoint = () =>
       'error',
       409,
       'The project already holds 20 assets, the most it may; delete one first',
-      'The project already holds ASSET_MAX_PER_PROJECT assets (nothing was queued); or the first request with this Idempotency-Key is still being processed (with Retry-After)',
+      'The project already holds ASSET_MAX_PER_PROJECT assets (`code: "asset_limit_reached"`); or it has room for fewer than the results the task keeps, a logo task\'s `count` ("The task would keep 3 assets and the project has room for 2 more; …", `code: "task_exceeds_asset_limit"`; brand kit files are not counted); nothing was queued, and an Idempotency-Key is free again. Or the first request with this Idempotency-Key is still being processed (with Retry-After)',
       RETRY_AFTER_HEADER,
     ),
     ApiAuth('error', 'required'),
@@ -190,7 +190,7 @@ export const CancelTaskEndpoint = () =>
     ApiOperation({
       summary: 'Cancel a task',
       description:
-        "CANCELLED at once; a running task's worker (on any replica) closes its upstream call within TASK_CANCEL_CHECK_MS and keeps nothing. No body is needed; a body that is sent is read as JSON. With CORS_ORIGINS set, send `Content-Type: application/json` even without a body (no Content-Type is refused with 415, as on every POST).",
+        "CANCELLED at once; a running task's worker (on any replica) closes its upstream call within TASK_CANCEL_CHECK_MS and keeps nothing more. The results it kept before the cancel (paid for) stay, listed in `assetIds` and counted in `progress`. No body is needed; a body that is sent is read as JSON. With CORS_ORIGINS set, send `Content-Type: application/json` even without a body (no Content-Type is refused with 415, as on every POST).",
       operationId: 'cancelTask',
     }),
     PROJECT_ID_PARAM,
@@ -200,7 +200,12 @@ export const CancelTaskEndpoint = () =>
       description: 'The task, CANCELLED',
       type: TaskResponseDto,
       example: {
-        task: { ...TASK_EXAMPLE, status: 'CANCELLED', assetIds: [] },
+        task: {
+          ...TASK_EXAMPLE,
+          status: 'CANCELLED',
+          assetIds: [],
+          progress: { done: 0, total: 1 },
+        },
       },
     }),
     ApiFailure(

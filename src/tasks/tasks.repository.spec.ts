@@ -46,7 +46,12 @@ describe('TasksRepository (SQLite)', () => {
       return work(transaction);
     });
 
-  async function queue(project: Project, createdAt = at(0), id = newId()) {
+  async function queue(
+    project: Project,
+    createdAt = at(0),
+    id = newId(),
+    total = 1,
+  ) {
     return changing(project.id, (transaction) =>
       tasks.insert(transaction, {
         id,
@@ -57,6 +62,7 @@ describe('TasksRepository (SQLite)', () => {
         input: { style: 'flat' },
         createdAt,
         queuePlace: 0,
+        total,
       }),
     );
   }
@@ -64,7 +70,12 @@ describe('TasksRepository (SQLite)', () => {
   const move = (
     project: Project,
     taskId: string,
-    expected: { statuses: TaskStatus[]; attempts?: number; projectId?: string },
+    expected: {
+      statuses: TaskStatus[];
+      attempts?: number;
+      projectId?: string;
+      progress?: { done: number; total: number };
+    },
     change: TaskChange,
   ) =>
     changing(project.id, (transaction) =>
@@ -78,7 +89,12 @@ describe('TasksRepository (SQLite)', () => {
    */
   const refusedMove = (
     taskId: string,
-    expected: { statuses: TaskStatus[]; attempts?: number; projectId?: string },
+    expected: {
+      statuses: TaskStatus[];
+      attempts?: number;
+      projectId?: string;
+      progress?: { done: number; total: number };
+    },
     change: TaskChange,
   ) =>
     scratch.db.transaction((transaction) =>
@@ -92,6 +108,7 @@ describe('TasksRepository (SQLite)', () => {
       status: 'QUEUED',
       attempts: 0,
       assetIds: [],
+      progress: { done: 0, total: 1 },
       error: null,
       startedAt: null,
       finishedAt: null,
@@ -108,7 +125,60 @@ describe('TasksRepository (SQLite)', () => {
           taskId: inserted.id,
           status: 'QUEUED',
           attempts: 0,
+          progress: { done: 0, total: 1 },
         }) as unknown,
+      }),
+    ]);
+  });
+
+  it('a kept result moves the progress on only from the progress expected: each index is kept once', async () => {
+    const task = await queue(ann, at(0), newId(), 3);
+    await move(
+      ann,
+      task.id,
+      { statuses: ['QUEUED'] },
+      {
+        status: 'RUNNING',
+        attempts: 1,
+      },
+    );
+    const held = { statuses: ['RUNNING'] as TaskStatus[], attempts: 1 };
+    const { latest } = await scratch.changeLog.bounds();
+    await expect(
+      move(
+        ann,
+        task.id,
+        { ...held, progress: { done: 0, total: 3 } },
+        {
+          status: 'RUNNING',
+          progress: { done: 1, total: 3 },
+          assetIds: ['asset-1'],
+        },
+      ),
+    ).resolves.toBe(true);
+    // The same index again (a second worker, a replayed keep): refused.
+    await expect(
+      refusedMove(
+        task.id,
+        { ...held, progress: { done: 0, total: 3 } },
+        {
+          status: 'RUNNING',
+          progress: { done: 1, total: 3 },
+          assetIds: ['asset-2'],
+        },
+      ),
+    ).resolves.toBe(false);
+    await expect(tasks.find(ann.id, task.id, undefined)).resolves.toMatchObject(
+      {
+        progress: { done: 1, total: 3 },
+        assetIds: ['asset-1'],
+      },
+    );
+    const events = await scratch.changeLog.after(latest, {}, 10);
+    expect(events.map((event) => event.data)).toEqual([
+      expect.objectContaining({
+        status: 'RUNNING',
+        progress: { done: 1, total: 3 },
       }),
     ]);
   });

@@ -18,6 +18,7 @@ import {
   type TaskColumn,
   type TaskDto,
   type TaskErrorDto,
+  type TaskProgressDto,
   type TaskStatus,
   type TaskType,
 } from './dto/task.dto';
@@ -43,16 +44,29 @@ const USER_TASKS_LOCK = 7_344_001;
 /** A task with its project's name, description and owner. */
 const CLAIM_SELECT = `SELECT ${TASK_FIELDS.map((name) => `"t"."${name}"`).join(', ')}, ${PROJECT_SUMMARY_COLUMNS} FROM "tasks" "t" ${joinProject('t')}`;
 
-interface TaskRow extends Omit<TaskDto, 'input' | 'assetIds' | 'error'> {
+interface TaskRow extends Omit<
+  TaskDto,
+  'input' | 'assetIds' | 'progress' | 'error'
+> {
   input: string;
   assetIds: string;
+  progress: string;
   error: string | null;
 }
+
+/**
+ * A task's progress as stored: always this text for the same numbers
+ * (keys in this order, no spaces), so that a keep's compare-and-set can
+ * compare it (the migration writes the same text).
+ */
+export const progressText = (progress: TaskProgressDto): string =>
+  `{"done":${progress.done},"total":${progress.total}}`;
 
 const fromRow = (row: TaskRow): TaskDto => ({
   ...row,
   input: JSON.parse(row.input) as Record<string, unknown>,
   assetIds: JSON.parse(row.assetIds) as string[],
+  progress: JSON.parse(row.progress) as TaskProgressDto,
   error: row.error === null ? null : (JSON.parse(row.error) as TaskErrorDto),
   attempts: Number(row.attempts),
   createdAt: isoTimestamp(row.createdAt),
@@ -71,6 +85,8 @@ export interface NewTask {
   createdAt: Date;
   /** How many of the owner's tasks are unfinished already (engine/task-schedule.repository.ts). */
   queuePlace: number;
+  /** How many results it will keep (its progress starts at 0 of these). */
+  total: number;
 }
 
 /**
@@ -97,6 +113,7 @@ const INSERT = rowInsert<keyof NewTask>('tasks', {
   runAfter: 'createdAt',
   leaseUntil: constant('NULL'),
   queuePlace: 'queuePlace',
+  progress: 'total',
 } satisfies { [K in TaskColumn]-?: ColumnValue<keyof NewTask> });
 
 /** What a worker needs to run a task: the task and its project's text. */
@@ -163,18 +180,26 @@ export class TasksRepository {
 
   async insert(transaction: Transaction, task: NewTask): Promise<TaskDto> {
     const sql = sqlFor(managerOf(transaction));
+    const progress = { done: 0, total: task.total };
     await sql.changes(
       INSERT.text,
       INSERT.params({
         ...task,
         input: JSON.stringify(task.input),
         createdAt: sql.timestamp(task.createdAt),
+        total: progressText(progress),
       }),
     );
     this.changeLog.record(transaction, task.projectId, {
       type: 'task.updated',
       key: task.id,
-      data: { taskId: task.id, type: task.type, status: 'QUEUED', attempts: 0 },
+      data: {
+        taskId: task.id,
+        type: task.type,
+        status: 'QUEUED',
+        attempts: 0,
+        progress,
+      },
     });
     return {
       id: task.id,
@@ -185,6 +210,7 @@ export class TasksRepository {
       status: 'QUEUED',
       input: task.input,
       assetIds: [],
+      progress,
       error: null,
       attempts: 0,
       createdAt: task.createdAt.toISOString(),
@@ -282,8 +308,9 @@ export class TasksRepository {
   }
 
   /**
-   * Moves a task from `from` (and its attempt count) on; false when it had
-   * moved already (cancelled, deleted, taken by another attempt).
+   * Moves a task from `from` (and its attempt count, and its progress) on;
+   * false when it had moved already (cancelled, deleted, taken by another
+   * attempt, or the result of that progress kept already).
    */
   async move(
     transaction: Transaction,
@@ -292,6 +319,7 @@ export class TasksRepository {
       statuses: readonly TaskStatus[];
       attempts?: number;
       projectId?: string;
+      progress?: TaskProgressDto;
     },
     change: TaskChange,
   ): Promise<boolean> {
@@ -310,6 +338,7 @@ export class TasksRepository {
       set('error', change.error === null ? null : JSON.stringify(change.error));
     }
     if (change.assetIds) set('assetIds', JSON.stringify(change.assetIds));
+    if (change.progress) set('progress', progressText(change.progress));
     params.push(taskId);
     let where = `"id" = $${params.length} AND "status" IN (${expected.statuses
       .map((status) => `'${status}'`)
@@ -322,12 +351,17 @@ export class TasksRepository {
       params.push(expected.projectId);
       where += ` AND "projectId" = $${params.length}`;
     }
+    if (expected.progress !== undefined) {
+      params.push(progressText(expected.progress));
+      where += ` AND "progress" = $${params.length}`;
+    }
     const [moved] = await sql.changedRows<{
       projectId: string;
       type: string;
       attempts: number | string;
+      progress: string;
     }>(
-      `UPDATE "tasks" SET ${sets.join(', ')} WHERE ${where} RETURNING "projectId", "type", "attempts"`,
+      `UPDATE "tasks" SET ${sets.join(', ')} WHERE ${where} RETURNING "projectId", "type", "attempts", "progress"`,
       params,
     );
     if (!moved) return false;
@@ -339,6 +373,7 @@ export class TasksRepository {
         type: moved.type,
         status: change.status,
         attempts: Number(moved.attempts),
+        progress: JSON.parse(moved.progress) as TaskProgressDto,
       },
     });
     return true;
@@ -383,4 +418,5 @@ export interface TaskChange {
   finished?: boolean;
   error?: TaskErrorDto | null;
   assetIds?: string[];
+  progress?: TaskProgressDto;
 }

@@ -16,6 +16,7 @@ import { TASK_KINDS } from './kinds/task-kind';
 import { encodeTaskCursor } from './task-cursor';
 import { tasksConfig } from './tasks.config';
 import {
+  TaskExceedsAssetLimitException,
   TaskFinishedException,
   TaskNotFoundException,
   TooManyTasksError,
@@ -59,7 +60,9 @@ async function build(counts = { project: 0, user: 0 }) {
     findIn: jest.fn().mockResolvedValue(undefined),
     move: jest.fn().mockResolvedValue(true),
   };
-  const assets = { assertRoom: jest.fn().mockResolvedValue(undefined) };
+  const assets = {
+    room: jest.fn().mockResolvedValue({ free: 50, limit: 50 }),
+  };
   const engine = {
     enqueue: jest.fn().mockResolvedValue(undefined),
     forget: jest.fn().mockResolvedValue(undefined),
@@ -81,6 +84,8 @@ async function build(counts = { project: 0, user: 0 }) {
     agentType: 'DESIGN',
     sectionType: 'LOGO',
     input: LogoInput,
+    resultsOf: jest.fn(() => 1),
+    derived: false,
     run: jest.fn(),
   };
   const moduleRef = await Test.createTestingModule({
@@ -107,7 +112,7 @@ async function build(counts = { project: 0, user: 0 }) {
   const service = moduleRef.get(TasksService);
   const create = (projectId = PROJECT, context = ANYONE) =>
     service.create(projectId, { type: 'logo', input: {} }, context);
-  return { service, create, tasks, assets, engine, statuses, scope };
+  return { service, create, tasks, assets, engine, statuses, scope, kind };
 }
 
 describe('TasksService', () => {
@@ -163,10 +168,46 @@ describe('TasksService', () => {
 
     it('refuses a task for a project that holds the most assets with 409, queueing nothing', async () => {
       const { create, assets, tasks, engine } = await build();
-      assets.assertRoom.mockRejectedValue(new AssetLimitReachedException(50));
+      assets.room.mockResolvedValue({ free: 0, limit: 50 });
       await expect(create()).rejects.toBeInstanceOf(AssetLimitReachedException);
       expect(tasks.insert).not.toHaveBeenCalled();
       expect(engine.enqueue).not.toHaveBeenCalled();
+    });
+
+    it('refuses a task whose results would pass the asset limit with 409 task_exceeds_asset_limit, queueing nothing', async () => {
+      const { create, assets, tasks, engine, kind } = await build();
+      kind.resultsOf.mockReturnValue(3);
+      assets.room.mockResolvedValue({ free: 2, limit: 50 });
+      const refused = await create().catch((error: unknown) => error);
+      expect(refused).toBeInstanceOf(TaskExceedsAssetLimitException);
+      expect(refused).toMatchObject({ code: 'task_exceeds_asset_limit' });
+      expect((refused as Error).message).toMatch(/keep 3 .* room for 2/);
+      expect(tasks.insert).not.toHaveBeenCalled();
+      expect(engine.enqueue).not.toHaveBeenCalled();
+    });
+
+    it('a task that fits exactly is queued with its results as its progress total', async () => {
+      const { create, assets, tasks, kind } = await build();
+      kind.resultsOf.mockReturnValue(3);
+      assets.room.mockResolvedValue({ free: 3, limit: 50 });
+      await create();
+      expect(tasks.insert).toHaveBeenCalledWith(
+        expect.anything(),
+        expect.objectContaining({ total: 3 }),
+      );
+    });
+
+    it('a task of derived files (the brand kit) needs no room: it is queued at a full project', async () => {
+      const { create, assets, tasks, kind } = await build();
+      kind.derived = true;
+      kind.resultsOf.mockReturnValue(8);
+      assets.room.mockResolvedValue({ free: 0, limit: 50 });
+      await create();
+      expect(assets.room).not.toHaveBeenCalled();
+      expect(tasks.insert).toHaveBeenCalledWith(
+        expect.anything(),
+        expect.objectContaining({ total: 8 }),
+      );
     });
 
     it('an unknown or malformed project is 404 before anything is counted', async () => {

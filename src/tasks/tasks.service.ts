@@ -1,10 +1,11 @@
 import { Inject, Injectable } from '@nestjs/common';
+import { AssetLimitReachedException } from '../assets/assets.errors';
 import { AssetsService } from '../assets/assets.service';
 import { ProjectAccess } from '../auth/project-access';
 import type { CallContext } from '../common/call-context';
 import { isWellFormedId, newId } from '../common/ids';
 import { AppValidationPipe } from '../common/validation/app-validation.pipe';
-import { Database } from '../database/database.service';
+import { Database, type Transaction } from '../database/database.service';
 import { InputValidationException } from '../failures/input-validation.error';
 import type { IdempotentRequest } from '../idempotency/idempotency-key.decorator';
 import { IdempotencyService } from '../idempotency/idempotency.service';
@@ -20,6 +21,7 @@ import { TaskEngine } from './engine/task-engine';
 import { TASK_KINDS, type TaskKind } from './kinds/task-kind';
 import { decodeTaskCursor, encodeTaskCursor } from './task-cursor';
 import {
+  TaskExceedsAssetLimitException,
   TaskFinishedException,
   TaskNotFoundException,
   TooManyTasksError,
@@ -102,7 +104,8 @@ export class TasksService {
       if (unfinished.user >= this.config.maxQueuedPerUser) {
         throw new TooManyTasksError('user', this.config.maxQueuedPerUser);
       }
-      await this.assets.assertRoom(transaction, projectId);
+      const total = kind.resultsOf?.(taskInput) ?? 1;
+      if (!kind.derived) await this.assertRoom(transaction, projectId, total);
       const place = await this.tasks.placeOf(
         transaction,
         projectId,
@@ -117,6 +120,7 @@ export class TasksService {
         input: taskInput,
         createdAt: new Date(),
         queuePlace: unfinished.user,
+        total,
       });
       await this.engine.enqueue(transaction, task.id, unfinished.user);
       if (key) {
@@ -124,6 +128,24 @@ export class TasksService {
       }
       return task;
     });
+  }
+
+  /**
+   * 409 unless the project has room for every result the task keeps, so
+   * that nothing is drawn that could not be kept: asset_limit_reached when
+   * it is full already (as a kept logo is told), task_exceeds_asset_limit
+   * when it has room for fewer. Tasks queued beside it are not counted:
+   * the later to keep finds the room gone and fails asset_limit, keeping
+   * what fitted.
+   */
+  private async assertRoom(
+    transaction: Transaction,
+    projectId: string,
+    results: number,
+  ): Promise<void> {
+    const { free, limit } = await this.assets.room(transaction, projectId);
+    if (free === 0) throw new AssetLimitReachedException(limit);
+    if (results > free) throw new TaskExceedsAssetLimitException(results, free);
   }
 
   /** GET /api/projects/{id}/tasks: a page, newest first. */

@@ -12,6 +12,7 @@ export interface TaskBody {
   status: string;
   input: Record<string, unknown>;
   assetIds: string[];
+  progress: { done: number; total: number };
   error: { code: string; message: string } | null;
   attempts: number;
   createdAt: string;

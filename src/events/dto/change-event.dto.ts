@@ -34,7 +34,7 @@ export class ChangeEventDto {
 
   @ApiProperty({
     description:
-      "What changed. Every type but project.deleted has `etag`, the project's new ETag (compare it with the one a page holds: equal means nothing to refetch). project.updated: `fields` (names changed); asset.created: `assetId`, `sectionId`, `kind`; asset.deleted: `assetId`; task.updated: `taskId`, `type`, `status`, `attempts`; section.updated: `sectionId` and what moved of `status`, `selectedAssetId`; agent.updated: `agentId`, `status`",
+      "What changed. Every type but project.deleted has `etag`, the project's new ETag (compare it with the one a page holds: equal means nothing to refetch). project.updated: `fields` (names changed); asset.created: `assetId`, `sectionId`, `kind`; asset.deleted: `assetId`; task.updated: `taskId`, `type`, `status`, `attempts`, `progress` (`done`, `total`: a task keeps each result as it is made, with one task.updated and one asset.created); section.updated: `sectionId` and what moved of `status`, `selectedAssetId`; agent.updated: `agentId`, `status`",
     type: 'object',
     additionalProperties: true,
     example: {
@@ -42,6 +42,7 @@ export class ChangeEventDto {
       type: 'logo',
       status: 'RUNNING',
       attempts: 1,
+      progress: { done: 0, total: 1 },
       etag: '"7"',
     },
   })

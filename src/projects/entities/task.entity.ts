@@ -74,6 +74,10 @@ export class Task {
   @Column({ type: 'text' })
   assetIds: string;
 
+  /** `{"done":n,"total":m}`, written by the tasks repository only. */
+  @Column({ type: 'text', default: '{"done":0,"total":1}' })
+  progress: string;
+
   @Column({ type: 'text', nullable: true })
   error: string | null;
 
@@ -110,12 +114,12 @@ export class Task {
 /**
  * Every column is a field of TaskDto, but the internal ones
  * (TaskInternalColumn, beside TaskDto: the tasks repository's INSERT
- * names every column from the two). `input`, `assetIds` and `error` are
- * JSON text the repository parses.
+ * names every column from the two). `input`, `assetIds`, `progress` and
+ * `error` are JSON text the repository parses.
  */
 export const TASK_COLUMNS_ANSWERED: ColumnsAnswered<
   Task,
   TaskDto,
   TaskInternalColumn,
-  'input' | 'assetIds' | 'error'
+  'input' | 'assetIds' | 'progress' | 'error'
 > = true;

@@ -59,6 +59,24 @@ export class TaskErrorDto {
   message: string;
 }
 
+/** How far a task is: results kept of those it will keep. */
+export class TaskProgressDto {
+  @ApiProperty({
+    type: 'integer',
+    description:
+      'Results kept so far (each is kept as it is made, so a task that fails part-way keeps these).',
+    example: 1,
+  })
+  done: number;
+  @ApiProperty({
+    type: 'integer',
+    description:
+      "Results the task keeps when it succeeds: a logo or logo-edit task's `count`, the brand kit's 8 files, 1 for the other types.",
+    example: 1,
+  })
+  total: number;
+}
+
 export class TaskDto {
   @ApiProperty({ description: 'The task id (UUID).', example: ID })
   id: string;
@@ -108,10 +126,16 @@ export class TaskDto {
   @ApiProperty({
     type: [String],
     description:
-      'The assets it made, in its section (empty until it succeeds).',
+      'The assets it made, in its section, in the order they were kept: each is added as it is kept, and a task that ends FAILED or CANCELLED lists those it kept before.',
     example: [ASSET_ID],
   })
   assetIds: string[];
+  @ApiProperty({
+    type: TaskProgressDto,
+    description:
+      'Results kept (`done`) of those it will keep (`total`); `assetIds` lists the kept ones.',
+  })
+  progress: TaskProgressDto;
   // Written out rather than a $ref: OpenAPI 3.0 ignores `nullable` beside one.
   @ApiProperty({
     type: 'object',
@@ -168,6 +192,7 @@ export const TASK_FIELDS = Object.keys({
   status: true,
   input: true,
   assetIds: true,
+  progress: true,
   error: true,
   attempts: true,
   createdAt: true,
@@ -191,6 +216,7 @@ export type TaskColumn = keyof TaskDto | TaskInternalColumn;
 export const TASK_JSON_FIELDS: ReadonlySet<string> = new Set([
   'input',
   'assetIds',
+  'progress',
   'error',
 ]);
 
@@ -216,6 +242,7 @@ export const TASK_EXAMPLE: TaskDto = {
     count: 1,
   },
   assetIds: [ASSET_ID],
+  progress: { done: 1, total: 1 },
   error: null,
   attempts: 1,
   createdAt: TIME,

@@ -48,6 +48,7 @@ describe('TaskScheduleRepository (SQLite)', () => {
         input: {},
         createdAt,
         queuePlace,
+        total: 1,
       });
     });
     return id;

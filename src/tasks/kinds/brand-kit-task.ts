@@ -2,10 +2,16 @@ import { Injectable } from '@nestjs/common';
 import sharp from 'sharp';
 import { AssetRenditions } from '../../assets/renditions/asset-renditions';
 import { AssetsService } from '../../assets/assets.service';
-import type { ProducedAsset } from '../../assets/assets.service';
-import { backgroundFrom, makeBrandKit } from '../../brand-kit/brand-kit-images';
+import {
+  BRAND_KIT_FILES,
+  backgroundFrom,
+  makeBrandKit,
+} from '../../brand-kit/brand-kit-images';
 import { BrandKitService } from '../../brand-kit/brand-kit.service';
-import { kitFilePrompt } from '../../brand-kit/kit-file-prompt';
+import {
+  kitFilePrompt,
+  kitFilePromptStart,
+} from '../../brand-kit/kit-file-prompt';
 import {
   NoChosenLogoException,
   NotALogoException,
@@ -22,7 +28,10 @@ const MODEL = `sharp ${sharp.versions.sharp}`;
  * `brand-kit`: the DESIGN agent makes, from a logo (the LOGO section's
  * chosen one by default) and without calling any model, favicon.ico,
  * touch and PWA icons, a social image and mono and inverse logos, kept
- * as `brand-kit` assets of LOGO whose prompt names the file.
+ * as `brand-kit` assets of LOGO whose prompt names the file. Each file
+ * replaces the project's earlier file of its name: a project holds one
+ * kit's files (BRAND_KIT_FILES, 8), which ASSET_MAX_PER_PROJECT does not
+ * count.
  */
 @Injectable()
 export class BrandKitTask implements TaskKind {
@@ -56,19 +65,30 @@ export class BrandKitTask implements TaskKind {
     };
   }
 
-  async run(work: TaskWork): Promise<ProducedAsset[]> {
+  readonly derived = true;
+
+  resultsOf(): number {
+    return BRAND_KIT_FILES.length;
+  }
+
+  async run(work: TaskWork): Promise<void> {
     const { assetId, backgroundColor } = work.task
       .input as Required<BrandKitInputDto>;
     const logo = await this.assets.record(work.project.id, assetId);
     if (!logo) throw new LogoGoneError();
     const bytes = await this.renditions.readWhole(logo, work.signal);
     const files = await makeBrandKit(bytes, backgroundColor);
-    return files.map((file) => ({
-      kind: 'brand-kit',
-      contentType: file.contentType,
-      bytes: file.bytes,
-      prompt: kitFilePrompt(file.name, logo.id),
-      model: MODEL,
-    }));
+    // In BRAND_KIT_FILES' order: those kept by an earlier attempt are the
+    // first `done`. Each replaces the project's file of its name.
+    for (const file of files.slice(work.done)) {
+      await work.keep({
+        kind: 'brand-kit',
+        contentType: file.contentType,
+        bytes: file.bytes,
+        prompt: kitFilePrompt(file.name, logo.id),
+        model: MODEL,
+        replaces: kitFilePromptStart(file.name),
+      });
+    }
   }
 }

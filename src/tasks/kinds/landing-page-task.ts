@@ -2,7 +2,6 @@ import { Injectable } from '@nestjs/common';
 import type { Readable } from 'node:stream';
 import { AssetBytes } from '../../assets/asset-bytes/asset-bytes';
 import { AssetsService } from '../../assets/assets.service';
-import type { ProducedAsset } from '../../assets/assets.service';
 import { LandingPageInputDto } from '../../text-generation/dto/landing-page-input.dto';
 import {
   landingPageMessages,
@@ -44,7 +43,7 @@ export class LandingPageTask implements TaskKind {
     private readonly usage: UsageService,
   ) {}
 
-  async run(work: TaskWork): Promise<ProducedAsset[]> {
+  async run(work: TaskWork): Promise<void> {
     const copy = await this.latestCopy(work);
     const logo = await this.chosenLogo(work);
     const messages = landingPageMessages(
@@ -60,15 +59,13 @@ export class LandingPageTask implements TaskKind {
       clientKey: work.clientKey,
     });
     const html = parseLandingPage(answer.content, logo);
-    return [
-      {
-        kind: 'landing-page',
-        contentType: 'text/html',
-        bytes: Buffer.from(html),
-        prompt: messages.map((message) => message.content).join('\n\n'),
-        model: answer.model,
-      },
-    ];
+    await work.keep({
+      kind: 'landing-page',
+      contentType: 'text/html',
+      bytes: Buffer.from(html),
+      prompt: messages.map((message) => message.content).join('\n\n'),
+      model: answer.model,
+    });
   }
 
   private async latestCopy(work: TaskWork): Promise<MarketingCopy | undefined> {

@@ -3,7 +3,6 @@ import { Injectable } from '@nestjs/common';
 import type { Readable } from 'node:stream';
 import { AssetBytes } from '../../assets/asset-bytes/asset-bytes';
 import { AssetsService } from '../../assets/assets.service';
-import type { ProducedAsset } from '../../assets/assets.service';
 import type { AssetRecord } from '../../assets/dto/asset.dto';
 import { InputValidationException } from '../../failures/input-validation.error';
 import { RetryLaterError } from '../../failures/retry-later.error';
@@ -26,7 +25,8 @@ const IMAGE_TYPES = new Set(['image/png', 'image/jpeg', 'image/webp']);
  * `logo-edit`: the DESIGN agent draws `count` variations of a kept logo
  * into LOGO by the provider's edit endpoint (the logo sent as the image,
  * the instructions as the prompt), one call a variation, one after the
- * other, through the logo pipeline; one failure stops the task. The
+ * other, through the logo pipeline, each kept as it is drawn; one failure
+ * stops the task (the variations kept stay). The
  * logo must be a kept image logo of the project when the task is created
  * (400 otherwise); if it is deleted before the task runs, the task fails
  * `source_missing`.
@@ -62,7 +62,11 @@ export class LogoEditTask implements TaskKind {
     }
   }
 
-  async run(work: TaskWork): Promise<ProducedAsset[]> {
+  resultsOf(input: Record<string, unknown>): number {
+    return (input as { count?: number }).count ?? 1;
+  }
+
+  async run(work: TaskWork): Promise<void> {
     const input = work.task.input as unknown as LogoEditInputDto;
     const source = await this.source(work, input.assetId);
     const prompt = buildLogoEditPrompt(input.instructions);
@@ -77,17 +81,22 @@ export class LogoEditTask implements TaskKind {
       address: work.clientKey,
       signal: work.signal,
     };
-    const images: LogoImage[] = [];
-    for (let index = 0; index < (input.count ?? 1); index++) {
-      images.push(await this.edit(source, prompt, caller));
+    // Each variation kept as it is drawn; those kept by an earlier attempt
+    // are not drawn again.
+    for (
+      let index = work.done;
+      index < this.resultsOf(work.task.input);
+      index++
+    ) {
+      const image = await this.edit(source, prompt, caller);
+      await work.keep({
+        kind: 'logo',
+        contentType: image.type.mediaType,
+        bytes: image.bytes,
+        prompt: image.prompt,
+        model: image.model,
+      });
     }
-    return images.map((image) => ({
-      kind: 'logo',
-      contentType: image.type.mediaType,
-      bytes: image.bytes,
-      prompt: image.prompt,
-      model: image.model,
-    }));
   }
 
   /** The kept logo's bytes, checked to be the image they say they are. */

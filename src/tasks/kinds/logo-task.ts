@@ -1,6 +1,5 @@
 import { setTimeout as delay } from 'node:timers/promises';
 import { Injectable } from '@nestjs/common';
-import type { ProducedAsset } from '../../assets/assets.service';
 import { RetryLaterError } from '../../failures/retry-later.error';
 import { BudgetExceededError } from '../../usage/budget-exceeded.error';
 import type { LogoImage } from '../../logo/generated-logo';
@@ -19,9 +18,11 @@ const TURN_WAIT_MS = 5 * 60_000;
 /**
  * `logo`: the DESIGN agent draws `count` candidates into LOGO, each through
  * the logo pipeline (its line, rate limit, deadline and retries), two at a
- * time; one failure stops the others. The line answers an interactive
- * request 429/503 at once when it is full; a task waits its turn instead
- * (Retry-After at a time, up to five minutes).
+ * time, each kept as soon as it is drawn. One failure starts no more
+ * draws; one already under way is finished and kept (it is paid for),
+ * then the task fails. The line answers an interactive request 429/503
+ * at once when it is full; a task waits its turn instead (Retry-After at
+ * a time, up to five minutes).
  */
 @Injectable()
 export class LogoTask implements TaskKind {
@@ -32,10 +33,13 @@ export class LogoTask implements TaskKind {
 
   constructor(private readonly logo: LogoService) {}
 
-  async run(work: TaskWork): Promise<ProducedAsset[]> {
+  resultsOf(input: Record<string, unknown>): number {
+    return (input as { count?: number }).count ?? 1;
+  }
+
+  async run(work: TaskWork): Promise<void> {
     const input = work.task.input as unknown as LogoTaskInputDto;
     const prompt = buildLogoPrompt(input);
-    const stop = new AbortController();
     const caller: UpstreamBudget = {
       clientKey: work.clientKey,
       usage: {
@@ -46,33 +50,31 @@ export class LogoTask implements TaskKind {
       // The owner is the client and its own address: tasks of different
       // users never share an address's share of the line.
       address: work.clientKey,
-      signal: AbortSignal.any([work.signal, stop.signal]),
+      signal: work.signal,
     };
-    const pending = Array.from(
-      { length: input.count ?? 1 },
-      (_, index) => index,
-    );
-    const images: LogoImage[] = [];
+    // Those kept by an earlier attempt are not drawn again.
+    let left = this.resultsOf(work.task.input) - work.done;
+    // The first failure, which the task fails with.
+    let failure: { error: unknown } | undefined;
     const drawer = async () => {
-      while (pending.shift() !== undefined) {
-        images.push(await this.draw(prompt, caller, input.format));
+      while (!failure && left > 0) {
+        left--;
+        try {
+          const image = await this.draw(prompt, caller, input.format);
+          await work.keep({
+            kind: 'logo',
+            contentType: image.type.mediaType,
+            bytes: image.bytes,
+            prompt: image.prompt,
+            model: image.model,
+          });
+        } catch (error) {
+          failure ??= { error };
+        }
       }
     };
-    await Promise.all(
-      Array.from({ length: DRAWS_AT_ONCE }, () =>
-        drawer().catch((error: unknown) => {
-          stop.abort(error);
-          throw error;
-        }),
-      ),
-    );
-    return images.map((image) => ({
-      kind: 'logo',
-      contentType: image.type.mediaType,
-      bytes: image.bytes,
-      prompt: image.prompt,
-      model: image.model,
-    }));
+    await Promise.all(Array.from({ length: DRAWS_AT_ONCE }, () => drawer()));
+    if (failure) throw failure.error;
   }
 
   /** One image, waiting for a turn in the line when it is full. */

@@ -1,5 +1,4 @@
 import { Injectable } from '@nestjs/common';
-import type { ProducedAsset } from '../../assets/assets.service';
 import { MarketingCopyInputDto } from '../../text-generation/dto/marketing-copy-input.dto';
 import {
   MARKETING_COPY_SCHEMA,
@@ -27,7 +26,7 @@ export class MarketingCopyTask implements TaskKind {
     private readonly usage: UsageService,
   ) {}
 
-  async run(work: TaskWork): Promise<ProducedAsset[]> {
+  async run(work: TaskWork): Promise<void> {
     const messages = marketingCopyMessages(work.project, work.task.input);
     const answer = await meteredCompletion(this.usage, this.text, work, {
       purpose: 'text',
@@ -38,14 +37,12 @@ export class MarketingCopyTask implements TaskKind {
       clientKey: work.clientKey,
     });
     const copy = parseMarketingCopy(answer.content);
-    return [
-      {
-        kind: 'marketing-copy',
-        contentType: 'application/json',
-        bytes: Buffer.from(JSON.stringify(copy)),
-        prompt: messages.map((message) => message.content).join('\n\n'),
-        model: answer.model,
-      },
-    ];
+    await work.keep({
+      kind: 'marketing-copy',
+      contentType: 'application/json',
+      bytes: Buffer.from(JSON.stringify(copy)),
+      prompt: messages.map((message) => message.content).join('\n\n'),
+      model: answer.model,
+    });
   }
 }

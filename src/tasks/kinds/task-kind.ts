@@ -16,12 +16,25 @@ export interface TaskWork {
   signal: AbortSignal;
   /** Whose budget the upstream calls count against: the project's owner. */
   clientKey: string;
+  /**
+   * Results kept already, by earlier attempts: the work makes only the
+   * ones after these (the first `done` of its results are kept).
+   */
+  done: number;
+  /**
+   * Keeps one result now, as the next of the task's results, with the
+   * task's progress, in one transaction (one at a time, in the order
+   * called). Rejects when the project has no room for it or the task
+   * moved on (cancelled, deleted, taken by another attempt).
+   */
+  keep(result: ProducedAsset): Promise<void>;
 }
 
 /**
  * One type of task: which default agent runs it, into which section, with
  * which input (validated as a request body is), and its work, which
- * returns the results to keep as assets of that section.
+ * keeps its results as assets of that section one by one, as it makes
+ * them.
  */
 export interface TaskKind {
   type: TaskType;
@@ -47,7 +60,19 @@ export interface TaskKind {
     projectId: string,
     input: Record<string, unknown>,
   ): Promise<Record<string, unknown>>;
-  run(work: TaskWork): Promise<ProducedAsset[]>;
+  /**
+   * How many results a task of this (prepared) input keeps: its progress's
+   * total, and what it needs of the project's room (1 when absent).
+   */
+  resultsOf?(input: Record<string, unknown>): number;
+  /**
+   * Its results are derived files that replace the project's earlier ones
+   * (ProducedAsset.replaces): they do not count against
+   * ASSET_MAX_PER_PROJECT, so creating the task checks no room.
+   */
+  derived?: boolean;
+  /** Makes the results after `work.done` and keeps each by `work.keep`. */
+  run(work: TaskWork): Promise<void>;
 }
 
 /** The kinds, one provider each; TasksModule gathers them. */

@@ -278,3 +278,108 @@ class AddColumnTaskRank1899999999001 implements MigrationInterface {
     await queryRunner.dropColumn('tasks', 'exampleRank');
   }
 }
+
+/**
+ * Tasks made before they had a progress: the upgrade gives each the one
+ * it had, in the text the tasks repository writes (its keep compares it).
+ */
+describe('upgrading tasks made before progress', () => {
+  it('a succeeded task kept all its assets; any other kept none of its count, the brand kit’s 8 or 1', async () => {
+    const database = await createTestDatabase();
+    const dataSource = new DataSource({
+      ...buildDataSourceOptions(
+        databaseConfig({ DATABASE_URL: database.url }).connection,
+      ),
+      migrations: MIGRATIONS.filter(
+        (migration) => migration.name !== 'TaskProgress1764550000000',
+      ),
+    });
+    await dataSource.initialize();
+    try {
+      await runPendingMigrations(dataSource);
+      const p = (n: number) => (TEST_DATABASE === 'postgres' ? `$${n}` : '?');
+      const at = '2026-11-22 03:39:09.321';
+      const projectId = '019aa8f2-5f1c-7c3e-9a51-3c1f5d0b8e20';
+      await dataSource.query(
+        `INSERT INTO "projects" ("id", "name", "description", "userId", "createdAt", "updatedAt") VALUES (${p(1)}, 'P', NULL, 'u', ${p(2)}, ${p(3)})`,
+        [projectId, at, at],
+      );
+      const tasks: Array<[string, string, string, object, string[]]> = [
+        [
+          '019aa8f4-0000-7000-8000-000000000001',
+          'logo',
+          'SUCCEEDED',
+          { count: 2 },
+          ['a', 'b'],
+        ],
+        [
+          '019aa8f4-0000-7000-8000-000000000002',
+          'logo',
+          'FAILED',
+          { count: 3 },
+          [],
+        ],
+        ['019aa8f4-0000-7000-8000-000000000003', 'logo', 'QUEUED', {}, []],
+        [
+          '019aa8f4-0000-7000-8000-000000000004',
+          'brand-kit',
+          'RUNNING',
+          {},
+          [],
+        ],
+        [
+          '019aa8f4-0000-7000-8000-000000000005',
+          'marketing-copy',
+          'CANCELLED',
+          {},
+          [],
+        ],
+        [
+          '019aa8f4-0000-7000-8000-000000000006',
+          'logo-edit',
+          'QUEUED',
+          { count: 4 },
+          [],
+        ],
+      ];
+      for (const [id, type, status, input, assetIds] of tasks) {
+        await dataSource.query(
+          `INSERT INTO "tasks" ("id", "projectId", "type", "status", "input", "assetIds", "createdAt", "updatedAt", "runAfter") VALUES (${p(1)}, ${p(2)}, ${p(3)}, ${p(4)}, ${p(5)}, ${p(6)}, ${p(7)}, ${p(8)}, ${p(9)})`,
+          [
+            id,
+            projectId,
+            type,
+            status,
+            JSON.stringify(input),
+            JSON.stringify(assetIds),
+            at,
+            at,
+            at,
+          ],
+        );
+      }
+      dataSource.migrations.push(
+        ...MIGRATIONS.filter(
+          (migration) => migration.name === 'TaskProgress1764550000000',
+        ).map((Migration) => new Migration()),
+      );
+      expect(await runPendingMigrations(dataSource)).toEqual([
+        'TaskProgress1764550000000',
+      ]);
+      const rows = await dataSource.query<Array<{ progress: string }>>(
+        'SELECT "progress" FROM "tasks" ORDER BY "id"',
+      );
+      expect(rows.map((row) => row.progress)).toEqual([
+        '{"done":2,"total":2}',
+        '{"done":0,"total":3}',
+        '{"done":0,"total":1}',
+        '{"done":0,"total":8}',
+        '{"done":0,"total":1}',
+        '{"done":0,"total":4}',
+      ]);
+    } finally {
+      await dataSource.destroy();
+      await database.drop();
+    }
+  });
+});

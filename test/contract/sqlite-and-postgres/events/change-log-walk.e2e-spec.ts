@@ -17,7 +17,8 @@ import { createTestApp, type TestApp } from '../../../support/test-app';
  * statement recorder on its DataSource; every write a project route shows
  * is made through the API (create, replayed create, PATCH, keep a logo,
  * keep a previewed one, delete an asset, tasks queued, run, failed and
- * cancelled, a choice made and undone, a project deleted). Then:
+ * cancelled, a choice made and undone, a brand kit made again, a project
+ * deleted). Then:
  *
  * - every committed transaction that wrote a table a project route shows
  *   (projects, sections, agents, tasks, assets) also inserted its events
@@ -226,6 +227,11 @@ describe('Every write a project route shows records its change event (the walk)'
     await request(t.server).put(selection).send({ assetId }).expect(200);
     await request(t.server).delete(selection).expect(200);
     await request(t.server).put(selection).send({ assetId }).expect(200);
+    // A brand kit made twice: the second kit's files replace the first's.
+    for (let kit = 0; kit < 2; kit++) {
+      const made = await startTask(t, id, { type: 'brand-kit', input: {} });
+      expect((await waitForTask(t, id, made.id)).status).toBe('SUCCEEDED');
+    }
     await request(t.server)
       .delete(`/api/projects/${id}/assets/${assetId}`)
       .expect(200);
