@@ -13,6 +13,7 @@ import { TaskLeaseIndex1764520000000 } from './1764520000000-task-lease-index';
 import { ChangeEvents1764530000000 } from './1764530000000-change-events';
 import { RenditionLadder1764535000000 } from './1764535000000-rendition-ladder';
 import { UsageLedger1764540000000 } from './1764540000000-usage-ledger';
+import { ProjectListOrders1764560000000 } from './1764560000000-project-list-orders';
 
 /**
  * Every migration, oldest first. Listed as classes rather than a file glob so
@@ -37,4 +38,5 @@ export const MIGRATIONS = [
   RenditionLadder1764535000000,
   TaskQueuePlace1764537000000,
   UsageLedger1764540000000,
+  ProjectListOrders1764560000000,
 ];
