@@ -47,9 +47,7 @@ export function encodeCursor(
 }
 
 const refused = (message: string) =>
-  new InputValidationException([
-    { path: ['cursor'], message, code: 'custom' },
-  ]);
+  new InputValidationException([{ path: ['cursor'], message, code: 'custom' }]);
 
 /** The order and position a cursor holds, or undefined when it is not one. */
 function parseCursor(
@@ -114,10 +112,7 @@ export function decodeCursor(
   ) {
     throw refused('Invalid cursor');
   }
-  if (
-    parsed.order.sort !== order.sort ||
-    parsed.order.order !== order.order
-  ) {
+  if (parsed.order.sort !== order.sort || parsed.order.order !== order.order) {
     throw refused(
       `Cursor of another order (${parsed.order.sort} ${parsed.order.order}); start again without cursor`,
     );

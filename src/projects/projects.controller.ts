@@ -27,7 +27,7 @@ import {
 } from './project-replies';
 import type { ProjectDocument } from './project-document';
 import { CreateProjectDto } from './dto/create-project.dto';
-import { ListProjectsQuery } from './dto/list-projects-query.dto';
+import { asksForPage, ListProjectsQuery } from './dto/list-projects-query.dto';
 import { Authenticated } from '../auth/authenticated.decorator';
 import { CallerBody } from './caller-body.decorator';
 import { Ctx } from '../common/http/request-context.decorator';
@@ -76,7 +76,7 @@ export class ProjectsController {
     @Ctx() context: CallContext,
   ): Promise<StreamableFile | Reply> {
     // The unpaged list can be any size: it is streamed, never built whole.
-    if (query.limit === undefined && query.cursor === undefined) {
+    if (!asksForPage(query)) {
       return this.streams.reply(
         await this.projects.listAll(query.userId, context),
       );

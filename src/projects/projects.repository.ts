@@ -40,6 +40,7 @@ import {
   type AgentDto,
   PROJECT_FIELDS,
   SECTION_FIELDS,
+  SECTION_SUMMARY_FIELDS,
   type SectionDto,
 } from './dto/project-responses.dto';
 import {
@@ -313,13 +314,15 @@ interface Statement {
 function summaryProject(json: JsonSql): JsonPiece {
   return json.object({
     ...members(json, PROJECT, 'p'),
-    sections: childArray(json, 'sections', SUMMARY_SECTION, SECTION_ORDER),
+    sections: childArray(
+      json,
+      'sections',
+      SECTION_SUMMARY_FIELDS,
+      SECTION_ORDER,
+    ),
     _count: counts(json),
   });
 }
-
-/** What a section shows in the summary view: enough for a progress bar. */
-const SUMMARY_SECTION = ['id', 'type', 'status'] as const;
 
 /**
  * The id of the project's chosen logo when it has renditions (a raster

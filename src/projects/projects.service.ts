@@ -15,7 +15,10 @@ import type { Replayed } from '../idempotency/replayed';
 import { AssetBytes } from '../assets/asset-bytes/asset-bytes';
 import { AssetUrls } from '../assets/asset-urls';
 import { CreateProjectDto } from './dto/create-project.dto';
-import { ListProjectsQuery } from './dto/list-projects-query.dto';
+import {
+  ListProjectsQuery,
+  PAGE_PARAMETERS,
+} from './dto/list-projects-query.dto';
 import { parseProjectUpdate } from './dto/update-project.dto';
 import { decodeCursor, encodeCursor } from './project-cursor';
 import { ProjectAccess } from '../auth/project-access';
@@ -25,10 +28,7 @@ import { ProjectListBody } from './project-list-body';
 import { ListSlots } from './list-slots';
 import { claimantOf } from '../common/concurrency/fair-gate';
 import type { JsonCursor } from '../database/json-cursor';
-import {
-  ProjectsRepository,
-  type ProjectPage,
-} from './projects.repository';
+import { ProjectsRepository, type ProjectPage } from './projects.repository';
 import { isDefaultOrder, listOrderOf } from './list-order';
 import { thumbnailUrl, withMember } from './list-thumbnails';
 import type { ProjectChange } from '../project-scope/project-scope.repository';
@@ -42,16 +42,6 @@ import {
 import { presentProject } from './project-presenter';
 import { ProjectChangeRejectedError } from './projects.errors';
 import { ProjectNotFoundException } from '../project-scope/project-scope.errors';
-
-/** The parameters that shape a page, so they need `limit`. */
-const PAGE_PARAMETERS = [
-  'cursor',
-  'q',
-  'sort',
-  'order',
-  'view',
-  'includeTotal',
-] as const;
 
 /** A page of GET /api/projects: each item's JSON, and where the next starts. */
 export interface ProjectPageResult {

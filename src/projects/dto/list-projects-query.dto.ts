@@ -115,3 +115,18 @@ export class ListProjectsQuery {
   @IsIn(INCLUDE_TOTAL_VALUES, Messages.oneOf(INCLUDE_TOTAL_VALUES))
   includeTotal?: (typeof INCLUDE_TOTAL_VALUES)[number];
 }
+
+/** The parameters that shape a page, so they need `limit`. */
+export const PAGE_PARAMETERS = [
+  'cursor',
+  'q',
+  'sort',
+  'order',
+  'view',
+  'includeTotal',
+] as const satisfies ReadonlyArray<keyof ListProjectsQuery>;
+
+/** Whether the query asks for a page rather than the full (streamed) list. */
+export const asksForPage = (query: ListProjectsQuery): boolean =>
+  query.limit !== undefined ||
+  PAGE_PARAMETERS.some((name) => query[name] !== undefined);
