@@ -62,7 +62,7 @@ function parseCursor(
   if (!Array.isArray(parsed) || !parsed.every((x) => typeof x === 'string')) {
     return undefined;
   }
-  const fields = parsed as string[];
+  const fields = parsed;
   if (fields.length === 2) {
     return {
       order: DEFAULT_LIST_ORDER,
