@@ -10,7 +10,8 @@ const LOWER = 'abcdefghijklmnopqrstuvwxyz';
  * sorted folded (ASCII letters lower-cased) and byte by byte on both
  * databases (src/projects/project-search.ts): its indexes are on that
  * expression, written exactly as the list's ORDER BY writes it, or the
- * planner would not use them.
+ * planner would not use them. Plain SQL: TypeORM cannot describe an
+ * expression index (the entity declares them `synchronize: false`).
  */
 export class ProjectListOrders1764560000000 implements MigrationInterface {
   name = 'ProjectListOrders1764560000000';
@@ -30,10 +31,12 @@ export class ProjectListOrders1764560000000 implements MigrationInterface {
         columnNames: ['userId', 'createdAt', 'id'],
       }),
     );
+    // The first 100 characters only: PATCH stores names of any length, and
+    // a PostgreSQL index entry holds at most about 2.7 KB.
     const nameKey =
       queryRunner.connection.options.type === 'postgres'
-        ? `(translate("name", '${UPPER}', '${LOWER}') COLLATE "C")`
-        : 'lower("name")';
+        ? `(substr(translate("name", '${UPPER}', '${LOWER}'), 1, 100) COLLATE "C")`
+        : '(substr(lower("name"), 1, 100))';
     await queryRunner.query(
       `CREATE INDEX "idx_projects_name" ON "projects" (${nameKey}, "id")`,
     );

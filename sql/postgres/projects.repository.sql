@@ -418,15 +418,15 @@ SELECT ('{'
     SELECT COUNT(*)
     FROM "assets" "c"
     WHERE "c"."projectId" = "p"."id"
-  ))::text, 'null') || '}'), 'null') || '}') AS "document", "p"."id" AS "id", translate("p"."name", 'ABCDEFGHIJKLMNOPQRSTUVWXYZ', 'abcdefghijklmnopqrstuvwxyz') COLLATE "C" AS "sortKey", (
+  ))::text, 'null') || '}'), 'null') || '}') AS "document", "p"."id" AS "id", substr(translate("p"."name", 'ABCDEFGHIJKLMNOPQRSTUVWXYZ', 'abcdefghijklmnopqrstuvwxyz'), 1, 100) COLLATE "C" AS "sortKey", (
     SELECT "a"."id"
     FROM "sections" "s"
     JOIN "assets" "a" ON "a"."id" = "s"."selectedAssetId"
     WHERE "s"."projectId" = "p"."id" AND "s"."type" = 'LOGO' AND "a"."contentType" IN ('image/png', 'image/jpeg', 'image/webp')
   ) AS "logoAssetId"
 FROM "projects" "p"
-WHERE "p"."userId" = $1 AND (translate("p"."name", 'ABCDEFGHIJKLMNOPQRSTUVWXYZ', 'abcdefghijklmnopqrstuvwxyz') LIKE $2 ESCAPE '\' OR translate("p"."description", 'ABCDEFGHIJKLMNOPQRSTUVWXYZ', 'abcdefghijklmnopqrstuvwxyz') LIKE $2 ESCAPE '\') AND (translate("p"."name", 'ABCDEFGHIJKLMNOPQRSTUVWXYZ', 'abcdefghijklmnopqrstuvwxyz') COLLATE "C" > $3 OR (translate("p"."name", 'ABCDEFGHIJKLMNOPQRSTUVWXYZ', 'abcdefghijklmnopqrstuvwxyz') COLLATE "C" = $3 AND "p"."id" > $4))
-ORDER BY translate("p"."name", 'ABCDEFGHIJKLMNOPQRSTUVWXYZ', 'abcdefghijklmnopqrstuvwxyz') COLLATE "C" ASC, "p"."id" ASC
+WHERE "p"."userId" = $1 AND (translate("p"."name", 'ABCDEFGHIJKLMNOPQRSTUVWXYZ', 'abcdefghijklmnopqrstuvwxyz') LIKE $2 ESCAPE '\' OR translate("p"."description", 'ABCDEFGHIJKLMNOPQRSTUVWXYZ', 'abcdefghijklmnopqrstuvwxyz') LIKE $2 ESCAPE '\') AND (substr(translate("p"."name", 'ABCDEFGHIJKLMNOPQRSTUVWXYZ', 'abcdefghijklmnopqrstuvwxyz'), 1, 100) COLLATE "C" > $3 OR (substr(translate("p"."name", 'ABCDEFGHIJKLMNOPQRSTUVWXYZ', 'abcdefghijklmnopqrstuvwxyz'), 1, 100) COLLATE "C" = $3 AND "p"."id" > $4))
+ORDER BY substr(translate("p"."name", 'ABCDEFGHIJKLMNOPQRSTUVWXYZ', 'abcdefghijklmnopqrstuvwxyz'), 1, 100) COLLATE "C" ASC, "p"."id" ASC
 LIMIT $5;
 SELECT COUNT(*) AS "total"
 FROM "projects" "p"

@@ -389,15 +389,15 @@ SELECT json_object('id', "p"."id",
       SELECT COUNT(*)
       FROM "assets" "c"
       WHERE "c"."projectId" = "p"."id"
-    ))) AS "document", "p"."id" AS "id", lower("p"."name") AS "sortKey", (
+    ))) AS "document", "p"."id" AS "id", substr(lower("p"."name"), 1, 100) AS "sortKey", (
       SELECT "a"."id"
       FROM "sections" "s"
       JOIN "assets" "a" ON "a"."id" = "s"."selectedAssetId"
       WHERE "s"."projectId" = "p"."id" AND "s"."type" = 'LOGO' AND "a"."contentType" IN ('image/png', 'image/jpeg', 'image/webp')
     ) AS "logoAssetId"
 FROM "projects" "p"
-WHERE "p"."userId" = ? AND (lower("p"."name") LIKE ? ESCAPE '\' OR lower("p"."description") LIKE ? ESCAPE '\') AND (lower("p"."name") > ? OR (lower("p"."name") = ? AND "p"."id" > ?))
-ORDER BY lower("p"."name") ASC, "p"."id" ASC
+WHERE "p"."userId" = ? AND (lower("p"."name") LIKE ? ESCAPE '\' OR lower("p"."description") LIKE ? ESCAPE '\') AND (substr(lower("p"."name"), 1, 100) > ? OR (substr(lower("p"."name"), 1, 100) = ? AND "p"."id" > ?))
+ORDER BY substr(lower("p"."name"), 1, 100) ASC, "p"."id" ASC
 LIMIT ?;
 SELECT COUNT(*) AS "total"
 FROM "projects" "p"

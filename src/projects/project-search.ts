@@ -23,13 +23,21 @@ export function foldedSql(json: JsonSql, column: string): string {
 }
 
 /**
- * The name as `sort=name` orders it: folded, compared byte by byte. The
- * migration's indexes are on this very expression (an index serves an
- * ORDER BY only when the texts match).
+ * The first NAME_KEY_LENGTH characters of a name are what `sort=name`
+ * orders by (then the id). A create's names are at most that long; PATCH
+ * stores any length, and an index entry of PostgreSQL holds at most about
+ * 2.7 KB, so a key of the whole name would fail the write of a long one.
+ */
+export const NAME_KEY_LENGTH = 100;
+
+/**
+ * The name as `sort=name` orders it: folded, its first NAME_KEY_LENGTH
+ * characters, compared byte by byte. The migration's indexes are on this
+ * very expression (an index serves an ORDER BY only when the texts match).
  */
 export function nameKeySql(json: JsonSql, alias: string): string {
-  const folded = foldedSql(json, `"${alias}"."name"`);
-  return isSqlite(json) ? folded : `${folded} COLLATE "C"`;
+  const key = `substr(${foldedSql(json, `"${alias}"."name"`)}, 1, ${NAME_KEY_LENGTH})`;
+  return isSqlite(json) ? key : `${key} COLLATE "C"`;
 }
 
 /** `text` with its ASCII letters lower-cased, as foldedSql does. */

@@ -40,11 +40,32 @@ interface Item {
   [member: string]: unknown;
 }
 
+/**
+ * Text that does not compress (PostgreSQL compresses a large index entry
+ * before it measures it): letters from a fixed pseudo-random sequence.
+ */
+function noisyText(length: number): string {
+  let seed = 12345;
+  let text = '';
+  for (let i = 0; i < length; i++) {
+    seed = (seed * 1103515245 + 12345) % 2 ** 31;
+    text += String.fromCodePoint(0xc0 + ((seed >>> 16) % 0x180));
+  }
+  return text;
+}
+
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-/** ASCII letters lower-cased, compared byte by byte: how `sort=name` orders. */
+/**
+ * How `sort=name` orders: the first 100 characters, ASCII letters
+ * lower-cased, compared byte by byte.
+ */
 const nameKey = (name: string) =>
-  Buffer.from(name.replace(/[A-Z]/g, (c) => c.toLowerCase()));
+  Buffer.from(
+    Array.from(name.replace(/[A-Z]/g, (c) => c.toLowerCase()))
+      .slice(0, 100)
+      .join(''),
+  );
 
 describe('GET /api/projects list-page parameters (q, sort, order, view, includeTotal)', () => {
   let api: DevImageApi;
@@ -179,6 +200,31 @@ describe('GET /api/projects list-page parameters (q, sort, order, view, includeT
         'alpha',
         'Alpha launch',
       ]);
+    });
+
+    it('names longer than an index entry holds (PATCH) are stored and ordered by their first 100 characters, then id', async () => {
+      const owner = 'long-names';
+      const patched: Item[] = [];
+      for (const name of [
+        `${'a'.repeat(150)}2`,
+        `${'A'.repeat(150)}1`,
+        `É${noisyText(3000)}`,
+      ]) {
+        const project = await createProject(t, {
+          name: 'short',
+          userId: owner,
+        });
+        const { body } = await request(t.server)
+          .patch(`/api/projects/${project.id}`)
+          .send({ name })
+          .expect(200);
+        patched.push(body.project as Item);
+      }
+      const [a2, a1, accented] = patched;
+      const ties = [a2, a1].map((item) => item.id).sort();
+      const listed = await walk(`userId=${owner}&sort=name`, 1);
+      expect(listed.map((item) => item.id)).toEqual([...ties, accented.id]);
+      expect(listed[2].name).toBe(accented.name);
     });
 
     it.each([
