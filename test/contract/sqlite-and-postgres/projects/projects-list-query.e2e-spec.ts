@@ -314,6 +314,17 @@ describe('GET /api/projects list-page parameters (q, sort, order, view, includeT
       expect(second.body.total).toBe(matching);
     });
 
+    it('keeps the default order’s cursor in its first form, [updatedAt, id]', async () => {
+      const { body } = await get(`userId=${USER}&limit=1`).expect(200);
+      const decoded = JSON.parse(
+        Buffer.from(body.nextCursor as string, 'base64url').toString(),
+      ) as unknown;
+      expect(decoded).toEqual([
+        body.projects[0].updatedAt,
+        body.projects[0].id,
+      ]);
+    });
+
     it('leaves a page without includeTotal as it was: no total, no header', async () => {
       const page = await get(`userId=${USER}&limit=2`).expect(200);
       expect(Object.keys(page.body)).toEqual(['projects', 'nextCursor']);
