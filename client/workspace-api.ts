@@ -10,7 +10,7 @@ export interface paths {
     };
     /**
      * List projects, most recently updated first
-     * @description Without `limit`, every project (of `userId` when given). With `limit`, one page and `nextCursor`.
+     * @description Without `limit`, every project (of `userId` when given), streamed. With `limit`, one page and `nextCursor`; a page may also be filtered (`q`), ordered (`sort`, `order`), made lean (`view=summary`) and counted (`includeTotal=true`).
      */
     get: operations['listProjects'];
     put?: never;
@@ -678,13 +678,59 @@ export interface components {
       tasks: components['schemas']['TaskDto'][];
       _count: components['schemas']['ProjectCountDto'];
     };
+    SectionSummaryDto: {
+      /** @example 019aa8f2-5f1c-7c3e-9a51-3c1f5d0b8e21 */
+      id: string;
+      /** @example LOGO */
+      type: components['schemas']['SectionType'];
+      /** @example PENDING */
+      status: components['schemas']['SectionStatus'];
+    };
+    ProjectSummaryItemDto: {
+      /** @example 019aa8f2-5f1c-7c3e-9a51-3c1f5d0b8e20 */
+      id: string;
+      /** @example Spring launch */
+      name: string;
+      /** @example Brand kit */
+      description: string | null;
+      /** @example user-1 */
+      userId: string;
+      /**
+       * Format: date-time
+       * @example 2026-11-22T03:39:09.321Z
+       */
+      createdAt: string;
+      /**
+       * Format: date-time
+       * @example 2026-11-22T03:39:09.321Z
+       */
+      updatedAt: string;
+      /** @description Always the 8 types, in their fixed order */
+      sections: components['schemas']['SectionSummaryDto'][];
+      _count: components['schemas']['ProjectCountDto'];
+      /**
+       * Format: uri
+       * @description The chosen logo (the LOGO section's selected asset, a PNG, JPEG or WebP) as a 128×128 PNG rendition: its `url` with `size=128`, signed like it under AUTH_MODE=oidc. Null when no logo is chosen.
+       * @example http://127.0.0.1:3000/api/projects/019aa8f2-5f1c-7c3e-9a51-3c1f5d0b8e20/assets/019aa8f2-5f1c-7c3e-9a51-3c1f5d0b8e30/content?size=128
+       */
+      logoThumbnailUrl: string | null;
+    };
     ProjectListResponseDto: {
-      projects: components['schemas']['ProjectListItemDto'][];
+      /** @description Each a ProjectListItem; with `view=summary`, each a ProjectSummaryItem */
+      projects: (
+        | components['schemas']['ProjectListItemDto']
+        | components['schemas']['ProjectSummaryItemDto']
+      )[];
       /**
        * @description Only when `limit` was given: pass it back as `cursor` for the next page; null after the last page
        * @example WyIyMDI2LTExLTIyVDAzOjM5OjA5LjMyMVoiLCIwMTlhYThmMi01ZjFjLTdjM2UtOWE1MS0zYzFmNWQwYjhlMjAiXQ
        */
       nextCursor?: string | null;
+      /**
+       * @description Only with `includeTotal=true`: how many projects match `userId` and `q`, on every page (as `X-Total-Count`)
+       * @example 42
+       */
+      total?: number;
     };
     /**
      * @description What made it: a logo (image model, kept or made by a logo task), marketing copy (JSON: tagline, description, posts) or a landing page (a self-contained HTML page, served sandboxed), or a brand-kit file made from a logo (its `prompt` is the file's name in the kit, e.g. favicon.ico, then the logo it was made from).
@@ -1339,6 +1385,16 @@ export interface operations {
         limit?: number;
         /** @description The `nextCursor` of the previous page (opaque). Needs `limit`. Example: `WyIyMDI2LTExLTIyVDAzOjM5OjA5LjMyMVoiLCIwMTlhYThmMi01ZjFjLTdjM2UtOWE1MS0zYzFmNWQwYjhlMjAiXQ` */
         cursor?: string;
+        /** @description Only projects whose name or description contains this text (case-insensitive for ASCII letters, exact for others; `%` and `_` are plain characters). Empty: no filter. Needs `limit`. Example: `launch` */
+        q?: string;
+        /** @description The key the page is ordered by (ties: by id, in the same direction). Default `updatedAt`. `name` orders by the name with ASCII letters folded to lower case. Needs `limit`. Example: `name` */
+        sort?: 'updatedAt' | 'createdAt' | 'name';
+        /** @description Default `asc` for `sort=name`, `desc` (newest first) for the times. Needs `limit`. Example: `asc` */
+        order?: 'asc' | 'desc';
+        /** @description `full` (default): each project as the full list shows it. `summary`: what a list page shows — the project, its sections as `{id, type, status}`, `_count` and `logoThumbnailUrl`; no agents, no tasks. Needs `limit`. Example: `summary` */
+        view?: 'full' | 'summary';
+        /** @description `true`: the answer also carries `total` (the projects that match `userId` and `q`, on every page) and the header `X-Total-Count`. Costs a count over every match: ask on the first page only. Needs `limit`. Example: `true` */
+        includeTotal?: 'true' | 'false';
       };
       header?: never;
       path?: never;
@@ -1346,9 +1402,11 @@ export interface operations {
     };
     requestBody?: never;
     responses: {
-      /** @description The projects, with sections, agents, tasks and `_count` */
+      /** @description The projects, with sections, agents, tasks and `_count` (with `view=summary`: sections as `{id, type, status}`, `_count` and `logoThumbnailUrl`) */
       200: {
         headers: {
+          /** @description Only with `includeTotal=true`: the projects that match `userId` and `q` (the body’s `total`) */
+          'X-Total-Count'?: number;
           /** @description The request's id: the caller's own X-Request-Id when plausible (1 to 128 letters, digits or `._:/+=-`), otherwise a new UUID; also in the request's log line */
           'X-Request-Id'?: string;
           [name: string]: unknown;

@@ -14,6 +14,7 @@ import { ChangeEvents1764530000000 } from './1764530000000-change-events';
 import { RenditionLadder1764535000000 } from './1764535000000-rendition-ladder';
 import { UsageLedger1764540000000 } from './1764540000000-usage-ledger';
 import { TaskProgress1764550000000 } from './1764550000000-task-progress';
+import { ProjectListOrders1764560000000 } from './1764560000000-project-list-orders';
 
 /**
  * Every migration, oldest first. Listed as classes rather than a file glob so
@@ -39,4 +40,5 @@ export const MIGRATIONS = [
   TaskQueuePlace1764537000000,
   UsageLedger1764540000000,
   TaskProgress1764550000000,
+  ProjectListOrders1764560000000,
 ];

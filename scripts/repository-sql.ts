@@ -271,7 +271,7 @@ export async function captureRepositorySql(
     const missing = () => new Error('no such project');
     const project = buildNewProject({ name: 'Site', userId: 'user-1' });
     const { id } = project;
-    const at = { updatedAt: new Date(), id };
+    const at = { key: new Date().toISOString(), id };
     await record('insertNew', () =>
       db.transaction((transaction) => projects.insertNew(transaction, project)),
     );
@@ -287,6 +287,23 @@ export async function captureRepositorySql(
     await record('findPage', () => projects.findPage(undefined, { limit: 2 }));
     await record('findPage (user, after)', () =>
       projects.findPage('user-1', { limit: 2, after: at }),
+    );
+    await record('findPage (name, after, search, summary, total)', () =>
+      projects.findPage('user-1', {
+        limit: 2,
+        after: { key: 'site', id },
+        search: 'Sit',
+        order: { sort: 'name', order: 'asc' },
+        view: 'summary',
+        withTotal: true,
+      }),
+    );
+    await record('findPage (createdAt ascending, after)', () =>
+      projects.findPage(undefined, {
+        limit: 2,
+        after: at,
+        order: { sort: 'createdAt', order: 'asc' },
+      }),
     );
     await record('openList', () => projects.openList(undefined));
     await record('openList (user)', () => projects.openList('user-1'));

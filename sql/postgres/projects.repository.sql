@@ -317,7 +317,7 @@ SELECT ('{'
     SELECT COUNT(*)
     FROM "assets" "c"
     WHERE "c"."projectId" = "p"."id"
-  ))::text, 'null') || '}'), 'null') || '}') AS "document", "p"."id" AS "id", "p"."updatedAt" AS "updatedAt"
+  ))::text, 'null') || '}'), 'null') || '}') AS "document", "p"."id" AS "id", "p"."updatedAt" AS "sortKey"
 FROM "projects" "p"
 ORDER BY "p"."updatedAt" DESC, "p"."id" DESC
 LIMIT $1;
@@ -390,11 +390,125 @@ SELECT ('{'
     SELECT COUNT(*)
     FROM "assets" "c"
     WHERE "c"."projectId" = "p"."id"
-  ))::text, 'null') || '}'), 'null') || '}') AS "document", "p"."id" AS "id", "p"."updatedAt" AS "updatedAt"
+  ))::text, 'null') || '}'), 'null') || '}') AS "document", "p"."id" AS "id", "p"."updatedAt" AS "sortKey"
 FROM "projects" "p"
 WHERE "p"."userId" = $1 AND ("p"."updatedAt" < $2 OR ("p"."updatedAt" = $2 AND "p"."id" < $3))
 ORDER BY "p"."updatedAt" DESC, "p"."id" DESC
 LIMIT $4;
+
+-- ProjectsRepository.findPage (name, after, search, summary, total)
+SELECT ('{'
+  || '"id":' || COALESCE(to_json("p"."id")::text, 'null')
+  || ',"name":' || COALESCE(to_json("p"."name")::text, 'null')
+  || ',"description":' || COALESCE(to_json("p"."description")::text, 'null')
+  || ',"userId":' || COALESCE(to_json("p"."userId")::text, 'null')
+  || ',"createdAt":' || COALESCE(to_json(to_char("p"."createdAt" AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))::text, 'null')
+  || ',"updatedAt":' || COALESCE(to_json(to_char("p"."updatedAt" AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))::text, 'null')
+  || ',"sections":' || COALESCE((
+    SELECT COALESCE('[' || string_agg(('{'
+      || '"id":' || COALESCE(to_json("c"."id")::text, 'null')
+      || ',"type":' || COALESCE(to_json("c"."type")::text, 'null')
+      || ',"status":' || COALESCE(to_json("c"."status")::text, 'null') || '}'), ',' ORDER BY "c"."position") || ']', '[]')
+    FROM "sections" "c"
+    WHERE "c"."projectId" = "p"."id"
+  ), 'null')
+  || ',"_count":' || COALESCE(('{'
+  || '"tasks":' || COALESCE(to_json((
+    SELECT COUNT(*)
+    FROM "tasks" "c"
+    WHERE "c"."projectId" = "p"."id"
+  ))::text, 'null')
+  || ',"assets":' || COALESCE(to_json((
+    SELECT COUNT(*)
+    FROM "assets" "c"
+    WHERE "c"."projectId" = "p"."id"
+  ))::text, 'null') || '}'), 'null') || '}') AS "document", "p"."id" AS "id", substr(translate("p"."name", 'ABCDEFGHIJKLMNOPQRSTUVWXYZ', 'abcdefghijklmnopqrstuvwxyz'), 1, 100) COLLATE "C" AS "sortKey", (
+    SELECT "a"."id"
+    FROM "sections" "s"
+    JOIN "assets" "a" ON "a"."id" = "s"."selectedAssetId"
+    WHERE "s"."projectId" = "p"."id" AND "s"."type" = 'LOGO' AND "a"."contentType" IN ('image/png', 'image/jpeg', 'image/webp')
+  ) AS "logoAssetId"
+FROM "projects" "p"
+WHERE "p"."userId" = $1 AND (translate("p"."name", 'ABCDEFGHIJKLMNOPQRSTUVWXYZ', 'abcdefghijklmnopqrstuvwxyz') LIKE $2 ESCAPE '\' OR translate("p"."description", 'ABCDEFGHIJKLMNOPQRSTUVWXYZ', 'abcdefghijklmnopqrstuvwxyz') LIKE $2 ESCAPE '\') AND (substr(translate("p"."name", 'ABCDEFGHIJKLMNOPQRSTUVWXYZ', 'abcdefghijklmnopqrstuvwxyz'), 1, 100) COLLATE "C" > $3 OR (substr(translate("p"."name", 'ABCDEFGHIJKLMNOPQRSTUVWXYZ', 'abcdefghijklmnopqrstuvwxyz'), 1, 100) COLLATE "C" = $3 AND "p"."id" > $4))
+ORDER BY substr(translate("p"."name", 'ABCDEFGHIJKLMNOPQRSTUVWXYZ', 'abcdefghijklmnopqrstuvwxyz'), 1, 100) COLLATE "C" ASC, "p"."id" ASC
+LIMIT $5;
+SELECT COUNT(*) AS "total"
+FROM "projects" "p"
+WHERE "p"."userId" = $1 AND (translate("p"."name", 'ABCDEFGHIJKLMNOPQRSTUVWXYZ', 'abcdefghijklmnopqrstuvwxyz') LIKE $2 ESCAPE '\' OR translate("p"."description", 'ABCDEFGHIJKLMNOPQRSTUVWXYZ', 'abcdefghijklmnopqrstuvwxyz') LIKE $2 ESCAPE '\');
+
+-- ProjectsRepository.findPage (createdAt ascending, after)
+SELECT ('{'
+  || '"id":' || COALESCE(to_json("p"."id")::text, 'null')
+  || ',"name":' || COALESCE(to_json("p"."name")::text, 'null')
+  || ',"description":' || COALESCE(to_json("p"."description")::text, 'null')
+  || ',"userId":' || COALESCE(to_json("p"."userId")::text, 'null')
+  || ',"createdAt":' || COALESCE(to_json(to_char("p"."createdAt" AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))::text, 'null')
+  || ',"updatedAt":' || COALESCE(to_json(to_char("p"."updatedAt" AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))::text, 'null')
+  || ',"sections":' || COALESCE((
+    SELECT COALESCE('[' || string_agg(('{'
+      || '"id":' || COALESCE(to_json("c"."id")::text, 'null')
+      || ',"projectId":' || COALESCE(to_json("c"."projectId")::text, 'null')
+      || ',"type":' || COALESCE(to_json("c"."type")::text, 'null')
+      || ',"status":' || COALESCE(to_json("c"."status")::text, 'null')
+      || ',"selectedAssetId":' || COALESCE(to_json("c"."selectedAssetId")::text, 'null')
+      || ',"createdAt":' || COALESCE(to_json(to_char("c"."createdAt" AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))::text, 'null')
+      || ',"updatedAt":' || COALESCE(to_json(to_char("c"."updatedAt" AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))::text, 'null') || '}'), ',' ORDER BY "c"."position") || ']', '[]')
+    FROM "sections" "c"
+    WHERE "c"."projectId" = "p"."id"
+  ), 'null')
+  || ',"agents":' || COALESCE((
+    SELECT COALESCE('[' || string_agg(('{'
+      || '"id":' || COALESCE(to_json("c"."id")::text, 'null')
+      || ',"projectId":' || COALESCE(to_json("c"."projectId")::text, 'null')
+      || ',"name":' || COALESCE(to_json("c"."name")::text, 'null')
+      || ',"type":' || COALESCE(to_json("c"."type")::text, 'null')
+      || ',"provider":' || COALESCE(to_json("c"."provider")::text, 'null')
+      || ',"status":' || COALESCE(to_json("c"."status")::text, 'null')
+      || ',"createdAt":' || COALESCE(to_json(to_char("c"."createdAt" AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))::text, 'null')
+      || ',"updatedAt":' || COALESCE(to_json(to_char("c"."updatedAt" AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))::text, 'null') || '}'), ',' ORDER BY "c"."createdAt", "c"."id") || ']', '[]')
+    FROM "agents" "c"
+    WHERE "c"."projectId" = "p"."id"
+  ), 'null')
+  || ',"tasks":' || COALESCE((
+    SELECT COALESCE('[' || string_agg(('{'
+      || '"id":' || COALESCE(to_json("c"."id")::text, 'null')
+      || ',"projectId":' || COALESCE(to_json("c"."projectId")::text, 'null')
+      || ',"type":' || COALESCE(to_json("c"."type")::text, 'null')
+      || ',"agentId":' || COALESCE(to_json("c"."agentId")::text, 'null')
+      || ',"sectionId":' || COALESCE(to_json("c"."sectionId")::text, 'null')
+      || ',"status":' || COALESCE(to_json("c"."status")::text, 'null')
+      || ',"input":' || COALESCE("c"."input", 'null')
+      || ',"assetIds":' || COALESCE("c"."assetIds", 'null')
+      || ',"progress":' || COALESCE("c"."progress", 'null')
+      || ',"error":' || COALESCE("c"."error", 'null')
+      || ',"attempts":' || COALESCE(to_json("c"."attempts")::text, 'null')
+      || ',"createdAt":' || COALESCE(to_json(to_char("c"."createdAt" AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))::text, 'null')
+      || ',"startedAt":' || COALESCE(to_json(to_char("c"."startedAt" AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))::text, 'null')
+      || ',"finishedAt":' || COALESCE(to_json(to_char("c"."finishedAt" AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))::text, 'null') || '}'), ',' ORDER BY "c"."createdAt" DESC, "c"."id" DESC) || ']', '[]')
+    FROM "tasks" "c"
+    WHERE "c"."projectId" = "p"."id" AND "c"."id" IN (
+      SELECT "n"."id"
+      FROM "tasks" "n"
+      WHERE "n"."projectId" = "p"."id"
+      ORDER BY "n"."createdAt" DESC, "n"."id" DESC
+      LIMIT 20
+    )
+  ), 'null')
+  || ',"_count":' || COALESCE(('{'
+  || '"tasks":' || COALESCE(to_json((
+    SELECT COUNT(*)
+    FROM "tasks" "c"
+    WHERE "c"."projectId" = "p"."id"
+  ))::text, 'null')
+  || ',"assets":' || COALESCE(to_json((
+    SELECT COUNT(*)
+    FROM "assets" "c"
+    WHERE "c"."projectId" = "p"."id"
+  ))::text, 'null') || '}'), 'null') || '}') AS "document", "p"."id" AS "id", "p"."createdAt" AS "sortKey"
+FROM "projects" "p"
+WHERE ("p"."createdAt" > $1 OR ("p"."createdAt" = $1 AND "p"."id" > $2))
+ORDER BY "p"."createdAt" ASC, "p"."id" ASC
+LIMIT $3;
 
 -- ProjectsRepository.openList
 SELECT ('{'
@@ -464,7 +578,7 @@ SELECT ('{'
     SELECT COUNT(*)
     FROM "assets" "c"
     WHERE "c"."projectId" = "p"."id"
-  ))::text, 'null') || '}'), 'null') || '}') AS "document", "p"."id" AS "id", "p"."updatedAt" AS "updatedAt"
+  ))::text, 'null') || '}'), 'null') || '}') AS "document", "p"."id" AS "id", "p"."updatedAt" AS "sortKey"
 FROM "projects" "p"
 ORDER BY "p"."updatedAt" DESC, "p"."id" DESC;
 
@@ -536,7 +650,7 @@ SELECT ('{'
     SELECT COUNT(*)
     FROM "assets" "c"
     WHERE "c"."projectId" = "p"."id"
-  ))::text, 'null') || '}'), 'null') || '}') AS "document", "p"."id" AS "id", "p"."updatedAt" AS "updatedAt"
+  ))::text, 'null') || '}'), 'null') || '}') AS "document", "p"."id" AS "id", "p"."updatedAt" AS "sortKey"
 FROM "projects" "p"
 WHERE "p"."userId" = $1
 ORDER BY "p"."updatedAt" DESC, "p"."id" DESC;

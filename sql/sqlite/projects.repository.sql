@@ -296,7 +296,7 @@ SELECT json_object('id', "p"."id",
       SELECT COUNT(*)
       FROM "assets" "c"
       WHERE "c"."projectId" = "p"."id"
-    ))) AS "document", "p"."id" AS "id", "p"."updatedAt" AS "updatedAt"
+    ))) AS "document", "p"."id" AS "id", "p"."updatedAt" AS "sortKey"
 FROM "projects" "p"
 ORDER BY "p"."updatedAt" DESC, "p"."id" DESC
 LIMIT ?;
@@ -364,10 +364,116 @@ SELECT json_object('id', "p"."id",
       SELECT COUNT(*)
       FROM "assets" "c"
       WHERE "c"."projectId" = "p"."id"
-    ))) AS "document", "p"."id" AS "id", "p"."updatedAt" AS "updatedAt"
+    ))) AS "document", "p"."id" AS "id", "p"."updatedAt" AS "sortKey"
 FROM "projects" "p"
 WHERE "p"."userId" = ? AND ("p"."updatedAt" < ? OR ("p"."updatedAt" = ? AND "p"."id" < ?))
 ORDER BY "p"."updatedAt" DESC, "p"."id" DESC
+LIMIT ?;
+
+-- ProjectsRepository.findPage (name, after, search, summary, total)
+SELECT json_object('id', "p"."id",
+  'name', "p"."name",
+  'description', "p"."description",
+  'userId', "p"."userId",
+  'createdAt', (replace("p"."createdAt", ' ', 'T') || 'Z'),
+  'updatedAt', (replace("p"."updatedAt", ' ', 'T') || 'Z'),
+  'sections', (
+    SELECT jsonb_group_array(json_object('id', "c"."id",
+      'type', "c"."type",
+      'status', "c"."status") ORDER BY "c"."position")
+    FROM "sections" "c"
+    WHERE "c"."projectId" = "p"."id"
+  ),
+  '_count', json_object('tasks', (
+    SELECT COUNT(*)
+    FROM "tasks" "c"
+    WHERE "c"."projectId" = "p"."id"
+  ),
+    'assets', (
+      SELECT COUNT(*)
+      FROM "assets" "c"
+      WHERE "c"."projectId" = "p"."id"
+    ))) AS "document", "p"."id" AS "id", substr(lower("p"."name"), 1, 100) AS "sortKey", (
+      SELECT "a"."id"
+      FROM "sections" "s"
+      JOIN "assets" "a" ON "a"."id" = "s"."selectedAssetId"
+      WHERE "s"."projectId" = "p"."id" AND "s"."type" = 'LOGO' AND "a"."contentType" IN ('image/png', 'image/jpeg', 'image/webp')
+    ) AS "logoAssetId"
+FROM "projects" "p"
+WHERE "p"."userId" = ? AND (lower("p"."name") LIKE ? ESCAPE '\' OR lower("p"."description") LIKE ? ESCAPE '\') AND (substr(lower("p"."name"), 1, 100) > ? OR (substr(lower("p"."name"), 1, 100) = ? AND "p"."id" > ?))
+ORDER BY substr(lower("p"."name"), 1, 100) ASC, "p"."id" ASC
+LIMIT ?;
+SELECT COUNT(*) AS "total"
+FROM "projects" "p"
+WHERE "p"."userId" = ? AND (lower("p"."name") LIKE ? ESCAPE '\' OR lower("p"."description") LIKE ? ESCAPE '\');
+
+-- ProjectsRepository.findPage (createdAt ascending, after)
+SELECT json_object('id', "p"."id",
+  'name', "p"."name",
+  'description', "p"."description",
+  'userId', "p"."userId",
+  'createdAt', (replace("p"."createdAt", ' ', 'T') || 'Z'),
+  'updatedAt', (replace("p"."updatedAt", ' ', 'T') || 'Z'),
+  'sections', (
+    SELECT jsonb_group_array(json_object('id', "c"."id",
+      'projectId', "c"."projectId",
+      'type', "c"."type",
+      'status', "c"."status",
+      'selectedAssetId', "c"."selectedAssetId",
+      'createdAt', (replace("c"."createdAt", ' ', 'T') || 'Z'),
+      'updatedAt', (replace("c"."updatedAt", ' ', 'T') || 'Z')) ORDER BY "c"."position")
+    FROM "sections" "c"
+    WHERE "c"."projectId" = "p"."id"
+  ),
+  'agents', (
+    SELECT jsonb_group_array(json_object('id', "c"."id",
+      'projectId', "c"."projectId",
+      'name', "c"."name",
+      'type', "c"."type",
+      'provider', "c"."provider",
+      'status', "c"."status",
+      'createdAt', (replace("c"."createdAt", ' ', 'T') || 'Z'),
+      'updatedAt', (replace("c"."updatedAt", ' ', 'T') || 'Z')) ORDER BY "c"."createdAt", "c"."id")
+    FROM "agents" "c"
+    WHERE "c"."projectId" = "p"."id"
+  ),
+  'tasks', (
+    SELECT jsonb_group_array(json_object('id', "c"."id",
+      'projectId', "c"."projectId",
+      'type', "c"."type",
+      'agentId', "c"."agentId",
+      'sectionId', "c"."sectionId",
+      'status', "c"."status",
+      'input', json("c"."input"),
+      'assetIds', json("c"."assetIds"),
+      'progress', json("c"."progress"),
+      'error', json("c"."error"),
+      'attempts', "c"."attempts",
+      'createdAt', (replace("c"."createdAt", ' ', 'T') || 'Z'),
+      'startedAt', (replace("c"."startedAt", ' ', 'T') || 'Z'),
+      'finishedAt', (replace("c"."finishedAt", ' ', 'T') || 'Z')) ORDER BY "c"."createdAt" DESC, "c"."id" DESC)
+    FROM "tasks" "c"
+    WHERE "c"."projectId" = "p"."id" AND "c"."id" IN (
+      SELECT "n"."id"
+      FROM "tasks" "n"
+      WHERE "n"."projectId" = "p"."id"
+      ORDER BY "n"."createdAt" DESC, "n"."id" DESC
+      LIMIT 20
+    )
+  ),
+  '_count', json_object('tasks', (
+    SELECT COUNT(*)
+    FROM "tasks" "c"
+    WHERE "c"."projectId" = "p"."id"
+  ),
+    'assets', (
+      SELECT COUNT(*)
+      FROM "assets" "c"
+      WHERE "c"."projectId" = "p"."id"
+    ))) AS "document", "p"."id" AS "id", "p"."createdAt" AS "sortKey"
+FROM "projects" "p"
+WHERE ("p"."createdAt" > ? OR ("p"."createdAt" = ? AND "p"."id" > ?))
+ORDER BY "p"."createdAt" ASC, "p"."id" ASC
 LIMIT ?;
 
 -- ProjectsRepository.openList
@@ -433,7 +539,7 @@ SELECT json_object('id', "p"."id",
       SELECT COUNT(*)
       FROM "assets" "c"
       WHERE "c"."projectId" = "p"."id"
-    ))) AS "document", "p"."id" AS "id", "p"."updatedAt" AS "updatedAt"
+    ))) AS "document", "p"."id" AS "id", "p"."updatedAt" AS "sortKey"
 FROM "projects" "p"
 ORDER BY "p"."updatedAt" DESC, "p"."id" DESC;
 
@@ -500,7 +606,7 @@ SELECT json_object('id', "p"."id",
       SELECT COUNT(*)
       FROM "assets" "c"
       WHERE "c"."projectId" = "p"."id"
-    ))) AS "document", "p"."id" AS "id", "p"."updatedAt" AS "updatedAt"
+    ))) AS "document", "p"."id" AS "id", "p"."updatedAt" AS "sortKey"
 FROM "projects" "p"
 WHERE "p"."userId" = ?
 ORDER BY "p"."updatedAt" DESC, "p"."id" DESC;

@@ -211,18 +211,33 @@ export default async () => {
                   t['./projects/dto/project-responses.dto'].ProjectDetailDto,
               },
             },
-            ProjectListResponseDto: {
-              projects: {
+            SectionSummaryDto: {},
+            ProjectSummaryItemDto: {
+              sections: {
                 required: true,
                 type: () => [
-                  t['./projects/dto/project-responses.dto'].ProjectListItemDto,
+                  t['./projects/dto/project-responses.dto'].SectionSummaryDto,
                 ],
               },
+              _count: {
+                required: true,
+                type: () =>
+                  t['./projects/dto/project-responses.dto'].ProjectCountDto,
+              },
+              logoThumbnailUrl: {
+                required: true,
+                type: () => String,
+                nullable: true,
+              },
+            },
+            ProjectListResponseDto: {
+              projects: { required: true, type: () => [Object] },
               nextCursor: {
                 required: false,
                 type: () => String,
                 nullable: true,
               },
+              total: { required: false, type: () => Number },
             },
             DeleteProjectResponseDto: {
               success: { required: true, type: () => Boolean },
@@ -677,6 +692,14 @@ export default async () => {
                 description:
                   'The `nextCursor` of the previous page (opaque). Needs `limit`.',
               },
+              q: { required: false, type: () => String },
+              sort: {
+                required: false,
+                enum: ['name', 'createdAt', 'updatedAt'],
+              },
+              order: { required: false, enum: ['asc', 'desc'] },
+              view: { required: false, enum: ['full', 'summary'] },
+              includeTotal: { required: false, enum: ['true', 'false'] },
             },
           },
         ],

@@ -1,6 +1,8 @@
 import { HttpStatus } from '@nestjs/common';
 import { Reply } from '../common/http/reply';
+import { jsonArrayText, jsonObjectText } from '../common/http/json-text';
 import type { ProjectDocument, ProjectRead } from './project-document';
+import type { ProjectPageResult } from './projects.service';
 import { projectETag } from '../project-scope/project-version';
 
 /**
@@ -35,3 +37,18 @@ export const projectReadReply = (read: ProjectRead): Reply =>
         ETag: projectETag(read.version, read.urlsExpire),
       })
     : projectReply(read);
+
+/**
+ * 200 with a page of the list: `{projects, nextCursor}`, and with a total
+ * `total` after them and the same number in `X-Total-Count`.
+ */
+export const projectPageReply = (page: ProjectPageResult): Reply =>
+  new Reply(
+    HttpStatus.OK,
+    page.total === undefined ? {} : { 'X-Total-Count': String(page.total) },
+    jsonObjectText({
+      projects: jsonArrayText(page.projects),
+      nextCursor: JSON.stringify(page.nextCursor),
+      total: page.total === undefined ? undefined : String(page.total),
+    }),
+  );

@@ -11,11 +11,8 @@ import {
 } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 import { JsonStreamResponder } from '../common/http/json-stream-responder';
-import {
-  JSON_CONTENT_TYPE,
-  jsonArrayText,
-  jsonObjectText,
-} from '../common/http/json-text';
+import { JSON_CONTENT_TYPE } from '../common/http/json-text';
+import type { Reply } from '../common/http/reply';
 import type { Preconditions } from '../project-scope/preconditions.decorator';
 import { RequestPreconditions } from '../project-scope/preconditions.decorator';
 import { RawBody } from '../common/http/raw-body.decorator';
@@ -24,12 +21,13 @@ import { IdempotencyKey } from '../idempotency/idempotency-key.decorator';
 import { replyOrReplay } from '../idempotency/replayed';
 import {
   createdProjectReply,
+  projectPageReply,
   projectReadReply,
   projectReply,
 } from './project-replies';
 import type { ProjectDocument } from './project-document';
 import { CreateProjectDto } from './dto/create-project.dto';
-import { ListProjectsQuery } from './dto/list-projects-query.dto';
+import { asksForPage, ListProjectsQuery } from './dto/list-projects-query.dto';
 import { Authenticated } from '../auth/authenticated.decorator';
 import { CallerBody } from './caller-body.decorator';
 import { Ctx } from '../common/http/request-context.decorator';
@@ -70,27 +68,20 @@ export class ProjectsController {
   // GET bodies arrive as JSON text rendered by the database.
   @Get()
   @ListProjectsEndpoint()
-  // Both bodies are JSON text: the stream's, and the page's, which Nest
-  // sends as it is.
+  // Both bodies are JSON text: the stream's, and the page's (a Reply, for
+  // X-Total-Count), which is sent as it is.
   @Header('Content-Type', JSON_CONTENT_TYPE)
   async list(
     @Query() query: ListProjectsQuery,
     @Ctx() context: CallContext,
-  ): Promise<StreamableFile | string> {
+  ): Promise<StreamableFile | Reply> {
     // The unpaged list can be any size: it is streamed, never built whole.
-    if (query.limit === undefined && query.cursor === undefined) {
+    if (!asksForPage(query)) {
       return this.streams.reply(
         await this.projects.listAll(query.userId, context),
       );
     }
-    const { projects, nextCursor } = await this.projects.listPage(
-      query,
-      context,
-    );
-    return jsonObjectText({
-      projects: jsonArrayText(projects),
-      nextCursor: JSON.stringify(nextCursor),
-    });
+    return projectPageReply(await this.projects.listPage(query, context));
   }
 
   @Get(':id')

@@ -45,6 +45,14 @@ const LOCATION_HEADER = {
   },
 };
 
+const TOTAL_COUNT_HEADER = {
+  'X-Total-Count': {
+    description:
+      'Only with `includeTotal=true`: the projects that match `userId` and `q` (the body’s `total`)',
+    schema: { type: 'integer', minimum: 0, example: 42 },
+  },
+};
+
 const invalidInput = () =>
   ApiInvalidInput(
     'error',
@@ -105,13 +113,15 @@ export const ListProjectsEndpoint = () =>
     ApiOperation({
       summary: 'List projects, most recently updated first',
       description:
-        'Without `limit`, every project (of `userId` when given). With `limit`, one page and `nextCursor`.',
+        'Without `limit`, every project (of `userId` when given), streamed. With `limit`, one page and `nextCursor`; a page may also be filtered (`q`), ordered (`sort`, `order`), made lean (`view=summary`) and counted (`includeTotal=true`).',
       operationId: 'listProjects',
     }),
     ApiResponse({
       status: 200,
-      description: 'The projects, with sections, agents, tasks and `_count`',
+      description:
+        'The projects, with sections, agents, tasks and `_count` (with `view=summary`: sections as `{id, type, status}`, `_count` and `logoThumbnailUrl`)',
       type: ProjectListResponseDto,
+      headers: TOTAL_COUNT_HEADER,
       example: {
         projects: [
           {

@@ -5,7 +5,9 @@ import {
 import { ProjectPreconditionFailedException } from '../project-scope/project-scope.errors';
 import type { SnapshotReader } from '../database/snapshot-reader';
 import type { Project } from './entities/project.entity';
-import { ProjectsRepository } from './projects.repository';
+import type { ProjectCursor } from './project-cursor';
+import { ProjectsRepository, type ProjectPage } from './projects.repository';
+import { insertAsset } from '../../test/support/project-fixtures';
 
 class Missing extends Error {}
 
@@ -100,5 +102,94 @@ describe('ProjectsRepository (SQLite)', () => {
       ),
     );
     expect(sections).toEqual([]);
+  });
+
+  describe('pages in other orders, filtered, lean and counted', () => {
+    let listed: Project[];
+    beforeAll(async () => {
+      listed = [];
+      for (const name of ['b_c', 'B%c', 'bXc', 'Émile', 'émile', 'abc']) {
+        listed.push(await scratch.insertProject('carol', name));
+      }
+    });
+
+    const walk = async (page: Omit<ProjectPage, 'limit' | 'after'>) => {
+      const names: string[] = [];
+      let after: ProjectCursor | undefined;
+      for (let pages = 0; pages < 20; pages++) {
+        const list = await projects.findPage('carol', {
+          ...page,
+          limit: 1,
+          after,
+        });
+        names.push(
+          ...list.projects.map((json) => (JSON.parse(json) as Project).name),
+        );
+        if (!list.next) return names;
+        after = list.next;
+      }
+      throw new Error('the walk did not end');
+    };
+
+    it('q is a contains on the ASCII-folded name, % and _ matching themselves', async () => {
+      const byName = { order: { sort: 'name', order: 'asc' } } as const;
+      expect(await walk({ ...byName, search: 'B_' })).toEqual(['b_c']);
+      expect(await walk({ ...byName, search: '%' })).toEqual(['B%c']);
+      expect(await walk({ ...byName, search: 'BC' })).toEqual(['abc']);
+      expect(await walk({ ...byName, search: 'émile' })).toEqual(['émile']);
+    });
+
+    it('sort=name pages by the folded name byte by byte, ties by id, both ways', async () => {
+      const ascending = await walk({ order: { sort: 'name', order: 'asc' } });
+      expect(ascending).toEqual(['abc', 'B%c', 'b_c', 'bXc', 'Émile', 'émile']);
+      const descending = await walk({ order: { sort: 'name', order: 'desc' } });
+      expect(descending).toEqual([...ascending].reverse());
+    });
+
+    it('sort=createdAt ascending pages in creation order', async () => {
+      const created = [...listed].sort(
+        (a, b) =>
+          a.createdAt.getTime() - b.createdAt.getTime() ||
+          (a.id < b.id ? -1 : 1),
+      );
+      expect(
+        await walk({ order: { sort: 'createdAt', order: 'asc' } }),
+      ).toEqual(created.map((project) => project.name));
+    });
+
+    it('the summary view leaves agents and tasks out and names each chosen logo; withTotal counts every match', async () => {
+      const [first] = listed;
+      const logo = await insertAsset(scratch.dataSource, first.id, null);
+      await scratch.dataSource.query(
+        `UPDATE "sections" SET "selectedAssetId" = ? WHERE "projectId" = ? AND "type" = 'LOGO'`,
+        [logo.id, first.id],
+      );
+      const page = await projects.findPage('carol', {
+        limit: 2,
+        search: 'C',
+        order: { sort: 'createdAt', order: 'asc' },
+        view: 'summary',
+        withTotal: true,
+      });
+      const item = JSON.parse(page.projects[0]) as Record<string, unknown>;
+      expect(Object.keys(item)).toEqual([
+        'id',
+        'name',
+        'description',
+        'userId',
+        'createdAt',
+        'updatedAt',
+        'sections',
+        '_count',
+      ]);
+      expect(page.logos).toEqual([
+        { projectId: first.id, assetId: logo.id },
+        null,
+      ]);
+      expect(page.total).toBe(4);
+      const full = await projects.findPage('carol', { limit: 1 });
+      expect(full.logos).toBeUndefined();
+      expect(full.total).toBeUndefined();
+    });
   });
 });

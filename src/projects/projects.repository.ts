@@ -22,6 +22,13 @@ import {
 import type { UpdateProjectDto } from './dto/update-project.dto';
 import type { ProjectCursor } from './project-cursor';
 import {
+  DEFAULT_LIST_ORDER,
+  type ListOrder,
+  type ListView,
+} from './list-order';
+import { containsPattern, containsSql, nameKeySql } from './project-search';
+import { RASTER_TYPES } from '../assets/renditions/asset-renditions';
+import {
   ProjectScope,
   type ProjectChange,
 } from '../project-scope/project-scope.repository';
@@ -33,6 +40,7 @@ import {
   type AgentDto,
   PROJECT_FIELDS,
   SECTION_FIELDS,
+  SECTION_SUMMARY_FIELDS,
   type SectionDto,
 } from './dto/project-responses.dto';
 import {
@@ -265,10 +273,24 @@ async function findSectionsAndAgents(
   };
 }
 
-/** A page of the list: its size and start. */
+/** A page of the list: its size and start, filter, order and view. */
 export interface ProjectPage {
   limit: number;
   after?: ProjectCursor;
+  /** Only projects whose name or description contains this text (folded). */
+  search?: string;
+  /** Default: updatedAt, descending. */
+  order?: ListOrder;
+  /** Default: full. */
+  view?: ListView;
+  /** Count every project the filters match, too. */
+  withTotal?: boolean;
+}
+
+/** A listed project's chosen logo (the LOGO section's selected asset). */
+export interface ListedLogo {
+  projectId: string;
+  assetId: string;
 }
 
 export interface ProjectList {
@@ -276,6 +298,10 @@ export interface ProjectList {
   projects: string[];
   /** Where the page ends, when more projects follow it. */
   next?: ProjectCursor;
+  /** With withTotal: how many projects the filters match in all. */
+  total?: number;
+  /** In the summary view: each project's chosen logo, or null. */
+  logos?: Array<ListedLogo | null>;
 }
 
 /** A statement with $-numbered parameters. */
@@ -284,33 +310,107 @@ interface Statement {
   params: unknown[];
 }
 
+/** The JSON of a project in the summary view: no agents, no tasks. */
+function summaryProject(json: JsonSql): JsonPiece {
+  return json.object({
+    ...members(json, PROJECT, 'p'),
+    sections: childArray(
+      json,
+      'sections',
+      SECTION_SUMMARY_FIELDS,
+      SECTION_ORDER,
+    ),
+    _count: counts(json),
+  });
+}
+
 /**
- * Every project, or those of one user, by updatedAt descending.
- * The first column is the project's JSON; id and updatedAt end a page.
+ * The id of the project's chosen logo when it has renditions (a raster
+ * image): the LOGO section's selected asset. One seek on the sections'
+ * (projectId, position) index and one on the assets' primary key.
  */
-function listStatement(
+const LOGO_ASSET = `(SELECT "a"."id" FROM "sections" "s" JOIN "assets" "a" ON "a"."id" = "s"."selectedAssetId" WHERE "s"."projectId" = "p"."id" AND "s"."type" = 'LOGO' AND "a"."contentType" IN (${[
+  ...RASTER_TYPES,
+]
+  .map((type) => `'${type}'`)
+  .join(', ')}))`;
+
+const summaries = new Map<JsonSql, string>();
+function summaryOf(json: JsonSql): string {
+  let summary = summaries.get(json);
+  if (summary === undefined) {
+    summary = json.document(summaryProject(json));
+    summaries.set(json, summary);
+  }
+  return summary;
+}
+
+/** The SQL of the list's sort key, by which a page is ordered and ends. */
+function sortKeySql(json: JsonSql, order: ListOrder): string {
+  return order.sort === 'name' ? nameKeySql(json, 'p') : `"p"."${order.sort}"`;
+}
+
+/** The filters of a list: the owner, and `q` on name and description. */
+function filterConditions(
   json: JsonSql,
   userId: string | undefined,
-  page?: { limit: number; after?: { updatedAt: unknown; id: string } },
-): Statement {
+  search: string | undefined,
+  params: unknown[],
+): string[] {
   const conditions: string[] = [];
-  const params: unknown[] = [];
   if (userId !== undefined) {
     params.push(userId);
     conditions.push(ownedBy(params.length, 'p'));
   }
-  if (page?.after) {
-    params.push(page.after.updatedAt, page.after.id);
-    const at = `$${params.length - 1}`;
-    const id = `$${params.length}`;
+  if (search !== undefined) {
+    params.push(containsPattern(search));
+    const pattern = `$${params.length}`;
     conditions.push(
-      `("p"."updatedAt" < ${at} OR ("p"."updatedAt" = ${at} AND "p"."id" < ${id}))`,
+      `(${containsSql(json, '"p"."name"', pattern)} OR ${containsSql(json, '"p"."description"', pattern)})`,
     );
   }
-  let text = `SELECT ${documentsOf(json).listed} AS "document", "p"."id" AS "id", "p"."updatedAt" AS "updatedAt" FROM "projects" "p"`;
+  return conditions;
+}
+
+/**
+ * Every project, or those of one user (matching `search`), in `order` with
+ * the id breaking ties in the same direction. The first column is the
+ * project's JSON; id and the sort key end a page; in the summary view the
+ * chosen logo follows. Each order has an index with and without the owner
+ * (a test checks the plans); `search` filters the rows read in that order.
+ */
+function listStatement(
+  json: JsonSql,
+  userId: string | undefined,
+  page?: {
+    limit: number;
+    after?: { key: unknown; id: string };
+    search?: string;
+    order?: ListOrder;
+    view?: ListView;
+  },
+): Statement {
+  const order = page?.order ?? DEFAULT_LIST_ORDER;
+  const params: unknown[] = [];
+  const conditions = filterConditions(json, userId, page?.search, params);
+  const key = sortKeySql(json, order);
+  const direction = order.order === 'desc' ? 'DESC' : 'ASC';
+  if (page?.after) {
+    params.push(page.after.key, page.after.id);
+    const at = `$${params.length - 1}`;
+    const id = `$${params.length}`;
+    const past = order.order === 'desc' ? '<' : '>';
+    conditions.push(
+      `(${key} ${past} ${at} OR (${key} = ${at} AND "p"."id" ${past} ${id}))`,
+    );
+  }
+  const summary = page?.view === 'summary';
+  const document = summary ? summaryOf(json) : documentsOf(json).listed;
+  let text = `SELECT ${document} AS "document", "p"."id" AS "id", ${key} AS "sortKey"${summary ? `, ${LOGO_ASSET} AS "logoAssetId"` : ''} FROM "projects" "p"`;
   if (conditions.length > 0) text += ` WHERE ${conditions.join(' AND ')}`;
-  // The id breaks ties between projects updated in the same millisecond.
-  text += ` ORDER BY "p"."updatedAt" DESC, "p"."id" DESC`;
+  // The id breaks ties between projects with the same key (updated in the
+  // same millisecond, or named alike).
+  text += ` ORDER BY ${key} ${direction}, "p"."id" ${direction}`;
   if (page) {
     params.push(page.limit + 1);
     text += ` LIMIT $${params.length}`;
@@ -318,34 +418,71 @@ function listStatement(
   return { text, params };
 }
 
-/** One page of the list and where the next page starts. */
+/** How many projects the list's filters match (`total`). */
+function countStatement(
+  json: JsonSql,
+  userId: string | undefined,
+  search: string | undefined,
+): Statement {
+  const params: unknown[] = [];
+  const conditions = filterConditions(json, userId, search, params);
+  let text = 'SELECT COUNT(*) AS "total" FROM "projects" "p"';
+  if (conditions.length > 0) text += ` WHERE ${conditions.join(' AND ')}`;
+  return { text, params };
+}
+
+/** A page's sort key as a cursor holds it: ISO for a time, else the text. */
+const cursorKey = (order: ListOrder, value: unknown) =>
+  order.sort === 'name' ? String(value) : isoTimestamp(value);
+
+/** One page of the list, where the next page starts, and its total. */
 async function findProjectPage(
   sql: Sql,
   userId: string | undefined,
   page: ProjectPage,
 ): Promise<ProjectList> {
+  const order = page.order ?? DEFAULT_LIST_ORDER;
   const { text, params } = listStatement(sql.json, userId, {
     limit: page.limit,
     after: page.after && {
-      updatedAt: sql.timestamp(page.after.updatedAt),
+      key:
+        order.sort === 'name'
+          ? page.after.key
+          : sql.timestamp(new Date(page.after.key)),
       id: page.after.id,
     },
+    search: page.search,
+    order,
+    view: page.view,
   });
   const rows = await sql.rows<{
     document: string;
     id: string;
-    updatedAt: unknown;
+    sortKey: unknown;
+    logoAssetId?: string | null;
   }>(text, params);
   const hasMore = rows.length > page.limit;
   const listed = hasMore ? rows.slice(0, page.limit) : rows;
   const last = listed.at(-1);
-  return {
+  const list: ProjectList = {
     projects: listed.map((row) => row.document),
     next:
       hasMore && last
-        ? { id: last.id, updatedAt: new Date(isoTimestamp(last.updatedAt)) }
+        ? { key: cursorKey(order, last.sortKey), id: last.id }
         : undefined,
   };
+  if (page.view === 'summary') {
+    list.logos = listed.map((row) =>
+      row.logoAssetId ? { projectId: row.id, assetId: row.logoAssetId } : null,
+    );
+  }
+  if (page.withTotal) {
+    const count = countStatement(sql.json, userId, page.search);
+    const [row] = await sql.rows<{ total: unknown }>(count.text, count.params);
+    // PostgreSQL's COUNT is a bigint, which pg hands over as text.
+    list.total = Number(row.total);
+  }
+  return list;
 }
 
 /** A project as PATCH answers it: the row, its sections and agents. */

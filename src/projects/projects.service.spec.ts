@@ -65,6 +65,10 @@ async function build(options: { rateLimited?: boolean } = {}) {
   const listSlots = { take: jest.fn().mockResolvedValue(release) };
   const assetUrls = {
     partsFor: jest.fn(() => ({ before: '', after: '', expires: 1234 })),
+    urlOf: jest.fn(
+      (asset: { id: string; projectId: string }, base: string) =>
+        `${base}/api/projects/${asset.projectId}/assets/${asset.id}/content?expires=9&signature=s`,
+    ),
   };
   const assetBytes = { forget: jest.fn().mockResolvedValue(undefined) };
   const moduleRef = await Test.createTestingModule({
@@ -92,6 +96,7 @@ async function build(options: { rateLimited?: boolean } = {}) {
     listSlots,
     release,
     assetBytes,
+    assetUrls,
   };
 }
 
@@ -181,6 +186,128 @@ describe('ProjectsService', () => {
         limit: 5,
         after: undefined,
       });
+    });
+
+    it.each([
+      ['q', { q: 'x' }],
+      ['sort', { sort: 'name' as const }],
+      ['order', { order: 'asc' as const }],
+      ['view', { view: 'summary' as const }],
+      ['includeTotal', { includeTotal: 'true' as const }],
+      ['cursor', { cursor: 'c' }],
+    ])(
+      'a page parameter (%s) needs a limit: 400 naming it',
+      async (name, query) => {
+        const { service, projects } = await build();
+        const failure = await service
+          .listPage(query, ANYONE)
+          .catch((error: unknown) => error);
+        expect(failure).toBeInstanceOf(InputValidationException);
+        expect((failure as InputValidationException).issues).toEqual([
+          {
+            path: ['limit'],
+            message: `Required with ${name}`,
+            code: 'invalid_type',
+          },
+        ]);
+        expect(projects.findPage).not.toHaveBeenCalled();
+      },
+    );
+
+    it('a page passes on only what was asked: search, a non-default order, the summary view, the total', async () => {
+      const { service, projects } = await build();
+      await service.listPage(
+        {
+          limit: 5,
+          q: 'Launch',
+          sort: 'name',
+          view: 'summary',
+          includeTotal: 'true',
+        },
+        ANYONE,
+      );
+      expect(projects.findPage).toHaveBeenLastCalledWith(undefined, {
+        limit: 5,
+        after: undefined,
+        search: 'Launch',
+        order: { sort: 'name', order: 'asc' },
+        view: 'summary',
+        withTotal: true,
+      });
+      await service.listPage(
+        {
+          limit: 5,
+          q: '',
+          sort: 'updatedAt',
+          order: 'desc',
+          view: 'full',
+          includeTotal: 'false',
+        },
+        ANYONE,
+      );
+      expect(projects.findPage).toHaveBeenLastCalledWith(undefined, {
+        limit: 5,
+        after: undefined,
+      });
+    });
+
+    it("the next cursor carries the page's order, and a cursor of another order is refused before any read", async () => {
+      const { service, projects } = await build();
+      projects.findPage.mockResolvedValue({
+        projects: ['{}'],
+        next: { key: 'acme', id: ID },
+      });
+      const { nextCursor } = await service.listPage(
+        { limit: 1, sort: 'name' },
+        ANYONE,
+      );
+      await service.listPage(
+        { limit: 1, sort: 'name', cursor: nextCursor! },
+        ANYONE,
+      );
+      expect(projects.findPage).toHaveBeenLastCalledWith(undefined, {
+        limit: 1,
+        after: { key: 'acme', id: ID },
+        order: { sort: 'name', order: 'asc' },
+      });
+      projects.findPage.mockClear();
+      await expect(
+        service.listPage(
+          { limit: 1, sort: 'name', order: 'desc', cursor: nextCursor! },
+          ANYONE,
+        ),
+      ).rejects.toBeInstanceOf(InputValidationException);
+      await expect(
+        service.listPage({ limit: 1, cursor: nextCursor! }, ANYONE),
+      ).rejects.toBeInstanceOf(InputValidationException);
+      expect(projects.findPage).not.toHaveBeenCalled();
+    });
+
+    it("a summary item ends with its chosen logo's 128-pixel thumbnail URL, as signed for the caller, or null", async () => {
+      const { service, projects, assetUrls } = await build();
+      const other = newId();
+      const logo = newId();
+      projects.findPage.mockResolvedValue({
+        projects: [`{"id":"${ID}"}`, `{"id":"${other}"}`],
+        logos: [{ projectId: ID, assetId: logo }, null],
+        total: 2,
+      });
+      const page = await service.listPage(
+        { limit: 2, view: 'summary', includeTotal: 'true' },
+        ANN,
+      );
+      expect(page.projects.map((json) => JSON.parse(json) as unknown)).toEqual([
+        {
+          id: ID,
+          logoThumbnailUrl: `https://api.example.com/api/projects/${ID}/assets/${logo}/content?expires=9&signature=s&size=128`,
+        },
+        { id: other, logoThumbnailUrl: null },
+      ]);
+      expect(assetUrls.urlOf).toHaveBeenCalledWith(
+        { id: logo, projectId: ID },
+        'https://api.example.com',
+      );
+      expect(page).toMatchObject({ nextCursor: null, total: 2 });
     });
 
     it("a full list holds one of its client's slots until it closes, and frees it when it cannot open", async () => {

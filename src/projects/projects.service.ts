@@ -15,7 +15,10 @@ import type { Replayed } from '../idempotency/replayed';
 import { AssetBytes } from '../assets/asset-bytes/asset-bytes';
 import { AssetUrls } from '../assets/asset-urls';
 import { CreateProjectDto } from './dto/create-project.dto';
-import { ListProjectsQuery } from './dto/list-projects-query.dto';
+import {
+  ListProjectsQuery,
+  PAGE_PARAMETERS,
+} from './dto/list-projects-query.dto';
 import { parseProjectUpdate } from './dto/update-project.dto';
 import { decodeCursor, encodeCursor } from './project-cursor';
 import { ProjectAccess } from '../auth/project-access';
@@ -25,7 +28,9 @@ import { ProjectListBody } from './project-list-body';
 import { ListSlots } from './list-slots';
 import { claimantOf } from '../common/concurrency/fair-gate';
 import type { JsonCursor } from '../database/json-cursor';
-import { ProjectsRepository } from './projects.repository';
+import { ProjectsRepository, type ProjectPage } from './projects.repository';
+import { isDefaultOrder, listOrderOf } from './list-order';
+import { thumbnailUrl, withMember } from './list-thumbnails';
 import type { ProjectChange } from '../project-scope/project-scope.repository';
 import { isUnchanged } from '../project-scope/project-version';
 import type { ProjectDocument, ProjectRead } from './project-document';
@@ -37,6 +42,14 @@ import {
 import { presentProject } from './project-presenter';
 import { ProjectChangeRejectedError } from './projects.errors';
 import { ProjectNotFoundException } from '../project-scope/project-scope.errors';
+
+/** A page of GET /api/projects: each item's JSON, and where the next starts. */
+export interface ProjectPageResult {
+  projects: string[];
+  nextCursor: string | null;
+  /** With `includeTotal=true`: the projects the filters match in all. */
+  total?: number;
+}
 
 @Injectable()
 export class ProjectsService {
@@ -146,27 +159,61 @@ export class ProjectsService {
   }
 
   /**
-   * One page of the list (`limit`, optional) and the cursor of
-   * the next one (null after the last page).
+   * One page of the list (`limit`) in the order asked for, the cursor of
+   * the next one (null after the last page), and with `includeTotal` the
+   * count of every project the filters match. In the summary view each
+   * item ends with its chosen logo's thumbnail URL (or null), made here as
+   * every asset URL is: signed for this caller when AUTH_MODE=oidc.
    */
-  async listPage(query: ListProjectsQuery, context: CallContext) {
+  async listPage(
+    query: ListProjectsQuery,
+    context: CallContext,
+  ): Promise<ProjectPageResult> {
     if (query.limit === undefined) {
+      const given = PAGE_PARAMETERS.find((name) => query[name] !== undefined);
       throw new InputValidationException([
         {
           path: ['limit'],
-          message: 'Required with cursor',
+          message: `Required with ${given ?? 'cursor'}`,
           code: 'invalid_type',
         },
       ]);
     }
-    const page = {
+    const order = listOrderOf(query.sort, query.order);
+    const page: ProjectPage = {
       limit: query.limit,
       after:
-        query.cursor === undefined ? undefined : decodeCursor(query.cursor),
+        query.cursor === undefined
+          ? undefined
+          : decodeCursor(query.cursor, order),
     };
+    // Only what was asked for, so a page without them is read as before.
+    if (query.q) page.search = query.q;
+    if (!isDefaultOrder(order)) page.order = order;
+    if (query.view === 'summary') page.view = 'summary';
+    if (query.includeTotal === 'true') page.withTotal = true;
     const userId = ProjectAccess.of(context).listedOwner(query.userId);
-    const { projects, next } = await this.projects.findPage(userId, page);
-    return { projects, nextCursor: next ? encodeCursor(next) : null };
+    const list = await this.projects.findPage(userId, page);
+    const base = context.baseUrlOrRelative();
+    const projects = list.logos
+      ? list.projects.map((json, index) => {
+          const logo = list.logos![index];
+          const url =
+            logo &&
+            thumbnailUrl(
+              this.assetUrls.urlOf(
+                { id: logo.assetId, projectId: logo.projectId },
+                base,
+              ),
+            );
+          return withMember(json, 'logoThumbnailUrl', url ?? null);
+        })
+      : list.projects;
+    return {
+      projects,
+      nextCursor: list.next ? encodeCursor(list.next, order) : null,
+      ...(list.total === undefined ? {} : { total: list.total }),
+    };
   }
 
   /**

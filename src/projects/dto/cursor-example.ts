@@ -5,6 +5,6 @@ import { encodeCursor } from '../project-cursor';
  * project), so Swagger UI's "Try it out" sends one that is accepted.
  */
 export const CURSOR_EXAMPLE = encodeCursor({
-  updatedAt: new Date('2026-11-22T03:39:09.321Z'),
+  key: '2026-11-22T03:39:09.321Z',
   id: '019aa8f2-5f1c-7c3e-9a51-3c1f5d0b8e20',
 });

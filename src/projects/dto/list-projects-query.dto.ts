@@ -1,15 +1,28 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import { IsInt, IsString, Max, Min } from 'class-validator';
+import { IsIn, IsInt, IsString, Max, MaxLength, Min } from 'class-validator';
 import { Messages } from '../../common/validation/messages';
 import { Optional } from '../../common/validation/optional.decorator';
 import {
   NO_NUL_PATTERN,
   StorableText,
 } from '../../common/validation/storable-text.decorator';
+import {
+  LIST_SORTS,
+  LIST_VIEWS,
+  SORT_ORDERS,
+  type ListSort,
+  type ListView,
+  type SortOrder,
+} from '../list-order';
 import { CURSOR_EXAMPLE } from './cursor-example';
 
 export const PAGE_LIMIT_MAX = 500;
+
+/** The longest `q`: a search box's words, not a document. */
+export const SEARCH_MAX_LENGTH = 100;
+
+export const INCLUDE_TOTAL_VALUES = ['true', 'false'] as const;
 
 /**
  * The list's query: the user filter, plus optional pagination: without
@@ -48,4 +61,72 @@ export class ListProjectsQuery {
   @Optional()
   @IsString(Messages.string())
   cursor?: string;
+
+  @ApiPropertyOptional({
+    description:
+      'Only projects whose name or description contains this text (case-insensitive for ASCII letters, exact for others; `%` and `_` are plain characters). Empty: no filter. Needs `limit`.',
+    maxLength: SEARCH_MAX_LENGTH,
+    pattern: NO_NUL_PATTERN,
+    example: 'launch',
+  })
+  @Optional()
+  @IsString(Messages.string())
+  @MaxLength(SEARCH_MAX_LENGTH, Messages.maxChars(SEARCH_MAX_LENGTH))
+  @StorableText()
+  q?: string;
+
+  @ApiPropertyOptional({
+    enum: LIST_SORTS,
+    description:
+      'The key the page is ordered by (ties: by id, in the same direction). Default `updatedAt`. `name` orders by the name with ASCII letters folded to lower case. Needs `limit`.',
+    example: 'name',
+  })
+  @Optional()
+  @IsIn(LIST_SORTS, Messages.oneOf(LIST_SORTS))
+  sort?: ListSort;
+
+  @ApiPropertyOptional({
+    enum: SORT_ORDERS,
+    description:
+      'Default `asc` for `sort=name`, `desc` (newest first) for the times. Needs `limit`.',
+    example: 'asc',
+  })
+  @Optional()
+  @IsIn(SORT_ORDERS, Messages.oneOf(SORT_ORDERS))
+  order?: SortOrder;
+
+  @ApiPropertyOptional({
+    enum: LIST_VIEWS,
+    description:
+      '`full` (default): each project as the full list shows it. `summary`: what a list page shows — the project, its sections as `{id, type, status}`, `_count` and `logoThumbnailUrl`; no agents, no tasks. Needs `limit`.',
+    example: 'summary',
+  })
+  @Optional()
+  @IsIn(LIST_VIEWS, Messages.oneOf(LIST_VIEWS))
+  view?: ListView;
+
+  @ApiPropertyOptional({
+    enum: INCLUDE_TOTAL_VALUES,
+    description:
+      '`true`: the answer also carries `total` (the projects that match `userId` and `q`, on every page) and the header `X-Total-Count`. Costs a count over every match: ask on the first page only. Needs `limit`.',
+    example: 'true',
+  })
+  @Optional()
+  @IsIn(INCLUDE_TOTAL_VALUES, Messages.oneOf(INCLUDE_TOTAL_VALUES))
+  includeTotal?: (typeof INCLUDE_TOTAL_VALUES)[number];
 }
+
+/** The parameters that shape a page, so they need `limit`. */
+export const PAGE_PARAMETERS = [
+  'cursor',
+  'q',
+  'sort',
+  'order',
+  'view',
+  'includeTotal',
+] as const satisfies ReadonlyArray<keyof ListProjectsQuery>;
+
+/** Whether the query asks for a page rather than the full (streamed) list. */
+export const asksForPage = (query: ListProjectsQuery): boolean =>
+  query.limit !== undefined ||
+  PAGE_PARAMETERS.some((name) => query[name] !== undefined);

@@ -1,4 +1,10 @@
-import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import {
+  ApiExtraModels,
+  ApiProperty,
+  ApiPropertyOptional,
+  getSchemaPath,
+  PickType,
+} from '@nestjs/swagger';
 import { ClosedSchema } from '../../docs/closed-schema.decorator';
 import { AssetDto } from '../../assets/dto/asset.dto';
 import { TaskDto } from '../../tasks/dto/task.dto';
@@ -205,9 +211,58 @@ export class ProjectDetailResponseDto {
   project: ProjectDetailDto;
 }
 
+/** A section in the summary view: what a list page's progress shows. */
+export class SectionSummaryDto extends PickType(SectionDto, [
+  'id',
+  'type',
+  'status',
+] as const) {}
+
+/** SectionSummaryDto's fields in the order the API writes them. */
+export const SECTION_SUMMARY_FIELDS = [
+  'id',
+  'type',
+  'status',
+] as const satisfies ReadonlyArray<keyof SectionSummaryDto>;
+
+/**
+ * A list item with `view=summary`: what a list page shows, without
+ * agents or tasks.
+ */
+export class ProjectSummaryItemDto extends ProjectDto {
+  @ApiProperty({
+    type: [SectionSummaryDto],
+    description: 'Always the 8 types, in their fixed order',
+  })
+  sections: SectionSummaryDto[];
+  @ApiProperty({ type: ProjectCountDto })
+  _count: ProjectCountDto;
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    format: 'uri',
+    description:
+      "The chosen logo (the LOGO section's selected asset, a PNG, JPEG or WebP) as a 128×128 PNG rendition: its `url` with `size=128`, signed like it under AUTH_MODE=oidc. Null when no logo is chosen.",
+    example:
+      'http://127.0.0.1:3000/api/projects/019aa8f2-5f1c-7c3e-9a51-3c1f5d0b8e20/assets/019aa8f2-5f1c-7c3e-9a51-3c1f5d0b8e30/content?size=128',
+  })
+  logoThumbnailUrl: string | null;
+}
+
+@ApiExtraModels(ProjectListItemDto, ProjectSummaryItemDto)
 export class ProjectListResponseDto {
-  @ApiProperty({ type: [ProjectListItemDto] })
-  projects: ProjectListItemDto[];
+  @ApiProperty({
+    type: 'array',
+    items: {
+      anyOf: [
+        { $ref: getSchemaPath(ProjectListItemDto) },
+        { $ref: getSchemaPath(ProjectSummaryItemDto) },
+      ],
+    },
+    description:
+      'Each a ProjectListItem; with `view=summary`, each a ProjectSummaryItem',
+  })
+  projects: Array<ProjectListItemDto | ProjectSummaryItemDto>;
 
   @ApiPropertyOptional({
     type: String,
@@ -217,6 +272,15 @@ export class ProjectListResponseDto {
     example: CURSOR_EXAMPLE,
   })
   nextCursor?: string | null;
+
+  @ApiPropertyOptional({
+    type: 'integer',
+    minimum: 0,
+    description:
+      'Only with `includeTotal=true`: how many projects match `userId` and `q`, on every page (as `X-Total-Count`)',
+    example: 42,
+  })
+  total?: number;
 }
 
 export class DeleteProjectResponseDto {

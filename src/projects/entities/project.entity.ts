@@ -18,6 +18,12 @@ import { TimestampColumn } from './timestamp-column';
 // Serve GET /api/projects with and without the userId filter, in list order.
 @Index('idx_projects_user_updated', ['userId', 'updatedAt', 'id'])
 @Index('idx_projects_updated', ['updatedAt', 'id'])
+@Index('idx_projects_user_created', ['userId', 'createdAt', 'id'])
+@Index('idx_projects_created', ['createdAt', 'id'])
+// sort=name: on the folded name, an expression TypeORM cannot declare
+// (migrations/1764560000000-project-list-orders.ts creates them).
+@Index('idx_projects_user_name', { synchronize: false })
+@Index('idx_projects_name', { synchronize: false })
 export class Project {
   @PrimaryColumn({ type: 'varchar', length: 36 })
   id: string;

@@ -46,13 +46,21 @@ function recordQueries(t: TestApp): RecordedQuery[] {
 /**
  * The plan of a statement, as text lines. On PostgreSQL sequential scans are
  * switched off first: a tiny test table is always cheapest to scan, so the
- * question asked is "could an index serve this?".
+ * question asked is "could an index serve this?". For the same reason, with
+ * `sorts: false`, so are sorts (sorting a page's two rows is cheaper than
+ * any index): the question is then "could an index give this order?", and
+ * a Sort left in the plan means none can.
  */
-async function planOf(t: TestApp, query: RecordedQuery): Promise<string[]> {
+async function planOf(
+  t: TestApp,
+  query: RecordedQuery,
+  { sorts = true } = {},
+): Promise<string[]> {
   if (TEST_DATABASE === 'postgres') {
     const runner = t.dataSource.createQueryRunner();
     try {
       await runner.query('SET enable_seqscan = off');
+      if (!sorts) await runner.query('SET enable_sort = off');
       const rows: Array<{ 'QUERY PLAN': string }> = await runner.query(
         `EXPLAIN ${query.sql}`,
         query.params,
@@ -60,6 +68,7 @@ async function planOf(t: TestApp, query: RecordedQuery): Promise<string[]> {
       return rows.map((row) => row['QUERY PLAN']);
     } finally {
       await runner.query('RESET enable_seqscan');
+      await runner.query('RESET enable_sort');
       await runner.release();
     }
   }
@@ -130,4 +139,59 @@ describe('every read the API makes is served by an index', () => {
         : /TEMP B-TREE FOR ORDER BY/,
     );
   });
+
+  /**
+   * Every order a page can be asked in (sort, order), with and without the
+   * owner, in both views and with a filter: the first page and the one
+   * after its cursor read projects in index order and stop at the limit;
+   * none sorts the list. (`q` filters the rows read in that order: it
+   * needs no index of its own.)
+   */
+  const SORTED_PAGES = [
+    'sort=updatedAt&order=asc',
+    'sort=createdAt',
+    'sort=createdAt&order=asc',
+    'sort=name',
+    'sort=name&order=desc',
+    'sort=name&view=summary',
+    'sort=createdAt&q=project',
+    'view=summary&includeTotal=true',
+  ];
+  it.each(
+    SORTED_PAGES.flatMap((query) => [
+      [`?${query}`, query],
+      [`?userId=&${query}`, `userId=indexed&${query}`],
+    ]),
+  )(
+    'GET /api/projects%s&limit= pages in index order',
+    async (_label, query) => {
+      const first = await request(t.server)
+        .get(`/api/projects?${query}&limit=1`)
+        .expect(200);
+      expect(first.body.nextCursor).not.toBeNull();
+      await request(t.server)
+        .get(`/api/projects?${query}&limit=1&cursor=${first.body.nextCursor}`)
+        .expect(200);
+      const lists = recorded.filter((q) =>
+        /^SELECT .* FROM "projects" "p"( WHERE .*)? ORDER BY/s.test(q.sql),
+      );
+      expect(lists).toHaveLength(2);
+      for (const query of recorded.filter((q) => /^\s*SELECT/i.test(q.sql))) {
+        const plan = await planOf(t, query);
+        expect({
+          sql: query.sql,
+          wasteful: plan.filter((l) => WASTEFUL.test(l.trim())),
+        }).toEqual({ sql: query.sql, wasteful: [] });
+      }
+      for (const list of lists) {
+        expect(
+          (await planOf(t, list, { sorts: false })).join('\n'),
+        ).not.toMatch(
+          TEST_DATABASE === 'postgres'
+            ? /^\s*(->\s*)?(Incremental )?Sort\b/m
+            : /TEMP B-TREE FOR ORDER BY/,
+        );
+      }
+    },
+  );
 });

@@ -458,16 +458,24 @@ describe('OpenAPI document', () => {
     });
   });
 
-  it('documents pagination: limit and cursor query parameters, nextCursor in the list', () => {
+  it('documents pagination and list pages: limit, cursor, q, sort, order, view, includeTotal; nextCursor and total in the list', () => {
     const params = operation(document, 'get', '/api/projects')?.parameters;
     expect(params?.map((p) => `${p.in}:${p.name}`).sort()).toEqual([
       'query:cursor',
+      'query:includeTotal',
       'query:limit',
+      'query:order',
+      'query:q',
+      'query:sort',
       'query:userId',
+      'query:view',
     ]);
     expect(
       document.components.schemas.ProjectListResponseDto.properties,
     ).toHaveProperty('nextCursor');
+    expect(
+      document.components.schemas.ProjectListResponseDto.properties,
+    ).toHaveProperty('total');
   });
 
   it('serves Swagger UI at /docs', async () => {
