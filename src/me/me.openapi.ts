@@ -1,0 +1,34 @@
+import { applyDecorators } from '@nestjs/common';
+import { ApiOperation, ApiResponse } from '@nestjs/swagger';
+import { ApiAuth } from '../failures/failure-responses.openapi';
+import { ANONYMOUS_EXAMPLE, ME_EXAMPLE, MeDto } from './me.dto';
+
+export const MeEndpoint = () =>
+  applyDecorators(
+    ApiOperation({
+      summary: 'The caller',
+      description:
+        "Who the service takes the caller for. With AUTH_MODE=oidc: the verified bearer token's user id, `name`, `email` and roles (a page signed in through the OpenID Provider reads it to know whose projects it shows). Without authentication: `authenticated: false`, `userId: null`, no roles; every request then names its own userId.",
+      operationId: 'getMe',
+    }),
+    ApiResponse({
+      status: 200,
+      description: 'The caller',
+      type: MeDto,
+      content: {
+        'application/json': {
+          examples: {
+            signedIn: {
+              summary: 'AUTH_MODE=oidc, a verified token',
+              value: ME_EXAMPLE,
+            },
+            anonymous: {
+              summary: 'Authentication off (AUTH_MODE=none)',
+              value: ANONYMOUS_EXAMPLE,
+            },
+          },
+        },
+      },
+    }),
+    ApiAuth('error', 'required'),
+  );
