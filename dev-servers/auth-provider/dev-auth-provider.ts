@@ -91,7 +91,9 @@ async function newSigningKey(): Promise<JWK> {
  * and JWT access tokens for one audience. Tokens for any user are minted
  * through the provider's own AccessToken model, so they are exactly what
  * it would issue. `/_dev/token` mints one; `/_dev/rotate` replaces the
- * signing key (the old one stays published) without a restart.
+ * signing key (the old one stays published) without a restart. A browser
+ * app signs in through `/authorize` and `/token` (code with PKCE, ID and
+ * refresh tokens) and reads `/userinfo`: what oidc-client-ts expects.
  */
 export class DevAuthProvider {
   private provider!: OidcProvider;
@@ -501,7 +503,7 @@ function publicJwk({ kty, n, e, crv, x, y, kid, alg, use }: JWK): JWK {
     Object.entries({ kty, n, e, crv, x, y, kid, alg, use }).filter(
       ([, value]) => value !== undefined,
     ),
-  ) as JWK;
+  );
 }
 
 /** Whether every scope of `asked` (none: all) is among `granted`. */

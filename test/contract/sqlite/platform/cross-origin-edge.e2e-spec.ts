@@ -255,7 +255,7 @@ describe('The HTTP edge for a browser app on another origin', () => {
         `http://api.example.test:8080/api/projects/${project.id}`,
       );
       await request(t.server)
-        .get(new URL(created.headers.location as string).pathname)
+        .get(new URL(created.headers.location).pathname)
         .expect(200);
 
       images.respondWith(Replies.slow(Replies.image(), 20_000));
