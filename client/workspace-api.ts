@@ -5485,7 +5485,7 @@ export interface operations {
     };
     requestBody?: never;
     responses: {
-      /** @description The caller */
+      /** @description The caller. Without authentication: {"authenticated":false,"userId":null,"roles":[],"admin":false} */
       200: {
         headers: {
           /** @description The request's id: the caller's own X-Request-Id when plausible (1 to 128 letters, digits or `._:/+=-`), otherwise a new UUID; also in the request's log line */
@@ -5493,6 +5493,18 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "authenticated": true,
+           *       "userId": "alice",
+           *       "name": "Alice Martin",
+           *       "email": "alice@example.com",
+           *       "roles": [
+           *         "workspace-admin"
+           *       ],
+           *       "admin": true
+           *     }
+           */
           'application/json': components['schemas']['MeDto'];
         };
       };

@@ -13,22 +13,9 @@ export const MeEndpoint = () =>
     }),
     ApiResponse({
       status: 200,
-      description: 'The caller',
+      description: `The caller. Without authentication: ${JSON.stringify(ANONYMOUS_EXAMPLE)}`,
       type: MeDto,
-      content: {
-        'application/json': {
-          examples: {
-            signedIn: {
-              summary: 'AUTH_MODE=oidc, a verified token',
-              value: ME_EXAMPLE,
-            },
-            anonymous: {
-              summary: 'Authentication off (AUTH_MODE=none)',
-              value: ANONYMOUS_EXAMPLE,
-            },
-          },
-        },
-      },
+      example: ME_EXAMPLE,
     }),
     ApiAuth('error', 'required'),
   );

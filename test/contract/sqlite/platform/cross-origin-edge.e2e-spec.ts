@@ -44,7 +44,9 @@ async function raw(
     ...Object.entries(headers).map(([name, value]) => `${name}: ${value}`),
   ];
   const answer = parseRawAnswer(
-    await sendRaw(port, `${lines.join('\r\n')}\r\n\r\n${body}`),
+    // The connection stays open until the answer (Connection: close): a
+    // client that half-closes first is one that left.
+    await sendRaw(port, `${lines.join('\r\n')}\r\n\r\n${body}`, 20_000),
   );
   if (answer === undefined) throw new Error(`${method} ${path}: no answer`);
   return answer;
