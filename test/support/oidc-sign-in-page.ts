@@ -3,7 +3,7 @@ import { CrossOriginPage } from './cross-origin-page';
 import { REPO_ROOT } from './server-process';
 
 /** The dev OpenID Provider's public client for single-page apps. */
-export const SPA_CLIENT_ID = 'workspace-spa';
+export { SPA_CLIENT_ID } from '../../dev-servers/auth-provider/dev-auth-provider';
 
 /** Where the page's script finds oidc-client-ts (see BUNDLE_ENTRY). */
 const BUNDLE_PATH = '/oidc-client-ts.js';
