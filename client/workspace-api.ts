@@ -282,9 +282,29 @@ export interface paths {
     put?: never;
     /**
      * Cancel a task
-     * @description CANCELLED at once; a running task's worker (on any replica) closes its upstream call within TASK_CANCEL_CHECK_MS and keeps nothing more. The results it kept before the cancel (paid for) stay, listed in `assetIds` and counted in `progress`. No body is needed; a body that is sent is read as JSON. With CORS_ORIGINS set, send `Content-Type: application/json` even without a body (no Content-Type is refused with 415, as on every POST).
+     * @description CANCELLED at once; a running task's worker (on any replica) closes its upstream call within TASK_CANCEL_CHECK_MS and keeps nothing more. The results it kept before the cancel (paid for) stay, listed in `assetIds` and counted in `progress`. Takes no body: send none, and no Content-Type (also with CORS_ORIGINS set). A body that is sent anyway is read as JSON and ignored; with CORS_ORIGINS set it must then be sent as `application/json` (else 415).
      */
     post: operations['cancelTask'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/me': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The caller
+     * @description Who the service takes the caller for. With AUTH_MODE=oidc: the verified bearer token's user id, `name`, `email` and roles (a page signed in through the OpenID Provider reads it to know whose projects it shows). Without authentication: `authenticated: false`, `userId: null`, no roles; every request then names its own userId.
+     */
+    get: operations['getMe'];
+    put?: never;
+    post?: never;
     delete?: never;
     options?: never;
     head?: never;
@@ -322,7 +342,7 @@ export interface paths {
     put?: never;
     /**
      * A stream URL for EventSource
-     * @description EventSource cannot send Authorization: this answers the stream's URL with a ticket for the caller in its query, usable for one minute to open the stream, which then lasts until the caller's token expires. Without authentication (AUTH_MODE=none), the plain URL.
+     * @description EventSource cannot send Authorization: this answers the stream's URL with a ticket for the caller in its query, usable for one minute to open the stream, which then lasts until the caller's token expires. Without authentication (AUTH_MODE=none), the plain URL. The body is optional: a request without one (and without a Content-Type) is the caller's stream of all its projects, as `{}`.
      */
     post: operations['createStreamTicket'];
     delete?: never;
@@ -1296,6 +1316,40 @@ export interface components {
        */
       nextCursor: string | null;
     };
+    MeDto: {
+      /**
+       * @description true with AUTH_MODE=oidc (a verified bearer token); false when authentication is off, and the service knows no one
+       * @example true
+       */
+      authenticated: boolean;
+      /**
+       * @description The caller's user id (the token's AUTH_USER_CLAIM, `sub` by default): the `userId` of the projects they own. null when authentication is off: every request then names its own userId
+       * @example alice
+       */
+      userId: string | null;
+      /**
+       * @description The token's `name` claim, when it has one
+       * @example Alice Martin
+       */
+      name?: string;
+      /**
+       * @description The token's `email` claim, when it has one
+       * @example alice@example.com
+       */
+      email?: string;
+      /**
+       * @description The roles the token lists (AUTH_ROLES_CLAIM, `roles` by default); [] when authentication is off
+       * @example [
+       *       "workspace-admin"
+       *     ]
+       */
+      roles: string[];
+      /**
+       * @description Holds AUTH_ADMIN_ROLE: may list and read every user’s projects (not change them)
+       * @example false
+       */
+      admin: boolean;
+    };
     ChangeEventDto: {
       /**
        * @description Grows with every event: send it back as Last-Event-ID to resume
@@ -1593,7 +1647,7 @@ export interface operations {
         headers: {
           /** @description The project's version as a strong entity tag; send it back in If-Match or If-None-Match */
           ETag?: string;
-          /** @description The path of the new project: `/api/projects/{id}` */
+          /** @description Where the new project is read: an absolute URL (PUBLIC_BASE_URL, else the scheme and host the request was sent to), `/api/projects/{id}` on it */
           Location?: string;
           /** @description `true` when this is the stored answer of an earlier request with the same Idempotency-Key */
           'Idempotent-Replayed'?: 'true';
@@ -3090,7 +3144,7 @@ export interface operations {
       /** @description The kept logo (or, with `Idempotent-Replayed: true`, the answer first given for this Idempotency-Key; a signed url in it may have expired since: GET the asset for a fresh one) */
       201: {
         headers: {
-          /** @description Where the asset is read and deleted */
+          /** @description Where the asset (and deleted) is read: an absolute URL (PUBLIC_BASE_URL, else the scheme and host the request was sent to), `/api/projects/{id}/assets/{assetId}` on it */
           Location?: string;
           /** @description The project's version as a strong entity tag; send it back in If-Match or If-None-Match */
           ETag?: string;
@@ -4860,7 +4914,7 @@ export interface operations {
       /** @description The task, QUEUED (or, with `Idempotent-Replayed: true`, the answer first given for this Idempotency-Key) */
       202: {
         headers: {
-          /** @description Where the task is read */
+          /** @description Where the task is read: an absolute URL (PUBLIC_BASE_URL, else the scheme and host the request was sent to), `/api/projects/{id}/tasks/{taskId}` on it */
           Location?: string;
           /** @description `true` when this is the stored answer of an earlier request with the same Idempotency-Key */
           'Idempotent-Replayed'?: 'true';
@@ -5443,7 +5497,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorResponseDto'];
         };
       };
-      /** @description CORS_ORIGINS is set and the Content-Type is one a browser sends without a CORS preflight (text/plain, application/x-www-form-urlencoded, multipart/form-data) or none */
+      /** @description CORS_ORIGINS is set, a body is sent (a Content-Length over 0, or Transfer-Encoding), and its Content-Type is one a browser sends without a CORS preflight (text/plain, application/x-www-form-urlencoded, multipart/form-data) or none. A request without a body needs no Content-Type */
       415: {
         headers: {
           /** @description The request's id: the caller's own X-Request-Id when plausible (1 to 128 letters, digits or `._:/+=-`), otherwise a new UUID; also in the request's log line */
@@ -5489,6 +5543,95 @@ export interface operations {
            * @example {
            *       "error": "Failed to cancel task",
            *       "code": "internal_error"
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponseDto'];
+        };
+      };
+      /** @description With AUTH_MODE=oidc: the OpenID Provider's keys cannot be fetched and none are cached */
+      503: {
+        headers: {
+          /** @description Seconds to wait before sending the request again */
+          'Retry-After'?: number;
+          /** @description The request's id: the caller's own X-Request-Id when plausible (1 to 128 letters, digits or `._:/+=-`), otherwise a new UUID; also in the request's log line */
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": "Authentication is temporarily unavailable",
+           *       "code": "auth_unavailable"
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponseDto'];
+        };
+      };
+    };
+  };
+  getMe: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The caller. Without authentication: {"authenticated":false,"userId":null,"roles":[],"admin":false} */
+      200: {
+        headers: {
+          /** @description The request's id: the caller's own X-Request-Id when plausible (1 to 128 letters, digits or `._:/+=-`), otherwise a new UUID; also in the request's log line */
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "authenticated": true,
+           *       "userId": "alice",
+           *       "name": "Alice Martin",
+           *       "email": "alice@example.com",
+           *       "roles": [
+           *         "workspace-admin"
+           *       ],
+           *       "admin": true
+           *     }
+           */
+          'application/json': components['schemas']['MeDto'];
+        };
+      };
+      /** @description With AUTH_MODE=oidc: no bearer token, or one that is malformed, expired, wrongly signed or for another audience */
+      401: {
+        headers: {
+          /** @description Bearer realm="workspace-api"[, error="invalid_token"] */
+          'WWW-Authenticate'?: string;
+          /** @description The request's id: the caller's own X-Request-Id when plausible (1 to 128 letters, digits or `._:/+=-`), otherwise a new UUID; also in the request's log line */
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": "Unauthorized",
+           *       "code": "unauthorized"
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponseDto'];
+        };
+      };
+      /** @description The request headers, the URL included, are over 16 KB */
+      431: {
+        headers: {
+          /** @description The request's id: the caller's own X-Request-Id when plausible (1 to 128 letters, digits or `._:/+=-`), otherwise a new UUID; also in the request's log line */
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": "Request headers are too large",
+           *       "code": "headers_too_large"
            *     }
            */
           'application/json': components['schemas']['ErrorResponseDto'];
@@ -5692,7 +5835,7 @@ export interface operations {
       path?: never;
       cookie?: never;
     };
-    requestBody: {
+    requestBody?: {
       content: {
         'application/json': components['schemas']['CreateTicketDto'];
       };
@@ -5811,7 +5954,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorResponseDto'];
         };
       };
-      /** @description CORS_ORIGINS is set and the Content-Type is one a browser sends without a CORS preflight (text/plain, application/x-www-form-urlencoded, multipart/form-data) or none */
+      /** @description CORS_ORIGINS is set, a body is sent (a Content-Length over 0, or Transfer-Encoding), and its Content-Type is one a browser sends without a CORS preflight (text/plain, application/x-www-form-urlencoded, multipart/form-data) or none. A request without a body needs no Content-Type */
       415: {
         headers: {
           /** @description The request's id: the caller's own X-Request-Id when plausible (1 to 128 letters, digits or `._:/+=-`), otherwise a new UUID; also in the request's log line */

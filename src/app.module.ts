@@ -22,6 +22,7 @@ import { ProjectsModule } from './projects/projects.module';
 import { SectionsModule } from './sections/sections.module';
 import { TasksModule } from './tasks/tasks.module';
 import { UsageModule } from './usage/usage.module';
+import { MeModule } from './me/me.module';
 import { ownSpansEnabled } from './tracing/spans';
 import { TracingModule } from './tracing/tracing.module';
 
@@ -52,6 +53,7 @@ import { TracingModule } from './tracing/tracing.module';
     SectionsModule,
     TasksModule,
     UsageModule,
+    MeModule,
     EventsModule,
     HealthModule,
     ApiDocsModule,

@@ -8,7 +8,19 @@ export interface CodeGrant {
   redirectUri: string;
   /** BASE64URL(SHA-256(code_verifier)): only S256 is accepted. */
   codeChallenge: string;
+  /** The signed-in user and what the sign-in granted. */
+  session: SignInSession;
+}
+
+/** A user's sign-in, carried from the code to its tokens and their refreshes. */
+export interface SignInSession {
   user: string;
+  /** The scopes granted (those asked for that the provider knows). */
+  scope: string;
+  /** The `nonce` of the authorization request, echoed in the first ID token. */
+  nonce?: string;
+  /** When the user signed in (seconds since the epoch): the ID tokens' `auth_time`. */
+  authTime: number;
 }
 
 /**
@@ -25,11 +37,11 @@ export class AuthorizationCodes {
     return code;
   }
 
-  /** The user the code was issued for, or undefined for any mismatch. */
+  /** The sign-in the code was issued for, or undefined for any mismatch. */
   redeem(
     code: string,
     exchange: { clientId: string; redirectUri: string; codeVerifier: string },
-  ): string | undefined {
+  ): SignInSession | undefined {
     const grant = this.codes.get(code);
     // Single use: a code that was presented once is gone, right or wrong.
     this.codes.delete(code);
@@ -44,6 +56,6 @@ export class AuthorizationCodes {
     ) {
       return undefined;
     }
-    return grant.user;
+    return grant.session;
   }
 }

@@ -6,8 +6,22 @@ import {
   type ServerResponse,
 } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { exportJWK, generateKeyPair, type JWK } from 'jose';
-import { AuthorizationCodes } from './authorization-codes';
+import {
+  createLocalJWKSet,
+  exportJWK,
+  generateKeyPair,
+  importJWK,
+  jwtVerify,
+  SignJWT,
+  type JWK,
+} from 'jose';
+import { AuthorizationCodes, type SignInSession } from './authorization-codes';
+import { RefreshTokens } from './refresh-tokens';
+import {
+  grantedScope,
+  profileClaims,
+  SUPPORTED_SCOPES,
+} from './sign-in-profile';
 
 /** The parts of oidc-provider (an ES module without type declarations) used here. */
 interface OidcProvider {
@@ -77,13 +91,18 @@ async function newSigningKey(): Promise<JWK> {
  * and JWT access tokens for one audience. Tokens for any user are minted
  * through the provider's own AccessToken model, so they are exactly what
  * it would issue. `/_dev/token` mints one; `/_dev/rotate` replaces the
- * signing key (the old one stays published) without a restart.
+ * signing key (the old one stays published) without a restart. A browser
+ * app signs in through `/authorize` and `/token` (code with PKCE, ID and
+ * refresh tokens) and reads `/userinfo`: what oidc-client-ts expects.
  */
 export class DevAuthProvider {
   private provider!: OidcProvider;
   private keys: JWK[] = [];
   private readonly roles = new Map<string, string[]>();
+  /** Each user's name and email, as their last sign-in's scopes granted them. */
+  private readonly profiles = new Map<string, Record<string, unknown>>();
   private readonly codes = new AuthorizationCodes();
+  private readonly refreshTokens = new RefreshTokens();
 
   private constructor(
     private readonly server: Server,
@@ -116,6 +135,12 @@ export class DevAuthProvider {
   /** An access token (a signed JWT) for `user`, as the provider issues it. */
   async token(request: TokenRequest): Promise<string> {
     this.roles.set(request.user, request.roles ?? []);
+    return this.accessToken(request.user, request.expiresIn);
+  }
+
+  /** An access token for `user`, with the roles and profile known of them. */
+  private async accessToken(user: string, expiresIn = 3600): Promise<string> {
+    const request = { user, expiresIn };
     const client = await this.provider.Client.find(CLIENT_ID);
     const token = new this.provider.AccessToken({
       accountId: request.user,
@@ -177,7 +202,12 @@ export class DevAuthProvider {
         },
       },
       extraTokenClaims: (_ctx: unknown, token: { accountId?: string }) =>
-        token.accountId ? { roles: roles.get(token.accountId) ?? [] } : {},
+        token.accountId
+          ? {
+              roles: roles.get(token.accountId) ?? [],
+              ...this.profiles.get(token.accountId),
+            }
+          : {},
     });
   }
 
@@ -193,7 +223,14 @@ export class DevAuthProvider {
       return;
     }
     if (req.method === 'POST' && path === '/token') {
-      void this.exchangeCode(req, res);
+      void this.tokenEndpoint(req, res);
+      return;
+    }
+    if (
+      (req.method === 'GET' || req.method === 'POST') &&
+      path === '/userinfo'
+    ) {
+      void this.userInfo(req, res);
       return;
     }
     if (req.method === 'GET' && path === '/.well-known/openid-configuration') {
@@ -234,6 +271,8 @@ export class DevAuthProvider {
       res.end(signInForm(query));
       return;
     }
+    const scope = grantedScope(query.get('scope'));
+    const nonce = query.get('nonce');
     const target = new URL(redirectUri);
     target.searchParams.set(
       'code',
@@ -241,7 +280,12 @@ export class DevAuthProvider {
         clientId: SPA_CLIENT_ID,
         redirectUri,
         codeChallenge: challenge,
-        user,
+        session: {
+          user,
+          scope,
+          ...(nonce === null ? {} : { nonce }),
+          authTime: Math.floor(Date.now() / 1000),
+        },
       }),
     );
     const state = query.get('state');
@@ -250,8 +294,14 @@ export class DevAuthProvider {
     res.end();
   }
 
-  /** POST /token, grant_type=authorization_code with its code_verifier. */
-  private async exchangeCode(
+  /**
+   * POST /token: `authorization_code` with its code_verifier, or
+   * `refresh_token`. Both answer an access token for the service, an ID
+   * token when `openid` was granted and a new refresh token (the one sent
+   * is used up): what an OpenID Connect client library such as
+   * oidc-client-ts expects of a provider.
+   */
+  private async tokenEndpoint(
     req: IncomingMessage,
     res: ServerResponse,
   ): Promise<void> {
@@ -265,21 +315,106 @@ export class DevAuthProvider {
     const chunks: Buffer[] = [];
     for await (const chunk of req) chunks.push(chunk as Buffer);
     const form = new URLSearchParams(Buffer.concat(chunks).toString('utf8'));
-    if (form.get('grant_type') !== 'authorization_code') {
-      return reply(400, { error: 'unsupported_grant_type' });
+    const clientId = form.get('client_id') ?? '';
+    let session: SignInSession | undefined;
+    let first = false;
+    switch (form.get('grant_type')) {
+      case 'authorization_code':
+        session = this.codes.redeem(form.get('code') ?? '', {
+          clientId,
+          redirectUri: form.get('redirect_uri') ?? '',
+          codeVerifier: form.get('code_verifier') ?? '',
+        });
+        first = true;
+        break;
+      case 'refresh_token':
+        session = this.refreshTokens.redeem(
+          form.get('refresh_token') ?? '',
+          clientId,
+        );
+        // A refresh may narrow the scopes, never widen them.
+        if (session && !isWithin(form.get('scope'), session.scope)) {
+          return reply(400, { error: 'invalid_scope' });
+        }
+        break;
+      default:
+        return reply(400, { error: 'unsupported_grant_type' });
     }
-    const user = this.codes.redeem(form.get('code') ?? '', {
-      clientId: form.get('client_id') ?? '',
-      redirectUri: form.get('redirect_uri') ?? '',
-      codeVerifier: form.get('code_verifier') ?? '',
-    });
-    if (user === undefined) return reply(400, { error: 'invalid_grant' });
+    if (session === undefined) return reply(400, { error: 'invalid_grant' });
+    this.profiles.set(session.user, profileClaims(session.user, session.scope));
     const expiresIn = 3600;
+    const accessToken = await this.accessToken(session.user, expiresIn);
     reply(200, {
-      access_token: await this.token({ user, expiresIn }),
+      access_token: accessToken,
       token_type: 'Bearer',
       expires_in: expiresIn,
+      scope: session.scope,
+      refresh_token: this.refreshTokens.issue(clientId, session),
+      ...(session.scope.split(' ').includes('openid')
+        ? { id_token: await this.idToken(session, clientId, first) }
+        : {}),
     });
+  }
+
+  /**
+   * The ID token of a sign-in: the user, the client as audience, when
+   * they signed in, the request's `nonce` (first token only) and the
+   * profile claims granted; signed with the current key, as the JWKS
+   * publishes it.
+   */
+  private async idToken(
+    session: SignInSession,
+    clientId: string,
+    first: boolean,
+  ): Promise<string> {
+    const key = this.keys[0];
+    return new SignJWT({
+      auth_time: session.authTime,
+      azp: clientId,
+      ...(first && session.nonce !== undefined ? { nonce: session.nonce } : {}),
+      ...profileClaims(session.user, session.scope),
+    })
+      .setProtectedHeader({ alg: 'RS256', kid: key.kid, typ: 'JWT' })
+      .setIssuer(this.issuer)
+      .setSubject(session.user)
+      .setAudience(clientId)
+      .setIssuedAt()
+      .setExpirationTime('1h')
+      .sign(await importJWK(key, 'RS256'));
+  }
+
+  /**
+   * The UserInfo endpoint (OpenID Connect Core 5.3): the claims of the
+   * user an access token of this provider names, for a Bearer token.
+   */
+  private async userInfo(
+    req: IncomingMessage,
+    res: ServerResponse,
+  ): Promise<void> {
+    const token = /^Bearer (\S+)$/.exec(req.headers.authorization ?? '')?.[1];
+    const refuse = () => {
+      res.writeHead(401, {
+        'WWW-Authenticate': 'Bearer error="invalid_token"',
+        'Content-Type': 'application/json',
+      });
+      res.end(JSON.stringify({ error: 'invalid_token' }));
+    };
+    if (token === undefined) return refuse();
+    try {
+      const { payload } = await jwtVerify(
+        token,
+        createLocalJWKSet({ keys: this.keys.map(publicJwk) }),
+        { issuer: this.issuer, audience: this.audience },
+      );
+      const sub = String(payload.sub);
+      res.writeHead(200, {
+        'Content-Type': 'application/json',
+        'Cache-Control': 'no-store',
+      });
+      res.end(JSON.stringify({ sub, ...this.profiles.get(sub) }));
+    } catch {
+      refuse();
+    }
   }
 
   /** Discovery names the sign-in above (oidc-provider writes the rest). */
@@ -293,9 +428,13 @@ export class DevAuthProvider {
       ) as Record<string, unknown>;
       document.authorization_endpoint = `${issuer}/authorize`;
       document.token_endpoint = `${issuer}/token`;
+      document.userinfo_endpoint = `${issuer}/userinfo`;
       document.code_challenge_methods_supported = ['S256'];
-      document.grant_types_supported = ['authorization_code'];
+      document.grant_types_supported = ['authorization_code', 'refresh_token'];
       document.response_types_supported = ['code'];
+      document.scopes_supported = SUPPORTED_SCOPES;
+      document.token_endpoint_auth_methods_supported = ['none'];
+      document.id_token_signing_alg_values_supported = ['RS256'];
       const text = JSON.stringify(document);
       if (!res.headersSent) {
         res.setHeader('Content-Length', Buffer.byteLength(text));
@@ -356,4 +495,22 @@ export class DevAuthProvider {
       });
     }
   }
+}
+
+/** The public half of a signing key, as the JWKS publishes it. */
+function publicJwk({ kty, n, e, crv, x, y, kid, alg, use }: JWK): JWK {
+  return Object.fromEntries(
+    Object.entries({ kty, n, e, crv, x, y, kid, alg, use }).filter(
+      ([, value]) => value !== undefined,
+    ),
+  );
+}
+
+/** Whether every scope of `asked` (none: all) is among `granted`. */
+function isWithin(asked: string | null, granted: string): boolean {
+  if (asked === null || asked.trim() === '') return true;
+  const held = granted.split(' ');
+  return asked
+    .split(' ')
+    .every((scope) => scope === '' || held.includes(scope));
 }

@@ -17,6 +17,7 @@ import {
   ApiIdempotencyKey,
   ApiIfMatch,
   ETAG_HEADER,
+  locationHeader,
   REPLAYED_HEADER,
 } from '../docs/conditional-headers.openapi';
 import { RETRY_AFTER_HEADER } from '../failures/error-responses.dto';
@@ -111,10 +112,10 @@ export const KeepLogoEndpoint = () =>
         'The kept logo (or, with `Idempotent-Replayed: true`, the answer first given for this Idempotency-Key; a signed url in it may have expired since: GET the asset for a fresh one)',
       type: AssetResponseDto,
       headers: {
-        Location: {
-          description: 'Where the asset is read and deleted',
-          schema: { type: 'string' },
-        },
+        ...locationHeader(
+          'the asset (and deleted)',
+          '/api/projects/{id}/assets/{assetId}',
+        ),
         ...ETAG_HEADER,
         ...REPLAYED_HEADER,
       },

@@ -83,4 +83,63 @@ describe('TokenVerifier: the verified-token cache', () => {
     cache.sweep(Date.now() + 120_000);
     expect(cache.cacheSize.entries).toBe(1);
   });
+  describe('the caller a token proves: roles, name and email for GET /api/me', () => {
+    it('takes the roles of AUTH_ROLES_CLAIM, the name and the email, and the admin role from the roles', async () => {
+      const admin = new TokenVerifier({ ...config, adminRole: 'boss' });
+      const caller = await admin.verify(
+        await sign('alice', 3600, {
+          roles: ['editor', 'boss', 42],
+          name: 'Alice Martin',
+          email: 'alice@example.com',
+        }),
+      );
+      expect(caller).toMatchObject({
+        userId: 'alice',
+        admin: true,
+        roles: ['editor', 'boss'],
+        name: 'Alice Martin',
+        email: 'alice@example.com',
+      });
+    });
+
+    it('reads roles given as one space-separated string, and through a dotted claim path', async () => {
+      const spaced = await verifier().verify(
+        await sign('bob', 3600, { roles: 'a b' }),
+      );
+      expect(spaced.roles).toEqual(['a', 'b']);
+      const nested = new TokenVerifier({
+        ...config,
+        rolesClaim: 'realm_access.roles',
+      });
+      const keycloak = await nested.verify(
+        await sign('carol', 3600, { realm_access: { roles: ['r1'] } }),
+      );
+      expect(keycloak.roles).toEqual(['r1']);
+    });
+
+    it('leaves out a name or email that is not usable text, keeps at most 100 roles, and still accepts the token', async () => {
+      const caller = await verifier().verify(
+        await sign('dave', 3600, {
+          name: 'x'.repeat(257),
+          email: 42,
+          roles: Array.from({ length: 150 }, (_, i) => `r${i}`),
+        }),
+      );
+      expect(caller.userId).toBe('dave');
+      expect(caller.name).toBeUndefined();
+      expect(caller.email).toBeUndefined();
+      expect(caller.roles).toHaveLength(100);
+      expect(caller.admin).toBe(false);
+    });
+
+    it('counts the profile in the cache entry, so a budget bounds callers with long names too', async () => {
+      const plain = verifier();
+      await plain.verify(await sign('erin', 3600));
+      const named = verifier();
+      await named.verify(
+        await sign('erin', 3600, { name: 'E'.repeat(200), roles: ['a'] }),
+      );
+      expect(named.cacheSize.bytes).toBeGreaterThan(plain.cacheSize.bytes);
+    });
+  });
 });

@@ -20,6 +20,16 @@ const ENTRY_OVERHEAD_BYTES = 200;
 /** How often expired entries are swept out, whether or not tokens arrive. */
 const SWEEP_EVERY_MS = 60_000;
 
+/** The characters of a caller's text: its id, name, email and roles. */
+function callerChars(caller: Caller): number {
+  let chars =
+    caller.userId.length +
+    (caller.name?.length ?? 0) +
+    (caller.email?.length ?? 0);
+  for (const role of caller.roles ?? []) chars += role.length + 16;
+  return chars;
+}
+
 interface Remembered {
   caller: Caller;
   expiresAt: number;
@@ -102,7 +112,7 @@ export class TokenVerifier {
   }
 
   private remember(key: string, caller: Caller, expiresAt: number): void {
-    const bytes = ENTRY_OVERHEAD_BYTES + caller.userId.length * 2;
+    const bytes = ENTRY_OVERHEAD_BYTES + callerChars(caller) * 2;
     const previous = this.verified.get(key);
     if (previous) this.forget(key, previous);
     while (this.cachedBytes + bytes > this.cacheBytes && this.verified.size) {
@@ -182,12 +192,28 @@ export class TokenVerifier {
         'invalid_token',
       );
     }
-    return { userId, admin: this.holdsAdminRole(payload) };
+    const roles = this.rolesOf(payload);
+    const adminRole = this.config.adminRole;
+    const caller: Caller = {
+      userId,
+      admin: adminRole !== undefined && roles.includes(adminRole),
+      roles,
+    };
+    const name = profileText(payload.name, NAME_MAX);
+    const email = profileText(payload.email, EMAIL_MAX);
+    return {
+      ...caller,
+      ...(name === undefined ? {} : { name }),
+      ...(email === undefined ? {} : { email }),
+    };
   }
 
-  private holdsAdminRole(payload: JWTPayload): boolean {
-    const role = this.config.adminRole;
-    if (role === undefined) return false;
+  /**
+   * The roles AUTH_ROLES_CLAIM lists: an array of names, or one string of
+   * names separated by spaces (as `scope`). Names that are not text are
+   * left out; at most ROLES_MAX are kept.
+   */
+  private rolesOf(payload: JWTPayload): string[] {
     let value: unknown = payload;
     for (const step of this.config.rolesClaim.split('.')) {
       value =
@@ -195,8 +221,39 @@ export class TokenVerifier {
           ? (value as Record<string, unknown>)[step]
           : undefined;
     }
-    return Array.isArray(value)
-      ? value.includes(role)
-      : typeof value === 'string' && value.split(' ').includes(role);
+    const names: unknown[] = Array.isArray(value)
+      ? value
+      : typeof value === 'string'
+        ? value.split(' ')
+        : [];
+    const roles: string[] = [];
+    for (const name of names) {
+      if (roles.length === ROLES_MAX) break;
+      const role = profileText(name, ROLE_MAX);
+      if (role !== undefined) roles.push(role);
+    }
+    return roles;
   }
+}
+
+/** Most roles kept of a token, and the longest role name kept. */
+const ROLES_MAX = 100;
+const ROLE_MAX = 256;
+/** The longest `name` and `email` kept (RFC 5321's path limit for email). */
+const NAME_MAX = 256;
+const EMAIL_MAX = 320;
+
+/**
+ * A claim shown to the caller as text: a non-empty well-formed string no
+ * longer than `max`, else undefined (left out rather than refusing a
+ * token whose proof is good).
+ */
+function profileText(value: unknown, max: number): string | undefined {
+  return typeof value === 'string' &&
+    value !== '' &&
+    value.length <= max &&
+    !value.includes('\u0000') &&
+    isWellFormedText(value)
+    ? value
+    : undefined;
 }

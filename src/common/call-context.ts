@@ -5,6 +5,12 @@ export interface Caller {
   admin: boolean;
   /** When the proof expires (ms since the epoch): a live stream ends then. */
   expiresAt?: number;
+  /** The token's `name` claim, when it carries a usable one (GET /api/me). */
+  name?: string;
+  /** The token's `email` claim, likewise. */
+  email?: string;
+  /** The roles the token lists (AUTH_ROLES_CLAIM); absent for a stream ticket. */
+  roles?: readonly string[];
 }
 
 /**

@@ -27,6 +27,27 @@ export const REPLAYED_HEADER = {
   },
 };
 
+/**
+ * `Location` of a created resource: an absolute URL on the origin the
+ * body's URLs are written for (PUBLIC_BASE_URL, else the request's own).
+ */
+export const locationHeader = (what: string, path: string) => ({
+  Location: {
+    description: `Where ${what} is read: an absolute URL (PUBLIC_BASE_URL, else the scheme and host the request was sent to), \`${path}\` on it`,
+    schema: {
+      type: 'string',
+      format: 'uri',
+      example: `https://api.example.com${path.replace(/\{[^}]+\}/g, (name) => EXAMPLE_IDS[name] ?? name)}`,
+    },
+  },
+});
+
+const EXAMPLE_IDS: Record<string, string> = {
+  '{id}': '019aa8f2-5f1c-7c3e-9a51-3c1f5d0b8e20',
+  '{taskId}': '019aa8f2-6a00-7c3e-9a51-3c1f5d0b8e21',
+  '{assetId}': '019aa8f2-7b00-7c3e-9a51-3c1f5d0b8e22',
+};
+
 /** The header, and the 409 and 422 it can bring, in the route's envelope. */
 export function ApiIdempotencyKey(envelope: Envelope) {
   return applyDecorators(

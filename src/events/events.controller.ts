@@ -27,6 +27,7 @@ import {
   UserEventsEndpoint,
 } from './events.openapi';
 import { EventsService } from './events.service';
+import { OptionalBody } from '../platform/body/optional-body.decorator';
 
 /** The Last-Event-ID a reconnecting EventSource sends; it wins over the query. */
 const LAST_EVENT_ID = 'last-event-id';
@@ -57,6 +58,7 @@ export class EventsController {
   @Post('tickets')
   @HttpCode(HttpStatus.OK)
   @CreateTicketEndpoint()
+  @OptionalBody()
   ticket(
     @Body() body: CreateTicketDto,
     @Ctx() context: CallContext,

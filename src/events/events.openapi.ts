@@ -1,5 +1,6 @@
 import { applyDecorators } from '@nestjs/common';
 import {
+  ApiBody,
   ApiExtraModels,
   ApiHeader,
   ApiOperation,
@@ -20,7 +21,7 @@ import {
   ApiRetryLater,
   ApiRouteFailure,
 } from '../failures/failure-responses.openapi';
-import { StreamTicketDto } from './dto/create-ticket.dto';
+import { CreateTicketDto, StreamTicketDto } from './dto/create-ticket.dto';
 import { ChangeEventDto, ResetEventDto } from './dto/change-event.dto';
 
 const STREAM_DESCRIPTION =
@@ -135,9 +136,10 @@ export const CreateTicketEndpoint = () =>
     ApiOperation({
       summary: 'A stream URL for EventSource',
       description:
-        "EventSource cannot send Authorization: this answers the stream's URL with a ticket for the caller in its query, usable for one minute to open the stream, which then lasts until the caller's token expires. Without authentication (AUTH_MODE=none), the plain URL.",
+        "EventSource cannot send Authorization: this answers the stream's URL with a ticket for the caller in its query, usable for one minute to open the stream, which then lasts until the caller's token expires. Without authentication (AUTH_MODE=none), the plain URL. The body is optional: a request without one (and without a Content-Type) is the caller's stream of all its projects, as `{}`.",
       operationId: 'createStreamTicket',
     }),
+    ApiBody({ type: CreateTicketDto, required: false }),
     ApiResponse({
       status: 200,
       description: 'The URL to open, and when its ticket expires',
@@ -157,7 +159,7 @@ export const CreateTicketEndpoint = () =>
       },
       { unreadableBody: true },
     ),
-    ApiBodyFailures('error'),
+    ApiBodyFailures('error', { optionalBody: true }),
     ApiFailure(
       'error',
       404,

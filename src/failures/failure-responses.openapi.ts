@@ -162,8 +162,15 @@ export function ApiInvalidInput(
   });
 }
 
-/** 413, 408 and 415: what reading a JSON body can refuse. */
-export function ApiBodyFailures(envelope: Envelope) {
+/**
+ * 413, 408 and 415: what reading a JSON body can refuse. `optionalBody`:
+ * the route takes a request without a body (@OptionalBody), which none of
+ * these refuse.
+ */
+export function ApiBodyFailures(
+  envelope: Envelope,
+  { optionalBody = false }: { optionalBody?: boolean } = {},
+) {
   return applyDecorators(
     ApiFailure(
       envelope,
@@ -181,7 +188,9 @@ export function ApiBodyFailures(envelope: Envelope) {
       envelope,
       415,
       'Unsupported media type',
-      'CORS_ORIGINS is set and the Content-Type is one a browser sends without a CORS preflight (text/plain, application/x-www-form-urlencoded, multipart/form-data) or none',
+      optionalBody
+        ? 'CORS_ORIGINS is set, a body is sent (a Content-Length over 0, or Transfer-Encoding), and its Content-Type is one a browser sends without a CORS preflight (text/plain, application/x-www-form-urlencoded, multipart/form-data) or none. A request without a body needs no Content-Type'
+        : 'CORS_ORIGINS is set and the Content-Type is one a browser sends without a CORS preflight (text/plain, application/x-www-form-urlencoded, multipart/form-data) or none',
     ),
   );
 }

@@ -809,6 +809,19 @@ export default async () => {
             },
           },
         ],
+        [
+          Promise.resolve(require('../me/me.dto')),
+          {
+            MeDto: {
+              authenticated: { required: true, type: () => Boolean },
+              userId: { required: true, type: () => String, nullable: true },
+              name: { required: false, type: () => String },
+              email: { required: false, type: () => String },
+              roles: { required: true, type: () => [String] },
+              admin: { required: true, type: () => Boolean },
+            },
+          },
+        ],
       ],
       controllers: [
         [
@@ -918,6 +931,10 @@ export default async () => {
               cancel: { type: t['./common/http/reply'].Reply },
             },
           },
+        ],
+        [
+          Promise.resolve(require('../me/me.controller')),
+          { MeController: { get: { type: t['./common/http/reply'].Reply } } },
         ],
       ],
     },

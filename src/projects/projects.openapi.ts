@@ -6,6 +6,7 @@ import {
   ApiIfMatch,
   ApiIfNoneMatch,
   ETAG_HEADER,
+  locationHeader,
   REPLAYED_HEADER,
 } from '../docs/conditional-headers.openapi';
 import {
@@ -35,15 +36,7 @@ import { PROJECT_CREATE_RATE_LIMITED_MESSAGE } from './projects.constants';
  * exception filter sends.
  */
 
-const LOCATION_HEADER = {
-  Location: {
-    description: 'The path of the new project: `/api/projects/{id}`',
-    schema: {
-      type: 'string',
-      example: '/api/projects/019aa8f2-5f1c-7c3e-9a51-3c1f5d0b8e21',
-    },
-  },
-};
+const LOCATION_HEADER = locationHeader('the new project', '/api/projects/{id}');
 
 const TOTAL_COUNT_HEADER = {
   'X-Total-Count': {

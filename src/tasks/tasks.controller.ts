@@ -10,7 +10,7 @@ import {
 } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 import { Authenticated } from '../auth/authenticated.decorator';
-import { Bodiless } from '../platform/body/bodiless.decorator';
+import { OptionalBody } from '../platform/body/optional-body.decorator';
 import type { CallContext } from '../common/call-context';
 import { Ctx } from '../common/http/request-context.decorator';
 import type { IdempotentRequest } from '../idempotency/idempotency-key.decorator';
@@ -76,7 +76,7 @@ export class TasksController {
   @Post(':taskId/cancel')
   @CancelTaskEndpoint()
   @HttpCode(HttpStatus.OK)
-  @Bodiless()
+  @OptionalBody()
   async cancel(
     @Param('id') id: string,
     @Param('taskId') taskId: string,

@@ -2,6 +2,7 @@ import { applyDecorators } from '@nestjs/common';
 import { ApiBody, ApiOperation, ApiParam, ApiResponse } from '@nestjs/swagger';
 import {
   ApiIdempotencyKey,
+  locationHeader,
   REPLAYED_HEADER,
 } from '../docs/conditional-headers.openapi';
 import {
@@ -93,10 +94,7 @@ export const CreateTaskEndpoint = () =>
         'The task, QUEUED (or, with `Idempotent-Replayed: true`, the answer first given for this Idempotency-Key)',
       type: TaskResponseDto,
       headers: {
-        Location: {
-          description: 'Where the task is read',
-          schema: { type: 'string' },
-        },
+        ...locationHeader('the task', '/api/projects/{id}/tasks/{taskId}'),
         ...REPLAYED_HEADER,
       },
       example: {
@@ -190,7 +188,7 @@ export const CancelTaskEndpoint = () =>
     ApiOperation({
       summary: 'Cancel a task',
       description:
-        "CANCELLED at once; a running task's worker (on any replica) closes its upstream call within TASK_CANCEL_CHECK_MS and keeps nothing more. The results it kept before the cancel (paid for) stay, listed in `assetIds` and counted in `progress`. No body is needed; a body that is sent is read as JSON. With CORS_ORIGINS set, send `Content-Type: application/json` even without a body (no Content-Type is refused with 415, as on every POST).",
+        "CANCELLED at once; a running task's worker (on any replica) closes its upstream call within TASK_CANCEL_CHECK_MS and keeps nothing more. The results it kept before the cancel (paid for) stay, listed in `assetIds` and counted in `progress`. Takes no body: send none, and no Content-Type (also with CORS_ORIGINS set). A body that is sent anyway is read as JSON and ignored; with CORS_ORIGINS set it must then be sent as `application/json` (else 415).",
       operationId: 'cancelTask',
     }),
     PROJECT_ID_PARAM,
@@ -214,7 +212,7 @@ export const CancelTaskEndpoint = () =>
       UNREADABLE_BODY_MESSAGE,
       'A body was sent, and it is not JSON (an empty body is no body)',
     ),
-    ApiBodyFailures('error'),
+    ApiBodyFailures('error', { optionalBody: true }),
     ApiFailure(
       'error',
       409,

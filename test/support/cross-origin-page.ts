@@ -25,6 +25,12 @@ interface PageDocument {
   body: { append(node: PageImage): void };
 }
 
+/** What the page's own server serves (CrossOriginPage.open). */
+export interface PageSite {
+  html?: string;
+  files?: Record<string, { contentType: string; body: string | Buffer }>;
+}
+
 /**
  * A frontend on another origin in headless Chromium: an empty document
  * served from its own port of 127.0.0.1, so everything the page loads from
@@ -42,11 +48,25 @@ export class CrossOriginPage {
     readonly origin: string,
   ) {}
 
-  static async open(): Promise<CrossOriginPage> {
+  /**
+   * `site`: what the page's server answers instead of the empty document:
+   * its `html` at every path (a redirect back from a sign-in lands on one
+   * too), and `files` by path (a script bundle).
+   */
+  static async open(site: PageSite = {}): Promise<CrossOriginPage> {
     const choice = await findChromium();
-    const server = createServer((_req, res) => {
+    const server = createServer((req, res) => {
+      const path = new URL(req.url ?? '/', 'http://page').pathname;
+      const file = site.files?.[path];
+      if (file !== undefined) {
+        res.writeHead(200, { 'Content-Type': file.contentType });
+        res.end(file.body);
+        return;
+      }
       res.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8' });
-      res.end('<!doctype html><title>Frontend</title><p>Frontend</p>');
+      res.end(
+        site.html ?? '<!doctype html><title>Frontend</title><p>Frontend</p>',
+      );
     });
     server.listen(0, '127.0.0.1');
     await once(server, 'listening');

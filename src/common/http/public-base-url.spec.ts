@@ -1,6 +1,6 @@
 import type { Request } from 'express';
 import { InputValidationException } from '../../failures/input-validation.error';
-import { publicBaseUrl } from './public-base-url';
+import { absoluteUrl, publicBaseUrl } from './public-base-url';
 
 const requestWith = (host: string | undefined, protocol = 'http') =>
   ({ host, protocol }) as unknown as Request;
@@ -26,6 +26,28 @@ describe('publicBaseUrl', () => {
       expect(() => publicBaseUrl(undefined, requestWith(host))).toThrow(
         InputValidationException,
       );
+    },
+  );
+});
+
+describe('absoluteUrl (Location headers)', () => {
+  it('puts a path of the service on the base, its path prefix included', () => {
+    expect(absoluteUrl('https://api.example.com', '/api/projects/p1')).toBe(
+      'https://api.example.com/api/projects/p1',
+    );
+    expect(
+      absoluteUrl('https://api.example.com/workspace', '/api/projects/p1'),
+    ).toBe('https://api.example.com/workspace/api/projects/p1');
+  });
+
+  it('keeps a path relative when no origin can be told (an empty base)', () => {
+    expect(absoluteUrl('', '/api/projects/p1')).toBe('/api/projects/p1');
+  });
+
+  it.each(['https://elsewhere.example/x', '//elsewhere.example/x'])(
+    'leaves %s as it is: only a path of the service is put on the base',
+    (url) => {
+      expect(absoluteUrl('https://api.example.com', url)).toBe(url);
     },
   );
 });

@@ -46,3 +46,15 @@ export function publicBaseUrlOrRelative(
     return '';
   }
 }
+
+/**
+ * A path of this service (starting with `/`) on `baseUrl`, as every
+ * absolute URL in an answer is written: the base (origin, and path prefix
+ * when PUBLIC_BASE_URL has one) then the path. Anything else is returned
+ * as it is.
+ */
+export function absoluteUrl(baseUrl: string, path: string): string {
+  return path.startsWith('/') && !path.startsWith('//')
+    ? `${baseUrl}${path}`
+    : path;
+}

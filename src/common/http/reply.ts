@@ -1,5 +1,20 @@
-import type { Response } from 'express';
+import type { Request, Response } from 'express';
 import { JSON_CONTENT_TYPE } from './json-text';
+import { absoluteUrl } from './public-base-url';
+import { findRequestContext } from './request-context';
+
+/**
+ * A Location path made absolute on the request's public origin, as the
+ * URLs in bodies are (baseUrlOrRelative: with a Host that cannot be used
+ * and no PUBLIC_BASE_URL it stays a path, relative to where the request
+ * went, rather than failing an answer whose work is done).
+ */
+function absoluteLocation(location: string, request: Request): string {
+  const context = findRequestContext(request);
+  return context === undefined
+    ? location
+    : absoluteUrl(context.baseUrlOrRelative(), location);
+}
 
 /**
  * What a route answers when its answer is more than a body: the status,
@@ -18,11 +33,20 @@ export class Reply {
     readonly body?: string,
   ) {}
 
-  /** Sets the status and headers; returns the body for Nest to send. */
+  /**
+   * Sets the status and headers; returns the body for Nest to send. A
+   * Location is given as a path and sent absolute, on the origin the
+   * request's body URLs are written for (public-base-url.ts), so a replay
+   * stored with its path answers for whoever asks again.
+   */
   applyTo(response: Response): string | undefined {
     response.status(this.status);
     for (const name in this.headers) {
-      response.setHeader(name, this.headers[name]);
+      const value = this.headers[name];
+      response.setHeader(
+        name,
+        name === 'Location' ? absoluteLocation(value, response.req) : value,
+      );
     }
     if (this.body !== undefined && !('Content-Type' in this.headers)) {
       response.setHeader('Content-Type', JSON_CONTENT_TYPE);

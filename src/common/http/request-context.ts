@@ -91,6 +91,11 @@ class HttpRequestContext implements CallContext {
   }
 }
 
+/** The context AuthGuard made, or undefined before it ran. */
+export function findRequestContext(request: Request): CallContext | undefined {
+  return state(request)[CONTEXT];
+}
+
 /** The context AuthGuard made; every guarded request has one. */
 export function getRequestContext(request: Request): CallContext {
   const context = state(request)[CONTEXT];

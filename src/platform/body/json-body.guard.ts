@@ -30,14 +30,16 @@ import {
 } from './sliced-json';
 import { UnreadableBodyError } from '../../failures/unreadable-body.error';
 import { Reflector } from '@nestjs/core';
-import { BODILESS } from './bodiless.decorator';
+import { OPTIONAL_BODY } from './optional-body.decorator';
 
 const METHODS_WITH_BODY = new Set(['POST', 'PUT', 'PATCH']);
 
 /**
  * The content types a browser may send to another origin without a CORS
  * preflight (the "CORS-safelisted" ones), and no Content-Type at all,
- * which a browser sends for an untyped Blob or a stream.
+ * which a browser sends for an untyped Blob or a stream (a request that
+ * carries no body is let through before this, on a route whose body is
+ * optional).
  */
 const PREFLIGHT_FREE_TYPES = new Set([
   'text/plain',
@@ -55,6 +57,22 @@ function needsNoPreflight(contentType: string | undefined): boolean {
 function declaredLength(request: Request): number | undefined {
   const raw = request.headers['content-length'];
   return raw === undefined || !/^\d+$/.test(raw) ? undefined : Number(raw);
+}
+
+/**
+ * Whether the request carries no body: no Transfer-Encoding, and a
+ * Content-Length that is absent or 0 (RFC 9112, 6.3).
+ */
+export function carriesNoBody(
+  request: Pick<Request, 'headers'>,
+  declared: number | undefined,
+): boolean {
+  return (
+    request.headers['transfer-encoding'] === undefined &&
+    (declared === undefined
+      ? request.headers['content-length'] === undefined
+      : declared === 0)
+  );
 }
 
 /**
@@ -189,7 +207,9 @@ function readBytes(
  * With CORS_ORIGINS set, a body whose Content-Type needs no CORS preflight
  * is refused (415) instead: any web page can make a browser send one, and
  * read as JSON it would create or change projects on the visitor's
- * network. Without CORS_ORIGINS every body is read as before.
+ * network. Without CORS_ORIGINS every body is read as before. A request
+ * that carries no body, on a route whose body is optional (@OptionalBody),
+ * is read as `{}` whatever its headers say.
  */
 @Injectable()
 export class JsonBodyGuard implements CanActivate {
@@ -235,20 +255,24 @@ export class JsonBodyGuard implements CanActivate {
   async canActivate(context: ExecutionContext): Promise<boolean> {
     const request = context.switchToHttp().getRequest<Request>();
     if (!METHODS_WITH_BODY.has(request.method)) return true;
+    const declared = declaredLength(request);
+    // Neither a length nor chunks: HTTP's own "no body". On a route whose
+    // body is optional there is then nothing to read, so nothing whose type
+    // matters: generated clients send no Content-Type where the document
+    // declares no body. What such a request can do from another page is
+    // what the route does without a body (docs/decisions.md).
+    if (
+      carriesNoBody(request, declared) &&
+      this.reflector.get<boolean>(OPTIONAL_BODY, context.getHandler())
+    ) {
+      request.body = {};
+      return true;
+    }
     if (
       this.refusePreflightFree &&
       needsNoPreflight(request.headers['content-type'])
     ) {
       throw new UnsupportedMediaTypeException('Unsupported media type');
-    }
-    const declared = declaredLength(request);
-    // Neither a length nor chunks: HTTP's own "no body".
-    const empty =
-      declared === 0 ||
-      (declared === undefined &&
-        request.headers['transfer-encoding'] === undefined);
-    if (empty && this.reflector.get<boolean>(BODILESS, context.getHandler())) {
-      return true;
     }
     if (declared !== undefined && declared > this.limit) {
       throw new PayloadTooLargeException('Request body is too large');

@@ -104,6 +104,7 @@ export function heyApiCalls(
       file(sdk.getHostedLogo({ path: { file: name }, parseAs: 'blob' })),
     listImageModels: () => answer(sdk.listImageModels()),
     getUsage: () => answer(sdk.getUsage()),
+    getMe: () => answer(sdk.getMe()),
     keepLogo: (id, body) => answer(sdk.keepLogo({ path: { id }, body })),
     getAsset: (id, assetId) => answer(sdk.getAsset({ path: { id, assetId } })),
     deleteAsset: (id, assetId) =>

@@ -85,6 +85,7 @@ export function openapiFetchCalls(
       ),
     listImageModels: async () => answer(await client.GET('/api/ai/models')),
     getUsage: async () => answer(await client.GET('/api/usage')),
+    getMe: async () => answer(await client.GET('/api/me')),
     keepLogo: async (id, body) =>
       answer(
         await client.POST('/api/projects/{id}/logos', {

@@ -79,6 +79,7 @@ export function orvalCalls(
     getHostedLogo: async (name) => file(api.getHostedLogo(name, await init())),
     listImageModels: async () => answer(api.listImageModels(await init())),
     getUsage: async () => answer(api.getUsage(await init())),
+    getMe: async () => answer(api.getMe(await init())),
     keepLogo: async (id, body) => answer(api.keepLogo(id, body, await init())),
     getAsset: async (id, assetId) =>
       answer(api.getAsset(id, assetId, await init())),

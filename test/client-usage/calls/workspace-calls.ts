@@ -79,6 +79,7 @@ export interface WorkspaceCalls {
   getHostedLogo(file: string): Promise<FileAnswer>;
   listImageModels(): Promise<Answer>;
   getUsage(): Promise<Answer>;
+  getMe(): Promise<Answer>;
   keepLogo(
     id: string,
     body: { logoUrl: string } | LogoRequest,

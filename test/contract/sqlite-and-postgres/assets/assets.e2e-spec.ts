@@ -90,7 +90,10 @@ describe.each(ASSET_STORES)('Kept logos (ASSET_STORE=%s)', (kind) => {
       },
     });
     expect(response.headers.location).toBe(
-      `/api/projects/${project.id}/assets/${asset.id}`,
+      new URL(
+        `/api/projects/${project.id}/assets/${asset.id}`,
+        response.request.url,
+      ).href,
     );
     expect(api.requests).toHaveLength(1);
     expect(api.requests[0].body).toMatchObject({
@@ -279,7 +282,11 @@ describe.each(ASSET_STORES)('Kept logos (ASSET_STORE=%s)', (kind) => {
     const second = await send();
     expect(second.headers['idempotent-replayed']).toBe('true');
     expect(second.body).toEqual(first.body);
-    expect(second.headers.location).toBe(first.headers.location);
+    // A replay's Location is built for the request that replays it (here
+    // another port of 127.0.0.1): the same path.
+    expect(new URL(String(second.headers.location)).pathname).toBe(
+      new URL(String(first.headers.location)).pathname,
+    );
     expect(api.requests).toHaveLength(1);
     expect(await countOf(t, 'assets')).toBe(1);
     expect(await store.storedCount(t)).toBe(1);

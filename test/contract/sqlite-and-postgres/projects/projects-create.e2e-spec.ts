@@ -32,14 +32,13 @@ describe('POST /api/projects', () => {
     });
   });
 
-  it('names the new project in Location: /api/projects/{id}, where a GET finds it', async () => {
+  it('names the new project in Location: an absolute URL on the request’s origin, /api/projects/{id} on it, where a GET finds it', async () => {
     const response = await post({ name: 'Located', userId: 'u' }).expect(201);
-    expect(response.headers.location).toBe(
-      `/api/projects/${response.body.project.id}`,
+    const location = new URL(String(response.headers.location));
+    expect(location.href).toBe(
+      `http://${response.request.url.split('/')[2]}/api/projects/${response.body.project.id}`,
     );
-    const found = await request(t.server)
-      .get(response.headers.location)
-      .expect(200);
+    const found = await request(t.server).get(location.pathname).expect(200);
     expect(found.body.project.name).toBe('Located');
   });
 

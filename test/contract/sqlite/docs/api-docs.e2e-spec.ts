@@ -96,6 +96,7 @@ const EXPECTED_STATUSES: [string, string, string[]][] = [
   ['get', '/api/ai/generate-logo', ['200', '401', '431', '503']],
   ['get', '/api/ai/models', ['200', '401', '431', '503']],
   ['get', '/api/usage', ['200', '401', '431', '503']],
+  ['get', '/api/me', ['200', '401', '431', '503']],
   [
     'post',
     '/api/projects/{id}/logos',

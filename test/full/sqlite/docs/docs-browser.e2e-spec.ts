@@ -39,6 +39,7 @@ const OPERATIONS = [
   'POST /api/events/tickets',
   'GET /api/projects/{id}/events',
   'GET /api/usage',
+  'GET /api/me',
 ];
 
 describe('Swagger UI at /docs in headless Chromium', () => {

@@ -235,7 +235,7 @@ describe('clients generated from client/openapi.json, against AUTH_MODE=oidc', (
       ).project;
       expect(project.userId).toBe('dana');
       expect(created.response.headers.get('Location')).toBe(
-        `/api/projects/${project.id}`,
+        `${base}/api/projects/${project.id}`,
       );
 
       const unchanged = await sdk.getProject({

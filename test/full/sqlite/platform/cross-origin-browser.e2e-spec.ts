@@ -222,7 +222,8 @@ describe('a page on another origin in headless Chromium (AUTH_MODE=oidc, CORS_OR
       created.body as { project: { id: string; userId: string } }
     ).project;
     expect(project.userId).toBe('alice');
-    expect(created.headers.Location).toBe(`/api/projects/${project.id}`);
+    // Absolute: a page resolves a relative one against its own origin.
+    expect(created.headers.Location).toBe(`${api}/api/projects/${project.id}`);
     expect(created.headers.ETag).toBe('"1"');
     expect(created.headers['X-Request-Id']).toEqual(expect.any(String));
 
