@@ -31,18 +31,21 @@ export class DevAuthProviderProcess {
     private readonly env: Record<string, string>,
   ) {}
 
-  /** `env`: more of its environment (CORS_ORIGINS, for a browser page). */
-  /** Starts a provider signing with a new RS256 key named `kid`. */
-  static async startWithNewKey(kid: string): Promise<DevAuthProviderProcess> {
+  /**
+   * Starts a provider signing with a new RS256 key named `kid`; `env`:
+   * more of its environment (CORS_ORIGINS, for a browser page).
+   */
+  static async startWithNewKey(
+    kid: string,
+    env: Record<string, string> = {},
+  ): Promise<DevAuthProviderProcess> {
     const { privateKey } = await generateKeyPair('RS256', {
       extractable: true,
     });
-    return DevAuthProviderProcess.start({
-      ...(await exportJWK(privateKey)),
-      kid,
-      alg: 'RS256',
-      use: 'sig',
-    });
+    return DevAuthProviderProcess.start(
+      { ...(await exportJWK(privateKey)), kid, alg: 'RS256', use: 'sig' },
+      env,
+    );
   }
 
   static async start(

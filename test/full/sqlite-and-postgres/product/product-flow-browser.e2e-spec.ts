@@ -2,25 +2,38 @@ import { cpSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { FlowReport } from '../../../client-usage/calls/flow-report';
-import { CrossOriginPage } from '../../../support/cross-origin-page';
+import { DevAuthProviderProcess } from '../../../support/dev-auth-provider-process';
 import { DevImageApi } from '../../../support/fake-image-api';
 import { bundleFlow } from '../../../support/flow-bundle';
 import { generateClients } from '../../../support/generated-clients';
+import {
+  OidcSignInPage,
+  SPA_CLIENT_ID,
+} from '../../../support/oidc-sign-in-page';
 import { listen } from '../../../support/pending-request';
 import { REPO_ROOT } from '../../../support/server-process';
 import { createTestApp, type TestApp } from '../../../support/test-app';
 
 /**
- * A product UI on another origin, in headless Chromium, runs the workspace
- * flow through each of the three generated clients (made from the served
- * /docs-json): create, a 3-logo task followed to its end by its progress
+ * A product UI on another origin, in headless Chromium, signed in with
+ * oidc-client-ts against the dev OpenID Provider (AUTH_MODE=oidc), runs
+ * the workspace flow through each of the three generated clients (made
+ * from the served /docs-json): create, a 3-logo task followed to its end by its progress
  * in the live changes alone, cancel, keep a preview, choose it, download
  * the brand kit with its file name, search and sort the list.
  */
 
 const GENERATORS = ['openapi-fetch', 'hey-api', 'orval'] as const;
 
+/** The page's globals the token function reads (no DOM types here). */
 interface FlowGlobal {
+  sessionStorage: { getItem(key: string): string | null };
+  oidc: {
+    UserManager: new (settings: object) => {
+      getUser(): Promise<{ access_token: string } | null>;
+    };
+    WebStorageStateStore: new (options: { store: unknown }) => object;
+  };
   workspaceFlow: {
     runFlow(
       generator: string,
@@ -32,17 +45,24 @@ interface FlowGlobal {
 }
 
 describe('the product flow from a page on another origin (headless Chromium)', () => {
-  let browser: CrossOriginPage;
+  let browser: OidcSignInPage;
+  let provider: DevAuthProviderProcess;
   let imageApi: DevImageApi;
   let t: TestApp;
   let api: string;
   let dir: string;
-  let bundle: string;
 
   beforeAll(async () => {
-    browser = await CrossOriginPage.open();
+    browser = await OidcSignInPage.open();
     imageApi = await DevImageApi.start();
+    provider = await DevAuthProviderProcess.startWithNewKey('product-flow', {
+      CORS_ORIGINS: browser.origin,
+    });
     t = await createTestApp({
+      AUTH_MODE: 'oidc',
+      AUTH_ISSUER: provider.issuer,
+      AUTH_AUDIENCE: 'workspace-api',
+      ASSET_URL_SIGNING_KEY: 'a-test-signing-key-of-at-least-32-chars',
       CORS_ORIGINS: browser.origin,
       IMAGE_API_KEY: 'sk-product-flow',
       IMAGE_API_URL: imageApi.url,
@@ -56,26 +76,39 @@ describe('the product flow from a page on another origin (headless Chromium)', (
       recursive: true,
     });
     generateClients(served, join(calls, 'generated'), api);
-    bundle = bundleFlow(calls);
-    await browser.page.addScriptTag({ content: bundle });
+    await browser.signIn(
+      { authority: provider.issuer, client_id: SPA_CLIENT_ID },
+      'flow-user',
+    );
+    // After the redirects the page is the app's /callback: the flow joins it.
+    await browser.browser.page.addScriptTag({ content: bundleFlow(calls) });
   }, 180_000);
 
   afterAll(async () => {
     await browser?.close();
     await t?.close();
     await imageApi?.close();
+    await provider?.stop();
     if (dir) rmSync(dir, { recursive: true, force: true });
   });
 
+  /** Runs the flow in the page, its token oidc-client-ts's current one. */
   const run = (generator: string, prefix: string) =>
-    browser.page.evaluate(
-      ({ generator, api, prefix }) =>
-        (globalThis as unknown as FlowGlobal).workspaceFlow.runFlow(
-          generator,
-          api,
-          () => Promise.resolve(null),
-          prefix,
-        ),
+    browser.browser.page.evaluate(
+      ({ generator, api, prefix }) => {
+        const page = globalThis as unknown as FlowGlobal;
+        const manager = new page.oidc.UserManager({
+          ...(JSON.parse(
+            page.sessionStorage.getItem('oidc-settings') ?? '{}',
+          ) as object),
+          userStore: new page.oidc.WebStorageStateStore({
+            store: page.sessionStorage,
+          }),
+        });
+        const token = async () =>
+          (await manager.getUser())?.access_token ?? null;
+        return page.workspaceFlow.runFlow(generator, api, token, prefix);
+      },
       { generator, api, prefix },
     );
 
