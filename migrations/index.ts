@@ -19,6 +19,7 @@ import { UsageLedger1764540000000 } from './1764540000000-usage-ledger';
  * the same list works from TypeScript (tests) and from the build (dist/).
  */
 import { TaskQueuePlace1764537000000 } from './1764537000000-task-queue-place';
+import { AssetFileNamesAndSizes1764550000000 } from './1764550000000-asset-file-names-and-sizes';
 
 export const MIGRATIONS = [
   InitialSchema1763780000000,
@@ -37,4 +38,5 @@ export const MIGRATIONS = [
   RenditionLadder1764535000000,
   TaskQueuePlace1764537000000,
   UsageLedger1764540000000,
+  AssetFileNamesAndSizes1764550000000,
 ];

@@ -383,6 +383,9 @@ export async function captureRepositorySql(
       prompt: 'A logo',
       model: 'gpt-image-2',
       createdAt: new Date().toISOString(),
+      fileName: 'logo.png',
+      width: null,
+      height: null,
     };
     const ref = { projectId: owner.id, assetId: asset.id };
     await record('reserveSlot', () =>

@@ -6,6 +6,7 @@ import { ProjectScopeModule } from '../project-scope/project-scope.module';
 import { SectionsModule } from '../sections/sections.module';
 import { AssetContentController } from './asset-content.controller';
 import { AssetStorageModule } from './asset-storage.module';
+import { AssetSizesBackfill } from './asset-sizes';
 import { AssetsService } from './assets.service';
 import { ParkedLogos } from './parked-logos';
 import { ProjectAssetsController } from './project-assets.controller';
@@ -28,6 +29,7 @@ import { AssetRenditionsRepository } from './renditions/asset-renditions.reposit
   controllers: [ProjectAssetsController, AssetContentController],
   providers: [
     AssetsService,
+    AssetSizesBackfill,
     ParkedLogos,
     AssetRenditions,
     AssetRenditionsRepository,

@@ -55,6 +55,9 @@ describe('AssetsRepository (SQLite)', () => {
     prompt: 'a logo',
     model: 'image-model',
     createdAt: '2026-03-01T12:00:00.000Z',
+    fileName: 'logo.png',
+    width: null,
+    height: null,
   });
 
   const keep = (project: Project, bytes?: Buffer) =>

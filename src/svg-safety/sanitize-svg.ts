@@ -95,6 +95,7 @@ const escapeAttribute = (text: string) =>
 const IN_DOCUMENT_REFERENCE = /^#[A-Za-z_][\w.:-]*$/;
 
 /** Characters a browser ignores inside a URL scheme (`java\tscript:`). */
+// eslint-disable-next-line no-control-regex -- control characters are what it matches
 const IGNORED_IN_URL = /[\u0000-\u0020\u007f-\u009f]/g;
 
 /** Values that could name a script or another resource, wherever they are. */

@@ -69,6 +69,7 @@ export class BrandKitTask implements TaskKind {
       bytes: file.bytes,
       prompt: kitFilePrompt(file.name, logo.id),
       model: MODEL,
+      fileName: file.name,
     }));
   }
 }
