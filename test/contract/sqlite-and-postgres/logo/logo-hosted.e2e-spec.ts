@@ -390,7 +390,7 @@ describe('Hosted logo lifetime and settings', () => {
     const t = await createTestApp();
     try {
       const big = Buffer.concat([TINY_PNG, randomBytes(1024 * 1024 + 7)]);
-      const logoUrl = await t.app.get(HostedLogos).host(
+      const { url: logoUrl } = await t.app.get(HostedLogos).host(
         {
           bytes: big,
           type: { mediaType: 'image/png', extension: 'png' },
@@ -419,7 +419,7 @@ describe('Hosted logo lifetime and settings', () => {
     });
     try {
       await request(t.server).post(PATH).send(body).expect(401);
-      const logoUrl = await t.app.get(HostedLogos).host(
+      const { url: logoUrl } = await t.app.get(HostedLogos).host(
         {
           bytes: TINY_PNG,
           type: { mediaType: 'image/png', extension: 'png' },
