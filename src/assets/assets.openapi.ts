@@ -148,12 +148,13 @@ export const KeepLogoEndpoint = () =>
     }),
     ApiInvalidInput(
       'error',
-      'A validation rule failed (checked before anything else), or, without PUBLIC_BASE_URL, the Host header is not a host',
+      'A validation rule failed (checked before anything else), or, without PUBLIC_BASE_URL, the Host header is not a host. An upload: `invalid_upload` (no `file` part, a second file, too many parts or fields), `too_many_pixels` (over ASSET_UPLOAD_MAX_PIXELS, or a header whose size cannot be read), `svg_unsafe` (an SVG that cannot be made safe)',
       {
         path: ['style'],
         message: `Invalid enum value. Expected ${LOGO_STYLES.map((s) => `'${s}'`).join(' | ')}`,
         code: 'invalid_enum_value',
       },
+      { upload: true },
     ),
     ApiBodyFailures('error'),
     ApiFailure(

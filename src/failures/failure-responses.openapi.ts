@@ -7,6 +7,7 @@ import {
   LogoValidationErrorResponseDto,
   RETRY_AFTER_HEADER,
   ValidationErrorResponseDto,
+  UploadRefusalResponseDto,
 } from './error-responses.dto';
 import { defaultCodeOf, type ErrorCode } from './error-codes';
 import { UNREADABLE_BODY_MESSAGE } from './unreadable-body.error';
@@ -146,11 +147,13 @@ export function ApiInvalidInput(
   envelope: Envelope,
   description: string,
   issue: { path: (string | number)[]; message: string; code: string },
-  options: { unreadableBody?: boolean } = {},
+  options: { unreadableBody?: boolean; upload?: boolean } = {},
 ) {
-  const type = options.unreadableBody
-    ? BodyValidationErrorResponseDto
-    : ValidationErrorResponseDto;
+  const type = options.upload
+    ? UploadRefusalResponseDto
+    : options.unreadableBody
+      ? BodyValidationErrorResponseDto
+      : ValidationErrorResponseDto;
   return ApiResponse({
     status: 400,
     description,

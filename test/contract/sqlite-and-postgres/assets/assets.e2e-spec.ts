@@ -87,6 +87,10 @@ describe.each(ASSET_STORES)('Kept logos (ASSET_STORE=%s)', (kind) => {
         prompt: expect.stringContaining('Acme Rockets'),
         model: 'dall-e-3',
         createdAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT.*Z$/),
+        fileName: `logo-${asset.id.slice(-8)}.png`,
+        width: 1024,
+        height: 1024,
+        thumbnailUrl: `${asset.url}?size=128`,
       },
     });
     expect(response.headers.location).toBe(
