@@ -414,6 +414,10 @@ export async function captureRepositorySql(
     await record('countContentParts', () => assets.countContentParts(asset.id));
     await record('readContentPart', () => assets.readContentPart(asset.id, 0));
     await record('existingAssetIds', () => assets.existingAssetIds([asset.id]));
+    await record('unsized', () => assets.unsized('', 20));
+    await record('setSize', () =>
+      assets.setSize(asset.id, { width: 1024, height: 1024 }),
+    );
     await record('delete', () =>
       db.transaction((transaction) => assets.delete(transaction, ref)),
     );

@@ -34,8 +34,8 @@ FROM "sections"
 WHERE "projectId" = $1 AND "type" = 'LOGO'
 ORDER BY "position"
 LIMIT 1;
-INSERT INTO "assets" ("id", "projectId", "sectionId", "kind", "contentType", "byteSize", "sha256", "prompt", "model", "createdAt")
-VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10);
+INSERT INTO "assets" ("id", "projectId", "sectionId", "kind", "contentType", "byteSize", "sha256", "prompt", "model", "createdAt", "fileName", "width", "height")
+VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13);
 INSERT INTO "asset_contents" ("assetId", "part", "bytes")
 VALUES ($1, $2, $3);
 SELECT pg_advisory_xact_lock($1);
@@ -45,12 +45,12 @@ SELECT pg_notify('change_events', '');
 COMMIT;
 
 -- AssetsRepository.find
-SELECT "id", "projectId", "sectionId", "kind", "contentType", "byteSize", "sha256", "prompt", "model", "createdAt"
+SELECT "id", "projectId", "sectionId", "kind", "contentType", "byteSize", "sha256", "prompt", "model", "createdAt", "fileName", "width", "height"
 FROM "assets"
 WHERE "id" = $1 AND "projectId" = $2;
 
 -- AssetsRepository.find (owner)
-SELECT "id", "projectId", "sectionId", "kind", "contentType", "byteSize", "sha256", "prompt", "model", "createdAt"
+SELECT "id", "projectId", "sectionId", "kind", "contentType", "byteSize", "sha256", "prompt", "model", "createdAt", "fileName", "width", "height"
 FROM "assets"
 WHERE "id" = $1 AND "projectId" = $2 AND EXISTS (
   SELECT 1
@@ -72,6 +72,20 @@ WHERE "assetId" = $1 AND "part" = $2;
 SELECT "id"
 FROM "assets"
 WHERE "id" IN ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22, $23, $24, $25, $26, $27, $28, $29, $30, $31, $32, $33, $34, $35, $36, $37, $38, $39, $40, $41, $42, $43, $44, $45, $46, $47, $48, $49, $50, $51, $52, $53, $54, $55, $56, $57, $58, $59, $60, $61, $62, $63, $64, $65, $66, $67, $68, $69, $70, $71, $72, $73, $74, $75, $76, $77, $78, $79, $80, $81, $82, $83, $84, $85, $86, $87, $88, $89, $90, $91, $92, $93, $94, $95, $96, $97, $98, $99, $100);
+
+-- AssetsRepository.unsized
+SELECT "id", "projectId", "byteSize", "contentType"
+FROM "assets"
+WHERE "width" IS NULL AND "contentType" IN ('image/png', 'image/jpeg', 'image/webp') AND "id" > $1
+ORDER BY "id"
+LIMIT $2;
+
+-- AssetsRepository.setSize
+START TRANSACTION;
+UPDATE "assets"
+SET "width" = $2, "height" = $3
+WHERE "id" = $1 AND "width" IS NULL;
+COMMIT;
 
 -- AssetsRepository.delete
 START TRANSACTION;
