@@ -296,3 +296,29 @@ describe('Uploading a logo (multipart/form-data)', () => {
     await expect(t.app.get(AssetSizesBackfill).run()).resolves.toBe(0);
   });
 });
+
+describe('Uploading a logo with CORS_ORIGINS set', () => {
+  let t: TestApp;
+
+  beforeAll(async () => {
+    t = await createTestApp({ CORS_ORIGINS: 'https://app.example.com' });
+  });
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  it('is refused with 415 unless it carries a header only a preflight lets a page send', async () => {
+    const project = await createProject(t);
+    const png = await pngOf(10, 10);
+    const send = () =>
+      request(t.server)
+        .post(`/api/projects/${project.id}/logos`)
+        .attach('file', png, { filename: 'a.png', contentType: 'image/png' });
+    const refused = await send().expect(415);
+    expect(refused.body).toEqual({
+      error: 'Unsupported media type',
+      code: 'unsupported_media_type',
+    });
+    await send().set('Idempotency-Key', 'cors-upload-1').expect(201);
+  });
+});
