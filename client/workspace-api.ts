@@ -3208,7 +3208,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorResponseDto'];
         };
       };
-      /** @description The body is larger than BODY_LIMIT (default 1 MB) */
+      /** @description The body is larger than BODY_LIMIT (default 1 MB); an uploaded file larger than ASSET_UPLOAD_MAX_BYTES is `file_too_large` */
       413: {
         headers: {
           /** @description The request's id: the caller's own X-Request-Id when plausible (1 to 128 letters, digits or `._:/+=-`), otherwise a new UUID; also in the request's log line */
@@ -3225,7 +3225,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorResponseDto'];
         };
       };
-      /** @description CORS_ORIGINS is set and the Content-Type is one a browser sends without a CORS preflight (text/plain, application/x-www-form-urlencoded, multipart/form-data) or none */
+      /** @description CORS_ORIGINS is set and the Content-Type is one a browser sends without a CORS preflight (text/plain, application/x-www-form-urlencoded, or multipart/form-data without Authorization or Idempotency-Key) or none; or an uploaded file that is not a PNG, JPEG, WebP or SVG by its bytes (`unsupported_image_type`) */
       415: {
         headers: {
           /** @description The request's id: the caller's own X-Request-Id when plausible (1 to 128 letters, digits or `._:/+=-`), otherwise a new UUID; also in the request's log line */

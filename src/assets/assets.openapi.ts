@@ -156,7 +156,7 @@ export const KeepLogoEndpoint = () =>
       },
       { upload: true },
     ),
-    ApiBodyFailures('error'),
+    ApiBodyFailures('error', { upload: true }),
     ApiFailure(
       'error',
       404,

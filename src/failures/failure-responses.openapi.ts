@@ -165,14 +165,23 @@ export function ApiInvalidInput(
   });
 }
 
-/** 413, 408 and 415: what reading a JSON body can refuse. */
-export function ApiBodyFailures(envelope: Envelope) {
+/**
+ * 413, 408 and 415: what reading a JSON body can refuse. `upload`: the
+ * route also takes a file (multipart/form-data), refused with its own
+ * codes.
+ */
+export function ApiBodyFailures(
+  envelope: Envelope,
+  options: { upload?: boolean } = {},
+) {
   return applyDecorators(
     ApiFailure(
       envelope,
       413,
       'Request body is too large',
-      'The body is larger than BODY_LIMIT (default 1 MB)',
+      options.upload
+        ? 'The body is larger than BODY_LIMIT (default 1 MB); an uploaded file larger than ASSET_UPLOAD_MAX_BYTES is `file_too_large`'
+        : 'The body is larger than BODY_LIMIT (default 1 MB)',
     ),
     ApiFailure(
       envelope,
@@ -184,7 +193,9 @@ export function ApiBodyFailures(envelope: Envelope) {
       envelope,
       415,
       'Unsupported media type',
-      'CORS_ORIGINS is set and the Content-Type is one a browser sends without a CORS preflight (text/plain, application/x-www-form-urlencoded, multipart/form-data) or none',
+      options.upload
+        ? 'CORS_ORIGINS is set and the Content-Type is one a browser sends without a CORS preflight (text/plain, application/x-www-form-urlencoded, or multipart/form-data without Authorization or Idempotency-Key) or none; or an uploaded file that is not a PNG, JPEG, WebP or SVG by its bytes (`unsupported_image_type`)'
+        : 'CORS_ORIGINS is set and the Content-Type is one a browser sends without a CORS preflight (text/plain, application/x-www-form-urlencoded, multipart/form-data) or none',
     ),
   );
 }
