@@ -140,6 +140,15 @@ describe('sanitizeSvg', () => {
     expect(output).toBe(svg('<rect filter="url(#f)"/>'));
   });
 
+  it('drops processing instructions (an xml-stylesheet loads CSS), comments and CDATA tricks', () => {
+    const output = clean(
+      `<?xml version="1.0"?><?xml-stylesheet href="https://evil.example/x.css"?><!-- <script>alert(1)</script> --><svg ${NS}><text><![CDATA[<script>alert(1)</script>]]></text></svg>`,
+    );
+    expect(output).toBe(
+      svg('<text>&lt;script&gt;alert(1)&lt;/script&gt;</text>'),
+    );
+  });
+
   it('output of known bypasses never holds anything active', () => {
     const attempts = [
       `<svg ${NS} xmlns:svg="http://www.w3.org/2000/svg"><svg:script>alert(1)</svg:script></svg>`,
