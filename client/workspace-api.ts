@@ -136,7 +136,7 @@ export interface paths {
     put?: never;
     /**
      * Keep a logo (a new one, or the one previewed) as an asset of the project's LOGO section
-     * @description Either the logo request of POST /api/ai/generate-logo without projectId, through the same line, rate limit, deadline and retries (the image model is always asked for the image itself); or `{logoUrl}`, a logo URL POST /api/ai/generate-logo answered that this service hosts, kept byte for byte with no call to the image model (any other URL: 400; expired: 404 `Logo not found`). The project is checked (404) and its room (409) before the image model is called. The bytes (PNG, JPEG or WebP, at most IMAGE_MAX_BYTES) are kept in the database or an S3-compatible bucket (ASSET_STORE); the asset then shows in GET /api/projects/{id} and counts in `_count.assets`. The answer carries the project's new ETag.
+     * @description Either the logo request of POST /api/ai/generate-logo without projectId, through the same line, rate limit, deadline and retries (the image model is always asked for the image itself); or `{logoUrl}`, a logo URL POST /api/ai/generate-logo answered that this service hosts, kept byte for byte with no call to the image model (any other URL: 400; expired: 404 `Logo not found`); or, as `multipart/form-data`, the team's own image in the `file` part (no model is called; `model` is `uploaded`, `prompt` empty). With CORS_ORIGINS set, an upload must carry Authorization or Idempotency-Key (headers only a CORS preflight lets a page send), else 415. The project is checked (404) and its room (409) before the image model is called. The bytes (PNG, JPEG or WebP, at most IMAGE_MAX_BYTES) are kept in the database or an S3-compatible bucket (ASSET_STORE); the asset then shows in GET /api/projects/{id} and counts in `_count.assets`. The answer carries the project's new ETag.
      */
     post: operations['keepLogo'];
     delete?: never;
@@ -524,6 +524,11 @@ export interface components {
       | 'body_too_large'
       | 'body_timeout'
       | 'unsupported_media_type'
+      | 'invalid_upload'
+      | 'file_too_large'
+      | 'unsupported_image_type'
+      | 'too_many_pixels'
+      | 'svg_unsafe'
       | 'headers_too_large'
       | 'not_found'
       | 'project_not_found'
@@ -822,6 +827,27 @@ export interface components {
        * @example 2026-11-22T03:39:09.321Z
        */
       createdAt: string;
+      /**
+       * @description A file name for saving the bytes: an uploaded file's own name (made safe, with the extension of its real type), a brand-kit file's name in the kit (favicon.ico, logo.png, …), otherwise `<kind>-<last 8 hex digits of the id>.<ext>` (e.g. logo-7a8b9c0d.png).
+       * @example logo-7a8b9c0d.png
+       */
+      fileName: string;
+      /**
+       * @description Width in pixels of a PNG, JPEG or WebP (as its header states it); null for SVG, icons, text, and for an image kept before sizes were recorded until the background backfill has read it.
+       * @example 1024
+       */
+      width: number | null;
+      /**
+       * @description Height in pixels; null where `width` is.
+       * @example 1024
+       */
+      height: number | null;
+      /**
+       * Format: uri
+       * @description A small rendition to show in lists: for PNG, JPEG and WebP the url's 128-pixel square PNG (`size=128`, made once and stored); for SVG the url itself (it scales); null for anything else. Signed and expiring as `url` is.
+       * @example https://api.example.com/api/projects/019aa8f2-5f1c-7c3e-9a51-3c1f5d0b8e20/assets/019aa8f2-5f1c-7c3e-9a51-3c1f5d0b8e21/content?size=128
+       */
+      thumbnailUrl: string | null;
     };
     SectionWithAssetsDto: {
       /** @example 019aa8f2-5f1c-7c3e-9a51-3c1f5d0b8e21 */
@@ -986,6 +1012,12 @@ export interface components {
        * @enum {string}
        */
       message: 'Logo generated successfully!';
+      /**
+       * Format: date-time
+       * @description When logoUrl stops working (ISO-8601): for a logo hosted here, LOGO_URL_TTL_S after it was made (the URL then answers 404, and keeping it as an asset too); for the image API's own URL, the expiry its signature states (Azure SAS `se`, S3/GCS `X-*-Date` + `X-*-Expires`, `Expires`), or null when it states none. Keep the logo (POST /api/projects/{id}/logos with `{logoUrl}`) before then.
+       * @example 2026-11-29T04:39:09.000Z
+       */
+      expiresAt: string | null;
     };
     LogoValidationErrorResponseDto: {
       /**
@@ -1168,6 +1200,19 @@ export interface components {
     };
     AssetResponseDto: {
       asset: components['schemas']['AssetDto'];
+    };
+    UploadRefusalResponseDto: {
+      /** @example Invalid input */
+      error: string;
+      /** @description With "Invalid input": one issue per failed rule */
+      details?: components['schemas']['ValidationIssueDto'][];
+      /**
+       * @description A stable, machine-readable cause beside the text (docs/api.md, "Error codes"); added beside the contract's fields, never in place of one: invalid_input, or for an upload invalid_upload, too_many_pixels or svg_unsafe
+       * @example invalid_input
+       * @enum {string}
+       */
+      code:
+        'invalid_input' | 'invalid_upload' | 'too_many_pixels' | 'svg_unsafe';
     };
     DeleteAssetResponseDto: {
       /**
@@ -2509,7 +2554,8 @@ export interface operations {
            * @example {
            *       "success": true,
            *       "logoUrl": "https://images.example.com/generated/logo-123.png",
-           *       "message": "Logo generated successfully!"
+           *       "message": "Logo generated successfully!",
+           *       "expiresAt": "2026-11-29T04:39:09.000Z"
            *     }
            */
           'application/json': components['schemas']['GenerateLogoResponseDto'];
@@ -3138,6 +3184,18 @@ export interface operations {
         'application/json':
           | components['schemas']['KeepLogoDto']
           | components['schemas']['KeepPreviewedLogoDto'];
+        'multipart/form-data': {
+          /**
+           * Format: binary
+           * @description The team's own logo: PNG, JPEG, WebP or SVG, told from its bytes (the part's Content-Type is ignored), at most ASSET_UPLOAD_MAX_BYTES (413 `file_too_large`) and, a raster, ASSET_UPLOAD_MAX_PIXELS pixels (400 `too_many_pixels`); anything else is 415 `unsupported_image_type`. An SVG is rebuilt from an allow-list (no script, event handlers, foreignObject, animation or external references) and served with a sandboxing Content-Security-Policy; one that cannot be is 400 `svg_unsafe`.
+           */
+          file: string;
+          /**
+           * @description The asset's fileName (made safe, with the extension of the real type); default: the file part's own name.
+           * @example acme-logo.png
+           */
+          fileName?: string;
+        };
       };
     };
     responses: {
@@ -3168,14 +3226,18 @@ export interface operations {
            *         "url": "https://api.example.com/api/projects/019aa8f2-5f1c-7c3e-9a51-3c1f5d0b8e20/assets/019aa8f3-0b4e-7a21-8c3d-5e6f7a8b9c0d/content",
            *         "prompt": "A modern logo for \"Acme\" in #0044ff and white, on a transparent or white background.",
            *         "model": "gpt-image-2.5-sunburst",
-           *         "createdAt": "2026-11-22T03:39:09.321Z"
+           *         "createdAt": "2026-11-22T03:39:09.321Z",
+           *         "fileName": "logo-7a8b9c0d.png",
+           *         "width": 1024,
+           *         "height": 1024,
+           *         "thumbnailUrl": "https://api.example.com/api/projects/019aa8f2-5f1c-7c3e-9a51-3c1f5d0b8e20/assets/019aa8f3-0b4e-7a21-8c3d-5e6f7a8b9c0d/content?size=128"
            *       }
            *     }
            */
           'application/json': components['schemas']['AssetResponseDto'];
         };
       };
-      /** @description A validation rule failed (checked before anything else), or, without PUBLIC_BASE_URL, the Host header is not a host */
+      /** @description A validation rule failed (checked before anything else), or, without PUBLIC_BASE_URL, the Host header is not a host. An upload: `invalid_upload` (no `file` part, a second file, too many parts or fields), `too_many_pixels` (over ASSET_UPLOAD_MAX_PIXELS, or a header whose size cannot be read), `svg_unsafe` (an SVG that cannot be made safe) */
       400: {
         headers: {
           /** @description The request's id: the caller's own X-Request-Id when plausible (1 to 128 letters, digits or `._:/+=-`), otherwise a new UUID; also in the request's log line */
@@ -3198,7 +3260,7 @@ export interface operations {
            *       ]
            *     }
            */
-          'application/json': components['schemas']['ValidationErrorResponseDto'];
+          'application/json': components['schemas']['UploadRefusalResponseDto'];
         };
       };
       /** @description With AUTH_MODE=oidc: no bearer token, or one that is malformed, expired, wrongly signed or for another audience */
@@ -3277,7 +3339,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorResponseDto'];
         };
       };
-      /** @description The body is larger than BODY_LIMIT (default 1 MB) */
+      /** @description The body is larger than BODY_LIMIT (default 1 MB); an uploaded file larger than ASSET_UPLOAD_MAX_BYTES is `file_too_large` */
       413: {
         headers: {
           /** @description The request's id: the caller's own X-Request-Id when plausible (1 to 128 letters, digits or `._:/+=-`), otherwise a new UUID; also in the request's log line */
@@ -3294,7 +3356,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorResponseDto'];
         };
       };
-      /** @description CORS_ORIGINS is set and the Content-Type is one a browser sends without a CORS preflight (text/plain, application/x-www-form-urlencoded, multipart/form-data) or none */
+      /** @description CORS_ORIGINS is set and the Content-Type is one a browser sends without a CORS preflight (text/plain, application/x-www-form-urlencoded, or multipart/form-data without Authorization or Idempotency-Key) or none; or an uploaded file that is not a PNG, JPEG, WebP or SVG by its bytes (`unsupported_image_type`) */
       415: {
         headers: {
           /** @description The request's id: the caller's own X-Request-Id when plausible (1 to 128 letters, digits or `._:/+=-`), otherwise a new UUID; also in the request's log line */
@@ -3440,7 +3502,11 @@ export interface operations {
            *         "url": "https://api.example.com/api/projects/019aa8f2-5f1c-7c3e-9a51-3c1f5d0b8e20/assets/019aa8f3-0b4e-7a21-8c3d-5e6f7a8b9c0d/content",
            *         "prompt": "A modern logo for \"Acme\" in #0044ff and white, on a transparent or white background.",
            *         "model": "gpt-image-2.5-sunburst",
-           *         "createdAt": "2026-11-22T03:39:09.321Z"
+           *         "createdAt": "2026-11-22T03:39:09.321Z",
+           *         "fileName": "logo-7a8b9c0d.png",
+           *         "width": 1024,
+           *         "height": 1024,
+           *         "thumbnailUrl": "https://api.example.com/api/projects/019aa8f2-5f1c-7c3e-9a51-3c1f5d0b8e20/assets/019aa8f3-0b4e-7a21-8c3d-5e6f7a8b9c0d/content?size=128"
            *       }
            *     }
            */

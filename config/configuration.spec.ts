@@ -103,6 +103,7 @@ describe('loadConfiguration (every feature slice at once)', () => {
         urlTtlSeconds: 3600,
         urlSigningKey: undefined,
         renditions: { queueLimit: 64, clientLimit: 16 },
+        upload: { maxBytes: 5 * 1024 * 1024, maxPixels: 4096 * 4096 },
       },
       apiDocs: { bearerAuth: false },
       tasks: {

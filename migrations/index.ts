@@ -15,6 +15,7 @@ import { RenditionLadder1764535000000 } from './1764535000000-rendition-ladder';
 import { UsageLedger1764540000000 } from './1764540000000-usage-ledger';
 import { TaskProgress1764550000000 } from './1764550000000-task-progress';
 import { ProjectListOrders1764560000000 } from './1764560000000-project-list-orders';
+import { AssetFileNamesAndSizes1764570000000 } from './1764570000000-asset-file-names-and-sizes';
 
 /**
  * Every migration, oldest first. Listed as classes rather than a file glob so
@@ -41,4 +42,5 @@ export const MIGRATIONS = [
   UsageLedger1764540000000,
   TaskProgress1764550000000,
   ProjectListOrders1764560000000,
+  AssetFileNamesAndSizes1764570000000,
 ];

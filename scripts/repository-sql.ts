@@ -400,6 +400,9 @@ export async function captureRepositorySql(
       prompt: 'A logo',
       model: 'gpt-image-2',
       createdAt: new Date().toISOString(),
+      fileName: 'logo.png',
+      width: null,
+      height: null,
     };
     const ref = { projectId: owner.id, assetId: asset.id };
     await record('reserveSlot', () =>
@@ -437,6 +440,10 @@ export async function captureRepositorySql(
           keptId: asset.id,
         }),
       ),
+    );
+    await record('unsized', () => assets.unsized('', 20));
+    await record('setSize', () =>
+      assets.setSize(asset.id, { width: 1024, height: 1024 }),
     );
     await record('delete', () =>
       db.transaction((transaction) => assets.delete(transaction, ref)),

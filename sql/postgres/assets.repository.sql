@@ -34,8 +34,8 @@ FROM "sections"
 WHERE "projectId" = $1 AND "type" = 'LOGO'
 ORDER BY "position"
 LIMIT 1;
-INSERT INTO "assets" ("id", "projectId", "sectionId", "kind", "contentType", "byteSize", "sha256", "prompt", "model", "createdAt")
-VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10);
+INSERT INTO "assets" ("id", "projectId", "sectionId", "kind", "contentType", "byteSize", "sha256", "prompt", "model", "createdAt", "fileName", "width", "height")
+VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13);
 INSERT INTO "asset_contents" ("assetId", "part", "bytes")
 VALUES ($1, $2, $3);
 SELECT pg_advisory_xact_lock($1);
@@ -45,12 +45,12 @@ SELECT pg_notify('change_events', '');
 COMMIT;
 
 -- AssetsRepository.find
-SELECT "id", "projectId", "sectionId", "kind", "contentType", "byteSize", "sha256", "prompt", "model", "createdAt"
+SELECT "id", "projectId", "sectionId", "kind", "contentType", "byteSize", "sha256", "prompt", "model", "createdAt", "fileName", "width", "height"
 FROM "assets"
 WHERE "id" = $1 AND "projectId" = $2;
 
 -- AssetsRepository.find (owner)
-SELECT "id", "projectId", "sectionId", "kind", "contentType", "byteSize", "sha256", "prompt", "model", "createdAt"
+SELECT "id", "projectId", "sectionId", "kind", "contentType", "byteSize", "sha256", "prompt", "model", "createdAt", "fileName", "width", "height"
 FROM "assets"
 WHERE "id" = $1 AND "projectId" = $2 AND EXISTS (
   SELECT 1
@@ -78,6 +78,20 @@ START TRANSACTION;
 DELETE FROM "assets"
 WHERE "projectId" = $1 AND "kind" = $2 AND substr("prompt", 1, length(CAST($3 AS text))) = CAST($3 AS text) AND "id" <> $4
 RETURNING "id";
+COMMIT;
+
+-- AssetsRepository.unsized
+SELECT "id", "projectId", "byteSize", "contentType"
+FROM "assets"
+WHERE "width" IS NULL AND "contentType" IN ('image/png', 'image/jpeg', 'image/webp') AND "id" > $1
+ORDER BY "id"
+LIMIT $2;
+
+-- AssetsRepository.setSize
+START TRANSACTION;
+UPDATE "assets"
+SET "width" = $2, "height" = $3
+WHERE "id" = $1 AND "width" IS NULL;
 COMMIT;
 
 -- AssetsRepository.delete

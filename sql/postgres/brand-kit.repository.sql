@@ -25,7 +25,7 @@ ORDER BY "position"
 LIMIT 1;
 
 -- BrandKitRepository.kitFiles
-SELECT "id", "projectId", "prompt", "byteSize"
+SELECT "id", "projectId", "fileName", "byteSize"
 FROM "assets"
 WHERE "projectId" = $1 AND "kind" = 'brand-kit' AND "prompt" LIKE $2
 ORDER BY "createdAt" DESC, "id" DESC;

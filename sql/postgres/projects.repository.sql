@@ -44,7 +44,11 @@ SELECT ('{'
           || ',"prompt":' || COALESCE(to_json("a"."prompt")::text, 'null')
           || ',"model":' || COALESCE(to_json("a"."model")::text, 'null')
           || ',"createdAt":' || COALESCE(to_json(to_char("a"."createdAt" AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))::text, 'null')
-          || ',"url":' || COALESCE(to_json(CAST($2 AS TEXT) || "a"."id" || CAST($3 AS TEXT))::text, 'null') || '}'), ',' ORDER BY "a"."createdAt", "a"."id") || ']', '[]')
+          || ',"fileName":' || COALESCE(to_json("a"."fileName")::text, 'null')
+          || ',"width":' || COALESCE(to_json("a"."width")::text, 'null')
+          || ',"height":' || COALESCE(to_json("a"."height")::text, 'null')
+          || ',"url":' || COALESCE(to_json(CAST($2 AS TEXT) || "a"."id" || CAST($3 AS TEXT))::text, 'null')
+          || ',"thumbnailUrl":' || COALESCE(to_json(CASE WHEN "a"."contentType" IN ('image/png', 'image/jpeg', 'image/webp') THEN CAST($2 AS TEXT) || "a"."id" || CAST($3 AS TEXT) || CAST($4 AS TEXT) WHEN "a"."contentType" = 'image/svg+xml' THEN CAST($2 AS TEXT) || "a"."id" || CAST($3 AS TEXT) ELSE NULL END)::text, 'null') || '}'), ',' ORDER BY "a"."createdAt", "a"."id") || ']', '[]')
         FROM "assets" "a"
         WHERE "a"."projectId" = "p"."id" AND "a"."sectionId" = "c"."id"
       ), 'null') || '}'), ',' ORDER BY "c"."position") || ']', '[]')
@@ -101,7 +105,11 @@ SELECT ('{'
       || ',"prompt":' || COALESCE(to_json("c"."prompt")::text, 'null')
       || ',"model":' || COALESCE(to_json("c"."model")::text, 'null')
       || ',"createdAt":' || COALESCE(to_json(to_char("c"."createdAt" AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))::text, 'null')
-      || ',"url":' || COALESCE(to_json(CAST($2 AS TEXT) || "c"."id" || CAST($3 AS TEXT))::text, 'null') || '}'), ',' ORDER BY "c"."createdAt", "c"."id") || ']', '[]')
+      || ',"fileName":' || COALESCE(to_json("c"."fileName")::text, 'null')
+      || ',"width":' || COALESCE(to_json("c"."width")::text, 'null')
+      || ',"height":' || COALESCE(to_json("c"."height")::text, 'null')
+      || ',"url":' || COALESCE(to_json(CAST($2 AS TEXT) || "c"."id" || CAST($3 AS TEXT))::text, 'null')
+      || ',"thumbnailUrl":' || COALESCE(to_json(CASE WHEN "c"."contentType" IN ('image/png', 'image/jpeg', 'image/webp') THEN CAST($2 AS TEXT) || "c"."id" || CAST($3 AS TEXT) || CAST($4 AS TEXT) WHEN "c"."contentType" = 'image/svg+xml' THEN CAST($2 AS TEXT) || "c"."id" || CAST($3 AS TEXT) ELSE NULL END)::text, 'null') || '}'), ',' ORDER BY "c"."createdAt", "c"."id") || ']', '[]')
     FROM "assets" "c"
     WHERE "c"."projectId" = "p"."id"
   ), 'null')
@@ -152,7 +160,11 @@ SELECT ('{'
           || ',"prompt":' || COALESCE(to_json("a"."prompt")::text, 'null')
           || ',"model":' || COALESCE(to_json("a"."model")::text, 'null')
           || ',"createdAt":' || COALESCE(to_json(to_char("a"."createdAt" AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))::text, 'null')
-          || ',"url":' || COALESCE(to_json(CAST($2 AS TEXT) || "a"."id" || CAST($3 AS TEXT))::text, 'null') || '}'), ',' ORDER BY "a"."createdAt", "a"."id") || ']', '[]')
+          || ',"fileName":' || COALESCE(to_json("a"."fileName")::text, 'null')
+          || ',"width":' || COALESCE(to_json("a"."width")::text, 'null')
+          || ',"height":' || COALESCE(to_json("a"."height")::text, 'null')
+          || ',"url":' || COALESCE(to_json(CAST($2 AS TEXT) || "a"."id" || CAST($3 AS TEXT))::text, 'null')
+          || ',"thumbnailUrl":' || COALESCE(to_json(CASE WHEN "a"."contentType" IN ('image/png', 'image/jpeg', 'image/webp') THEN CAST($2 AS TEXT) || "a"."id" || CAST($3 AS TEXT) || CAST($4 AS TEXT) WHEN "a"."contentType" = 'image/svg+xml' THEN CAST($2 AS TEXT) || "a"."id" || CAST($3 AS TEXT) ELSE NULL END)::text, 'null') || '}'), ',' ORDER BY "a"."createdAt", "a"."id") || ']', '[]')
         FROM "assets" "a"
         WHERE "a"."projectId" = "p"."id" AND "a"."sectionId" = "c"."id"
       ), 'null') || '}'), ',' ORDER BY "c"."position") || ']', '[]')
@@ -209,7 +221,11 @@ SELECT ('{'
       || ',"prompt":' || COALESCE(to_json("c"."prompt")::text, 'null')
       || ',"model":' || COALESCE(to_json("c"."model")::text, 'null')
       || ',"createdAt":' || COALESCE(to_json(to_char("c"."createdAt" AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))::text, 'null')
-      || ',"url":' || COALESCE(to_json(CAST($2 AS TEXT) || "c"."id" || CAST($3 AS TEXT))::text, 'null') || '}'), ',' ORDER BY "c"."createdAt", "c"."id") || ']', '[]')
+      || ',"fileName":' || COALESCE(to_json("c"."fileName")::text, 'null')
+      || ',"width":' || COALESCE(to_json("c"."width")::text, 'null')
+      || ',"height":' || COALESCE(to_json("c"."height")::text, 'null')
+      || ',"url":' || COALESCE(to_json(CAST($2 AS TEXT) || "c"."id" || CAST($3 AS TEXT))::text, 'null')
+      || ',"thumbnailUrl":' || COALESCE(to_json(CASE WHEN "c"."contentType" IN ('image/png', 'image/jpeg', 'image/webp') THEN CAST($2 AS TEXT) || "c"."id" || CAST($3 AS TEXT) || CAST($4 AS TEXT) WHEN "c"."contentType" = 'image/svg+xml' THEN CAST($2 AS TEXT) || "c"."id" || CAST($3 AS TEXT) ELSE NULL END)::text, 'null') || '}'), ',' ORDER BY "c"."createdAt", "c"."id") || ']', '[]')
     FROM "assets" "c"
     WHERE "c"."projectId" = "p"."id"
   ), 'null')
@@ -229,7 +245,7 @@ SELECT ('{'
     WHERE "a"."projectId" = "p"."id"
   ) AS "hasAssets"
 FROM "projects" "p"
-WHERE "p"."id" = $1 AND "p"."userId" = $4;
+WHERE "p"."id" = $1 AND "p"."userId" = $5;
 
 -- ProjectsRepository.findVersion
 SELECT "p"."version" AS "version", EXISTS (

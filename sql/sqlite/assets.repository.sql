@@ -36,8 +36,8 @@ FROM "sections"
 WHERE "projectId" = ? AND "type" = 'LOGO'
 ORDER BY "position"
 LIMIT 1;
-INSERT INTO "assets" ("id", "projectId", "sectionId", "kind", "contentType", "byteSize", "sha256", "prompt", "model", "createdAt")
-VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?);
+INSERT INTO "assets" ("id", "projectId", "sectionId", "kind", "contentType", "byteSize", "sha256", "prompt", "model", "createdAt", "fileName", "width", "height")
+VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?);
 INSERT INTO "asset_contents" ("assetId", "part", "bytes")
 VALUES (?, ?, ?);
 INSERT INTO "change_events" ("type", "projectId", "userId", "at", "data")
@@ -47,12 +47,12 @@ PRAGMA wal_autocheckpoint = 1000;
 PRAGMA wal_checkpoint(PASSIVE);
 
 -- AssetsRepository.find
-SELECT "id", "projectId", "sectionId", "kind", "contentType", "byteSize", "sha256", "prompt", "model", "createdAt"
+SELECT "id", "projectId", "sectionId", "kind", "contentType", "byteSize", "sha256", "prompt", "model", "createdAt", "fileName", "width", "height"
 FROM "assets"
 WHERE "id" = ? AND "projectId" = ?;
 
 -- AssetsRepository.find (owner)
-SELECT "id", "projectId", "sectionId", "kind", "contentType", "byteSize", "sha256", "prompt", "model", "createdAt"
+SELECT "id", "projectId", "sectionId", "kind", "contentType", "byteSize", "sha256", "prompt", "model", "createdAt", "fileName", "width", "height"
 FROM "assets"
 WHERE "id" = ? AND "projectId" = ? AND EXISTS (
   SELECT 1
@@ -80,6 +80,20 @@ BEGIN TRANSACTION;
 DELETE FROM "assets"
 WHERE "projectId" = ? AND "kind" = ? AND substr("prompt", 1, length(CAST(? AS text))) = CAST(? AS text) AND "id" <> ?
 RETURNING "id";
+COMMIT;
+
+-- AssetsRepository.unsized
+SELECT "id", "projectId", "byteSize", "contentType"
+FROM "assets"
+WHERE "width" IS NULL AND "contentType" IN ('image/png', 'image/jpeg', 'image/webp') AND "id" > ?
+ORDER BY "id"
+LIMIT ?;
+
+-- AssetsRepository.setSize
+BEGIN TRANSACTION;
+UPDATE "assets"
+SET "width" = ?, "height" = ?
+WHERE "id" = ? AND "width" IS NULL;
 COMMIT;
 
 -- AssetsRepository.delete

@@ -39,7 +39,11 @@ SELECT json_object('id', "p"."id",
           'prompt', "a"."prompt",
           'model', "a"."model",
           'createdAt', (replace("a"."createdAt", ' ', 'T') || 'Z'),
-          'url', CAST(? AS TEXT) || "a"."id" || CAST(? AS TEXT)) ORDER BY "a"."createdAt", "a"."id")
+          'fileName', "a"."fileName",
+          'width', "a"."width",
+          'height', "a"."height",
+          'url', CAST(? AS TEXT) || "a"."id" || CAST(? AS TEXT),
+          'thumbnailUrl', CASE WHEN "a"."contentType" IN ('image/png', 'image/jpeg', 'image/webp') THEN CAST(? AS TEXT) || "a"."id" || CAST(? AS TEXT) || CAST(? AS TEXT) WHEN "a"."contentType" = 'image/svg+xml' THEN CAST(? AS TEXT) || "a"."id" || CAST(? AS TEXT) ELSE NULL END) ORDER BY "a"."createdAt", "a"."id")
         FROM "assets" "a"
         WHERE "a"."projectId" = "p"."id" AND "a"."sectionId" = "c"."id"
       )) ORDER BY "c"."position")
@@ -93,7 +97,11 @@ SELECT json_object('id', "p"."id",
       'prompt', "c"."prompt",
       'model', "c"."model",
       'createdAt', (replace("c"."createdAt", ' ', 'T') || 'Z'),
-      'url', CAST(? AS TEXT) || "c"."id" || CAST(? AS TEXT)) ORDER BY "c"."createdAt", "c"."id")
+      'fileName', "c"."fileName",
+      'width', "c"."width",
+      'height', "c"."height",
+      'url', CAST(? AS TEXT) || "c"."id" || CAST(? AS TEXT),
+      'thumbnailUrl', CASE WHEN "c"."contentType" IN ('image/png', 'image/jpeg', 'image/webp') THEN CAST(? AS TEXT) || "c"."id" || CAST(? AS TEXT) || CAST(? AS TEXT) WHEN "c"."contentType" = 'image/svg+xml' THEN CAST(? AS TEXT) || "c"."id" || CAST(? AS TEXT) ELSE NULL END) ORDER BY "c"."createdAt", "c"."id")
     FROM "assets" "c"
     WHERE "c"."projectId" = "p"."id"
   ),
@@ -140,7 +148,11 @@ SELECT json_object('id', "p"."id",
           'prompt', "a"."prompt",
           'model', "a"."model",
           'createdAt', (replace("a"."createdAt", ' ', 'T') || 'Z'),
-          'url', CAST(? AS TEXT) || "a"."id" || CAST(? AS TEXT)) ORDER BY "a"."createdAt", "a"."id")
+          'fileName', "a"."fileName",
+          'width', "a"."width",
+          'height', "a"."height",
+          'url', CAST(? AS TEXT) || "a"."id" || CAST(? AS TEXT),
+          'thumbnailUrl', CASE WHEN "a"."contentType" IN ('image/png', 'image/jpeg', 'image/webp') THEN CAST(? AS TEXT) || "a"."id" || CAST(? AS TEXT) || CAST(? AS TEXT) WHEN "a"."contentType" = 'image/svg+xml' THEN CAST(? AS TEXT) || "a"."id" || CAST(? AS TEXT) ELSE NULL END) ORDER BY "a"."createdAt", "a"."id")
         FROM "assets" "a"
         WHERE "a"."projectId" = "p"."id" AND "a"."sectionId" = "c"."id"
       )) ORDER BY "c"."position")
@@ -194,7 +206,11 @@ SELECT json_object('id', "p"."id",
       'prompt', "c"."prompt",
       'model', "c"."model",
       'createdAt', (replace("c"."createdAt", ' ', 'T') || 'Z'),
-      'url', CAST(? AS TEXT) || "c"."id" || CAST(? AS TEXT)) ORDER BY "c"."createdAt", "c"."id")
+      'fileName', "c"."fileName",
+      'width', "c"."width",
+      'height', "c"."height",
+      'url', CAST(? AS TEXT) || "c"."id" || CAST(? AS TEXT),
+      'thumbnailUrl', CASE WHEN "c"."contentType" IN ('image/png', 'image/jpeg', 'image/webp') THEN CAST(? AS TEXT) || "c"."id" || CAST(? AS TEXT) || CAST(? AS TEXT) WHEN "c"."contentType" = 'image/svg+xml' THEN CAST(? AS TEXT) || "c"."id" || CAST(? AS TEXT) ELSE NULL END) ORDER BY "c"."createdAt", "c"."id")
     FROM "assets" "c"
     WHERE "c"."projectId" = "p"."id"
   ),

@@ -2,6 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { authConfig, type AuthConfig } from '../auth/auth.config';
 import { assetsConfig, type AssetsConfig } from './assets.config';
+import { thumbnailUrlOf } from './asset-file-names';
 
 /** What goes around each asset's id in its url: `before + id + after`. */
 export interface AssetUrlParts {
@@ -71,6 +72,15 @@ export class AssetUrls {
   urlOf(asset: { id: string; projectId: string }, baseUrl: string): string {
     const parts = this.partsFor(asset.projectId, baseUrl);
     return `${parts.before}${encodeURIComponent(asset.id)}${parts.after}`;
+  }
+
+  /** An asset's url and thumbnailUrl, for an answer made now. */
+  answerUrlsOf(
+    asset: { id: string; projectId: string; contentType: string },
+    baseUrl: string,
+  ): { url: string; thumbnailUrl: string | null } {
+    const url = this.urlOf(asset, baseUrl);
+    return { url, thumbnailUrl: thumbnailUrlOf(url, asset.contentType) };
   }
 
   /**

@@ -15,7 +15,26 @@ describe('kept logos configuration', () => {
       urlTtlSeconds: 3600,
       renditions: { queueLimit: 64, clientLimit: 16 },
       urlSigningKey: undefined,
+      upload: { maxBytes: 5 * 1024 * 1024, maxPixels: 4096 * 4096 },
     });
+  });
+
+  it('reads the upload limits, and refuses a size over 32mb or pixels over what renditions decode', () => {
+    expect(
+      assetsConfig({
+        ASSET_UPLOAD_MAX_BYTES: '2mb',
+        ASSET_UPLOAD_MAX_PIXELS: '1048576',
+      }).upload,
+    ).toEqual({ maxBytes: 2 * 1024 * 1024, maxPixels: 1_048_576 });
+    expect(() => assetsConfig({ ASSET_UPLOAD_MAX_BYTES: '33mb' })).toThrow(
+      /ASSET_UPLOAD_MAX_BYTES/,
+    );
+    expect(() => assetsConfig({ ASSET_UPLOAD_MAX_BYTES: 'big' })).toThrow(
+      /ASSET_UPLOAD_MAX_BYTES/,
+    );
+    expect(() =>
+      assetsConfig({ ASSET_UPLOAD_MAX_PIXELS: String(4096 * 4096 + 1) }),
+    ).toThrow(/ASSET_UPLOAD_MAX_PIXELS/);
   });
 
   it('reads an S3 store with its defaults: us-east-1, virtual-hosted style, prefix assets/, a 15-minute sweep grace', () => {

@@ -1,6 +1,7 @@
 import { registerAs } from '@nestjs/config';
 import {
   boolean,
+  byteSize,
   ConfigurationError,
   httpUrl,
   integer,
@@ -8,6 +9,7 @@ import {
   read,
   type Env,
 } from '../environment/env-values';
+import { MAX_DECODED_PIXELS } from '../image-store/image-dimensions';
 
 export const ASSET_STORES = ['database', 's3'] as const;
 
@@ -49,6 +51,16 @@ export interface AssetsConfig {
   urlSigningKey: string | undefined;
   /** Renditions (…/content?size=N) still to be made: their line's bounds. */
   renditions: RenditionLineLimits;
+  /** A team's own image, uploaded to POST /api/projects/{id}/logos. */
+  upload: UploadLimits;
+}
+
+/** What one uploaded image may be. */
+export interface UploadLimits {
+  /** The file's bytes; one more is refused with 413. */
+  maxBytes: number;
+  /** width × height of a PNG, JPEG or WebP (by its header); more is 400. */
+  maxPixels: number;
 }
 
 /**
@@ -94,9 +106,38 @@ export const assetsConfig = registerAs(
         queueLimit: integer(env, 'RENDITION_QUEUE_LIMIT', 64, 1, 10_000),
         clientLimit: integer(env, 'RENDITION_CLIENT_LIMIT', 16, 1, 10_000),
       },
+      upload: {
+        maxBytes: uploadMaxBytes(env),
+        // At most what renditions decode, so every kept image renders.
+        maxPixels: integer(
+          env,
+          'ASSET_UPLOAD_MAX_PIXELS',
+          MAX_DECODED_PIXELS,
+          1,
+          MAX_DECODED_PIXELS,
+        ),
+      },
     };
   },
 );
+
+/**
+ * The largest upload held: an upload is read into memory whole (to tell
+ * its type and size from its bytes), so the ceiling bounds what a few
+ * uploads at once can take of the pod's memory.
+ */
+export const UPLOAD_MAX_BYTES_CEILING = 32 * 1024 * 1024;
+
+function uploadMaxBytes(env: Env): number {
+  const bytes = byteSize(env, 'ASSET_UPLOAD_MAX_BYTES', 5 * 1024 * 1024);
+  if (bytes > UPLOAD_MAX_BYTES_CEILING) {
+    throw new ConfigurationError(
+      'ASSET_UPLOAD_MAX_BYTES',
+      `must be at most ${UPLOAD_MAX_BYTES_CEILING / (1024 * 1024)}mb`,
+    );
+  }
+  return bytes;
+}
 
 function assetStore(env: Env): AssetStoreConfig {
   const type = oneOf(env, 'ASSET_STORE', ASSET_STORES, 'database');

@@ -1,8 +1,11 @@
 import type { ErrorCode } from '../failures/error-codes';
 import {
+  BadRequestException,
   ConflictException,
   ForbiddenException,
   NotFoundException,
+  PayloadTooLargeException,
+  UnsupportedMediaTypeException,
 } from '@nestjs/common';
 import { ServiceBusyError } from '../failures/retry-later.error';
 import { LOGO_NOT_FOUND_MESSAGE } from '../logo/logo.constants';
@@ -70,5 +73,55 @@ export class AssetStorageUnavailableError extends ServiceBusyError {
 
   constructor(readonly logDetail: string) {
     super(ASSET_STORAGE_UNAVAILABLE_MESSAGE, ASSET_STORAGE_RETRY_AFTER_S);
+  }
+}
+
+/** 413 `file_too_large`: the uploaded file is over ASSET_UPLOAD_MAX_BYTES. */
+export class FileTooLargeException extends PayloadTooLargeException {
+  readonly code: ErrorCode = 'file_too_large';
+
+  constructor(maxBytes: number) {
+    super(
+      `The file is larger than ${maxBytes} bytes, the most an upload may be`,
+    );
+  }
+}
+
+/**
+ * 415 `unsupported_image_type`: the uploaded bytes are not a PNG, JPEG,
+ * WebP or SVG, whatever type the upload declared.
+ */
+export class UnsupportedImageTypeException extends UnsupportedMediaTypeException {
+  readonly code: ErrorCode = 'unsupported_image_type';
+
+  constructor() {
+    super('The file must be a PNG, JPEG, WebP or SVG image');
+  }
+}
+
+/**
+ * 400 `too_many_pixels`: the uploaded raster image has more pixels than
+ * ASSET_UPLOAD_MAX_PIXELS, or a header whose size cannot be read.
+ */
+export class TooManyPixelsException extends BadRequestException {
+  readonly code: ErrorCode = 'too_many_pixels';
+
+  constructor(maxPixels: number) {
+    super(
+      `The image must state its size and have at most ${maxPixels} pixels (width × height)`,
+    );
+  }
+}
+
+/**
+ * 400 `invalid_upload`: a multipart body that is not one `file` part with
+ * the optional fields (a second file, an unknown file field, too many
+ * parts or fields, a field too long, a body cut short).
+ */
+export class InvalidUploadException extends BadRequestException {
+  readonly code: ErrorCode = 'invalid_upload';
+
+  constructor(message: string) {
+    super(message);
   }
 }

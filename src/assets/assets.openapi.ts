@@ -1,3 +1,8 @@
+import { ApiMultipartBody } from '../docs/multipart-body.openapi';
+import {
+  UPLOAD_FILE_FIELD,
+  UPLOAD_NAME_FIELD,
+} from './uploaded-logo.interceptor';
 import { applyDecorators } from '@nestjs/common';
 import {
   ApiBody,
@@ -75,7 +80,7 @@ export const KeepLogoEndpoint = () =>
       summary:
         "Keep a logo (a new one, or the one previewed) as an asset of the project's LOGO section",
       description:
-        "Either the logo request of POST /api/ai/generate-logo without projectId, through the same line, rate limit, deadline and retries (the image model is always asked for the image itself); or `{logoUrl}`, a logo URL POST /api/ai/generate-logo answered that this service hosts, kept byte for byte with no call to the image model (any other URL: 400; expired: 404 `Logo not found`). The project is checked (404) and its room (409) before the image model is called. The bytes (PNG, JPEG or WebP, at most IMAGE_MAX_BYTES) are kept in the database or an S3-compatible bucket (ASSET_STORE); the asset then shows in GET /api/projects/{id} and counts in `_count.assets`. The answer carries the project's new ETag.",
+        "Either the logo request of POST /api/ai/generate-logo without projectId, through the same line, rate limit, deadline and retries (the image model is always asked for the image itself); or `{logoUrl}`, a logo URL POST /api/ai/generate-logo answered that this service hosts, kept byte for byte with no call to the image model (any other URL: 400; expired: 404 `Logo not found`); or, as `multipart/form-data`, the team's own image in the `file` part (no model is called; `model` is `uploaded`, `prompt` empty). With CORS_ORIGINS set, an upload must carry Authorization or Idempotency-Key (headers only a CORS preflight lets a page send), else 415. The project is checked (404) and its room (409) before the image model is called. The bytes (PNG, JPEG or WebP, at most IMAGE_MAX_BYTES) are kept in the database or an S3-compatible bucket (ASSET_STORE); the asset then shows in GET /api/projects/{id} and counts in `_count.assets`. The answer carries the project's new ETag.",
       operationId: 'keepLogo',
     }),
     PROJECT_ID_PARAM,
@@ -106,6 +111,27 @@ export const KeepLogoEndpoint = () =>
         },
       },
     }),
+    ApiMultipartBody({
+      schema: {
+        type: 'object',
+        required: [UPLOAD_FILE_FIELD],
+        properties: {
+          [UPLOAD_FILE_FIELD]: {
+            type: 'string',
+            format: 'binary',
+            description:
+              "The team's own logo: PNG, JPEG, WebP or SVG, told from its bytes (the part's Content-Type is ignored), at most ASSET_UPLOAD_MAX_BYTES (413 `file_too_large`) and, a raster, ASSET_UPLOAD_MAX_PIXELS pixels (400 `too_many_pixels`); anything else is 415 `unsupported_image_type`. An SVG is rebuilt from an allow-list (no script, event handlers, foreignObject, animation or external references) and served with a sandboxing Content-Security-Policy; one that cannot be is 400 `svg_unsafe`.",
+          },
+          [UPLOAD_NAME_FIELD]: {
+            type: 'string',
+            maxLength: 1024,
+            description:
+              "The asset's fileName (made safe, with the extension of the real type); default: the file part's own name.",
+            example: 'acme-logo.png',
+          },
+        },
+      },
+    }),
     ApiResponse({
       status: 201,
       description:
@@ -123,14 +149,15 @@ export const KeepLogoEndpoint = () =>
     }),
     ApiInvalidInput(
       'error',
-      'A validation rule failed (checked before anything else), or, without PUBLIC_BASE_URL, the Host header is not a host',
+      'A validation rule failed (checked before anything else), or, without PUBLIC_BASE_URL, the Host header is not a host. An upload: `invalid_upload` (no `file` part, a second file, too many parts or fields), `too_many_pixels` (over ASSET_UPLOAD_MAX_PIXELS, or a header whose size cannot be read), `svg_unsafe` (an SVG that cannot be made safe)',
       {
         path: ['style'],
         message: `Invalid enum value. Expected ${LOGO_STYLES.map((s) => `'${s}'`).join(' | ')}`,
         code: 'invalid_enum_value',
       },
+      { upload: true },
     ),
-    ApiBodyFailures('error'),
+    ApiBodyFailures('error', { upload: true }),
     ApiFailure(
       'error',
       404,

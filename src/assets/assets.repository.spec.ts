@@ -55,6 +55,9 @@ describe('AssetsRepository (SQLite)', () => {
     prompt: 'a logo',
     model: 'image-model',
     createdAt: '2026-03-01T12:00:00.000Z',
+    fileName: 'logo.png',
+    width: null,
+    height: null,
   });
 
   const keep = (
@@ -247,5 +250,39 @@ describe('AssetsRepository (SQLite)', () => {
       new Set(kept.map((asset) => asset.id)),
     );
     await expect(assets.existingAssetIds([])).resolves.toEqual(new Set());
+  });
+
+  it('lists unsized raster images after a cursor, in id order; a size is set once', async () => {
+    const first = await keep(ann);
+    const second = await keep(bob);
+    const icon = await changing(ann.id, async (transaction) => {
+      const record = { ...recordOf(ann), contentType: 'image/x-icon' };
+      await assets.insert(transaction, record);
+      return record;
+    });
+    const sized = await changing(ann.id, async (transaction) => {
+      const record = { ...recordOf(ann), width: 10, height: 10 };
+      await assets.insert(transaction, record);
+      return record;
+    });
+    const ids = (rows: Array<{ id: string }>) => rows.map((row) => row.id);
+    const [low, high] = [first.id, second.id].sort();
+    await expect(assets.unsized('', 10).then(ids)).resolves.toEqual([
+      low,
+      high,
+    ]);
+    await expect(assets.unsized(low, 10).then(ids)).resolves.toEqual([high]);
+    await expect(assets.unsized('', 1).then(ids)).resolves.toEqual([low]);
+    expect(ids(await assets.unsized('', 10))).not.toContain(icon.id);
+    expect(ids(await assets.unsized('', 10))).not.toContain(sized.id);
+
+    await assets.setSize(first.id, { width: 64, height: 32 });
+    await assets.setSize(first.id, { width: 1, height: 1 });
+    await expect(assets.find(ann.id, first.id)).resolves.toMatchObject({
+      width: 64,
+      height: 32,
+      fileName: 'logo.png',
+    });
+    expect(ids(await assets.unsized('', 10))).toEqual([second.id]);
   });
 });

@@ -35,7 +35,17 @@ const fromRow = (row: AssetRecord): AssetRecord => ({
   ...row,
   byteSize: Number(row.byteSize),
   createdAt: isoTimestamp(row.createdAt),
+  width: row.width === null ? null : Number(row.width),
+  height: row.height === null ? null : Number(row.height),
 });
+
+/** An image asset whose size has not been read yet (kept before sizes were). */
+export interface UnsizedAsset {
+  id: string;
+  projectId: string;
+  byteSize: number;
+  contentType: string;
+}
 
 /**
  * Ids are looked up this many at a time, the last batch padded, so that
@@ -262,6 +272,38 @@ export class AssetsRepository {
       if (!row || row.bytes === null) return null;
       return Buffer.isBuffer(row.bytes) ? row.bytes : Buffer.from(row.bytes);
     });
+  }
+
+  /**
+   * Up to `limit` PNG, JPEG or WebP assets without a size, by id after
+   * `after` (keyset: each batch starts where the last one ended, so an
+   * image whose size cannot be read is passed, not read again).
+   */
+  async unsized(after: string, limit: number): Promise<UnsizedAsset[]> {
+    const rows = await this.db.read((manager) =>
+      sqlFor(manager).rows<UnsizedAsset>(
+        `SELECT "id", "projectId", "byteSize", "contentType" FROM "assets" WHERE "width" IS NULL AND "contentType" IN ('image/png', 'image/jpeg', 'image/webp') AND "id" > $1 ORDER BY "id" LIMIT $2`,
+        [after, limit],
+      ),
+    );
+    return rows.map((row) => ({ ...row, byteSize: Number(row.byteSize) }));
+  }
+
+  /**
+   * Records the size read from an asset's bytes, unless another process
+   * did first. Not a change of the project (no version, no event): the
+   * bytes are the same, only now described.
+   */
+  async setSize(
+    assetId: string,
+    size: { width: number; height: number },
+  ): Promise<void> {
+    await this.db.write((manager) =>
+      sqlFor(manager).changes(
+        'UPDATE "assets" SET "width" = $2, "height" = $3 WHERE "id" = $1 AND "width" IS NULL',
+        [assetId, size.width, size.height],
+      ),
+    );
   }
 
   /** Which of these asset ids have a row (the S3 store's sweep asks). */

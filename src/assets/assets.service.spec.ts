@@ -19,13 +19,23 @@ import {
   AssetNotFoundException,
   AssetStorageUnavailableError,
   AssetUrlRefusedException,
+  FileTooLargeException,
   PreviewedLogoNotFoundException,
+  TooManyPixelsException,
+  UnsupportedImageTypeException,
 } from './assets.errors';
 import { AssetsRepository } from './assets.repository';
-import { AssetsService, type ProducedAsset } from './assets.service';
+import {
+  AssetsService,
+  UPLOADED_MODEL,
+  type ProducedAsset,
+} from './assets.service';
 import { KeepPreviewedLogoDto } from './dto/keep-previewed-logo.dto';
 import type { KeepLogoBody } from './keep-logo-body.pipe';
 import { ParkedLogos } from './parked-logos';
+import { UploadedLogo } from './uploaded-logo';
+import type { AssetRecord } from './dto/asset.dto';
+import { SvgRefusedError } from '../svg-safety/svg-refused.error';
 
 const PROJECT = newId();
 const ASSET = newId();
@@ -50,6 +60,22 @@ const LOGO_REQUEST = {
 
 const previewedAt = (logoUrl: string) =>
   Object.assign(new KeepPreviewedLogoDto(), { logoUrl });
+
+const UPLOAD_LIMITS = { maxBytes: 4096, maxPixels: 100 * 100 };
+
+/** A PNG's signature and IHDR chunk: enough for its size to be read. */
+function pngOf(width: number, height: number): Buffer {
+  const bytes = Buffer.alloc(33);
+  Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]).copy(bytes);
+  bytes.writeUInt32BE(13, 8);
+  bytes.write('IHDR', 12, 'latin1');
+  bytes.writeUInt32BE(width, 16);
+  bytes.writeUInt32BE(height, 20);
+  return bytes;
+}
+
+const stagedBytesOf = (bytes: { stage: jest.Mock }) =>
+  (bytes.stage.mock.calls[0][0] as { bytes: Buffer }).bytes;
 
 const imageOf = (name: string) => ({
   bytes: Buffer.from(name),
@@ -97,6 +123,10 @@ async function build() {
   };
   const urls = {
     urlOf: jest.fn(() => `${BASE}/asset`),
+    answerUrlsOf: jest.fn(() => ({
+      url: `${BASE}/asset`,
+      thumbnailUrl: `${BASE}/asset?size=128`,
+    })),
     allows: jest.fn(() => true),
     secondsLeft: jest.fn(() => undefined),
   };
@@ -130,7 +160,10 @@ async function build() {
       { provide: ProjectScope, useValue: scope },
       { provide: WorkspaceStatuses, useValue: statuses },
       { provide: HostedLogos, useValue: hostedLogos },
-      { provide: assetsConfig.KEY, useValue: { maxPerProject: MAX } },
+      {
+        provide: assetsConfig.KEY,
+        useValue: { maxPerProject: MAX, upload: UPLOAD_LIMITS },
+      },
       {
         provide: logoConfig.KEY,
         useValue: { imageApi: { model: 'image-model', deadlineMs: 1000 } },
@@ -333,6 +366,100 @@ describe('AssetsService', () => {
     });
   });
 
+  describe('keepLogo with an upload', () => {
+    it('keeps an uploaded PNG as it is, sized and named from its bytes and sent name, without the model', async () => {
+      const { service, logo, rows, bytes } = await build();
+      const png = pngOf(64, 48);
+      const kept = await service.keepLogo(
+        PROJECT,
+        new UploadedLogo(png, 'C:\\logos\\Acme Logo.jpeg'),
+        ANN,
+      );
+      expect(logo.generateImage).not.toHaveBeenCalled();
+      expect(stagedBytesOf(bytes).equals(png)).toBe(true);
+      expect(rows.insert).toHaveBeenCalledWith(
+        expect.anything(),
+        expect.objectContaining({
+          contentType: 'image/png',
+          fileName: 'Acme-Logo.png',
+          width: 64,
+          height: 48,
+          model: UPLOADED_MODEL,
+          prompt: '',
+        }),
+      );
+      expect('kept' in kept && kept.kept.asset.thumbnailUrl).toBe(
+        `${BASE}/asset?size=128`,
+      );
+    });
+
+    it('judges the bytes, never the declared type: anything but PNG, JPEG, WebP or SVG is 415', async () => {
+      const { service, rows } = await build();
+      for (const bytes of [
+        Buffer.from('GIF89a\x01\x00'),
+        Buffer.from('%PDF-1.7'),
+        Buffer.from('plain text, not markup'),
+      ]) {
+        await expect(
+          service.keepLogo(PROJECT, new UploadedLogo(bytes, 'a.png'), ANN),
+        ).rejects.toBeInstanceOf(UnsupportedImageTypeException);
+      }
+      expect(rows.reserveSlot).not.toHaveBeenCalled();
+    });
+
+    it('a file over ASSET_UPLOAD_MAX_BYTES is 413, a raster over ASSET_UPLOAD_MAX_PIXELS (or unsized) is 400', async () => {
+      const { service, rows } = await build();
+      const upload = (bytes: Buffer) =>
+        service.keepLogo(PROJECT, new UploadedLogo(bytes, 'a.png'), ANN);
+      await expect(upload(Buffer.alloc(4097, 0x89))).rejects.toBeInstanceOf(
+        FileTooLargeException,
+      );
+      await expect(upload(pngOf(101, 100))).rejects.toBeInstanceOf(
+        TooManyPixelsException,
+      );
+      await expect(upload(pngOf(0, 0))).rejects.toBeInstanceOf(
+        TooManyPixelsException,
+      );
+      expect(rows.reserveSlot).not.toHaveBeenCalled();
+      await expect(upload(pngOf(100, 100))).resolves.toBeDefined();
+    });
+
+    it('keeps an uploaded SVG rebuilt without its script, unsized; one that cannot be made safe is 400 svg_unsafe', async () => {
+      const { service, rows, bytes } = await build();
+      const svg = Buffer.from(
+        '<svg xmlns="http://www.w3.org/2000/svg" onload="alert(1)"><script>alert(2)</script><circle r="4"/></svg>',
+      );
+      await service.keepLogo(PROJECT, new UploadedLogo(svg, undefined), ANN);
+      expect(stagedBytesOf(bytes).toString()).toBe(
+        '<svg xmlns="http://www.w3.org/2000/svg"><circle r="4"/></svg>',
+      );
+      const row = rows.insert.mock.calls[0][1] as AssetRecord;
+      expect(row).toMatchObject({
+        contentType: 'image/svg+xml',
+        width: null,
+        height: null,
+      });
+      expect(row.fileName).toBe(`logo-${row.id.slice(-8)}.svg`);
+      await expect(
+        service.keepLogo(
+          PROJECT,
+          new UploadedLogo(
+            Buffer.from('<!DOCTYPE svg [<!ENTITY a "b">]><svg>&a;</svg>'),
+            'x.svg',
+          ),
+          ANN,
+        ),
+      ).rejects.toBeInstanceOf(SvgRefusedError);
+    });
+
+    it('a generated logo is named <kind>-<end of its id>.<ext>', async () => {
+      const { service, rows } = await build();
+      await service.keepLogo(PROJECT, LOGO_REQUEST, ANN);
+      const row = rows.insert.mock.calls[0][1] as AssetRecord;
+      expect(row.fileName).toBe(`logo-${row.id.slice(-8)}.png`);
+    });
+  });
+
   describe('stageResult', () => {
     const result = (name: string, replaces?: string): ProducedAsset => ({
       kind: replaces === undefined ? 'logo' : 'brand-kit',
@@ -348,6 +475,40 @@ describe('AssetsService', () => {
         produced,
         new AbortController().signal,
       );
+
+    it("keeps a brand-kit file's own name and an image's size; other results get the default name", async () => {
+      const { service, rows, transaction } = await build();
+      const keep = async (produced: ProducedAsset) => {
+        const staged = await service.stageResult(
+          { projectId: PROJECT, sectionId: null },
+          produced,
+          new AbortController().signal,
+        );
+        await staged.keepIn(transaction as never);
+        return rows.insert.mock.calls.at(-1)![1] as AssetRecord;
+      };
+      const icon = await keep({
+        ...result('y'),
+        bytes: pngOf(512, 512),
+        kind: 'brand-kit',
+        fileName: 'icon-512.png',
+      });
+      expect([icon.fileName, icon.width, icon.height]).toEqual([
+        'icon-512.png',
+        512,
+        512,
+      ]);
+      const copy = await keep({
+        ...result('z'),
+        kind: 'marketing-copy',
+        contentType: 'application/json',
+      });
+      expect([copy.fileName, copy.width, copy.height]).toEqual([
+        `marketing-copy-${copy.id.slice(-8)}.json`,
+        null,
+        null,
+      ]);
+    });
 
     it("a task's result is kept only while the project has room for one more", async () => {
       const { service, rows, transaction } = await build();

@@ -2,7 +2,17 @@ import { Inject, Injectable, Logger } from '@nestjs/common';
 import type { Readable } from 'node:stream';
 import type { ConfigType } from '@nestjs/config';
 import { logoConfig } from '../logo/logo.config';
-import { assetsConfig, type AssetsConfig } from './assets.config';
+import {
+  assetsConfig,
+  type AssetsConfig,
+  type UploadLimits,
+} from './assets.config';
+import { sanitizeSvg } from '../svg-safety/sanitize-svg';
+import { sniffImageType, SVG_TYPE } from '../image-store/image-type';
+import { isWithinPixelLimit } from '../image-store/image-dimensions';
+import { defaultFileName, uploadedFileName } from './asset-file-names';
+import { sizeOfImage } from './asset-sizes';
+import { UploadedLogo } from './uploaded-logo';
 import type { ExpectedVersions } from '../project-scope/version-conditions';
 import type { CallContext } from '../common/call-context';
 import { isWellFormedId, newId } from '../common/ids';
@@ -29,7 +39,10 @@ import {
   AssetNotFoundException,
   AssetStorageUnavailableError,
   AssetUrlRefusedException,
+  FileTooLargeException,
   PreviewedLogoNotFoundException,
+  TooManyPixelsException,
+  UnsupportedImageTypeException,
 } from './assets.errors';
 import { AssetsRepository } from './assets.repository';
 import { toAssetDto, type AssetKind, type AssetRecord } from './dto/asset.dto';
@@ -49,10 +62,23 @@ import type {
   KeepLogoCommand,
   KeptAsset,
   KeptLogo,
+  UploadedSource,
 } from './kept-asset';
 
 /** Beyond the logo deadline, time for the asset to be stored. */
 const LEASE_MARGIN_MS = 10_000;
+
+/** An uploaded SVG's bounds beyond its bytes: a logo has a few hundred elements. */
+const SVG_UPLOAD_MAX_ELEMENTS = 5_000;
+const SVG_UPLOAD_MAX_DEPTH = 32;
+
+/**
+ * Text that could be an SVG: it starts (after a byte order mark and
+ * space) with `<`. Anything else is not an image type taken (415); an
+ * XML document that is not an SVG is a 400 of the sanitizer.
+ */
+const looksLikeXml = (bytes: Buffer): boolean =>
+  /^(\uFEFF)?\s*</.test(bytes.subarray(0, 1024).toString('utf8'));
 
 /** What a task made, to be kept as an asset. */
 export interface ProducedAsset {
@@ -68,7 +94,12 @@ export interface ProducedAsset {
    * and it does not count against ASSET_MAX_PER_PROJECT.
    */
   replaces?: string;
+  /** Its name (a brand-kit file's); else the default (asset-file-names.ts). */
+  fileName?: string;
 }
+
+/** Told as the model of an uploaded image: no model made it. */
+export const UPLOADED_MODEL = 'uploaded';
 
 /** One result of a task, staged: kept in the runner's transaction, or discarded. */
 export interface StagedResult {
@@ -104,6 +135,7 @@ export class AssetsService {
   private readonly logger = new Logger(AssetsService.name);
   private readonly maxPerProject: number;
   private readonly leaseMs: number;
+  private readonly upload: UploadLimits;
   /** Told as the model of a previewed logo hosted before models were recorded. */
   private readonly model: string;
 
@@ -122,6 +154,7 @@ export class AssetsService {
     @Inject(logoConfig.KEY) logoSettings: ConfigType<typeof logoConfig>,
   ) {
     this.maxPerProject = config.maxPerProject;
+    this.upload = config.upload;
     this.model = logoSettings.imageApi.model;
     this.leaseMs = logoSettings.imageApi.deadlineMs + LEASE_MARGIN_MS;
   }
@@ -212,6 +245,10 @@ export class AssetsService {
     // A bucket that cannot take the bytes now is found out before paying.
     await this.bytes.checkReachable();
     const { key, source } = command;
+    if ('uploaded' in source) {
+      // Nothing was paid for: nothing to park.
+      return this.store(command, source.uploaded, reservation, source.sentName);
+    }
     if ('previewedFile' in source) {
       // Already paid for, and kept until its expiry: nothing to park.
       return this.store(command, await this.previewed(source), reservation);
@@ -239,6 +276,7 @@ export class AssetsService {
     request: KeepLogoBody,
     baseUrl: string,
   ): KeepLogoCommand['source'] {
+    if (request instanceof UploadedLogo) return this.uploadedSource(request);
     if (!(request instanceof KeepPreviewedLogoDto)) {
       return {
         prompt: buildLogoPrompt(request),
@@ -256,6 +294,41 @@ export class AssetsService {
       ]);
     }
     return { previewedFile };
+  }
+
+  /**
+   * An uploaded image judged by its bytes alone (the type it was sent
+   * with is never read): 413 over ASSET_UPLOAD_MAX_BYTES; 415 unless PNG,
+   * JPEG, WebP or SVG; a raster over ASSET_UPLOAD_MAX_PIXELS (or without
+   * a readable size) 400; an SVG rebuilt from the allow-list
+   * (svg-safety), 400 when it cannot be.
+   */
+  private uploadedSource(upload: UploadedLogo): UploadedSource {
+    const { maxBytes, maxPixels } = this.upload;
+    if (upload.bytes.length > maxBytes) {
+      throw new FileTooLargeException(maxBytes);
+    }
+    const sniffed = sniffImageType(upload.bytes);
+    const image = { prompt: '', model: UPLOADED_MODEL };
+    if (sniffed) {
+      if (!isWithinPixelLimit(upload.bytes, sniffed, maxPixels)) {
+        throw new TooManyPixelsException(maxPixels);
+      }
+      return {
+        uploaded: { ...image, bytes: upload.bytes, type: sniffed },
+        sentName: upload.sentName,
+      };
+    }
+    if (!looksLikeXml(upload.bytes)) throw new UnsupportedImageTypeException();
+    const { svg } = sanitizeSvg(upload.bytes.toString('utf8'), {
+      maxBytes,
+      maxElements: SVG_UPLOAD_MAX_ELEMENTS,
+      maxDepth: SVG_UPLOAD_MAX_DEPTH,
+    });
+    return {
+      uploaded: { ...image, bytes: Buffer.from(svg, 'utf8'), type: SVG_TYPE },
+      sentName: upload.sentName,
+    };
   }
 
   /** The previewed logo's bytes and origin; 404 once it has expired. */
@@ -281,6 +354,7 @@ export class AssetsService {
     command: KeepLogoCommand,
     image: LogoImage,
     reservation: string,
+    sentName?: string,
   ): Promise<KeptLogo> {
     const { projectId } = command;
     const id = newId();
@@ -317,6 +391,15 @@ export class AssetsService {
           prompt: image.prompt,
           model: image.model,
           createdAt: new Date().toISOString(),
+          fileName:
+            sentName === undefined
+              ? defaultFileName('logo', id, image.type.mediaType)
+              : uploadedFileName(sentName, {
+                  kind: 'logo',
+                  id,
+                  contentType: image.type.mediaType,
+                }),
+          ...sizeOfImage(image.bytes),
         };
         await this.rows.insert(transaction, asset);
         // The LOGO section holds a result now: it is for review.
@@ -325,7 +408,10 @@ export class AssetsService {
         await this.rows.releaseSlot(reservation, transaction);
         const kept: KeptLogo = {
           kept: {
-            asset: toAssetDto(asset, this.urls.urlOf(asset, command.baseUrl)),
+            asset: toAssetDto(
+              asset,
+              this.urls.answerUrlsOf(asset, command.baseUrl),
+            ),
           },
           change: { version },
         };
@@ -387,8 +473,9 @@ export class AssetsService {
     signal: AbortSignal,
   ): Promise<StagedResult> {
     const { projectId, sectionId } = target;
+    const id = newId();
     const record: AssetRecord = {
-      id: newId(),
+      id,
       projectId,
       sectionId,
       kind: result.kind,
@@ -398,6 +485,9 @@ export class AssetsService {
       prompt: result.prompt,
       model: result.model,
       createdAt: new Date().toISOString(),
+      fileName:
+        result.fileName ?? defaultFileName(result.kind, id, result.contentType),
+      ...sizeOfImage(result.bytes),
     };
     const bytes = await this.bytes.stage(
       { ...record, assetId: record.id, bytes: result.bytes },
@@ -444,8 +534,8 @@ export class AssetsService {
   ): Promise<KeptAsset> {
     const owner = ProjectAccess.of(context).readOwner();
     const asset = await this.find(projectId, assetId, owner);
-    const url = this.urls.urlOf(asset, context.baseUrlOrRelative());
-    return { asset: toAssetDto(asset, url) };
+    const urls = this.urls.answerUrlsOf(asset, context.baseUrlOrRelative());
+    return { asset: toAssetDto(asset, urls) };
   }
 
   /**

@@ -1,4 +1,19 @@
-import { Body, Controller, Delete, Get, Param, Post } from '@nestjs/common';
+import {
+  Body,
+  Controller,
+  Delete,
+  Get,
+  Param,
+  Post,
+  UseInterceptors,
+} from '@nestjs/common';
+import { FileInterceptor } from '@nestjs/platform-express';
+import { AcceptsUpload } from '../platform/body/accepts-upload.decorator';
+import {
+  UPLOAD_FILE_FIELD,
+  UploadFailuresInterceptor,
+  UploadedLogoInterceptor,
+} from './uploaded-logo.interceptor';
 import { ApiTags } from '@nestjs/swagger';
 import { Authenticated } from '../auth/authenticated.decorator';
 import type { Preconditions } from '../project-scope/preconditions.decorator';
@@ -26,6 +41,12 @@ export class ProjectAssetsController {
 
   @Post('logos')
   @KeepLogoEndpoint()
+  @AcceptsUpload()
+  @UseInterceptors(
+    UploadFailuresInterceptor,
+    FileInterceptor(UPLOAD_FILE_FIELD),
+    UploadedLogoInterceptor,
+  )
   async keepLogo(
     @Param('id') id: string,
     @Body(KeepLogoBodyPipe) request: KeepLogoBody,

@@ -50,6 +50,9 @@ describe('BrandKitRepository (SQLite)', () => {
         prompt: 'a logo',
         model: 'image-model',
         createdAt: new Date().toISOString(),
+        fileName: 'logo.png',
+        width: null,
+        height: null,
         ...fields,
       };
       await assets.insert(transaction, record);
@@ -103,6 +106,7 @@ describe('BrandKitRepository (SQLite)', () => {
       kind: 'brand-kit',
       contentType: 'image/png',
       prompt: kitFilePrompt('logo.png', logo.id),
+      fileName: 'logo.png',
       createdAt: '2026-03-01T12:00:00.000Z',
     });
     const newer = await keep(project, {
@@ -118,5 +122,6 @@ describe('BrandKitRepository (SQLite)', () => {
     });
     const files = await kits.kitFiles(project.id, logo.id);
     expect(files.map((file) => file.id)).toEqual([newer.id, older.id]);
+    expect(files[1].fileName).toBe('logo.png');
   });
 });

@@ -16,7 +16,8 @@ export interface KitSource {
 export interface KitFileRow {
   id: string;
   projectId: string;
-  prompt: string;
+  /** Its name in the kit (favicon.ico, logo.png, …). */
+  fileName: string;
   byteSize: number;
 }
 
@@ -67,7 +68,7 @@ export class BrandKitRepository {
   async kitFiles(projectId: string, logoId: string): Promise<KitFileRow[]> {
     const rows = await this.db.read((manager) =>
       sqlFor(manager).rows<KitFileRow>(
-        `SELECT "id", "projectId", "prompt", "byteSize" FROM "assets" WHERE "projectId" = $1 AND "kind" = 'brand-kit' AND "prompt" LIKE $2 ORDER BY "createdAt" DESC, "id" DESC`,
+        `SELECT "id", "projectId", "fileName", "byteSize" FROM "assets" WHERE "projectId" = $1 AND "kind" = 'brand-kit' AND "prompt" LIKE $2 ORDER BY "createdAt" DESC, "id" DESC`,
         [projectId, `% from logo ${logoId}`],
       ),
     );

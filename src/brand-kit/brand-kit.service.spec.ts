@@ -24,7 +24,7 @@ const kitFiles = (names: readonly string[]) =>
   names.map((name, index) => ({
     id: `asset-${index}`,
     projectId: PROJECT,
-    prompt: kitFilePrompt(name, LOGO),
+    fileName: name,
     byteSize: 3,
   }));
 
@@ -136,10 +136,10 @@ describe('BrandKitService', () => {
     const newest = BRAND_KIT_FILES.map((name) => ({
       id: `new-${name}`,
       projectId: PROJECT,
-      prompt: kitFilePrompt(name, LOGO),
+      fileName: name,
       byteSize: 3,
     }));
-    const older = newest.map((row) => ({ ...row, id: `old-${row.prompt}` }));
+    const older = newest.map((row) => ({ ...row, id: `old-${row.fileName}` }));
     kits.kitFiles.mockResolvedValue([...newest, ...older]);
     const zip = await service.zip(PROJECT, context);
     const chunks: Buffer[] = [];
@@ -155,6 +155,22 @@ describe('BrandKitService', () => {
       3,
       context.signal,
     );
+  });
+
+  it('a kit file is zipped under its stored file name, whatever its prompt says', async () => {
+    // Rows as the migration left them: the name is the stored fileName.
+    kits.kitFiles.mockResolvedValue(
+      kitFiles(BRAND_KIT_FILES).map((row) => ({
+        ...row,
+        prompt: `renamed ${kitFilePrompt(row.fileName, LOGO)}`,
+      })),
+    );
+    const zip = await service.zip(PROJECT, context);
+    const chunks: Buffer[] = [];
+    for await (const chunk of zip.body) chunks.push(chunk as Buffer);
+    const text = Buffer.concat(chunks).toString('latin1');
+    for (const name of BRAND_KIT_FILES) expect(text).toContain(name);
+    expect(text).not.toContain('renamed');
   });
 
   it("an admin's read of a kit sees any user's project", async () => {

@@ -120,8 +120,7 @@ export class BrandKitService {
 function newestByName(rows: KitFileRow[]): Map<string, KitFileRow> {
   const byName = new Map<string, KitFileRow>();
   for (const row of rows) {
-    const name = row.prompt.split(' ')[0];
-    if (!byName.has(name)) byName.set(name, row);
+    if (!byName.has(row.fileName)) byName.set(row.fileName, row);
   }
   return byName;
 }

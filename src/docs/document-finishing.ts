@@ -4,6 +4,10 @@ import {
   type RouteAuth,
 } from '../failures/failure-responses.openapi';
 import { closedSchemas } from './closed-schema.decorator';
+import {
+  MULTIPART_BODY_EXTENSION,
+  type MediaTypeObject,
+} from './multipart-body.openapi';
 
 type OperationObject = NonNullable<OpenAPIObject['paths'][string]['get']>;
 
@@ -103,6 +107,7 @@ export function finishDocument(
       if (security) operation.security = security;
       operation.responses['431'] ??= HEADERS_TOO_LARGE;
       addRequestIdHeader(operation);
+      addMultipartBody(operation);
       for (const parameter of operation.parameters ?? []) {
         if ('in' in parameter && !parameter.required) {
           if (bearerRequired && parameter.name === 'userId') {
@@ -127,6 +132,17 @@ export function finishDocument(
   }
   if (bearerRequired) userIdFromToken(document);
   return withSortedRequiredLists(document);
+}
+
+/** A route's form body (ApiMultipartBody) beside its JSON one. */
+function addMultipartBody(operation: OperationObject): void {
+  const extended = operation as OperationObject & Record<string, unknown>;
+  const media = extended[MULTIPART_BODY_EXTENSION];
+  if (media === undefined) return;
+  delete extended[MULTIPART_BODY_EXTENSION];
+  const body = operation.requestBody;
+  if (!body || '$ref' in body) return;
+  body.content['multipart/form-data'] = media as MediaTypeObject;
 }
 
 function addRequestIdHeader(operation: OperationObject): void {

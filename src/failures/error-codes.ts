@@ -46,6 +46,35 @@ export const ERROR_CODES = {
     retry: false,
     meaning: 'A Content-Type a browser sends without a CORS preflight',
   },
+  invalid_upload: {
+    statuses: [400],
+    retry: false,
+    meaning:
+      'A multipart upload without exactly one `file` part, or over its limits of parts and fields',
+  },
+  file_too_large: {
+    statuses: [413],
+    retry: false,
+    meaning: 'The uploaded file is larger than ASSET_UPLOAD_MAX_BYTES',
+  },
+  unsupported_image_type: {
+    statuses: [415],
+    retry: false,
+    meaning:
+      'The uploaded file is not a PNG, JPEG, WebP or SVG, told from its bytes (the declared type is ignored)',
+  },
+  too_many_pixels: {
+    statuses: [400],
+    retry: false,
+    meaning:
+      'The uploaded image has more pixels than ASSET_UPLOAD_MAX_PIXELS, or its size cannot be read',
+  },
+  svg_unsafe: {
+    statuses: [400],
+    retry: false,
+    meaning:
+      'An SVG that cannot be made safe: not well-formed, a DOCTYPE or entities, another root than `<svg>`, or over the size, element or nesting bounds',
+  },
   headers_too_large: {
     statuses: [431],
     retry: false,

@@ -95,6 +95,29 @@ export class BodyValidationErrorResponseDto {
   code: 'invalid_input' | 'invalid_json';
 }
 
+/**
+ * A route that also takes an uploaded file: the validation failure, or
+ * `{error, code}` refusing the upload itself (a form without its file
+ * part, too many pixels, an SVG that cannot be made safe).
+ */
+export class UploadRefusalResponseDto {
+  @ApiProperty({ example: 'Invalid input' })
+  error: string;
+
+  @ApiPropertyOptional({
+    type: [ValidationIssueDto],
+    description: 'With "Invalid input": one issue per failed rule',
+  })
+  details?: ValidationIssueDto[];
+
+  @ApiProperty({
+    description: `${CODE_DESCRIPTION}: invalid_input, or for an upload invalid_upload, too_many_pixels or svg_unsafe`,
+    enum: ['invalid_input', 'invalid_upload', 'too_many_pixels', 'svg_unsafe'],
+    example: 'invalid_input',
+  })
+  code: 'invalid_input' | 'invalid_upload' | 'too_many_pixels' | 'svg_unsafe';
+}
+
 /** The logo route: `{success:false, error}`. */
 export class LogoErrorResponseDto {
   @ApiProperty({ example: false, enum: [false] })

@@ -7,6 +7,7 @@ import {
   LogoValidationErrorResponseDto,
   RETRY_AFTER_HEADER,
   ValidationErrorResponseDto,
+  UploadRefusalResponseDto,
 } from './error-responses.dto';
 import { defaultCodeOf, type ErrorCode } from './error-codes';
 import { UNREADABLE_BODY_MESSAGE } from './unreadable-body.error';
@@ -146,11 +147,13 @@ export function ApiInvalidInput(
   envelope: Envelope,
   description: string,
   issue: { path: (string | number)[]; message: string; code: string },
-  options: { unreadableBody?: boolean } = {},
+  options: { unreadableBody?: boolean; upload?: boolean } = {},
 ) {
-  const type = options.unreadableBody
-    ? BodyValidationErrorResponseDto
-    : ValidationErrorResponseDto;
+  const type = options.upload
+    ? UploadRefusalResponseDto
+    : options.unreadableBody
+      ? BodyValidationErrorResponseDto
+      : ValidationErrorResponseDto;
   return ApiResponse({
     status: 400,
     description,
@@ -165,18 +168,21 @@ export function ApiInvalidInput(
 /**
  * 413, 408 and 415: what reading a JSON body can refuse. `optionalBody`:
  * the route takes a request without a body (@OptionalBody), which none of
- * these refuse.
+ * these refuse. `upload`: the route also takes a file
+ * (multipart/form-data), refused with its own codes.
  */
 export function ApiBodyFailures(
   envelope: Envelope,
-  { optionalBody = false }: { optionalBody?: boolean } = {},
+  options: { optionalBody?: boolean; upload?: boolean } = {},
 ) {
   return applyDecorators(
     ApiFailure(
       envelope,
       413,
       'Request body is too large',
-      'The body is larger than BODY_LIMIT (default 1 MB)',
+      options.upload
+        ? 'The body is larger than BODY_LIMIT (default 1 MB); an uploaded file larger than ASSET_UPLOAD_MAX_BYTES is `file_too_large`'
+        : 'The body is larger than BODY_LIMIT (default 1 MB)',
     ),
     ApiFailure(
       envelope,
@@ -188,8 +194,10 @@ export function ApiBodyFailures(
       envelope,
       415,
       'Unsupported media type',
-      optionalBody
+      options.optionalBody
         ? 'CORS_ORIGINS is set, a body is sent (a Content-Length over 0, or Transfer-Encoding), and its Content-Type is one a browser sends without a CORS preflight (text/plain, application/x-www-form-urlencoded, multipart/form-data) or none. A request without a body needs no Content-Type'
+        : options.upload
+          ? 'CORS_ORIGINS is set and the Content-Type is one a browser sends without a CORS preflight (text/plain, application/x-www-form-urlencoded, or multipart/form-data without Authorization or Idempotency-Key) or none; or an uploaded file that is not a PNG, JPEG, WebP or SVG by its bytes (`unsupported_image_type`)'
         : 'CORS_ORIGINS is set and the Content-Type is one a browser sends without a CORS preflight (text/plain, application/x-www-form-urlencoded, multipart/form-data) or none',
     ),
   );

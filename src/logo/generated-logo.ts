@@ -1,8 +1,14 @@
 import type { ImageType } from '../image-store/image-type';
 
-/** A generated logo: the temporary URL of its image. */
+/** A generated logo: the temporary URL of its image, and when it expires. */
 export interface GeneratedLogo {
   logoUrl: string;
+  /**
+   * ISO-8601: when logoUrl stops working (a hosted logo's LOGO_URL_TTL_S,
+   * or what the image API's signed URL states); null when the image API's
+   * URL states nothing.
+   */
+  expiresAt: string | null;
 }
 
 /** A generated logo's image itself, with what asked for it. */

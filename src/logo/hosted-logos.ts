@@ -67,9 +67,13 @@ export class HostedLogos {
   /**
    * Stores the image, with the prompt and model that made it (so that
    * keeping it later needs no second call), and returns its absolute URL
-   * under `baseUrl`.
+   * under `baseUrl` with the moment it expires (the store's own expiry:
+   * from then on the URL answers 404).
    */
-  host(image: LogoImage, baseUrl: string): Promise<string> {
+  host(
+    image: LogoImage,
+    baseUrl: string,
+  ): Promise<{ url: string; expiresAt: Date }> {
     const { bytes, type } = image;
     return inSpan(
       'logo.image.store',
@@ -82,7 +86,10 @@ export class HostedLogos {
           { origin: { prompt: image.prompt, model: image.model } },
         );
         annotate(span, { 'logo.image.media_type': type.mediaType });
-        return `${baseUrl}${HOSTED_LOGOS_PATH}/${stored.id}.${type.extension}`;
+        return {
+          url: `${baseUrl}${HOSTED_LOGOS_PATH}/${stored.id}.${type.extension}`,
+          expiresAt: new Date(stored.expiresAt),
+        };
       },
     );
   }

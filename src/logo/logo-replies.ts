@@ -7,9 +7,17 @@ import type { GeneratedLogo } from './generated-logo';
  * How a generated logo is answered over HTTP, also for the answer an
  * Idempotency-Key stores (so a replay is the same answer).
  */
-export const generatedLogoReply = ({ logoUrl }: GeneratedLogo): Reply =>
+export const generatedLogoReply = ({
+  logoUrl,
+  expiresAt,
+}: GeneratedLogo): Reply =>
   new Reply(
     HttpStatus.OK,
     {},
-    JSON.stringify({ success: true, logoUrl, message: LOGO_SUCCESS_MESSAGE }),
+    JSON.stringify({
+      success: true,
+      logoUrl,
+      message: LOGO_SUCCESS_MESSAGE,
+      expiresAt,
+    }),
   );

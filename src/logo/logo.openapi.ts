@@ -76,6 +76,7 @@ export const GenerateLogoEndpoint = () =>
         success: true,
         logoUrl: 'https://images.example.com/generated/logo-123.png',
         message: LOGO_SUCCESS_MESSAGE,
+        expiresAt: '2026-11-29T04:39:09.000Z',
       },
     }),
     ApiInvalidInput(

@@ -78,9 +78,10 @@ async function build(
     run: jest.fn((_key: unknown, _ms: number, work: () => unknown) => work()),
   };
   const hostedLogos = {
-    host: jest
-      .fn()
-      .mockResolvedValue('https://api.example.com/api/ai/logos/x.png'),
+    host: jest.fn().mockResolvedValue({
+      url: 'https://api.example.com/api/ai/logos/x.png',
+      expiresAt: new Date('2026-11-29T04:00:00.000Z'),
+    }),
   };
   const edits = { form: jest.fn(), send: jest.fn() };
   const usage = {
@@ -195,16 +196,29 @@ describe('LogoService', () => {
       kind: 'url',
       url: 'https://images.example/1.png',
     });
-    await expect(service.generate(REQUEST, callerOf())).resolves.toBe(
-      'https://images.example/1.png',
-    );
-    await expect(service.generate(REQUEST, callerOf())).resolves.toBe(
-      'https://api.example.com/api/ai/logos/x.png',
-    );
+    await expect(service.generate(REQUEST, callerOf())).resolves.toEqual({
+      logoUrl: 'https://images.example/1.png',
+      expiresAt: null,
+    });
+    await expect(service.generate(REQUEST, callerOf())).resolves.toEqual({
+      logoUrl: 'https://api.example.com/api/ai/logos/x.png',
+      expiresAt: '2026-11-29T04:00:00.000Z',
+    });
     expect(hostedLogos.host).toHaveBeenCalledWith(
       expect.objectContaining({ bytes: BYTES.bytes, model: 'dall-e-3' }),
       'https://api.example.com',
     );
+  });
+
+  it("a preview expires when its URL does: the hosted logo's expiry, or what the image API's signed URL states", async () => {
+    const { service, upstream } = await build();
+    upstream.generateImage.mockResolvedValueOnce({
+      kind: 'url',
+      url: 'https://images.example/1.png?se=2026-11-29T05%3A00%3A00Z&sig=x',
+    });
+    await expect(service.generate(REQUEST, callerOf())).resolves.toMatchObject({
+      expiresAt: '2026-11-29T05:00:00.000Z',
+    });
   });
 
   it("a logo's bytes asked for are refused as an invalid answer when the upstream sends a URL", async () => {

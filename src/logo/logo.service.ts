@@ -16,6 +16,7 @@ import { HostedLogos } from './hosted-logos';
 import { ImageApiClient, type GeneratedImage } from './image-api.client';
 import { ImageEditsClient, type EditSource } from './image-edits.client';
 import { retiredModelWarning } from './image-models';
+import { expiryOfImageUrl } from './image-url-expiry';
 import { InputValidationException } from '../failures/input-validation.error';
 import {
   capabilitiesOf,
@@ -92,23 +93,22 @@ export class LogoService implements OnApplicationBootstrap {
     caller: CallContext,
     key?: IdempotentRequest<GeneratedLogo>,
   ): Promise<GeneratedLogo | Replayed> {
-    const work = async (): Promise<GeneratedLogo> => ({
-      logoUrl: await this.generate(request, caller),
-    });
+    const work = (): Promise<GeneratedLogo> => this.generate(request, caller);
     return key
       ? this.idempotency.run(key, this.deadlineMs + LEASE_MARGIN_MS, work)
       : work();
   }
 
   /**
-   * Returns the temporary URL of one generated logo: the upstream's own,
-   * or, when the upstream answered the image itself, one of this service
-   * (HostedLogos), valid for LOGO_URL_TTL_S.
+   * Returns the temporary URL of one generated logo and its expiry: the
+   * upstream's own (expiring when it says, if it says), or, when the
+   * upstream answered the image itself, one of this service (HostedLogos),
+   * valid for LOGO_URL_TTL_S.
    */
   async generate(
     request: GenerateLogoDto,
     caller: CallContext,
-  ): Promise<string> {
+  ): Promise<GeneratedLogo> {
     // Before anything is paid for: a request whose origin cannot be told
     // (a malformed Host) would get no usable URL.
     const baseUrl =
@@ -120,8 +120,13 @@ export class LogoService implements OnApplicationBootstrap {
     const image = await this.callUpstream(caller, (signal, deadlineAt) =>
       this.upstream.generateImage(prompt, signal, deadlineAt, { format }),
     );
-    if (image.kind === 'url') return image.url;
-    return this.hostedLogos.host(
+    if (image.kind === 'url') {
+      return {
+        logoUrl: image.url,
+        expiresAt: expiryOfImageUrl(image.url)?.toISOString() ?? null,
+      };
+    }
+    const hosted = await this.hostedLogos.host(
       {
         bytes: image.bytes,
         type: image.type,
@@ -130,6 +135,7 @@ export class LogoService implements OnApplicationBootstrap {
       },
       baseUrl ?? caller.baseUrl(),
     );
+    return { logoUrl: hosted.url, expiresAt: hosted.expiresAt.toISOString() };
   }
 
   /**

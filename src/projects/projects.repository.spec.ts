@@ -104,6 +104,55 @@ describe('ProjectsRepository (SQLite)', () => {
     expect(sections).toEqual([]);
   });
 
+  it("a project's detail gives each asset its url and thumbnailUrl: a rendition for rasters (after a signature too), the url for SVG, none for the rest", async () => {
+    const project = await scratch.insertProject('cat', 'Cat');
+    const kinds = [
+      ['image/png', 'a0'],
+      ['image/svg+xml', 'a1'],
+      ['application/json', 'a2'],
+    ] as const;
+    for (const [index, [contentType, name]] of kinds.entries()) {
+      await scratch.dataSource.query(
+        'INSERT INTO "assets" ("id", "projectId", "sectionId", "kind", "contentType", "byteSize", "sha256", "prompt", "model", "createdAt", "fileName", "width", "height") VALUES (?, ?, NULL, ?, ?, 1, ?, ?, ?, ?, ?, NULL, NULL)',
+        [
+          `00000000-0000-7000-8000-00000000000${index}`,
+          project.id,
+          'logo',
+          contentType,
+          'a'.repeat(64),
+          'p',
+          'm',
+          `2026-11-0${index + 1} 10:00:00.000`,
+          name,
+        ],
+      );
+    }
+    const thumbnails = async (after: string) => {
+      const detail = await projects.findDetail(project.id, {
+        before: 'https://api.example.com/assets/',
+        after,
+      });
+      return (
+        JSON.parse(detail!.document) as {
+          assets: Array<{ url: string; thumbnailUrl: string | null }>;
+        }
+      ).assets.map(({ url, thumbnailUrl }) => [url, thumbnailUrl]);
+    };
+    const at = (index: number, after: string) =>
+      `https://api.example.com/assets/00000000-0000-7000-8000-00000000000${index}${after}`;
+    await expect(thumbnails('/content')).resolves.toEqual([
+      [at(0, '/content'), at(0, '/content?size=128')],
+      [at(1, '/content'), at(1, '/content')],
+      [at(2, '/content'), null],
+    ]);
+    const signed = '/content?expires=9&signature=s';
+    await expect(thumbnails(signed)).resolves.toEqual([
+      [at(0, signed), at(0, `${signed}&size=128`)],
+      [at(1, signed), at(1, signed)],
+      [at(2, signed), null],
+    ]);
+  });
+
   describe('pages in other orders, filtered, lean and counted', () => {
     let listed: Project[];
     beforeAll(async () => {

@@ -34,6 +34,7 @@ import {
 } from '../project-scope/project-scope.repository';
 import type { AssetRef } from '../assets/asset-bytes/asset-bytes';
 import type { AssetUrlParts } from '../assets/asset-urls';
+import { THUMBNAIL_SIZE } from '../assets/asset-file-names';
 import { ASSET_COLUMNS } from '../assets/dto/asset.dto';
 import {
   AGENT_FIELDS,
@@ -72,6 +73,10 @@ const SECTION = SECTION_FIELDS;
 const AGENT = AGENT_FIELDS;
 const TASK = TASK_FIELDS;
 const ASSET = ASSET_COLUMNS;
+
+/** What follows a raster asset's url in its thumbnailUrl. */
+const thumbnailQuery = (urls: AssetUrlParts) =>
+  `${urls.after.includes('?') ? '&' : '?'}size=${THUMBNAIL_SIZE}`;
 
 /** `"a"."id", "a"."name", …`: quoted, so camelCase survives PostgreSQL. */
 const columns = (names: readonly string[], alias: string) =>
@@ -156,10 +161,22 @@ function listedProject(json: JsonSql): JsonPiece {
 const assetUrl = (alias: string) =>
   `CAST($2 AS TEXT) || "${alias}"."id" || CAST($3 AS TEXT)`;
 
+/**
+ * An asset's thumbnailUrl, as assets/asset-file-names.ts makes it: the
+ * url and `$4` (`?size=128`, or `&size=128` after a signature) for a
+ * raster image, the url for SVG, null for anything else.
+ */
+const thumbnailUrl = (alias: string) =>
+  `CASE WHEN "${alias}"."contentType" IN ('image/png', 'image/jpeg', 'image/webp') THEN ${assetUrl(alias)} || CAST($4 AS TEXT) WHEN "${alias}"."contentType" = 'image/svg+xml' THEN ${assetUrl(alias)} ELSE NULL END`;
+
 /** The JSON of one project as GET /api/projects/{id} shows it. */
 function projectDetail(json: JsonSql): JsonPiece {
   const sectionAssets = json.array(
-    json.object({ ...members(json, ASSET, 'a'), url: assetUrl('a') }),
+    json.object({
+      ...members(json, ASSET, 'a'),
+      url: assetUrl('a'),
+      thumbnailUrl: thumbnailUrl('a'),
+    }),
     `${childrenOf('assets', 'a', '"p"."id"')} AND "a"."sectionId" = "c"."id"`,
     '"a"."createdAt", "a"."id"',
   );
@@ -172,6 +189,7 @@ function projectDetail(json: JsonSql): JsonPiece {
     tasks: newestTasks(json),
     assets: childArray(json, 'assets', ASSET, ASSET_ORDER, {
       url: assetUrl('c'),
+      thumbnailUrl: thumbnailUrl('c'),
     }),
     _count: counts(json),
   });
@@ -220,10 +238,10 @@ async function findProjectDetail(
     version: number;
     hasAssets: unknown;
   }>(
-    `SELECT ${documentsOf(sql.json).detail} AS "document", "p"."version" AS "version", ${HAS_ASSETS} AS "hasAssets" FROM "projects" "p" WHERE "p"."id" = $1${owner === undefined ? '' : ` AND ${ownedBy(4, 'p')}`}`,
+    `SELECT ${documentsOf(sql.json).detail} AS "document", "p"."version" AS "version", ${HAS_ASSETS} AS "hasAssets" FROM "projects" "p" WHERE "p"."id" = $1${owner === undefined ? '' : ` AND ${ownedBy(5, 'p')}`}`,
     owner === undefined
-      ? [id, urls.before, urls.after]
-      : [id, urls.before, urls.after, owner],
+      ? [id, urls.before, urls.after, thumbnailQuery(urls)]
+      : [id, urls.before, urls.after, thumbnailQuery(urls), owner],
   );
   return row
     ? {

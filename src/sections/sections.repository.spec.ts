@@ -61,6 +61,9 @@ describe('SectionsRepository (SQLite)', () => {
         prompt: 'a logo',
         model: 'image-model',
         createdAt: new Date().toISOString(),
+        fileName: 'logo.png',
+        width: null,
+        height: null,
       });
       return id;
     });

@@ -70,6 +70,9 @@ describe('WorkspaceStatuses (SQLite)', () => {
         prompt: 'a logo',
         model: 'image-model',
         createdAt: new Date().toISOString(),
+        fileName: 'logo.png',
+        width: null,
+        height: null,
       })
       .then(() => id);
   };

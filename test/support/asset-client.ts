@@ -15,6 +15,10 @@ export interface AssetBody {
   prompt: string;
   model: string;
   createdAt: string;
+  fileName: string;
+  width: number | null;
+  height: number | null;
+  thumbnailUrl: string | null;
 }
 
 export const LOGO_REQUEST = {

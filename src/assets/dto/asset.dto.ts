@@ -1,4 +1,5 @@
 import { ApiProperty } from '@nestjs/swagger';
+import { THUMBNAIL_SIZE } from '../asset-file-names';
 
 /**
  * A kept logo as every answer that contains it shows it (the asset routes
@@ -94,10 +95,42 @@ export class AssetDto {
   model: string;
   @ApiProperty({ format: 'date-time', example: TIME })
   createdAt: string;
+  @ApiProperty({
+    description:
+      "A file name for saving the bytes: an uploaded file's own name (made safe, with the extension of its real type), a brand-kit file's name in the kit (favicon.ico, logo.png, …), otherwise `<kind>-<last 8 hex digits of the id>.<ext>` (e.g. logo-7a8b9c0d.png).",
+    example: 'logo-7a8b9c0d.png',
+  })
+  fileName: string;
+  @ApiProperty({
+    type: 'integer',
+    nullable: true,
+    description:
+      'Width in pixels of a PNG, JPEG or WebP (as its header states it); null for SVG, icons, text, and for an image kept before sizes were recorded until the background backfill has read it.',
+    example: 1024,
+  })
+  width: number | null;
+  @ApiProperty({
+    type: 'integer',
+    nullable: true,
+    description: 'Height in pixels; null where `width` is.',
+    example: 1024,
+  })
+  height: number | null;
+  @ApiProperty({
+    type: String,
+    format: 'uri',
+    nullable: true,
+    description: `A small rendition to show in lists: for PNG, JPEG and WebP the url's ${THUMBNAIL_SIZE}-pixel square PNG (\`size=${THUMBNAIL_SIZE}\`, made once and stored); for SVG the url itself (it scales); null for anything else. Signed and expiring as \`url\` is.`,
+    example: `https://api.example.com/api/projects/${PROJECT_ID}/assets/${SCHEMA_ID}/content?size=${THUMBNAIL_SIZE}`,
+  })
+  thumbnailUrl: string | null;
 }
 
-/** An asset as stored: every field but its url, which each answer makes. */
-export type AssetRecord = Omit<AssetDto, 'url'>;
+/**
+ * An asset as stored: every field but its url and thumbnailUrl, which each
+ * answer makes.
+ */
+export type AssetRecord = Omit<AssetDto, 'url' | 'thumbnailUrl'>;
 
 /**
  * The stored fields, in the order the API writes them: each field of
@@ -115,13 +148,16 @@ export const ASSET_COLUMNS = Object.keys({
   prompt: true,
   model: true,
   createdAt: true,
+  fileName: true,
+  width: true,
+  height: true,
 } satisfies { [K in keyof AssetRecord]-?: true }) as Array<keyof AssetRecord>;
 
-/** An asset with its url made: the member of the asset routes' answers. */
-export const toAssetDto = (asset: AssetRecord, url: string): AssetDto => ({
-  ...asset,
-  url,
-});
+/** An asset with its urls made: the member of the asset routes' answers. */
+export const toAssetDto = (
+  asset: AssetRecord,
+  urls: { url: string; thumbnailUrl: string | null },
+): AssetDto => ({ ...asset, ...urls });
 
 /** One kept logo, as the documentation shows it. */
 export const ASSET_EXAMPLE: AssetDto = {
@@ -137,4 +173,8 @@ export const ASSET_EXAMPLE: AssetDto = {
     'A modern logo for "Acme" in #0044ff and white, on a transparent or white background.',
   model: 'gpt-image-2.5-sunburst',
   createdAt: TIME,
+  fileName: 'logo-7a8b9c0d.png',
+  width: 1024,
+  height: 1024,
+  thumbnailUrl: `https://api.example.com/api/projects/${PROJECT_ID}/assets/${ID}/content?size=${THUMBNAIL_SIZE}`,
 };

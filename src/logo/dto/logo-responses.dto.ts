@@ -18,6 +18,16 @@ export class GenerateLogoResponseDto {
     enum: ['Logo generated successfully!'],
   })
   message: string;
+
+  @ApiProperty({
+    type: String,
+    format: 'date-time',
+    nullable: true,
+    description:
+      "When logoUrl stops working (ISO-8601): for a logo hosted here, LOGO_URL_TTL_S after it was made (the URL then answers 404, and keeping it as an asset too); for the image API's own URL, the expiry its signature states (Azure SAS `se`, S3/GCS `X-*-Date` + `X-*-Expires`, `Expires`), or null when it states none. Keep the logo (POST /api/projects/{id}/logos with `{logoUrl}`) before then.",
+    example: '2026-11-29T04:39:09.000Z',
+  })
+  expiresAt: string | null;
 }
 
 /** The generator information of GET /api/ai/generate-logo. */

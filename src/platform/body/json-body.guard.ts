@@ -31,6 +31,7 @@ import {
 import { UnreadableBodyError } from '../../failures/unreadable-body.error';
 import { Reflector } from '@nestjs/core';
 import { OPTIONAL_BODY } from './optional-body.decorator';
+import { ACCEPTS_UPLOAD } from './accepts-upload.decorator';
 
 const METHODS_WITH_BODY = new Set(['POST', 'PUT', 'PATCH']);
 
@@ -46,6 +47,16 @@ const PREFLIGHT_FREE_TYPES = new Set([
   'application/x-www-form-urlencoded',
   'multipart/form-data',
 ]);
+
+const mediaTypeOf = (contentType: string | undefined): string =>
+  (contentType ?? '').split(';', 1)[0].trim().toLowerCase();
+
+/**
+ * Request headers a browser sends to another origin only after a CORS
+ * preflight: a multipart upload that carries one was allowed by
+ * CORS_ORIGINS, not sent by any page on its own.
+ */
+const PREFLIGHTED_HEADERS = ['authorization', 'idempotency-key'];
 
 function needsNoPreflight(contentType: string | undefined): boolean {
   if (contentType === undefined) return true;
@@ -269,6 +280,12 @@ export class JsonBodyGuard implements CanActivate {
       return true;
     }
     if (
+      mediaTypeOf(request.headers['content-type']) === 'multipart/form-data' &&
+      this.reflector.get<boolean>(ACCEPTS_UPLOAD, context.getHandler())
+    ) {
+      return this.leaveUploadUnread(request);
+    }
+    if (
       this.refusePreflightFree &&
       needsNoPreflight(request.headers['content-type'])
     ) {
@@ -287,6 +304,22 @@ export class JsonBodyGuard implements CanActivate {
       );
     } finally {
       release?.();
+    }
+    return true;
+  }
+
+  /**
+   * An upload to a route that takes one is left for its multipart parser.
+   * With CORS_ORIGINS set it must carry a header only a preflight lets a
+   * browser send (Authorization, Idempotency-Key), else it is refused as
+   * any preflight-free body is: any page could make a browser send it.
+   */
+  private leaveUploadUnread(request: Request): boolean {
+    if (
+      this.refusePreflightFree &&
+      !PREFLIGHTED_HEADERS.some((name) => request.headers[name] !== undefined)
+    ) {
+      throw new UnsupportedMediaTypeException('Unsupported media type');
     }
     return true;
   }

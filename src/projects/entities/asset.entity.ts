@@ -63,10 +63,22 @@ export class Asset {
 
   @TimestampColumn()
   createdAt: Date;
+
+  /** A file name for saving the bytes (assets/asset-file-names.ts). */
+  @Column({ type: 'text', default: '' })
+  fileName: string;
+
+  /** Pixels of a PNG, JPEG or WebP; null for other types (and until backfilled). */
+  @Column({ type: 'integer', nullable: true })
+  width: number | null;
+
+  @Column({ type: 'integer', nullable: true })
+  height: number | null;
 }
 
 /**
- * Every column is a stored field of AssetDto (its url is made per answer),
+ * Every column is a stored field of AssetDto (its url and thumbnailUrl are
+ * made per answer),
  * and the other way round; no column is internal.
  */
 export const ASSET_COLUMNS_ANSWERED: ColumnsAnswered<

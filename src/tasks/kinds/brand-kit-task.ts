@@ -88,6 +88,7 @@ export class BrandKitTask implements TaskKind {
         prompt: kitFilePrompt(file.name, logo.id),
         model: MODEL,
         replaces: kitFilePromptStart(file.name),
+        fileName: file.name,
       });
     }
   }

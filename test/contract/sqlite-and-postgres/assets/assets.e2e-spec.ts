@@ -87,6 +87,10 @@ describe.each(ASSET_STORES)('Kept logos (ASSET_STORE=%s)', (kind) => {
         prompt: expect.stringContaining('Acme Rockets'),
         model: 'dall-e-3',
         createdAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT.*Z$/),
+        fileName: `logo-${asset.id.slice(-8)}.png`,
+        width: 1024,
+        height: 1024,
+        thumbnailUrl: `${asset.url}?size=128`,
       },
     });
     expect(response.headers.location).toBe(
@@ -191,7 +195,11 @@ describe.each(ASSET_STORES)('Kept logos (ASSET_STORE=%s)', (kind) => {
     };
     // supertest reaches the app on a new port per request: the origin of
     // a url follows the request's Host, the rest must match.
-    const same = (a: AssetBody) => ({ ...a, url: pathOf(a.url) });
+    const same = (a: AssetBody) => ({
+      ...a,
+      url: pathOf(a.url),
+      thumbnailUrl: a.thumbnailUrl && pathOf(a.thumbnailUrl),
+    });
     expect(shown.assets.map(same)).toEqual([same(asset)]);
     expect(
       shown.sections.find((s) => s.type === 'LOGO')!.assets.map(same),

@@ -90,13 +90,27 @@ describe('Logos answered as base64 are hosted by the service', () => {
     });
   });
 
-  it('answers {success, logoUrl, message} with an absolute URL of this service that serves the exact bytes the upstream sent', async () => {
+  it('answers {success, logoUrl, message, expiresAt} with an absolute URL of this service that serves the exact bytes the upstream sent', async () => {
+    const before = Date.now();
     const response = await request(t.server).post(PATH).send(body).expect(200);
     expect(response.body).toEqual({
       success: true,
       logoUrl: expect.stringMatching(LOGO_URL),
       message: 'Logo generated successfully!',
+      expiresAt: expect.stringMatching(
+        /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/,
+      ),
     });
+    // The stored image's own expiry: LOGO_URL_TTL_S (an hour) from now.
+    const { expiresAt } = response.body as { expiresAt: string };
+    const stored = await t.dataSource.query<Array<{ expiresAt: unknown }>>(
+      'SELECT "expiresAt" FROM "stored_images"',
+    );
+    expect(stored.map((row) => Number(row.expiresAt))).toContain(
+      Date.parse(expiresAt),
+    );
+    expect(Date.parse(expiresAt) - before).toBeGreaterThanOrEqual(3_600_000);
+    expect(Date.parse(expiresAt) - Date.now()).toBeLessThanOrEqual(3_600_000);
     const { logoUrl } = response.body as { logoUrl: string };
     const served = await getBytes(t, pathOf(logoUrl)).expect(200);
     expect(served.headers['content-type']).toBe('image/png');
@@ -390,7 +404,7 @@ describe('Hosted logo lifetime and settings', () => {
     const t = await createTestApp();
     try {
       const big = Buffer.concat([TINY_PNG, randomBytes(1024 * 1024 + 7)]);
-      const logoUrl = await t.app.get(HostedLogos).host(
+      const { url: logoUrl } = await t.app.get(HostedLogos).host(
         {
           bytes: big,
           type: { mediaType: 'image/png', extension: 'png' },
@@ -419,7 +433,7 @@ describe('Hosted logo lifetime and settings', () => {
     });
     try {
       await request(t.server).post(PATH).send(body).expect(401);
-      const logoUrl = await t.app.get(HostedLogos).host(
+      const { url: logoUrl } = await t.app.get(HostedLogos).host(
         {
           bytes: TINY_PNG,
           type: { mediaType: 'image/png', extension: 'png' },

@@ -62,6 +62,7 @@ describe('logo generation: retries (IMAGE_API_MAX_RETRIES)', () => {
       success: true,
       logoUrl: FAKE_IMAGE_URL,
       message: 'Logo generated successfully!',
+      expiresAt: null,
     });
     expect(api.requests).toHaveLength(3);
   });

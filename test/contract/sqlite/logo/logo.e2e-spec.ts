@@ -146,6 +146,7 @@ describe('/api/ai/generate-logo', () => {
         success: true,
         logoUrl: FAKE_IMAGE_URL,
         message: 'Logo generated successfully!',
+        expiresAt: null,
       });
     });
 
@@ -712,6 +713,7 @@ describe('/api/ai/generate-logo', () => {
         success: true,
         logoUrl: FAKE_IMAGE_URL,
         message: 'Logo generated successfully!',
+        expiresAt: null,
       });
       expect(fake.requests).toHaveLength(1);
     });

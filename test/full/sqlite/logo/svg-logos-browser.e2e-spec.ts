@@ -102,7 +102,7 @@ describe('SVG logos cannot script the API origin (headless Chromium)', () => {
 
   it('hosted and kept, it draws in an <img> on another origin and runs nothing when opened', async () => {
     const svg = Buffer.from(craftedSvg(beacon.url));
-    const hosted = await t.app.get(HostedLogos).host(
+    const { url: hosted } = await t.app.get(HostedLogos).host(
       {
         bytes: svg,
         type: SVG_TYPE,
