@@ -138,7 +138,14 @@ export class AssetsRepository {
     this.changeLog.record(transaction, asset.projectId, {
       type: 'asset.created',
       key: asset.id,
-      data: { assetId: asset.id, sectionId: asset.sectionId, kind: asset.kind },
+      // The asset as stored: its url depends on who reads the event, and
+      // when (a signed URL expires), so the stream makes it as it sends.
+      data: {
+        assetId: asset.id,
+        sectionId: asset.sectionId,
+        kind: asset.kind,
+        asset,
+      },
     });
   }
 
