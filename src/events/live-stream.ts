@@ -92,7 +92,7 @@ export class LiveStream implements FeedSubscriber {
   reset(latest: number, reason: 'purged' | 'unknown'): void {
     this.lastId = latest;
     this.write(
-      `id: ${latest}\nevent: reset\ndata: ${JSON.stringify({ reason, lastEventId: String(latest) })}\n\n`,
+      `id: ${latest}\nevent: reset\ndata: ${JSON.stringify({ type: 'reset', reason, lastEventId: String(latest) })}\n\n`,
     );
   }
 

@@ -7,6 +7,7 @@ export default async () => {
     ['./sections/dto/section.dto']: require('../sections/dto/section.dto'),
     ['./projects/dto/project-responses.dto']: require('../projects/dto/project-responses.dto'),
     ['./failures/error-responses.dto']: require('../failures/error-responses.dto'),
+    ['./events/dto/change-event.dto']: require('../events/dto/change-event.dto'),
     ['./logo/dto/image-models.dto']: require('../logo/dto/image-models.dto'),
     ['./usage/dto/usage-report.dto']: require('../usage/dto/usage-report.dto'),
     ['./events/dto/create-ticket.dto']: require('../events/dto/create-ticket.dto'),
@@ -452,20 +453,143 @@ export default async () => {
         [
           Promise.resolve(require('../events/dto/change-event.dto')),
           {
-            ChangeEventDto: {
-              id: { required: true, type: () => String },
+            ProjectCreatedDataDto: {
+              etag: { required: true, type: () => String },
+            },
+            ProjectValuesDto: {
+              name: { required: false, type: () => String },
+              description: {
+                required: false,
+                type: () => String,
+                nullable: true,
+              },
+              userId: { required: false, type: () => String },
+              updatedAt: { required: true, type: () => String },
+            },
+            ProjectUpdatedDataDto: {
+              fields: { required: true, type: () => [String] },
+              values: {
+                required: false,
+                type: () => t['./events/dto/change-event.dto'].ProjectValuesDto,
+              },
+              truncated: { required: false, type: () => Boolean },
+              etag: { required: true, type: () => String },
+            },
+            ProjectDeletedDataDto: {},
+            AssetCreatedDataDto: {
+              assetId: { required: true, type: () => String },
+              sectionId: { required: true, type: () => String, nullable: true },
+              kind: { required: true, type: () => String },
+              asset: {
+                required: false,
+                type: () => t['./assets/dto/asset.dto'].AssetDto,
+              },
+              truncated: { required: false, type: () => Boolean },
+              etag: { required: true, type: () => String },
+            },
+            AssetDeletedDataDto: {
+              assetId: { required: true, type: () => String },
+              etag: { required: true, type: () => String },
+            },
+            TaskUpdatedDataDto: {
+              taskId: { required: true, type: () => String },
               type: { required: true, type: () => String },
-              projectId: { required: true, type: () => String },
-              userId: { required: true, type: () => String },
-              at: { required: true, type: () => String },
+              status: { required: true, type: () => String },
+              attempts: { required: true, type: () => Number },
+              task: {
+                required: false,
+                type: () => t['./tasks/dto/task.dto'].TaskDto,
+              },
+              truncated: { required: false, type: () => Boolean },
+              etag: { required: true, type: () => String },
+            },
+            SectionUpdatedDataDto: {
+              sectionId: { required: true, type: () => String },
+              status: { required: false, type: () => String },
+              selectedAssetId: {
+                required: false,
+                type: () => String,
+                nullable: true,
+              },
+              section: {
+                required: false,
+                type: () => t['./sections/dto/section.dto'].SectionDto,
+              },
+              truncated: { required: false, type: () => Boolean },
+              etag: { required: true, type: () => String },
+            },
+            AgentUpdatedDataDto: {
+              agentId: { required: true, type: () => String },
+              status: { required: true, type: () => String },
+              etag: { required: true, type: () => String },
+            },
+            ProjectCreatedEventDto: {
+              type: { required: true, enum: ['project.created'] },
               data: {
                 required: true,
-                type: 'object',
-                additionalProperties: true,
+                type: () =>
+                  t['./events/dto/change-event.dto'].ProjectCreatedDataDto,
+              },
+            },
+            ProjectUpdatedEventDto: {
+              type: { required: true, enum: ['project.updated'] },
+              data: {
+                required: true,
+                type: () =>
+                  t['./events/dto/change-event.dto'].ProjectUpdatedDataDto,
+              },
+            },
+            ProjectDeletedEventDto: {
+              type: { required: true, enum: ['project.deleted'] },
+              data: {
+                required: true,
+                type: () =>
+                  t['./events/dto/change-event.dto'].ProjectDeletedDataDto,
+              },
+            },
+            AssetCreatedEventDto: {
+              type: { required: true, enum: ['asset.created'] },
+              data: {
+                required: true,
+                type: () =>
+                  t['./events/dto/change-event.dto'].AssetCreatedDataDto,
+              },
+            },
+            AssetDeletedEventDto: {
+              type: { required: true, enum: ['asset.deleted'] },
+              data: {
+                required: true,
+                type: () =>
+                  t['./events/dto/change-event.dto'].AssetDeletedDataDto,
+              },
+            },
+            TaskUpdatedEventDto: {
+              type: { required: true, enum: ['task.updated'] },
+              data: {
+                required: true,
+                type: () =>
+                  t['./events/dto/change-event.dto'].TaskUpdatedDataDto,
+              },
+            },
+            SectionUpdatedEventDto: {
+              type: { required: true, enum: ['section.updated'] },
+              data: {
+                required: true,
+                type: () =>
+                  t['./events/dto/change-event.dto'].SectionUpdatedDataDto,
+              },
+            },
+            AgentUpdatedEventDto: {
+              type: { required: true, enum: ['agent.updated'] },
+              data: {
+                required: true,
+                type: () =>
+                  t['./events/dto/change-event.dto'].AgentUpdatedDataDto,
               },
             },
             ResetEventDto: {
-              reason: { required: true, type: () => String },
+              type: { required: true, enum: ['reset'] },
+              reason: { required: true, enum: ['unknown', 'purged'] },
               lastEventId: { required: true, type: () => String },
             },
           },
