@@ -604,8 +604,25 @@ export interface components {
       assetIds: string[];
       /** @example null */
       error?: {
-        /** @description A short machine-readable reason: refused (the provider refused the request; not retried), moderation_blocked (the safety system of the provider refused the prompt; not retried), rate_limited, busy, upstream_error, timeout, invalid_answer, not_configured, asset_limit, worker_lost, internal. */
-        code: string;
+        /**
+         * @description A short machine-readable reason: refused (the provider refused the request; not retried), moderation_blocked (the safety system of the provider refused the prompt; not retried), rate_limited, busy, upstream_error, timeout, invalid_answer, not_configured, asset_limit, budget_exceeded (the owner's usage budget is spent), source_missing (the logo a logo-edit works from is gone), logo_gone (the logo a brand kit is made from is gone), worker_lost, internal.
+         * @enum {string}
+         */
+        code:
+          | 'refused'
+          | 'moderation_blocked'
+          | 'rate_limited'
+          | 'busy'
+          | 'upstream_error'
+          | 'timeout'
+          | 'invalid_answer'
+          | 'not_configured'
+          | 'asset_limit'
+          | 'budget_exceeded'
+          | 'source_missing'
+          | 'logo_gone'
+          | 'worker_lost'
+          | 'internal';
         /** @description What happened, with the provider's own message where it gave one. */
         message: string;
       } | null;
@@ -1140,18 +1157,15 @@ export interface components {
        */
       count: number;
     };
-    MarketingCopyInputDto: {
-      /** @example friendly */
-      tone?: string;
-      /** @example small logistics firms */
-      audience?: string;
+    CreateLogoTaskDto: {
       /**
-       * @description The language to write in (a BCP 47 tag or a name).
-       * @example en
+       * @description discriminator enum property added by openapi-typescript
+       * @enum {string}
        */
-      language?: string;
+      type: 'logo';
+      /** @description The logo request of POST /api/projects/{id}/logos plus count (1-4). Unknown fields are stripped. */
+      input: components['schemas']['LogoTaskInputDto'];
     };
-    LandingPageInputDto: Record<string, never>;
     LogoEditInputDto: {
       /**
        * Format: uuid
@@ -1171,6 +1185,45 @@ export interface components {
        */
       count: number;
     };
+    CreateLogoEditTaskDto: {
+      /**
+       * @description discriminator enum property added by openapi-typescript
+       * @enum {string}
+       */
+      type: 'logo-edit';
+      /** @description A kept logo of the project, what to change, 1-4 variations. Unknown fields are stripped. */
+      input: components['schemas']['LogoEditInputDto'];
+    };
+    MarketingCopyInputDto: {
+      /** @example friendly */
+      tone?: string;
+      /** @example small logistics firms */
+      audience?: string;
+      /**
+       * @description The language to write in (a BCP 47 tag or a name).
+       * @example en
+       */
+      language?: string;
+    };
+    CreateMarketingCopyTaskDto: {
+      /**
+       * @description discriminator enum property added by openapi-typescript
+       * @enum {string}
+       */
+      type: 'marketing-copy';
+      /** @description Optional: every field has a default. Unknown fields are stripped. */
+      input?: components['schemas']['MarketingCopyInputDto'];
+    };
+    LandingPageInputDto: Record<string, never>;
+    CreateLandingPageTaskDto: {
+      /**
+       * @description discriminator enum property added by openapi-typescript
+       * @enum {string}
+       */
+      type: 'landing-page';
+      /** @description Optional and empty: it reads the project, its latest marketing copy and its chosen logo. */
+      input?: components['schemas']['LandingPageInputDto'];
+    };
     BrandKitInputDto: {
       /**
        * Format: uuid
@@ -1184,30 +1237,22 @@ export interface components {
        */
       backgroundColor?: string;
     };
-    CreateTaskDto: {
-      /** @example logo */
-      type: components['schemas']['TaskType'];
+    CreateBrandKitTaskDto: {
       /**
-       * @description logo: the logo request of POST /api/projects/{id}/logos plus count (1-4); marketing-copy: {tone?, audience?, language?}; landing-page: {} (it reads the project, its latest marketing copy and its chosen logo); logo-edit: {assetId, instructions, count?} (a kept logo of the project, what to change, 1-4 variations). Unknown fields are stripped.
-       * @example {
-       *       "companyName": "Acme",
-       *       "style": "modern",
-       *       "colors": [
-       *         "#0044ff"
-       *       ],
-       *       "count": 3
-       *     }
+       * @description discriminator enum property added by openapi-typescript
+       * @enum {string}
        */
-      input?:
-        | {
-            [key: string]: unknown;
-          }
-        | components['schemas']['LogoTaskInputDto']
-        | components['schemas']['MarketingCopyInputDto']
-        | components['schemas']['LandingPageInputDto']
-        | components['schemas']['LogoEditInputDto']
-        | components['schemas']['BrandKitInputDto'];
+      type: 'brand-kit';
+      /** @description Optional: without `assetId`, the section's chosen logo (else the newest). Unknown fields are stripped. */
+      input?: components['schemas']['BrandKitInputDto'];
     };
+    /** @description A task to run: `type` says which, and which `input` it takes (validated by that type’s rules) */
+    CreateTaskDto:
+      | components['schemas']['CreateLogoTaskDto']
+      | components['schemas']['CreateLogoEditTaskDto']
+      | components['schemas']['CreateMarketingCopyTaskDto']
+      | components['schemas']['CreateLandingPageTaskDto']
+      | components['schemas']['CreateBrandKitTaskDto'];
     TaskResponseDto: {
       task: components['schemas']['TaskDto'];
     };

@@ -10,6 +10,11 @@ export default async () => {
     ['./events/dto/change-event.dto']: require('../events/dto/change-event.dto'),
     ['./logo/dto/image-models.dto']: require('../logo/dto/image-models.dto'),
     ['./usage/dto/usage-report.dto']: require('../usage/dto/usage-report.dto'),
+    ['./tasks/dto/logo-task-input.dto']: require('../tasks/dto/logo-task-input.dto'),
+    ['./tasks/dto/logo-edit-input.dto']: require('../tasks/dto/logo-edit-input.dto'),
+    ['./text-generation/dto/marketing-copy-input.dto']: require('../text-generation/dto/marketing-copy-input.dto'),
+    ['./text-generation/dto/landing-page-input.dto']: require('../text-generation/dto/landing-page-input.dto'),
+    ['./brand-kit/dto/brand-kit-input.dto']: require('../brand-kit/dto/brand-kit-input.dto'),
     ['./events/dto/create-ticket.dto']: require('../events/dto/create-ticket.dto'),
     ['./common/http/reply']: require('../common/http/reply'),
   };
@@ -41,7 +46,25 @@ export default async () => {
           Promise.resolve(require('../tasks/dto/task.dto')),
           {
             TaskErrorDto: {
-              code: { required: true, type: () => String },
+              code: {
+                required: true,
+                enum: [
+                  'rate_limited',
+                  'budget_exceeded',
+                  'busy',
+                  'moderation_blocked',
+                  'refused',
+                  'upstream_error',
+                  'timeout',
+                  'invalid_answer',
+                  'not_configured',
+                  'asset_limit',
+                  'source_missing',
+                  'logo_gone',
+                  'worker_lost',
+                  'internal',
+                ],
+              },
               message: { required: true, type: () => String },
             },
             TaskDto: {
@@ -638,7 +661,7 @@ export default async () => {
               service: { required: true, type: () => String },
               status: {
                 required: true,
-                enum: ['configured', 'not_configured'],
+                enum: ['not_configured', 'configured'],
               },
               message: { required: true, type: () => String },
               supportedStyles: { required: true, type: () => [String] },
@@ -873,6 +896,53 @@ export default async () => {
                 required: false,
                 type: () => String,
                 description: 'The `nextCursor` of the previous page (opaque).',
+              },
+            },
+          },
+        ],
+        [
+          Promise.resolve(require('../tasks/dto/create-task-request.dto')),
+          {
+            CreateLogoTaskDto: {
+              type: { required: true, enum: ['logo'] },
+              input: {
+                required: true,
+                type: () =>
+                  t['./tasks/dto/logo-task-input.dto'].LogoTaskInputDto,
+              },
+            },
+            CreateLogoEditTaskDto: {
+              type: { required: true, enum: ['logo-edit'] },
+              input: {
+                required: true,
+                type: () =>
+                  t['./tasks/dto/logo-edit-input.dto'].LogoEditInputDto,
+              },
+            },
+            CreateMarketingCopyTaskDto: {
+              type: { required: true, enum: ['marketing-copy'] },
+              input: {
+                required: false,
+                type: () =>
+                  t['./text-generation/dto/marketing-copy-input.dto']
+                    .MarketingCopyInputDto,
+              },
+            },
+            CreateLandingPageTaskDto: {
+              type: { required: true, enum: ['landing-page'] },
+              input: {
+                required: false,
+                type: () =>
+                  t['./text-generation/dto/landing-page-input.dto']
+                    .LandingPageInputDto,
+              },
+            },
+            CreateBrandKitTaskDto: {
+              type: { required: true, enum: ['brand-kit'] },
+              input: {
+                required: false,
+                type: () =>
+                  t['./brand-kit/dto/brand-kit-input.dto'].BrandKitInputDto,
               },
             },
           },
