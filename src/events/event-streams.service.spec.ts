@@ -8,9 +8,7 @@ import type { EventMetrics } from './event-metrics';
 import { TooManyStreamsError } from './events.errors';
 import { EventPresenter } from './presented-event';
 import { AssetUrls } from '../assets/asset-urls';
-import type { AuthConfig } from '../auth/auth.config';
 import type { AssetsConfig } from '../assets/assets.config';
-import type { ChangeEvent } from '../change-log/change-event';
 
 /**
  * A stream whose client went away before it began (during the auth check
@@ -83,10 +81,9 @@ describe('EventStreams', () => {
     return { streams, held, metrics };
   }
 
-  const urls = new AssetUrls(
-    { mode: 'none' } as AuthConfig,
-    { urlTtlSeconds: 3600 } as AssetsConfig,
-  );
+  const urls = new AssetUrls({ mode: 'none' }, {
+    urlTtlSeconds: 3600,
+  } as AssetsConfig);
 
   const request: StreamRequest = {
     scope: {},
@@ -174,7 +171,7 @@ describe('EventStreams', () => {
         asset,
         etag: '"3"',
       },
-    } as ChangeEvent);
+    });
     const frame = response.written.find((chunk) => chunk.startsWith('id: 7'));
     const data = JSON.parse(frame!.split('\ndata: ')[1]) as {
       data: { asset: { url: string } };

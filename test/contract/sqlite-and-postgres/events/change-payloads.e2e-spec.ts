@@ -57,7 +57,7 @@ describe('Change events carry what changed', () => {
     const response = await request(base).get(`/api/projects/${id}`).expect(200);
     return {
       project: (response.body as { project: PageProject }).project,
-      etag: response.headers.etag as string,
+      etag: response.headers.etag,
     };
   };
 
@@ -111,7 +111,7 @@ describe('Change events carry what changed', () => {
       .put(`/api/projects/${created.id}/sections/${logo.id}/selection`)
       .send({ assetId: (kept.body as { asset: { id: string } }).asset.id })
       .expect(200);
-    await waitForVersion(client, chosen.headers.etag as string);
+    await waitForVersion(client, chosen.headers.etag);
 
     const refetched = await readProject(created.id);
     const after = client
@@ -206,7 +206,7 @@ describe('Change events carry what changed', () => {
       .patch(`/api/projects/${project.id}`)
       .send({ description: 'x'.repeat(20_000) })
       .expect(200);
-    await waitForVersion(client, patched.headers.etag as string);
+    await waitForVersion(client, patched.headers.etag);
     const updated = client
       .changes()
       .find((event) => event.type === 'project.updated')!;
