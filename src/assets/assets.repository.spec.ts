@@ -73,7 +73,7 @@ describe('AssetsRepository (SQLite)', () => {
       }),
     );
 
-  it('an asset reads back as kept, and records its event', async () => {
+  it('an asset reads back as kept, and records its event with the asset as stored (its url is made when sent)', async () => {
     const { latest } = await scratch.changeLog.bounds();
     const kept = await keep(ann);
     await expect(assets.find(ann.id, kept.id)).resolves.toEqual(kept);
@@ -82,6 +82,7 @@ describe('AssetsRepository (SQLite)', () => {
       type: 'asset.created',
       data: { assetId: kept.id, sectionId: kept.sectionId, kind: 'logo' },
     });
+    expect((event.data as { asset: unknown }).asset).toEqual(kept);
   });
 
   it("finds an asset only in its own project, and only in the owner's project when an owner is given", async () => {
