@@ -1155,7 +1155,7 @@ export interface components {
        * @default 1
        * @example 3
        */
-      count: number;
+      count?: number;
     };
     CreateLogoTaskDto: {
       /**
@@ -1183,7 +1183,7 @@ export interface components {
        * @default 1
        * @example 2
        */
-      count: number;
+      count?: number;
     };
     CreateLogoEditTaskDto: {
       /**
