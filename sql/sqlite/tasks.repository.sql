@@ -75,7 +75,7 @@ WHERE "t"."id" = ?;
 UPDATE "tasks"
 SET "status" = ?, "updatedAt" = ?, "attempts" = ?, "startedAt" = COALESCE("startedAt", ?)
 WHERE "id" = ? AND "status" IN ('QUEUED') AND "attempts" = ?
-RETURNING "projectId", "type", "attempts";
+RETURNING "id", "projectId", "type", "agentId", "sectionId", "status", "input", "assetIds", "error", "attempts", "createdAt", "startedAt", "finishedAt";
 INSERT INTO "change_events" ("type", "projectId", "userId", "at", "data")
 VALUES (?, ?, ?, ?, ?);
 COMMIT;
@@ -85,7 +85,7 @@ BEGIN TRANSACTION;
 UPDATE "tasks"
 SET "status" = ?, "updatedAt" = ?, "finishedAt" = ?, "error" = ?, "assetIds" = ?
 WHERE "id" = ? AND "status" IN ('RUNNING') AND "attempts" = ?
-RETURNING "projectId", "type", "attempts";
+RETURNING "id", "projectId", "type", "agentId", "sectionId", "status", "input", "assetIds", "error", "attempts", "createdAt", "startedAt", "finishedAt";
 INSERT INTO "change_events" ("type", "projectId", "userId", "at", "data")
 VALUES (?, ?, ?, ?, ?);
 COMMIT;
