@@ -32,6 +32,28 @@ import {
 const STREAM_DESCRIPTION =
   'A text/event-stream (server-sent events). Each change is one event: `id:` (send it back as the Last-Event-ID header, or ?lastEventId=, to resume exactly after it), `event:` (its type) and `data:` (its JSON: a StreamEventDto, one schema per `type`; the schema of the response is that item, as OpenAPI 3.0 has no way to name the items of a stream). A `reset` event (ResetEventDto) means the id sent is too old or unknown: refetch, then carry on. A comment line every EVENTS_HEARTBEAT_S keeps proxies from closing it; `retry:` advises the reconnection delay. The stream ends when the token (or ticket) expires, and at shutdown (with a short `retry:`, to reconnect to another replica).';
 
+/** One item of a stream: the JSON of a `data:` line. */
+const STREAM_ITEM_EXAMPLE = {
+  id: '1042',
+  type: 'task.updated',
+  projectId: TASK_EXAMPLE.projectId,
+  userId: 'user-1',
+  at: '2026-11-27T10:15:30.123Z',
+  data: {
+    taskId: TASK_EXAMPLE.id,
+    type: 'logo',
+    status: 'RUNNING',
+    attempts: 1,
+    task: {
+      ...TASK_EXAMPLE,
+      status: 'RUNNING',
+      assetIds: [],
+      finishedAt: null,
+    },
+    etag: '"7"',
+  },
+};
+
 const streamResponse = () =>
   applyDecorators(
     ApiExtraModels(
@@ -56,26 +78,7 @@ const streamResponse = () =>
           schema: {
             $ref: `#/components/schemas/${STREAM_EVENT_SCHEMA}`,
           },
-          example: {
-            id: '1042',
-            type: 'task.updated',
-            projectId: TASK_EXAMPLE.projectId,
-            userId: 'user-1',
-            at: '2026-11-27T10:15:30.123Z',
-            data: {
-              taskId: TASK_EXAMPLE.id,
-              type: 'logo',
-              status: 'RUNNING',
-              attempts: 1,
-              task: {
-                ...TASK_EXAMPLE,
-                status: 'RUNNING',
-                assetIds: [],
-                finishedAt: null,
-              },
-              etag: '"7"',
-            },
-          },
+          example: STREAM_ITEM_EXAMPLE,
           // The events' JSON, for readers that look for it here.
           'x-event-schemas': {
             change: { $ref: `#/components/schemas/${CHANGE_EVENT_SCHEMA}` },
