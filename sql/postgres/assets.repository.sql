@@ -75,6 +75,10 @@ WHERE "id" IN ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15,
 
 -- AssetsRepository.delete
 START TRANSACTION;
+UPDATE "sections"
+SET "selectedAssetId" = NULL, "updatedAt" = $3
+WHERE "projectId" = $1 AND "selectedAssetId" = $2
+RETURNING "id", "projectId", "type", "status", "selectedAssetId", "createdAt", "updatedAt";
 DELETE FROM "assets"
 WHERE "id" = $1 AND "projectId" = $2;
 SELECT pg_advisory_xact_lock($1);

@@ -77,6 +77,10 @@ WHERE "id" IN (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?,
 
 -- AssetsRepository.delete
 BEGIN TRANSACTION;
+UPDATE "sections"
+SET "selectedAssetId" = NULL, "updatedAt" = ?
+WHERE "projectId" = ? AND "selectedAssetId" = ?
+RETURNING "id", "projectId", "type", "status", "selectedAssetId", "createdAt", "updatedAt";
 DELETE FROM "assets"
 WHERE "id" = ? AND "projectId" = ?;
 INSERT INTO "change_events" ("type", "projectId", "userId", "at", "data")

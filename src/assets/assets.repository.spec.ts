@@ -170,6 +170,32 @@ describe('AssetsRepository (SQLite)', () => {
     await expect(assets.find(ann.id, kept.id)).resolves.toBeNull();
   });
 
+  it("deleting a chosen asset clears the section's choice with the section's event", async () => {
+    const kept = await keep(ann);
+    const sectionId = kept.sectionId!;
+    await scratch.db.write((manager) =>
+      manager.query(
+        'UPDATE "sections" SET "selectedAssetId" = ? WHERE "id" = ?',
+        [kept.id, sectionId],
+      ),
+    );
+    const { latest } = await scratch.changeLog.bounds();
+    await changing(ann.id, (transaction) =>
+      assets.delete(transaction, { projectId: ann.id, assetId: kept.id }),
+    );
+    const events = await scratch.changeLog.after(latest, {}, 10);
+    const section = events.find((event) => event.type === 'section.updated');
+    expect(section?.data).toMatchObject({
+      sectionId,
+      selectedAssetId: null,
+      section: { id: sectionId, projectId: ann.id, selectedAssetId: null },
+    });
+    expect(events.map((event) => event.type).sort()).toEqual([
+      'asset.deleted',
+      'section.updated',
+    ]);
+  });
+
   it('tells which of many ids have a row, past one batch', async () => {
     const kept = [await keep(ann), await keep(bob)];
     const asked = [

@@ -87,7 +87,7 @@ describe('Change events carry what changed', () => {
     await images?.close();
   });
 
-  it('applying the events of a flow to the first answer gives what a refetch gives', async () => {
+  it('applying the events of a flow (create, PATCH, a logo task, a kept logo, a choice, its deletion) to the first answer gives what a refetch gives', async () => {
     const userId = 'payload-flow';
     const client = await stream(`/api/events?userId=${userId}`);
     const created = await createProject(t, { userId });
@@ -111,7 +111,13 @@ describe('Change events carry what changed', () => {
       .put(`/api/projects/${created.id}/sections/${logo.id}/selection`)
       .send({ assetId: (kept.body as { asset: { id: string } }).asset.id })
       .expect(200);
-    await waitForVersion(client, chosen.headers.etag);
+    expect(chosen.headers.etag).toBeDefined();
+    // The chosen logo deleted: the section's choice goes with it.
+    const keptId = (kept.body as { asset: { id: string } }).asset.id;
+    const deleted = await request(base)
+      .delete(`/api/projects/${created.id}/assets/${keptId}`)
+      .expect(200);
+    await waitForVersion(client, deleted.headers.etag);
 
     const refetched = await readProject(created.id);
     const after = client
