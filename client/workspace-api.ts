@@ -644,8 +644,25 @@ export interface components {
       progress: components['schemas']['TaskProgressDto'];
       /** @example null */
       error?: {
-        /** @description A short machine-readable reason: refused (the provider refused the request; not retried), moderation_blocked (the safety system of the provider refused the prompt; not retried), rate_limited, busy, upstream_error, timeout, invalid_answer, not_configured, asset_limit, worker_lost, internal. */
-        code: string;
+        /**
+         * @description A short machine-readable reason: refused (the provider refused the request; not retried), moderation_blocked (the safety system of the provider refused the prompt; not retried), rate_limited, busy, upstream_error, timeout, invalid_answer, not_configured, asset_limit, budget_exceeded (the owner's usage budget is spent), source_missing (the logo a logo-edit works from is gone), logo_gone (the logo a brand kit is made from is gone), worker_lost, internal.
+         * @enum {string}
+         */
+        code:
+          | 'refused'
+          | 'moderation_blocked'
+          | 'rate_limited'
+          | 'busy'
+          | 'upstream_error'
+          | 'timeout'
+          | 'invalid_answer'
+          | 'not_configured'
+          | 'asset_limit'
+          | 'budget_exceeded'
+          | 'source_missing'
+          | 'logo_gone'
+          | 'worker_lost'
+          | 'internal';
         /** @description What happened, with the provider's own message where it gave one. */
         message: string;
       } | null;
@@ -1264,20 +1281,17 @@ export interface components {
        * @default 1
        * @example 3
        */
-      count: number;
+      count?: number;
     };
-    MarketingCopyInputDto: {
-      /** @example friendly */
-      tone?: string;
-      /** @example small logistics firms */
-      audience?: string;
+    CreateLogoTaskDto: {
       /**
-       * @description The language to write in (a BCP 47 tag or a name).
-       * @example en
+       * @description discriminator enum property added by openapi-typescript
+       * @enum {string}
        */
-      language?: string;
+      type: 'logo';
+      /** @description The logo request of POST /api/projects/{id}/logos plus count (1-4). Unknown fields are stripped. */
+      input: components['schemas']['LogoTaskInputDto'];
     };
-    LandingPageInputDto: Record<string, never>;
     LogoEditInputDto: {
       /**
        * Format: uuid
@@ -1295,7 +1309,46 @@ export interface components {
        * @default 1
        * @example 2
        */
-      count: number;
+      count?: number;
+    };
+    CreateLogoEditTaskDto: {
+      /**
+       * @description discriminator enum property added by openapi-typescript
+       * @enum {string}
+       */
+      type: 'logo-edit';
+      /** @description A kept logo of the project, what to change, 1-4 variations. Unknown fields are stripped. */
+      input: components['schemas']['LogoEditInputDto'];
+    };
+    MarketingCopyInputDto: {
+      /** @example friendly */
+      tone?: string;
+      /** @example small logistics firms */
+      audience?: string;
+      /**
+       * @description The language to write in (a BCP 47 tag or a name).
+       * @example en
+       */
+      language?: string;
+    };
+    CreateMarketingCopyTaskDto: {
+      /**
+       * @description discriminator enum property added by openapi-typescript
+       * @enum {string}
+       */
+      type: 'marketing-copy';
+      /** @description Optional: every field has a default. Unknown fields are stripped. */
+      input?: components['schemas']['MarketingCopyInputDto'];
+    };
+    LandingPageInputDto: Record<string, never>;
+    CreateLandingPageTaskDto: {
+      /**
+       * @description discriminator enum property added by openapi-typescript
+       * @enum {string}
+       */
+      type: 'landing-page';
+      /** @description Optional and empty: it reads the project, its latest marketing copy and its chosen logo. */
+      input?: components['schemas']['LandingPageInputDto'];
     };
     BrandKitInputDto: {
       /**
@@ -1310,30 +1363,22 @@ export interface components {
        */
       backgroundColor?: string;
     };
-    CreateTaskDto: {
-      /** @example logo */
-      type: components['schemas']['TaskType'];
+    CreateBrandKitTaskDto: {
       /**
-       * @description logo: the logo request of POST /api/projects/{id}/logos plus count (1-4); marketing-copy: {tone?, audience?, language?}; landing-page: {} (it reads the project, its latest marketing copy and its chosen logo); logo-edit: {assetId, instructions, count?} (a kept logo of the project, what to change, 1-4 variations). Unknown fields are stripped.
-       * @example {
-       *       "companyName": "Acme",
-       *       "style": "modern",
-       *       "colors": [
-       *         "#0044ff"
-       *       ],
-       *       "count": 3
-       *     }
+       * @description discriminator enum property added by openapi-typescript
+       * @enum {string}
        */
-      input?:
-        | {
-            [key: string]: unknown;
-          }
-        | components['schemas']['LogoTaskInputDto']
-        | components['schemas']['MarketingCopyInputDto']
-        | components['schemas']['LandingPageInputDto']
-        | components['schemas']['LogoEditInputDto']
-        | components['schemas']['BrandKitInputDto'];
+      type: 'brand-kit';
+      /** @description Optional: without `assetId`, the section's chosen logo (else the newest). Unknown fields are stripped. */
+      input?: components['schemas']['BrandKitInputDto'];
     };
+    /** @description A task to run: `type` says which, and which `input` it takes (validated by that type’s rules) */
+    CreateTaskDto:
+      | components['schemas']['CreateLogoTaskDto']
+      | components['schemas']['CreateLogoEditTaskDto']
+      | components['schemas']['CreateMarketingCopyTaskDto']
+      | components['schemas']['CreateLandingPageTaskDto']
+      | components['schemas']['CreateBrandKitTaskDto'];
     TaskResponseDto: {
       task: components['schemas']['TaskDto'];
     };
@@ -1395,25 +1440,19 @@ export interface components {
        */
       admin: boolean;
     };
-    ChangeEventDto: {
+    ProjectCreatedDataDto: {
+      /**
+       * @description The project's ETag after the change: equal to the one a page holds means it has applied the change already
+       * @example "7"
+       */
+      etag: string;
+    };
+    ProjectCreatedEventDto: {
       /**
        * @description Grows with every event: send it back as Last-Event-ID to resume
        * @example 1042
        */
       id: string;
-      /**
-       * @example task.updated
-       * @enum {string}
-       */
-      type:
-        | 'project.created'
-        | 'project.updated'
-        | 'project.deleted'
-        | 'asset.created'
-        | 'asset.deleted'
-        | 'task.updated'
-        | 'section.updated'
-        | 'agent.updated';
       /** @example 019aa8f2-5f1c-7c3e-9a51-3c1f5d0b8e20 */
       projectId: string;
       /**
@@ -1422,29 +1461,330 @@ export interface components {
        */
       userId: string;
       /**
+       * Format: date-time
        * @description When the change was made (ISO-8601 UTC)
        * @example 2026-11-27T10:15:30.123Z
        */
       at: string;
       /**
-       * @description What changed. Every type but project.deleted has `etag`, the project's new ETag (compare it with the one a page holds: equal means nothing to refetch). project.updated: `fields` (names changed); asset.created: `assetId`, `sectionId`, `kind`; asset.deleted: `assetId`; task.updated: `taskId`, `type`, `status`, `attempts`, `progress` (`done`, `total`: a task keeps each result as it is made, with one task.updated and one asset.created); section.updated: `sectionId` and what moved of `status`, `selectedAssetId`; agent.updated: `agentId`, `status`
-       * @example {
-       *       "taskId": "019aa8f2-6a00-7c3e-9a51-3c1f5d0b8e21",
-       *       "type": "logo",
-       *       "status": "RUNNING",
-       *       "attempts": 1,
-       *       "progress": {
-       *         "done": 0,
-       *         "total": 1
-       *       },
-       *       "etag": "\"7\""
-       *     }
+       * @description discriminator enum property added by openapi-typescript
+       * @enum {string}
        */
-      data: {
-        [key: string]: unknown;
-      };
+      type: 'project.created';
+      data: components['schemas']['ProjectCreatedDataDto'];
+    };
+    ProjectValuesDto: {
+      /** @example Spring launch */
+      name?: string;
+      /** @example Brand kit */
+      description?: string | null;
+      /** @example user-1 */
+      userId?: string;
+      /**
+       * Format: date-time
+       * @description The project’s new updatedAt (every change moves it)
+       * @example 2026-11-27T10:15:30.123Z
+       */
+      updatedAt: string;
+    };
+    ProjectUpdatedDataDto: {
+      /**
+       * @description The fields the change set
+       * @example [
+       *       "name"
+       *     ]
+       */
+      fields: ('name' | 'description' | 'userId')[];
+      /** @description Their new values, with updatedAt: assign them to the project */
+      values?: components['schemas']['ProjectValuesDto'];
+      /**
+       * @description Present (true) when `values` was left out: the data passed 16 KB (or the event was recorded before events carried it). Refetch what it names.
+       * @example true
+       * @enum {boolean}
+       */
+      truncated?: true;
+      /**
+       * @description The project's ETag after the change: equal to the one a page holds means it has applied the change already
+       * @example "7"
+       */
+      etag: string;
+    };
+    ProjectUpdatedEventDto: {
+      /**
+       * @description Grows with every event: send it back as Last-Event-ID to resume
+       * @example 1042
+       */
+      id: string;
+      /** @example 019aa8f2-5f1c-7c3e-9a51-3c1f5d0b8e20 */
+      projectId: string;
+      /**
+       * @description The project's owner
+       * @example user-1
+       */
+      userId: string;
+      /**
+       * Format: date-time
+       * @description When the change was made (ISO-8601 UTC)
+       * @example 2026-11-27T10:15:30.123Z
+       */
+      at: string;
+      /**
+       * @description discriminator enum property added by openapi-typescript
+       * @enum {string}
+       */
+      type: 'project.updated';
+      data: components['schemas']['ProjectUpdatedDataDto'];
+    };
+    ProjectDeletedDataDto: Record<string, never>;
+    ProjectDeletedEventDto: {
+      /**
+       * @description Grows with every event: send it back as Last-Event-ID to resume
+       * @example 1042
+       */
+      id: string;
+      /** @example 019aa8f2-5f1c-7c3e-9a51-3c1f5d0b8e20 */
+      projectId: string;
+      /**
+       * @description The project's owner
+       * @example user-1
+       */
+      userId: string;
+      /**
+       * Format: date-time
+       * @description When the change was made (ISO-8601 UTC)
+       * @example 2026-11-27T10:15:30.123Z
+       */
+      at: string;
+      /**
+       * @description discriminator enum property added by openapi-typescript
+       * @enum {string}
+       */
+      type: 'project.deleted';
+      data: components['schemas']['ProjectDeletedDataDto'];
+    };
+    AssetCreatedDataDto: {
+      /** @example 019aa8f3-0b4e-7a21-8c3d-5e6f7a8b9c0d */
+      assetId: string;
+      /** @example 019aa8f2-5f1c-7c3e-9a51-3c1f5d0b8e21 */
+      sectionId: string | null;
+      /** @example logo */
+      kind: components['schemas']['AssetKind'];
+      /** @description The asset as its routes answer it: add it to its section's `assets`. Its `url` is made as the event is sent (with AUTH_MODE=oidc signed, valid ASSET_URL_TTL_S from then). */
+      asset?: components['schemas']['AssetDto'];
+      /**
+       * @description Present (true) when `asset` was left out: the data passed 16 KB (or the event was recorded before events carried it). Refetch what it names.
+       * @example true
+       * @enum {boolean}
+       */
+      truncated?: true;
+      /**
+       * @description The project's ETag after the change: equal to the one a page holds means it has applied the change already
+       * @example "7"
+       */
+      etag: string;
+    };
+    AssetCreatedEventDto: {
+      /**
+       * @description Grows with every event: send it back as Last-Event-ID to resume
+       * @example 1042
+       */
+      id: string;
+      /** @example 019aa8f2-5f1c-7c3e-9a51-3c1f5d0b8e20 */
+      projectId: string;
+      /**
+       * @description The project's owner
+       * @example user-1
+       */
+      userId: string;
+      /**
+       * Format: date-time
+       * @description When the change was made (ISO-8601 UTC)
+       * @example 2026-11-27T10:15:30.123Z
+       */
+      at: string;
+      /**
+       * @description discriminator enum property added by openapi-typescript
+       * @enum {string}
+       */
+      type: 'asset.created';
+      data: components['schemas']['AssetCreatedDataDto'];
+    };
+    AssetDeletedDataDto: {
+      /** @example 019aa8f3-0b4e-7a21-8c3d-5e6f7a8b9c0d */
+      assetId: string;
+      /**
+       * @description The project's ETag after the change: equal to the one a page holds means it has applied the change already
+       * @example "7"
+       */
+      etag: string;
+    };
+    AssetDeletedEventDto: {
+      /**
+       * @description Grows with every event: send it back as Last-Event-ID to resume
+       * @example 1042
+       */
+      id: string;
+      /** @example 019aa8f2-5f1c-7c3e-9a51-3c1f5d0b8e20 */
+      projectId: string;
+      /**
+       * @description The project's owner
+       * @example user-1
+       */
+      userId: string;
+      /**
+       * Format: date-time
+       * @description When the change was made (ISO-8601 UTC)
+       * @example 2026-11-27T10:15:30.123Z
+       */
+      at: string;
+      /**
+       * @description discriminator enum property added by openapi-typescript
+       * @enum {string}
+       */
+      type: 'asset.deleted';
+      data: components['schemas']['AssetDeletedDataDto'];
+    };
+    TaskUpdatedDataDto: {
+      /** @example 019aa8f4-1c2d-7e3f-8a4b-5c6d7e8f9a0b */
+      taskId: string;
+      /** @example logo */
+      type: components['schemas']['TaskType'];
+      /** @example RUNNING */
+      status: components['schemas']['TaskStatus'];
+      /** @example 1 */
+      attempts: number;
+      /** @description Results kept of those the task will keep: a task keeps each result as it is made, with one task.updated and one asset.created */
+      progress: components['schemas']['TaskProgressDto'];
+      /** @description The task as its routes answer it: replace the project's task with this id (or add it) */
+      task?: components['schemas']['TaskDto'];
+      /**
+       * @description Present (true) when `task` was left out: the data passed 16 KB (or the event was recorded before events carried it). Refetch what it names.
+       * @example true
+       * @enum {boolean}
+       */
+      truncated?: true;
+      /**
+       * @description The project's ETag after the change: equal to the one a page holds means it has applied the change already
+       * @example "7"
+       */
+      etag: string;
+    };
+    TaskUpdatedEventDto: {
+      /**
+       * @description Grows with every event: send it back as Last-Event-ID to resume
+       * @example 1042
+       */
+      id: string;
+      /** @example 019aa8f2-5f1c-7c3e-9a51-3c1f5d0b8e20 */
+      projectId: string;
+      /**
+       * @description The project's owner
+       * @example user-1
+       */
+      userId: string;
+      /**
+       * Format: date-time
+       * @description When the change was made (ISO-8601 UTC)
+       * @example 2026-11-27T10:15:30.123Z
+       */
+      at: string;
+      /**
+       * @description discriminator enum property added by openapi-typescript
+       * @enum {string}
+       */
+      type: 'task.updated';
+      data: components['schemas']['TaskUpdatedDataDto'];
+    };
+    SectionUpdatedDataDto: {
+      /** @example 019aa8f2-5f1c-7c3e-9a51-3c1f5d0b8e21 */
+      sectionId: string;
+      /** @example REVIEW */
+      status?: components['schemas']['SectionStatus'];
+      /** @example 019aa8f3-0b4e-7a21-8c3d-5e6f7a8b9c0d */
+      selectedAssetId?: string | null;
+      /** @description The section as the project's answer shows it, without its `assets` (asset events carry those): assign its fields */
+      section?: components['schemas']['SectionDto'];
+      /**
+       * @description Present (true) when `section` was left out: the data passed 16 KB (or the event was recorded before events carried it). Refetch what it names.
+       * @example true
+       * @enum {boolean}
+       */
+      truncated?: true;
+      /**
+       * @description The project's ETag after the change: equal to the one a page holds means it has applied the change already
+       * @example "7"
+       */
+      etag: string;
+    };
+    SectionUpdatedEventDto: {
+      /**
+       * @description Grows with every event: send it back as Last-Event-ID to resume
+       * @example 1042
+       */
+      id: string;
+      /** @example 019aa8f2-5f1c-7c3e-9a51-3c1f5d0b8e20 */
+      projectId: string;
+      /**
+       * @description The project's owner
+       * @example user-1
+       */
+      userId: string;
+      /**
+       * Format: date-time
+       * @description When the change was made (ISO-8601 UTC)
+       * @example 2026-11-27T10:15:30.123Z
+       */
+      at: string;
+      /**
+       * @description discriminator enum property added by openapi-typescript
+       * @enum {string}
+       */
+      type: 'section.updated';
+      data: components['schemas']['SectionUpdatedDataDto'];
+    };
+    AgentUpdatedDataDto: {
+      /** @example 019aa8f2-5f1c-7c3e-9a51-3c1f5d0b8e29 */
+      agentId: string;
+      /** @example WORKING */
+      status: components['schemas']['AgentStatus'];
+      /**
+       * @description The project's ETag after the change: equal to the one a page holds means it has applied the change already
+       * @example "7"
+       */
+      etag: string;
+    };
+    AgentUpdatedEventDto: {
+      /**
+       * @description Grows with every event: send it back as Last-Event-ID to resume
+       * @example 1042
+       */
+      id: string;
+      /** @example 019aa8f2-5f1c-7c3e-9a51-3c1f5d0b8e20 */
+      projectId: string;
+      /**
+       * @description The project's owner
+       * @example user-1
+       */
+      userId: string;
+      /**
+       * Format: date-time
+       * @description When the change was made (ISO-8601 UTC)
+       * @example 2026-11-27T10:15:30.123Z
+       */
+      at: string;
+      /**
+       * @description discriminator enum property added by openapi-typescript
+       * @enum {string}
+       */
+      type: 'agent.updated';
+      data: components['schemas']['AgentUpdatedDataDto'];
     };
     ResetEventDto: {
+      /**
+       * @description discriminator enum property added by openapi-typescript
+       * @enum {string}
+       */
+      type: 'reset';
       /**
        * @example purged
        * @enum {string}
@@ -1466,6 +1806,27 @@ export interface components {
       /** @description When the ticket stops opening streams (ISO-8601 UTC). */
       expiresAt: string;
     };
+    /** @description One change, as the change log keeps it: its `type` says which schema its `data` has */
+    ChangeEventDto:
+      | components['schemas']['ProjectCreatedEventDto']
+      | components['schemas']['ProjectUpdatedEventDto']
+      | components['schemas']['ProjectDeletedEventDto']
+      | components['schemas']['AssetCreatedEventDto']
+      | components['schemas']['AssetDeletedEventDto']
+      | components['schemas']['TaskUpdatedEventDto']
+      | components['schemas']['SectionUpdatedEventDto']
+      | components['schemas']['AgentUpdatedEventDto'];
+    /** @description The JSON of one `data:` line of a live-change stream: a change (its `event:` line is its type), or a `reset` */
+    StreamEventDto:
+      | components['schemas']['ProjectCreatedEventDto']
+      | components['schemas']['ProjectUpdatedEventDto']
+      | components['schemas']['ProjectDeletedEventDto']
+      | components['schemas']['AssetCreatedEventDto']
+      | components['schemas']['AssetDeletedEventDto']
+      | components['schemas']['TaskUpdatedEventDto']
+      | components['schemas']['SectionUpdatedEventDto']
+      | components['schemas']['AgentUpdatedEventDto']
+      | components['schemas']['ResetEventDto'];
   };
   responses: never;
   parameters: never;
@@ -5743,7 +6104,7 @@ export interface operations {
     };
     requestBody?: never;
     responses: {
-      /** @description A text/event-stream (server-sent events). Each change is one event: `id:` (send it back as the Last-Event-ID header, or ?lastEventId=, to resume exactly after it), `event:` (its type) and `data:` (a ChangeEvent as JSON). A `reset` event (ResetEvent) means the id sent is too old or unknown: refetch, then carry on. A comment line every EVENTS_HEARTBEAT_S keeps proxies from closing it; `retry:` advises the reconnection delay. The stream ends when the token (or ticket) expires, and at shutdown (with a short `retry:`, to reconnect to another replica). */
+      /** @description A text/event-stream (server-sent events). Each change is one event: `id:` (send it back as the Last-Event-ID header, or ?lastEventId=, to resume exactly after it), `event:` (its type) and `data:` (its JSON: a StreamEventDto, one schema per `type`; the schema of the response is that item, as OpenAPI 3.0 has no way to name the items of a stream). A `reset` event (ResetEventDto) means the id sent is too old or unknown: refetch, then carry on. A comment line every EVENTS_HEARTBEAT_S keeps proxies from closing it; `retry:` advises the reconnection delay. The stream ends when the token (or ticket) expires, and at shutdown (with a short `retry:`, to reconnect to another replica). */
       200: {
         headers: {
           /** @description The request's id: the caller's own X-Request-Id when plausible (1 to 128 letters, digits or `._:/+=-`), otherwise a new UUID; also in the request's log line */
@@ -5751,7 +6112,49 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'text/event-stream': string;
+          /**
+           * @example {
+           *       "id": "1042",
+           *       "type": "task.updated",
+           *       "projectId": "019aa8f2-5f1c-7c3e-9a51-3c1f5d0b8e20",
+           *       "userId": "user-1",
+           *       "at": "2026-11-27T10:15:30.123Z",
+           *       "data": {
+           *         "taskId": "019aa8f4-1c2d-7e3f-8a4b-5c6d7e8f9a0b",
+           *         "type": "logo",
+           *         "status": "RUNNING",
+           *         "attempts": 1,
+           *         "task": {
+           *           "id": "019aa8f4-1c2d-7e3f-8a4b-5c6d7e8f9a0b",
+           *           "projectId": "019aa8f2-5f1c-7c3e-9a51-3c1f5d0b8e20",
+           *           "type": "logo",
+           *           "agentId": "019aa8f2-5f1c-7c3e-9a51-3c1f5d0b8e29",
+           *           "sectionId": "019aa8f2-5f1c-7c3e-9a51-3c1f5d0b8e21",
+           *           "status": "RUNNING",
+           *           "input": {
+           *             "companyName": "Acme",
+           *             "style": "modern",
+           *             "colors": [
+           *               "#0044ff"
+           *             ],
+           *             "count": 1
+           *           },
+           *           "assetIds": [],
+           *           "progress": {
+           *             "done": 1,
+           *             "total": 1
+           *           },
+           *           "error": null,
+           *           "attempts": 1,
+           *           "createdAt": "2026-11-22T03:39:09.321Z",
+           *           "startedAt": "2026-11-22T03:39:09.321Z",
+           *           "finishedAt": null
+           *         },
+           *         "etag": "\"7\""
+           *       }
+           *     }
+           */
+          'text/event-stream': components['schemas']['StreamEventDto'];
         };
       };
       /** @description An invalid query parameter */
@@ -6115,7 +6518,7 @@ export interface operations {
     };
     requestBody?: never;
     responses: {
-      /** @description A text/event-stream (server-sent events). Each change is one event: `id:` (send it back as the Last-Event-ID header, or ?lastEventId=, to resume exactly after it), `event:` (its type) and `data:` (a ChangeEvent as JSON). A `reset` event (ResetEvent) means the id sent is too old or unknown: refetch, then carry on. A comment line every EVENTS_HEARTBEAT_S keeps proxies from closing it; `retry:` advises the reconnection delay. The stream ends when the token (or ticket) expires, and at shutdown (with a short `retry:`, to reconnect to another replica). */
+      /** @description A text/event-stream (server-sent events). Each change is one event: `id:` (send it back as the Last-Event-ID header, or ?lastEventId=, to resume exactly after it), `event:` (its type) and `data:` (its JSON: a StreamEventDto, one schema per `type`; the schema of the response is that item, as OpenAPI 3.0 has no way to name the items of a stream). A `reset` event (ResetEventDto) means the id sent is too old or unknown: refetch, then carry on. A comment line every EVENTS_HEARTBEAT_S keeps proxies from closing it; `retry:` advises the reconnection delay. The stream ends when the token (or ticket) expires, and at shutdown (with a short `retry:`, to reconnect to another replica). */
       200: {
         headers: {
           /** @description The request's id: the caller's own X-Request-Id when plausible (1 to 128 letters, digits or `._:/+=-`), otherwise a new UUID; also in the request's log line */
@@ -6123,7 +6526,49 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'text/event-stream': string;
+          /**
+           * @example {
+           *       "id": "1042",
+           *       "type": "task.updated",
+           *       "projectId": "019aa8f2-5f1c-7c3e-9a51-3c1f5d0b8e20",
+           *       "userId": "user-1",
+           *       "at": "2026-11-27T10:15:30.123Z",
+           *       "data": {
+           *         "taskId": "019aa8f4-1c2d-7e3f-8a4b-5c6d7e8f9a0b",
+           *         "type": "logo",
+           *         "status": "RUNNING",
+           *         "attempts": 1,
+           *         "task": {
+           *           "id": "019aa8f4-1c2d-7e3f-8a4b-5c6d7e8f9a0b",
+           *           "projectId": "019aa8f2-5f1c-7c3e-9a51-3c1f5d0b8e20",
+           *           "type": "logo",
+           *           "agentId": "019aa8f2-5f1c-7c3e-9a51-3c1f5d0b8e29",
+           *           "sectionId": "019aa8f2-5f1c-7c3e-9a51-3c1f5d0b8e21",
+           *           "status": "RUNNING",
+           *           "input": {
+           *             "companyName": "Acme",
+           *             "style": "modern",
+           *             "colors": [
+           *               "#0044ff"
+           *             ],
+           *             "count": 1
+           *           },
+           *           "assetIds": [],
+           *           "progress": {
+           *             "done": 1,
+           *             "total": 1
+           *           },
+           *           "error": null,
+           *           "attempts": 1,
+           *           "createdAt": "2026-11-22T03:39:09.321Z",
+           *           "startedAt": "2026-11-22T03:39:09.321Z",
+           *           "finishedAt": null
+           *         },
+           *         "etag": "\"7\""
+           *       }
+           *     }
+           */
+          'text/event-stream': components['schemas']['StreamEventDto'];
         };
       };
       /** @description An invalid query parameter */

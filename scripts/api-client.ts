@@ -38,7 +38,10 @@ export async function renderClientTypes(document: object): Promise<string> {
   const { default: openapiTS, astToString } =
     await import('openapi-typescript');
   const types = astToString(
-    await openapiTS(document as Parameters<typeof openapiTS>[0]),
+    await openapiTS(document as Parameters<typeof openapiTS>[0], {
+      // A default makes a field optional to send, not always present.
+      defaultNonNullable: false,
+    }),
   );
   const options = await resolveConfig(CLIENT_TYPES_FILE);
   return format(header + types, { ...options, filepath: CLIENT_TYPES_FILE });

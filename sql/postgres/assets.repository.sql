@@ -96,6 +96,10 @@ COMMIT;
 
 -- AssetsRepository.delete
 START TRANSACTION;
+UPDATE "sections"
+SET "selectedAssetId" = NULL, "updatedAt" = $3
+WHERE "projectId" = $1 AND "selectedAssetId" = $2
+RETURNING "id", "projectId", "type", "status", "selectedAssetId", "createdAt", "updatedAt";
 DELETE FROM "assets"
 WHERE "id" = $1 AND "projectId" = $2;
 SELECT pg_advisory_xact_lock($1);

@@ -16,7 +16,7 @@ WHERE "id" = $1 AND "projectId" = $2;
 UPDATE "sections"
 SET "selectedAssetId" = $2, "updatedAt" = $3
 WHERE "id" = $1
-RETURNING "projectId";
+RETURNING "id", "projectId", "type", "status", "selectedAssetId", "createdAt", "updatedAt";
 SELECT "id", "projectId", "type", "status", "selectedAssetId", "createdAt", "updatedAt"
 FROM "sections"
 WHERE "id" = $1;

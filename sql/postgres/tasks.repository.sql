@@ -78,7 +78,7 @@ WHERE "t"."id" = $1;
 UPDATE "tasks"
 SET "status" = $1, "updatedAt" = $2, "attempts" = $3, "startedAt" = COALESCE("startedAt", $2)
 WHERE "id" = $4 AND "status" IN ('QUEUED') AND "attempts" = $5
-RETURNING "projectId", "type", "attempts", "progress";
+RETURNING "id", "projectId", "type", "agentId", "sectionId", "status", "input", "assetIds", "progress", "error", "attempts", "createdAt", "startedAt", "finishedAt";
 SELECT pg_advisory_xact_lock($1);
 INSERT INTO "change_events" ("type", "projectId", "userId", "at", "data")
 VALUES ($1, $2, $3, $4, $5);
@@ -90,7 +90,7 @@ START TRANSACTION;
 UPDATE "tasks"
 SET "status" = $1, "updatedAt" = $2, "assetIds" = $3, "progress" = $4
 WHERE "id" = $5 AND "status" IN ('RUNNING') AND "attempts" = $6 AND "progress" = $7
-RETURNING "projectId", "type", "attempts", "progress";
+RETURNING "id", "projectId", "type", "agentId", "sectionId", "status", "input", "assetIds", "progress", "error", "attempts", "createdAt", "startedAt", "finishedAt";
 SELECT pg_advisory_xact_lock($1);
 INSERT INTO "change_events" ("type", "projectId", "userId", "at", "data")
 VALUES ($1, $2, $3, $4, $5);
@@ -102,7 +102,7 @@ START TRANSACTION;
 UPDATE "tasks"
 SET "status" = $1, "updatedAt" = $2, "finishedAt" = $2, "error" = $3
 WHERE "id" = $4 AND "status" IN ('RUNNING') AND "attempts" = $5 AND "progress" = $6
-RETURNING "projectId", "type", "attempts", "progress";
+RETURNING "id", "projectId", "type", "agentId", "sectionId", "status", "input", "assetIds", "progress", "error", "attempts", "createdAt", "startedAt", "finishedAt";
 SELECT pg_advisory_xact_lock($1);
 INSERT INTO "change_events" ("type", "projectId", "userId", "at", "data")
 VALUES ($1, $2, $3, $4, $5);

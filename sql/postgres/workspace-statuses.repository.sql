@@ -25,7 +25,7 @@ WHERE "projectId" = $1 AND "status" <> CASE WHEN EXISTS (
   FROM "assets"
   WHERE "assets"."sectionId" = "sections"."id"
 ) THEN 'REVIEW' ELSE 'PENDING' END
-RETURNING "id", "status", "selectedAssetId";
+RETURNING "id", "projectId", "type", "status", "selectedAssetId", "createdAt", "updatedAt";
 UPDATE "agents"
 SET "status" = CASE WHEN EXISTS (
   SELECT 1

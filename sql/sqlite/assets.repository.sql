@@ -98,6 +98,10 @@ COMMIT;
 
 -- AssetsRepository.delete
 BEGIN TRANSACTION;
+UPDATE "sections"
+SET "selectedAssetId" = NULL, "updatedAt" = ?
+WHERE "projectId" = ? AND "selectedAssetId" = ?
+RETURNING "id", "projectId", "type", "status", "selectedAssetId", "createdAt", "updatedAt";
 DELETE FROM "assets"
 WHERE "id" = ? AND "projectId" = ?;
 INSERT INTO "change_events" ("type", "projectId", "userId", "at", "data")

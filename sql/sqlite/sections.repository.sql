@@ -16,7 +16,7 @@ WHERE "id" = ? AND "projectId" = ?;
 UPDATE "sections"
 SET "selectedAssetId" = ?, "updatedAt" = ?
 WHERE "id" = ?
-RETURNING "projectId";
+RETURNING "id", "projectId", "type", "status", "selectedAssetId", "createdAt", "updatedAt";
 SELECT "id", "projectId", "type", "status", "selectedAssetId", "createdAt", "updatedAt"
 FROM "sections"
 WHERE "id" = ?;

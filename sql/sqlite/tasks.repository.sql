@@ -75,7 +75,7 @@ WHERE "t"."id" = ?;
 UPDATE "tasks"
 SET "status" = ?, "updatedAt" = ?, "attempts" = ?, "startedAt" = COALESCE("startedAt", ?)
 WHERE "id" = ? AND "status" IN ('QUEUED') AND "attempts" = ?
-RETURNING "projectId", "type", "attempts", "progress";
+RETURNING "id", "projectId", "type", "agentId", "sectionId", "status", "input", "assetIds", "progress", "error", "attempts", "createdAt", "startedAt", "finishedAt";
 INSERT INTO "change_events" ("type", "projectId", "userId", "at", "data")
 VALUES (?, ?, ?, ?, ?);
 COMMIT;
@@ -85,7 +85,7 @@ BEGIN TRANSACTION;
 UPDATE "tasks"
 SET "status" = ?, "updatedAt" = ?, "assetIds" = ?, "progress" = ?
 WHERE "id" = ? AND "status" IN ('RUNNING') AND "attempts" = ? AND "progress" = ?
-RETURNING "projectId", "type", "attempts", "progress";
+RETURNING "id", "projectId", "type", "agentId", "sectionId", "status", "input", "assetIds", "progress", "error", "attempts", "createdAt", "startedAt", "finishedAt";
 INSERT INTO "change_events" ("type", "projectId", "userId", "at", "data")
 VALUES (?, ?, ?, ?, ?);
 COMMIT;
@@ -95,7 +95,7 @@ BEGIN TRANSACTION;
 UPDATE "tasks"
 SET "status" = ?, "updatedAt" = ?, "finishedAt" = ?, "error" = ?
 WHERE "id" = ? AND "status" IN ('RUNNING') AND "attempts" = ? AND "progress" = ?
-RETURNING "projectId", "type", "attempts", "progress";
+RETURNING "id", "projectId", "type", "agentId", "sectionId", "status", "input", "assetIds", "progress", "error", "attempts", "createdAt", "startedAt", "finishedAt";
 INSERT INTO "change_events" ("type", "projectId", "userId", "at", "data")
 VALUES (?, ?, ?, ?, ?);
 COMMIT;

@@ -86,7 +86,7 @@ describe('AssetsRepository (SQLite)', () => {
       }),
     );
 
-  it('an asset reads back as kept, and records its event', async () => {
+  it('an asset reads back as kept, and records its event with the asset as stored (its url is made when sent)', async () => {
     const { latest } = await scratch.changeLog.bounds();
     const kept = await keep(ann);
     await expect(assets.find(ann.id, kept.id)).resolves.toEqual(kept);
@@ -95,6 +95,7 @@ describe('AssetsRepository (SQLite)', () => {
       type: 'asset.created',
       data: { assetId: kept.id, sectionId: kept.sectionId, kind: 'logo' },
     });
+    expect((event.data as { asset: unknown }).asset).toEqual(kept);
   });
 
   it("finds an asset only in its own project, and only in the owner's project when an owner is given", async () => {
@@ -237,6 +238,32 @@ describe('AssetsRepository (SQLite)', () => {
       ),
     ).resolves.toBe(true);
     await expect(assets.find(ann.id, kept.id)).resolves.toBeNull();
+  });
+
+  it("deleting a chosen asset clears the section's choice with the section's event", async () => {
+    const kept = await keep(ann);
+    const sectionId = kept.sectionId!;
+    await scratch.db.write((manager) =>
+      manager.query(
+        'UPDATE "sections" SET "selectedAssetId" = ? WHERE "id" = ?',
+        [kept.id, sectionId],
+      ),
+    );
+    const { latest } = await scratch.changeLog.bounds();
+    await changing(ann.id, (transaction) =>
+      assets.delete(transaction, { projectId: ann.id, assetId: kept.id }),
+    );
+    const events = await scratch.changeLog.after(latest, {}, 10);
+    const section = events.find((event) => event.type === 'section.updated');
+    expect(section?.data).toMatchObject({
+      sectionId,
+      selectedAssetId: null,
+      section: { id: sectionId, projectId: ann.id, selectedAssetId: null },
+    });
+    expect(events.map((event) => event.type).sort()).toEqual([
+      'asset.deleted',
+      'section.updated',
+    ]);
   });
 
   it('tells which of many ids have a row, past one batch', async () => {

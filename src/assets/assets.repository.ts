@@ -9,6 +9,10 @@ import {
 import { isoTimestamp, sqlFor, type Sql } from '../database/sql';
 import type { AssetRef } from './asset-bytes/asset-bytes';
 import { ASSET_COLUMNS, type AssetRecord } from './dto/asset.dto';
+import { SECTION_FIELDS, type SectionDto } from '../sections/dto/section.dto';
+
+/** A section's fields, as the project's answer shows them. */
+const SECTION_COLUMNS = SECTION_FIELDS.map((name) => `"${name}"`).join(', ');
 
 /**
  * The only code that reads and writes the assets and asset_contents tables,
@@ -192,7 +196,14 @@ export class AssetsRepository {
     this.changeLog.record(transaction, asset.projectId, {
       type: 'asset.created',
       key: asset.id,
-      data: { assetId: asset.id, sectionId: asset.sectionId, kind: asset.kind },
+      // The asset as stored: its url depends on who reads the event, and
+      // when (a signed URL expires), so the stream makes it as it sends.
+      data: {
+        assetId: asset.id,
+        sectionId: asset.sectionId,
+        kind: asset.kind,
+        asset,
+      },
     });
   }
 
@@ -245,13 +256,36 @@ export class AssetsRepository {
     return row ? fromRow(row) : null;
   }
 
-  /** Deletes one asset (its database bytes go with it); true if it was there. */
+  /**
+   * Deletes one asset (its database bytes go with it); true if it was
+   * there. A section that chose it chooses nothing any more: cleared here,
+   * with the section's event, rather than by the foreign key alone (ON
+   * DELETE SET NULL), which changes the section without one — a page
+   * applying events would keep the choice while a task runs for it.
+   */
   async delete(transaction: Transaction, ref: AssetRef): Promise<boolean> {
-    const changed = await sqlFor(managerOf(transaction)).changes(
+    const sql = sqlFor(managerOf(transaction));
+    const released = await sql.changedRows<SectionDto>(
+      `UPDATE "sections" SET "selectedAssetId" = NULL, "updatedAt" = $3 WHERE "projectId" = $1 AND "selectedAssetId" = $2 RETURNING ${SECTION_COLUMNS}`,
+      [ref.projectId, ref.assetId, sql.timestamp(new Date())],
+    );
+    const changed = await sql.changes(
       'DELETE FROM "assets" WHERE "id" = $1 AND "projectId" = $2',
       [ref.assetId, ref.projectId],
     );
     if (changed === 0) return false;
+    for (const row of released) {
+      const section: SectionDto = {
+        ...row,
+        createdAt: isoTimestamp(row.createdAt),
+        updatedAt: isoTimestamp(row.updatedAt),
+      };
+      this.changeLog.record(transaction, ref.projectId, {
+        type: 'section.updated',
+        key: section.id,
+        data: { sectionId: section.id, selectedAssetId: null, section },
+      });
+    }
     this.changeLog.record(transaction, ref.projectId, {
       type: 'asset.deleted',
       key: ref.assetId,

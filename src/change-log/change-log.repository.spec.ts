@@ -7,6 +7,7 @@ import { sqlFor } from '../database/sql';
 import { ProjectNotFoundException } from '../project-scope/project-scope.errors';
 import { projectETag } from '../project-scope/project-version';
 import type { Project } from '../projects/entities/project.entity';
+import { EVENT_DATA_LIMIT_BYTES } from './change-event';
 import type { ChangeLog } from './change-log.repository';
 
 describe('ChangeLog (SQLite)', () => {
@@ -65,6 +66,39 @@ describe('ChangeLog (SQLite)', () => {
         etag: projectETag(version),
       },
     });
+  });
+
+  it('an event whose data passes the size bound is kept without its bulky part, marked truncated, its ids and ETag kept', async () => {
+    const before = await latest();
+    const sectionId = ann.sections[2].id;
+    const big = 'x'.repeat(EVENT_DATA_LIMIT_BYTES);
+    await scratch.db.transaction(async (transaction) => {
+      await advance(transaction, ann.id);
+      log.record(transaction, ann.id, {
+        type: 'section.updated',
+        key: sectionId,
+        data: { sectionId, status: 'READY', section: { id: sectionId, big } },
+      });
+      log.record(transaction, ann.id, {
+        type: 'section.updated',
+        key: ann.sections[3].id,
+        data: {
+          sectionId: ann.sections[3].id,
+          section: { id: ann.sections[3].id },
+        },
+      });
+    });
+    const [cut, whole] = await log.after(before, {}, 10);
+    expect(cut.data).toEqual({
+      sectionId,
+      status: 'READY',
+      truncated: true,
+      etag: expect.any(String) as unknown,
+    });
+    expect(whole.data).toMatchObject({
+      section: { id: ann.sections[3].id },
+    });
+    expect(whole.data).not.toHaveProperty('truncated');
   });
 
   it('an event of a change that rolls back is never written', async () => {

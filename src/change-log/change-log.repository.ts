@@ -9,6 +9,7 @@ import {
 import { isoTimestamp, sqlFor } from '../database/sql';
 import { ownedBy } from '../database/owner-predicate';
 import type { ChangeDraft, ChangeEvent, ChangeEventType } from './change-event';
+import { eventDataJson } from './event-data-json';
 
 /** The channel PostgreSQL's NOTIFY wakes the other replicas on. */
 export const CHANGE_CHANNEL = 'change_events';
@@ -246,7 +247,7 @@ export class ChangeLog {
         projectId,
         project.userId,
         at,
-        JSON.stringify(data),
+        eventDataJson(draft.type, data),
       );
       const n = params.length;
       values.push(`($${n - 4}, $${n - 3}, $${n - 2}, $${n - 1}, $${n})`);

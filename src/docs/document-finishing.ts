@@ -8,6 +8,7 @@ import {
   MULTIPART_BODY_EXTENSION,
   type MediaTypeObject,
 } from './multipart-body.openapi';
+import { unionSchemas } from './union-schema';
 
 type OperationObject = NonNullable<OpenAPIObject['paths'][string]['get']>;
 
@@ -74,7 +75,7 @@ function securityOfOperation(
  * stated for the mode (by default a bearer token or none, so that linters
  * and generators need not guess; with AUTH_MODE=oidc a bearer token, and
  * `userId` optional on create),
- * closed request schemas, an example for every `{id}`, the 431 every route
+ * the tagged unions (union-schema.ts), closed request schemas, an example for every `{id}`, the 431 every route
  * can answer, `X-Request-Id` on every response, optional parameters
  * without an example Swagger UI would send, and a stable order.
  */
@@ -93,7 +94,8 @@ export function finishDocument(
         'An access token of the OpenID Provider (AUTH_ISSUER) for AUTH_AUDIENCE; required only when the server runs with AUTH_MODE=oidc',
     },
   };
-  const schemas = document.components?.schemas ?? {};
+  const schemas = (document.components.schemas ??= {});
+  for (const [name, union] of unionSchemas()) schemas[name] = union;
   for (const name of closedSchemas()) {
     const schema = schemas[name];
     if (schema && !('$ref' in schema)) schema.additionalProperties = false;

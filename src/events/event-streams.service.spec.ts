@@ -6,6 +6,9 @@ import type { ChangeFeed, FeedSubscriber } from './change-feed';
 import { EventStreams, type StreamRequest } from './event-streams.service';
 import type { EventMetrics } from './event-metrics';
 import { TooManyStreamsError } from './events.errors';
+import { EventPresenter } from './presented-event';
+import { AssetUrls } from '../assets/asset-urls';
+import type { AssetsConfig } from '../assets/assets.config';
 
 /**
  * A stream whose client went away before it began (during the auth check
@@ -21,7 +24,11 @@ describe('EventStreams', () => {
     status = () => this;
     setHeader = () => this;
     flushHeaders = () => undefined;
-    write = () => true;
+    written: string[] = [];
+    write = (chunk: string) => {
+      this.written.push(String(chunk));
+      return true;
+    };
     end = () => this;
     destroy = () => {
       this.destroyed = true;
@@ -69,14 +76,20 @@ describe('EventStreams', () => {
         unscopedNetworkLimit: 20,
       },
       metrics as unknown as EventMetrics,
+      new EventPresenter(urls),
     );
     return { streams, held, metrics };
   }
+
+  const urls = new AssetUrls({ mode: 'none' }, {
+    urlTtlSeconds: 3600,
+  } as AssetsConfig);
 
   const request: StreamRequest = {
     scope: {},
     lastEventId: undefined,
     clientKey: 'ip:127.0.0.1',
+    baseUrl: 'https://api.example.com',
     expiresAt: undefined,
   };
 
@@ -123,5 +136,49 @@ describe('EventStreams', () => {
       ),
     ).rejects.toBeInstanceOf(TooManyStreamsError);
     next.destroy();
+  });
+
+  it("sends an asset's event with its url made for the origin the stream was opened at", async () => {
+    let subscriber: FeedSubscriber | undefined;
+    const { streams } = streamsWith((s) => {
+      subscriber = s;
+      return Promise.resolve(0);
+    });
+    const response = new FakeResponse();
+    await streams.open(request, sseSinkOf(response as unknown as Response));
+    const asset = {
+      id: 'a1',
+      projectId: 'p1',
+      sectionId: 's1',
+      kind: 'logo',
+      contentType: 'image/png',
+      byteSize: 3,
+      sha256: 'f'.repeat(64),
+      prompt: 'A logo',
+      model: 'm',
+      createdAt: '2026-11-29T00:00:00.000Z',
+    };
+    subscriber!.deliver({
+      id: '7',
+      type: 'asset.created',
+      projectId: 'p1',
+      userId: 'u1',
+      at: '2026-11-29T00:00:00.000Z',
+      data: {
+        assetId: 'a1',
+        sectionId: 's1',
+        kind: 'logo',
+        asset,
+        etag: '"3"',
+      },
+    });
+    const frame = response.written.find((chunk) => chunk.startsWith('id: 7'));
+    const data = JSON.parse(frame!.split('\ndata: ')[1]) as {
+      data: { asset: { url: string } };
+    };
+    expect(data.data.asset.url).toBe(
+      'https://api.example.com/api/projects/p1/assets/a1/content',
+    );
+    response.destroy();
   });
 });

@@ -18,6 +18,7 @@ import {
 import type { EventSink } from '../common/event-sink';
 import { EventMetrics } from './event-metrics';
 import { LiveStream, type CloseReason } from './live-stream';
+import { EventPresenter } from './presented-event';
 import { ReplayMeter } from './replay-meter';
 
 /** The reconnection delay a stream advises (SSE `retry:`), in ms. */
@@ -36,6 +37,8 @@ export interface StreamRequest {
   lastEventId: string | undefined;
   /** Who the stream counts against (EVENTS_CLIENT_LIMIT). */
   clientKey: string;
+  /** The origin the events' URLs (an asset's `url`) are made with. */
+  baseUrl: string;
   /** When the caller's proof expires: the stream ends then. */
   expiresAt: number | undefined;
   /**
@@ -72,6 +75,7 @@ export class EventStreams implements BeforeApplicationShutdown {
     private readonly feed: ChangeFeed,
     @Inject(eventsConfig.KEY) private readonly config: EventsConfig,
     private readonly metrics: EventMetrics,
+    private readonly presenter: EventPresenter,
   ) {
     this.meter = new ReplayMeter(config.replayRatePerSecond);
   }
@@ -96,6 +100,7 @@ export class EventStreams implements BeforeApplicationShutdown {
         this.config.bufferLimitBytes,
         this.config.replayStallSeconds * 1000,
         (reason) => this.forget(stream, reason),
+        (event) => this.presenter.present(event, request.baseUrl),
       );
       this.begin(sink);
       const opened = stream;

@@ -5,6 +5,8 @@ import { EventMetrics } from './event-metrics';
 import { EventStreams } from './event-streams.service';
 import { EventsController, ProjectEventsController } from './events.controller';
 import { EventsService } from './events.service';
+import { AssetStorageModule } from '../assets/asset-storage.module';
+import { EventPresenter } from './presented-event';
 import { ProjectScopeModule } from '../project-scope/project-scope.module';
 
 /**
@@ -12,7 +14,7 @@ import { ProjectScopeModule } from '../project-scope/project-scope.module';
  * project or all of a caller's, resumable with Last-Event-ID.
  */
 @Module({
-  imports: [ProjectScopeModule],
+  imports: [ProjectScopeModule, AssetStorageModule],
   controllers: [EventsController, ProjectEventsController],
   providers: [
     EventsService,
@@ -20,6 +22,7 @@ import { ProjectScopeModule } from '../project-scope/project-scope.module';
     ChangeFeed,
     EventMetrics,
     ChangeLogPurge,
+    EventPresenter,
   ],
 })
 export class EventsModule {}

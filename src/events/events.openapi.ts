@@ -21,15 +21,46 @@ import {
   ApiRetryLater,
   ApiRouteFailure,
 } from '../failures/failure-responses.openapi';
+import { TASK_EXAMPLE } from '../tasks/dto/task.dto';
 import { CreateTicketDto, StreamTicketDto } from './dto/create-ticket.dto';
-import { ChangeEventDto, ResetEventDto } from './dto/change-event.dto';
+import {
+  CHANGE_EVENT_DTOS,
+  CHANGE_EVENT_SCHEMA,
+  ResetEventDto,
+  STREAM_EVENT_SCHEMA,
+} from './dto/change-event.dto';
 
 const STREAM_DESCRIPTION =
-  'A text/event-stream (server-sent events). Each change is one event: `id:` (send it back as the Last-Event-ID header, or ?lastEventId=, to resume exactly after it), `event:` (its type) and `data:` (a ChangeEvent as JSON). A `reset` event (ResetEvent) means the id sent is too old or unknown: refetch, then carry on. A comment line every EVENTS_HEARTBEAT_S keeps proxies from closing it; `retry:` advises the reconnection delay. The stream ends when the token (or ticket) expires, and at shutdown (with a short `retry:`, to reconnect to another replica).';
+  'A text/event-stream (server-sent events). Each change is one event: `id:` (send it back as the Last-Event-ID header, or ?lastEventId=, to resume exactly after it), `event:` (its type) and `data:` (its JSON: a StreamEventDto, one schema per `type`; the schema of the response is that item, as OpenAPI 3.0 has no way to name the items of a stream). A `reset` event (ResetEventDto) means the id sent is too old or unknown: refetch, then carry on. A comment line every EVENTS_HEARTBEAT_S keeps proxies from closing it; `retry:` advises the reconnection delay. The stream ends when the token (or ticket) expires, and at shutdown (with a short `retry:`, to reconnect to another replica).';
+
+/** One item of a stream: the JSON of a `data:` line. */
+const STREAM_ITEM_EXAMPLE = {
+  id: '1042',
+  type: 'task.updated',
+  projectId: TASK_EXAMPLE.projectId,
+  userId: 'user-1',
+  at: '2026-11-27T10:15:30.123Z',
+  data: {
+    taskId: TASK_EXAMPLE.id,
+    type: 'logo',
+    status: 'RUNNING',
+    attempts: 1,
+    task: {
+      ...TASK_EXAMPLE,
+      status: 'RUNNING',
+      assetIds: [],
+      finishedAt: null,
+    },
+    etag: '"7"',
+  },
+};
 
 const streamResponse = () =>
   applyDecorators(
-    ApiExtraModels(ChangeEventDto, ResetEventDto),
+    ApiExtraModels(
+      ...Object.values(CHANGE_EVENT_DTOS).map((dto) => dto()),
+      ResetEventDto,
+    ),
     ApiProduces('text/event-stream'),
     ApiHeader({
       name: 'Last-Event-ID',
@@ -43,16 +74,15 @@ const streamResponse = () =>
       description: STREAM_DESCRIPTION,
       content: {
         'text/event-stream': {
+          // The JSON of one `data:` line: what generators that read
+          // server-sent events (@hey-api/openapi-ts) type each item as.
           schema: {
-            type: 'string',
-            description:
-              'Events whose data is a ChangeEvent (or, for `event: reset`, a ResetEvent)',
-            example:
-              'retry: 2000\n\nid: 1042\nevent: task.updated\ndata: {"id":"1042","type":"task.updated","projectId":"019aa8f2-5f1c-7c3e-9a51-3c1f5d0b8e20","userId":"user-1","at":"2026-11-27T10:15:30.123Z","data":{"taskId":"019aa8f2-6a00-7c3e-9a51-3c1f5d0b8e21","type":"logo","status":"RUNNING","attempts":1,"etag":"\\"7\\""}}\n\n',
+            $ref: `#/components/schemas/${STREAM_EVENT_SCHEMA}`,
           },
-          // The events' JSON, for generated clients and readers.
+          example: STREAM_ITEM_EXAMPLE,
+          // The events' JSON, for readers that look for it here.
           'x-event-schemas': {
-            change: { $ref: getSchemaPath(ChangeEventDto) },
+            change: { $ref: `#/components/schemas/${CHANGE_EVENT_SCHEMA}` },
             reset: { $ref: getSchemaPath(ResetEventDto) },
           },
         } as never,

@@ -66,6 +66,8 @@ describe('EventsService', () => {
         lastEventId: '41',
         clientKey: 'user:user-1',
         anonymousAddress: undefined,
+        // The origin the events' asset urls are made for.
+        baseUrl: 'https://api.example.com',
       }),
       sink,
     );

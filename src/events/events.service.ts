@@ -107,6 +107,7 @@ export class EventsService {
       scope,
       lastEventId,
       clientKey: context.clientKey,
+      baseUrl: context.baseUrlOrRelative(),
       expiresAt: context.caller?.expiresAt,
       anonymousAddress: context.caller ? undefined : context.address,
     };

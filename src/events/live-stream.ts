@@ -2,6 +2,7 @@ import type { ChangeEvent } from '../change-log/change-event';
 import type { ChangeScope } from '../change-log/change-log.repository';
 import type { FeedSubscriber } from './change-feed';
 import type { EventSink } from '../common/event-sink';
+import type { PresentedChangeEvent } from './presented-event';
 
 /** Events a stream holds while it replays what it missed; past it, it is cut. */
 const MAX_HELD_WHILE_REPLAYING = 1_000;
@@ -9,7 +10,7 @@ const MAX_HELD_WHILE_REPLAYING = 1_000;
 export type CloseReason = 'slow_reader' | 'expired' | 'shutdown' | 'deleted';
 
 /** An event as text/event-stream frames it. */
-export const eventFrame = (event: ChangeEvent): string =>
+export const eventFrame = (event: PresentedChangeEvent): string =>
   `id: ${event.id}\nevent: ${event.type}\ndata: ${JSON.stringify(event)}\n\n`;
 
 /**
@@ -38,6 +39,8 @@ export class LiveStream implements FeedSubscriber {
     /** How long the replay waits for a client that takes nothing. */
     private readonly stallMs: number,
     private readonly onClose: (reason: CloseReason) => void,
+    /** The event as this stream sends it (EventPresenter). */
+    private readonly present: (event: ChangeEvent) => PresentedChangeEvent,
   ) {}
 
   /** Sends only events after `id` (those up to it were sent or replayed). */
@@ -89,7 +92,7 @@ export class LiveStream implements FeedSubscriber {
   reset(latest: number, reason: 'purged' | 'unknown'): void {
     this.lastId = latest;
     this.write(
-      `id: ${latest}\nevent: reset\ndata: ${JSON.stringify({ reason, lastEventId: String(latest) })}\n\n`,
+      `id: ${latest}\nevent: reset\ndata: ${JSON.stringify({ type: 'reset', reason, lastEventId: String(latest) })}\n\n`,
     );
   }
 
@@ -147,7 +150,7 @@ export class LiveStream implements FeedSubscriber {
     const id = Number(event.id);
     if (id <= this.lastId || !this.open) return false;
     this.lastId = id;
-    this.write(eventFrame(event), bounded);
+    this.write(eventFrame(this.present(event)), bounded);
     if (event.type === 'project.deleted' && this.scope.projectId) {
       this.end('deleted');
     }

@@ -7,8 +7,14 @@ export default async () => {
     ['./sections/dto/section.dto']: require('../sections/dto/section.dto'),
     ['./projects/dto/project-responses.dto']: require('../projects/dto/project-responses.dto'),
     ['./failures/error-responses.dto']: require('../failures/error-responses.dto'),
+    ['./events/dto/change-event.dto']: require('../events/dto/change-event.dto'),
     ['./logo/dto/image-models.dto']: require('../logo/dto/image-models.dto'),
     ['./usage/dto/usage-report.dto']: require('../usage/dto/usage-report.dto'),
+    ['./tasks/dto/logo-task-input.dto']: require('../tasks/dto/logo-task-input.dto'),
+    ['./tasks/dto/logo-edit-input.dto']: require('../tasks/dto/logo-edit-input.dto'),
+    ['./text-generation/dto/marketing-copy-input.dto']: require('../text-generation/dto/marketing-copy-input.dto'),
+    ['./text-generation/dto/landing-page-input.dto']: require('../text-generation/dto/landing-page-input.dto'),
+    ['./brand-kit/dto/brand-kit-input.dto']: require('../brand-kit/dto/brand-kit-input.dto'),
     ['./events/dto/create-ticket.dto']: require('../events/dto/create-ticket.dto'),
     ['./common/http/reply']: require('../common/http/reply'),
   };
@@ -48,7 +54,25 @@ export default async () => {
           Promise.resolve(require('../tasks/dto/task.dto')),
           {
             TaskErrorDto: {
-              code: { required: true, type: () => String },
+              code: {
+                required: true,
+                enum: [
+                  'rate_limited',
+                  'budget_exceeded',
+                  'busy',
+                  'moderation_blocked',
+                  'refused',
+                  'upstream_error',
+                  'timeout',
+                  'invalid_answer',
+                  'not_configured',
+                  'asset_limit',
+                  'source_missing',
+                  'logo_gone',
+                  'worker_lost',
+                  'internal',
+                ],
+              },
               message: { required: true, type: () => String },
             },
             TaskProgressDto: {
@@ -519,20 +543,147 @@ export default async () => {
         [
           Promise.resolve(require('../events/dto/change-event.dto')),
           {
-            ChangeEventDto: {
-              id: { required: true, type: () => String },
+            ProjectCreatedDataDto: {
+              etag: { required: true, type: () => String },
+            },
+            ProjectValuesDto: {
+              name: { required: false, type: () => String },
+              description: {
+                required: false,
+                type: () => String,
+                nullable: true,
+              },
+              userId: { required: false, type: () => String },
+              updatedAt: { required: true, type: () => String },
+            },
+            ProjectUpdatedDataDto: {
+              fields: { required: true, type: () => [String] },
+              values: {
+                required: false,
+                type: () => t['./events/dto/change-event.dto'].ProjectValuesDto,
+              },
+              truncated: { required: false, type: () => Boolean },
+              etag: { required: true, type: () => String },
+            },
+            ProjectDeletedDataDto: {},
+            AssetCreatedDataDto: {
+              assetId: { required: true, type: () => String },
+              sectionId: { required: true, type: () => String, nullable: true },
+              kind: { required: true, type: () => String },
+              asset: {
+                required: false,
+                type: () => t['./assets/dto/asset.dto'].AssetDto,
+              },
+              truncated: { required: false, type: () => Boolean },
+              etag: { required: true, type: () => String },
+            },
+            AssetDeletedDataDto: {
+              assetId: { required: true, type: () => String },
+              etag: { required: true, type: () => String },
+            },
+            TaskUpdatedDataDto: {
+              taskId: { required: true, type: () => String },
               type: { required: true, type: () => String },
-              projectId: { required: true, type: () => String },
-              userId: { required: true, type: () => String },
-              at: { required: true, type: () => String },
+              status: { required: true, type: () => String },
+              attempts: { required: true, type: () => Number },
+              progress: {
+                required: true,
+                type: () => t['./tasks/dto/task.dto'].TaskProgressDto,
+              },
+              task: {
+                required: false,
+                type: () => t['./tasks/dto/task.dto'].TaskDto,
+              },
+              truncated: { required: false, type: () => Boolean },
+              etag: { required: true, type: () => String },
+            },
+            SectionUpdatedDataDto: {
+              sectionId: { required: true, type: () => String },
+              status: { required: false, type: () => String },
+              selectedAssetId: {
+                required: false,
+                type: () => String,
+                nullable: true,
+              },
+              section: {
+                required: false,
+                type: () => t['./sections/dto/section.dto'].SectionDto,
+              },
+              truncated: { required: false, type: () => Boolean },
+              etag: { required: true, type: () => String },
+            },
+            AgentUpdatedDataDto: {
+              agentId: { required: true, type: () => String },
+              status: { required: true, type: () => String },
+              etag: { required: true, type: () => String },
+            },
+            ProjectCreatedEventDto: {
+              type: { required: true, enum: ['project.created'] },
               data: {
                 required: true,
-                type: 'object',
-                additionalProperties: true,
+                type: () =>
+                  t['./events/dto/change-event.dto'].ProjectCreatedDataDto,
+              },
+            },
+            ProjectUpdatedEventDto: {
+              type: { required: true, enum: ['project.updated'] },
+              data: {
+                required: true,
+                type: () =>
+                  t['./events/dto/change-event.dto'].ProjectUpdatedDataDto,
+              },
+            },
+            ProjectDeletedEventDto: {
+              type: { required: true, enum: ['project.deleted'] },
+              data: {
+                required: true,
+                type: () =>
+                  t['./events/dto/change-event.dto'].ProjectDeletedDataDto,
+              },
+            },
+            AssetCreatedEventDto: {
+              type: { required: true, enum: ['asset.created'] },
+              data: {
+                required: true,
+                type: () =>
+                  t['./events/dto/change-event.dto'].AssetCreatedDataDto,
+              },
+            },
+            AssetDeletedEventDto: {
+              type: { required: true, enum: ['asset.deleted'] },
+              data: {
+                required: true,
+                type: () =>
+                  t['./events/dto/change-event.dto'].AssetDeletedDataDto,
+              },
+            },
+            TaskUpdatedEventDto: {
+              type: { required: true, enum: ['task.updated'] },
+              data: {
+                required: true,
+                type: () =>
+                  t['./events/dto/change-event.dto'].TaskUpdatedDataDto,
+              },
+            },
+            SectionUpdatedEventDto: {
+              type: { required: true, enum: ['section.updated'] },
+              data: {
+                required: true,
+                type: () =>
+                  t['./events/dto/change-event.dto'].SectionUpdatedDataDto,
+              },
+            },
+            AgentUpdatedEventDto: {
+              type: { required: true, enum: ['agent.updated'] },
+              data: {
+                required: true,
+                type: () =>
+                  t['./events/dto/change-event.dto'].AgentUpdatedDataDto,
               },
             },
             ResetEventDto: {
-              reason: { required: true, type: () => String },
+              type: { required: true, enum: ['reset'] },
+              reason: { required: true, enum: ['unknown', 'purged'] },
               lastEventId: { required: true, type: () => String },
             },
           },
@@ -582,7 +733,7 @@ export default async () => {
               service: { required: true, type: () => String },
               status: {
                 required: true,
-                enum: ['configured', 'not_configured'],
+                enum: ['not_configured', 'configured'],
               },
               message: { required: true, type: () => String },
               supportedStyles: { required: true, type: () => [String] },
@@ -825,6 +976,53 @@ export default async () => {
                 required: false,
                 type: () => String,
                 description: 'The `nextCursor` of the previous page (opaque).',
+              },
+            },
+          },
+        ],
+        [
+          Promise.resolve(require('../tasks/dto/create-task-request.dto')),
+          {
+            CreateLogoTaskDto: {
+              type: { required: true, enum: ['logo'] },
+              input: {
+                required: true,
+                type: () =>
+                  t['./tasks/dto/logo-task-input.dto'].LogoTaskInputDto,
+              },
+            },
+            CreateLogoEditTaskDto: {
+              type: { required: true, enum: ['logo-edit'] },
+              input: {
+                required: true,
+                type: () =>
+                  t['./tasks/dto/logo-edit-input.dto'].LogoEditInputDto,
+              },
+            },
+            CreateMarketingCopyTaskDto: {
+              type: { required: true, enum: ['marketing-copy'] },
+              input: {
+                required: false,
+                type: () =>
+                  t['./text-generation/dto/marketing-copy-input.dto']
+                    .MarketingCopyInputDto,
+              },
+            },
+            CreateLandingPageTaskDto: {
+              type: { required: true, enum: ['landing-page'] },
+              input: {
+                required: false,
+                type: () =>
+                  t['./text-generation/dto/landing-page-input.dto']
+                    .LandingPageInputDto,
+              },
+            },
+            CreateBrandKitTaskDto: {
+              type: { required: true, enum: ['brand-kit'] },
+              input: {
+                required: false,
+                type: () =>
+                  t['./brand-kit/dto/brand-kit-input.dto'].BrandKitInputDto,
               },
             },
           },

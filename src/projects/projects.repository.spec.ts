@@ -60,11 +60,22 @@ describe('ProjectsRepository (SQLite)', () => {
 
   it('an update applies the fields and moves the version; with a stale If-Match it is 412 and nothing changes', async () => {
     const before = await projects.findVersion(bob.id);
+    const { latest } = await scratch.changeLog.bounds();
     const changed = await projects.update(
       { projectId: bob.id, owner: 'bob', missing: () => new Missing() },
       { name: 'Bob renamed' },
     );
     expect(changed.project.name).toBe('Bob renamed');
+    const [event] = await scratch.changeLog.after(latest, {}, 10);
+    // The changed fields' values and the new updatedAt, as the answer shows them.
+    expect(event.data).toEqual({
+      fields: ['name'],
+      values: {
+        name: 'Bob renamed',
+        updatedAt: changed.project.updatedAt.toISOString(),
+      },
+      etag: expect.any(String) as unknown,
+    });
     const after = await projects.findVersion(bob.id);
     expect(after!.version).toBe(before!.version + 1);
     await expect(

@@ -20,6 +20,7 @@ import {
   type Sql,
 } from '../database/sql';
 import type { UpdateProjectDto } from './dto/update-project.dto';
+import { changedValues } from './project-change-values';
 import type { ProjectCursor } from './project-cursor';
 import {
   DEFAULT_LIST_ORDER,
@@ -606,13 +607,13 @@ export class ProjectsRepository {
         `UPDATE "projects" SET ${assignments.join(', ')} WHERE "id" = $${values.length}`,
         values,
       );
+      const project = await manager.findOneByOrFail(Project, {
+        id: change.projectId,
+      });
       this.changeLog.record(transaction, change.projectId, {
         type: 'project.updated',
         key: change.projectId,
-        data: { fields },
-      });
-      const project = await manager.findOneByOrFail(Project, {
-        id: change.projectId,
+        data: { fields, values: changedValues(project, fields) },
       });
       return {
         project,

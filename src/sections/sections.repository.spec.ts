@@ -141,6 +141,8 @@ describe('SectionsRepository (SQLite)', () => {
       type: 'section.updated',
       data: { sectionId: logoSection, selectedAssetId: assetId },
     });
+    // The section as the project's answer shows it.
+    expect((event.data as { section: unknown }).section).toEqual(chosen);
     await changing(ann, (transaction) =>
       sections.setSelection(transaction, logoSection, null),
     );

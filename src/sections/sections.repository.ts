@@ -12,7 +12,19 @@ import { RUNNING_TASK_STATUS } from './sections.constants';
  * WorkspaceStatuses' to write.
  */
 
-const SECTION_SELECT = `SELECT ${SECTION_FIELDS.map((name) => `"${name}"`).join(', ')} FROM "sections" WHERE "id" = $1`;
+/** A section's fields, as a SELECT or an UPDATE's RETURNING lists them. */
+export const SECTION_COLUMNS = SECTION_FIELDS.map((name) => `"${name}"`).join(
+  ', ',
+);
+
+const SECTION_SELECT = `SELECT ${SECTION_COLUMNS} FROM "sections" WHERE "id" = $1`;
+
+/** A selected section with the driver's timestamps made the DTO's. */
+export const sectionFromRow = (row: SectionDto): SectionDto => ({
+  ...row,
+  createdAt: isoTimestamp(row.createdAt),
+  updatedAt: isoTimestamp(row.updatedAt),
+});
 
 /** What a change of selection must know of its section. */
 export interface SelectionTarget {
@@ -70,15 +82,16 @@ export class SectionsRepository {
     assetId: string | null,
   ): Promise<void> {
     const sql = sqlFor(managerOf(transaction));
-    const [section] = await sql.changedRows<{ projectId: string }>(
-      'UPDATE "sections" SET "selectedAssetId" = $2, "updatedAt" = $3 WHERE "id" = $1 RETURNING "projectId"',
+    const [row] = await sql.changedRows<SectionDto>(
+      `UPDATE "sections" SET "selectedAssetId" = $2, "updatedAt" = $3 WHERE "id" = $1 RETURNING ${SECTION_COLUMNS}`,
       [sectionId, assetId, sql.timestamp(new Date())],
     );
-    if (!section) return;
+    if (!row) return;
+    const section = sectionFromRow(row);
     this.changeLog.record(transaction, section.projectId, {
       type: 'section.updated',
       key: sectionId,
-      data: { sectionId, selectedAssetId: assetId },
+      data: { sectionId, selectedAssetId: assetId, section },
     });
   }
 
@@ -88,10 +101,6 @@ export class SectionsRepository {
       SECTION_SELECT,
       [sectionId],
     );
-    return {
-      ...row,
-      createdAt: isoTimestamp(row.createdAt),
-      updatedAt: isoTimestamp(row.updatedAt),
-    };
+    return sectionFromRow(row);
   }
 }

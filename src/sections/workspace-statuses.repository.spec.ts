@@ -164,5 +164,18 @@ describe('WorkspaceStatuses (SQLite)', () => {
     expect(
       events.find((event) => event.type === 'section.updated')?.data,
     ).toMatchObject({ sectionId: logoSection, status: 'REVIEW' });
+    // Each section that moved, as the project's answer shows it.
+    const moved = events.find((event) => event.type === 'section.updated');
+    const section = (moved?.data as { section: Record<string, unknown> })
+      .section;
+    expect(section).toMatchObject({
+      id: logoSection,
+      projectId: project.id,
+      type: 'LOGO',
+      status: 'REVIEW',
+      selectedAssetId: null,
+    });
+    expect(section.updatedAt).toMatch(/Z$/);
+    expect(section.createdAt).toMatch(/Z$/);
   });
 });

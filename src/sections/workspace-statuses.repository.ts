@@ -3,7 +3,9 @@ import { ChangeLog } from '../change-log/change-log.repository';
 import { managerOf, type Transaction } from '../database/database.service';
 import { sqlFor } from '../database/sql';
 import { ProjectScope } from '../project-scope/project-scope.repository';
+import type { SectionDto } from './dto/section.dto';
 import { RUNNING_TASK_STATUS } from './sections.constants';
+import { SECTION_COLUMNS, sectionFromRow } from './sections.repository';
 
 const RUNNING = `'${RUNNING_TASK_STATUS}'`;
 
@@ -24,7 +26,7 @@ const AGENT_STATUS = `CASE
 
 // The status is compared as well as set, so only rows whose status moves
 // are written and get a new updatedAt.
-const REFRESH_SECTIONS = `UPDATE "sections" SET "status" = ${SECTION_STATUS}, "updatedAt" = $2 WHERE "projectId" = $1 AND "status" <> ${SECTION_STATUS} RETURNING "id", "status", "selectedAssetId"`;
+const REFRESH_SECTIONS = `UPDATE "sections" SET "status" = ${SECTION_STATUS}, "updatedAt" = $2 WHERE "projectId" = $1 AND "status" <> ${SECTION_STATUS} RETURNING ${SECTION_COLUMNS}`;
 const REFRESH_AGENTS = `UPDATE "agents" SET "status" = ${AGENT_STATUS}, "updatedAt" = $2 WHERE "projectId" = $1 AND "status" <> ${AGENT_STATUS} RETURNING "id", "status"`;
 
 /**
@@ -53,11 +55,9 @@ export class WorkspaceStatuses {
     await this.scope.hold(transaction, { projectId });
     const sql = sqlFor(managerOf(transaction));
     const now = sql.timestamp(new Date());
-    const sections = await sql.changedRows<{
-      id: string;
-      status: string;
-      selectedAssetId: string | null;
-    }>(REFRESH_SECTIONS, [projectId, now]);
+    const sections = (
+      await sql.changedRows<SectionDto>(REFRESH_SECTIONS, [projectId, now])
+    ).map(sectionFromRow);
     const agents = await sql.changedRows<{ id: string; status: string }>(
       REFRESH_AGENTS,
       [projectId, now],
@@ -70,6 +70,7 @@ export class WorkspaceStatuses {
           sectionId: section.id,
           status: section.status,
           selectedAssetId: section.selectedAssetId,
+          section,
         },
       });
     }

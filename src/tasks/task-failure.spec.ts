@@ -4,6 +4,7 @@ import { ImageApiCallError } from '../logo/image-api-call.error';
 import { LogoGenerationError } from '../logo/logo-generation.error';
 import { KEY_MISSING_MESSAGE, TIMEOUT_MESSAGE } from '../logo/logo.constants';
 import { BudgetExceededError } from '../usage/budget-exceeded.error';
+import { TASK_ERROR_CODES } from './dto/task.dto';
 import { describeTaskFailure } from './task-failure';
 
 describe('describeTaskFailure', () => {
@@ -92,5 +93,30 @@ describe('describeTaskFailure', () => {
         retryable: true,
       });
     }
+  });
+
+  it('a failure whose code the document does not list is told as our own', () => {
+    const told = Object.assign(new Error('Something new'), {
+      code: 'brand_new_code',
+      retryable: false,
+    });
+    expect(describeTaskFailure(told)).toEqual({
+      error: { code: 'internal', message: 'The task failed' },
+      retryable: true,
+    });
+  });
+
+  it('every code a task fails with is one the document lists', () => {
+    const codes = [
+      new ImageApiCallError('Overloaded', true, 7000),
+      new ImageApiCallError('No', false),
+      new LogoGenerationError(KEY_MISSING_MESSAGE),
+      new LogoGenerationError(TIMEOUT_MESSAGE),
+      new LogoGenerationError('bad'),
+      new AssetLimitReachedException(10),
+      new ServiceBusyError('Busy', 5),
+      new Error('ours'),
+    ].map((error) => describeTaskFailure(error).error.code);
+    for (const code of codes) expect(TASK_ERROR_CODES).toContain(code);
   });
 });

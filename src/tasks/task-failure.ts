@@ -4,7 +4,11 @@ import { BudgetExceededError } from '../usage/budget-exceeded.error';
 import { ImageApiCallError } from '../logo/image-api-call.error';
 import { LogoGenerationError } from '../logo/logo-generation.error';
 import { KEY_MISSING_MESSAGE, TIMEOUT_MESSAGE } from '../logo/logo.constants';
-import type { TaskErrorDto } from './dto/task.dto';
+import {
+  TASK_ERROR_CODES,
+  type TaskErrorCode,
+  type TaskErrorDto,
+} from './dto/task.dto';
 
 /** Why an attempt failed, and whether another attempt may succeed. */
 export interface TaskFailure {
@@ -16,15 +20,19 @@ export interface TaskFailure {
 
 /** A failure that says itself what it is (the text and code models'). */
 interface SelfDescribed {
-  code: string;
+  code: TaskErrorCode;
   message: string;
   retryable: boolean;
   retryAfterMs?: number;
 }
 
+// Only a code the document lists (TASK_ERROR_CODES) is told to clients:
+// a program switches on it.
 const isSelfDescribed = (error: unknown): error is SelfDescribed =>
   error instanceof Error &&
-  typeof (error as Partial<SelfDescribed>).code === 'string' &&
+  (TASK_ERROR_CODES as readonly unknown[]).includes(
+    (error as Partial<SelfDescribed>).code,
+  ) &&
   typeof (error as Partial<SelfDescribed>).retryable === 'boolean';
 
 /**
@@ -92,7 +100,7 @@ export function describeTaskFailure(error: unknown): TaskFailure {
   };
 }
 
-const fatal = (code: string, message: string): TaskFailure => ({
+const fatal = (code: TaskErrorCode, message: string): TaskFailure => ({
   error: { code, message },
   retryable: false,
 });

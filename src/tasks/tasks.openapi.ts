@@ -1,5 +1,11 @@
 import { applyDecorators } from '@nestjs/common';
-import { ApiBody, ApiOperation, ApiParam, ApiResponse } from '@nestjs/swagger';
+import {
+  ApiBody,
+  ApiExtraModels,
+  ApiOperation,
+  ApiParam,
+  ApiResponse,
+} from '@nestjs/swagger';
 import {
   ApiIdempotencyKey,
   locationHeader,
@@ -18,6 +24,7 @@ import {
 } from '../failures/failure-responses.openapi';
 import { UNREADABLE_BODY_MESSAGE } from '../failures/unreadable-body.error';
 import { CreateTaskDto } from './dto/create-task.dto';
+import { CREATE_TASK_DTOS } from './dto/create-task-request.dto';
 import { TaskPageResponseDto, TaskResponseDto } from './dto/task-responses.dto';
 import { TASK_EXAMPLE } from './dto/task.dto';
 
@@ -66,7 +73,9 @@ export const CreateTaskEndpoint = () =>
       operationId: 'createTask',
     }),
     PROJECT_ID_PARAM,
+    ApiExtraModels(...Object.values(CREATE_TASK_DTOS).map((dto) => dto())),
     ApiBody({
+      // Described as the union CREATE_TASK_SCHEMA names (one schema per type).
       type: CreateTaskDto,
       examples: {
         logo: {

@@ -1,3 +1,4 @@
+import type { TaskDto } from './dto/task.dto';
 import {
   openScratchSqlite,
   type ScratchSqlite,
@@ -126,6 +127,8 @@ describe('TasksRepository (SQLite)', () => {
           status: 'QUEUED',
           attempts: 0,
           progress: { done: 0, total: 1 },
+          // The task as its answer shows it.
+          task: inserted,
         }) as unknown,
       }),
     ]);
@@ -286,6 +289,32 @@ describe('TasksRepository (SQLite)', () => {
       assetIds: ['a1'],
     });
     expect(last?.finishedAt).not.toBeNull();
+  });
+
+  it('every move records the task as its answer shows it after the move', async () => {
+    const task = await queue(ann);
+    const { latest } = await scratch.changeLog.bounds();
+    await move(
+      ann,
+      task.id,
+      { statuses: ['QUEUED'] },
+      { status: 'RUNNING', attempts: 1, started: true },
+    );
+    await move(
+      ann,
+      task.id,
+      { statuses: ['RUNNING'] },
+      {
+        status: 'FAILED',
+        finished: true,
+        error: { code: 'refused', message: 'No' },
+      },
+    );
+    const events = await scratch.changeLog.after(latest, {}, 10);
+    const sent = events.map((event) => (event.data as { task: TaskDto }).task);
+    expect(sent.map((moved) => moved.status)).toEqual(['RUNNING', 'FAILED']);
+    expect(sent[1]).toEqual(await tasks.find(ann.id, task.id, undefined));
+    expect(events[1].data).toMatchObject({ status: 'FAILED', attempts: 1 });
   });
 
   it('a page is newest first, ties by id, and a cursor continues after its task', async () => {

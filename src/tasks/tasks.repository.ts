@@ -35,6 +35,9 @@ import type { TaskCursor } from './task-cursor';
 
 const SELECT = `SELECT ${TASK_FIELDS.map((name) => `"t"."${name}"`).join(', ')} FROM "tasks" "t"`;
 
+/** A changed task's fields, as an UPDATE returns them. */
+const RETURNING = TASK_FIELDS.map((name) => `"${name}"`).join(', ');
+
 /** Only a task of a project of user $3. */
 const OWNED = projectOwnedBy('"t"."projectId"', 3);
 
@@ -190,18 +193,7 @@ export class TasksRepository {
         total: progressText(progress),
       }),
     );
-    this.changeLog.record(transaction, task.projectId, {
-      type: 'task.updated',
-      key: task.id,
-      data: {
-        taskId: task.id,
-        type: task.type,
-        status: 'QUEUED',
-        attempts: 0,
-        progress,
-      },
-    });
-    return {
+    const created: TaskDto = {
       id: task.id,
       projectId: task.projectId,
       type: task.type,
@@ -217,6 +209,19 @@ export class TasksRepository {
       startedAt: null,
       finishedAt: null,
     };
+    this.changeLog.record(transaction, task.projectId, {
+      type: 'task.updated',
+      key: task.id,
+      data: {
+        taskId: task.id,
+        type: task.type,
+        status: 'QUEUED',
+        attempts: 0,
+        progress,
+        task: created,
+      },
+    });
+    return created;
   }
 
   /** One task of a project (of `owner`, when given). */
@@ -355,25 +360,23 @@ export class TasksRepository {
       params.push(progressText(expected.progress));
       where += ` AND "progress" = $${params.length}`;
     }
-    const [moved] = await sql.changedRows<{
-      projectId: string;
-      type: string;
-      attempts: number | string;
-      progress: string;
-    }>(
-      `UPDATE "tasks" SET ${sets.join(', ')} WHERE ${where} RETURNING "projectId", "type", "attempts", "progress"`,
+    const [row] = await sql.changedRows<TaskRow>(
+      `UPDATE "tasks" SET ${sets.join(', ')} WHERE ${where} RETURNING ${RETURNING}`,
       params,
     );
-    if (!moved) return false;
+    if (!row) return false;
+    // The task as its answer shows it after the move: a page applies it as is.
+    const moved = fromRow(row);
     this.changeLog.record(transaction, moved.projectId, {
       type: 'task.updated',
       key: taskId,
       data: {
         taskId,
         type: moved.type,
-        status: change.status,
-        attempts: Number(moved.attempts),
-        progress: JSON.parse(moved.progress) as TaskProgressDto,
+        status: moved.status,
+        attempts: moved.attempts,
+        progress: moved.progress,
+        task: moved,
       },
     });
     return true;

@@ -15,9 +15,10 @@ import { BrandKitInputDto } from '../../brand-kit/dto/brand-kit-input.dto';
 import { TASK_TYPES, type TaskType } from './task.dto';
 
 /**
- * POST /api/projects/{id}/tasks. `input` is validated by the type's own
- * rules. Documented as any of the input shapes, not one of them:
- * `type`, outside `input`, says which applies, and `{}` fits two.
+ * POST /api/projects/{id}/tasks as the route validates it: `type`, then
+ * `input` by the type's own rules (a missing input is validated as `{}`).
+ * The document describes the body as the union of one schema per type
+ * (create-task-request.dto.ts), which replaces this class's schema.
  */
 @ApiExtraModels(
   LogoTaskInputDto,

@@ -36,6 +36,34 @@ export const FINISHED_TASK_STATUSES: readonly TaskStatus[] = [
   'CANCELLED',
 ];
 
+/**
+ * Why a task failed (its `error.code`): refused and moderation_blocked
+ * (the provider refused; not retried), rate_limited, busy, upstream_error,
+ * timeout (retried while attempts remain), invalid_answer, not_configured,
+ * asset_limit, budget_exceeded, source_missing (a logo-edit's logo is
+ * gone), logo_gone (a brand kit's), worker_lost, internal.
+ */
+export const TASK_ERROR_CODES = [
+  'refused',
+  'moderation_blocked',
+  'rate_limited',
+  'busy',
+  'upstream_error',
+  'timeout',
+  'invalid_answer',
+  'not_configured',
+  'asset_limit',
+  'budget_exceeded',
+  'source_missing',
+  'logo_gone',
+  'worker_lost',
+  'internal',
+] as const;
+export type TaskErrorCode = (typeof TASK_ERROR_CODES)[number];
+
+const TASK_ERROR_CODE_DESCRIPTION =
+  "A short machine-readable reason: refused (the provider refused the request; not retried), moderation_blocked (the safety system of the provider refused the prompt; not retried), rate_limited, busy, upstream_error, timeout, invalid_answer, not_configured, asset_limit, budget_exceeded (the owner's usage budget is spent), source_missing (the logo a logo-edit works from is gone), logo_gone (the logo a brand kit is made from is gone), worker_lost, internal.";
+
 const ID = '019aa8f4-1c2d-7e3f-8a4b-5c6d7e8f9a0b';
 const PROJECT_ID = '019aa8f2-5f1c-7c3e-9a51-3c1f5d0b8e20';
 const SECTION_ID = '019aa8f2-5f1c-7c3e-9a51-3c1f5d0b8e21';
@@ -46,11 +74,12 @@ const LATER = '2026-11-22T03:39:21.870Z';
 
 export class TaskErrorDto {
   @ApiProperty({
-    description:
-      'A short machine-readable reason: refused (the provider refused the request; not retried), moderation_blocked (the safety system of the provider refused the prompt; not retried), rate_limited, busy, upstream_error, timeout, invalid_answer, not_configured, asset_limit, worker_lost, internal.',
+    enum: TASK_ERROR_CODES,
+    enumName: 'TaskErrorCode',
+    description: TASK_ERROR_CODE_DESCRIPTION,
     example: 'refused',
   })
-  code: string;
+  code: TaskErrorCode;
   @ApiProperty({
     description:
       "What happened, with the provider's own message where it gave one.",
@@ -144,8 +173,8 @@ export class TaskDto {
     properties: {
       code: {
         type: 'string',
-        description:
-          'A short machine-readable reason: refused (the provider refused the request; not retried), moderation_blocked (the safety system of the provider refused the prompt; not retried), rate_limited, busy, upstream_error, timeout, invalid_answer, not_configured, asset_limit, worker_lost, internal.',
+        enum: [...TASK_ERROR_CODES],
+        description: TASK_ERROR_CODE_DESCRIPTION,
       },
       message: {
         type: 'string',

@@ -424,19 +424,53 @@ describe('OpenAPI document', () => {
     ).toContain('too_many_tasks');
   });
 
-  it("documents a task's input as any of the task types' inputs", () => {
-    const input = (
-      document.components.schemas.CreateTaskDto as {
-        properties: { input: { anyOf: { $ref: string }[] } };
-      }
-    ).properties.input;
-    expect(input.anyOf.map((schema) => schema.$ref)).toEqual([
-      '#/components/schemas/LogoTaskInputDto',
-      '#/components/schemas/MarketingCopyInputDto',
-      '#/components/schemas/LandingPageInputDto',
-      '#/components/schemas/LogoEditInputDto',
-      '#/components/schemas/BrandKitInputDto',
-    ]);
+  it("documents a task's body as one schema per task type, told apart by `type`, each with its own input", () => {
+    const body = document.components.schemas.CreateTaskDto as {
+      oneOf: { $ref: string }[];
+      discriminator: { propertyName: string; mapping: Record<string, string> };
+    };
+    expect(body.discriminator.propertyName).toBe('type');
+    expect(body.oneOf.map((schema) => schema.$ref)).toEqual(
+      Object.values(body.discriminator.mapping),
+    );
+    const inputOf = (type: string) => {
+      const member = document.components.schemas[
+        body.discriminator.mapping[type].split('/').pop()!
+      ] as {
+        required: string[];
+        properties: { input: { allOf: { $ref: string }[] } };
+      };
+      return {
+        schema: member.properties.input.allOf[0].$ref,
+        required: member.required.includes('input'),
+      };
+    };
+    expect(
+      Object.fromEntries(
+        Object.keys(body.discriminator.mapping).map((type) => [
+          type,
+          inputOf(type),
+        ]),
+      ),
+    ).toEqual({
+      logo: { schema: '#/components/schemas/LogoTaskInputDto', required: true },
+      'logo-edit': {
+        schema: '#/components/schemas/LogoEditInputDto',
+        required: true,
+      },
+      'marketing-copy': {
+        schema: '#/components/schemas/MarketingCopyInputDto',
+        required: false,
+      },
+      'landing-page': {
+        schema: '#/components/schemas/LandingPageInputDto',
+        required: false,
+      },
+      'brand-kit': {
+        schema: '#/components/schemas/BrandKitInputDto',
+        required: false,
+      },
+    });
   });
 
   it('documents the 400 of a body that is not JSON on the task routes that read one', () => {
