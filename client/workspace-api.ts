@@ -1277,8 +1277,7 @@ export interface components {
        */
       format?: components['schemas']['LogoFormat'];
       /**
-       * @description How many candidate logos to draw.
-       * @default 1
+       * @description How many candidate logos to draw (1 when left out).
        * @example 3
        */
       count?: number;
@@ -1305,8 +1304,7 @@ export interface components {
        */
       instructions: string;
       /**
-       * @description How many variations to draw.
-       * @default 1
+       * @description How many variations to draw (1 when left out).
        * @example 2
        */
       count?: number;

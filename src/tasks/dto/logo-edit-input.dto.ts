@@ -52,8 +52,9 @@ export class LogoEditInputDto {
     type: 'integer',
     minimum: 1,
     maximum: LOGO_EDIT_COUNT_MAX,
-    default: 1,
-    description: 'How many variations to draw.',
+    // No `default`: openapi-typescript's default options make a field
+    // with one required, and sending it is optional.
+    description: 'How many variations to draw (1 when left out).',
     example: 2,
   })
   @Optional()

@@ -12,8 +12,9 @@ export class LogoTaskInputDto extends KeepLogoDto {
     type: 'integer',
     minimum: 1,
     maximum: LOGO_TASK_COUNT_MAX,
-    default: 1,
-    description: 'How many candidate logos to draw.',
+    // No `default`: openapi-typescript's default options make a field
+    // with one required, and sending it is optional.
+    description: 'How many candidate logos to draw (1 when left out).',
     example: 3,
   })
   @Optional()

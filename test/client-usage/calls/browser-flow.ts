@@ -206,13 +206,16 @@ export async function runFlow(
       sort: 'name',
       order: 'asc',
       limit: 10,
-    } as Parameters<WorkspaceCalls['listProjects']>[0]);
+      view: 'summary',
+      includeTotal: 'true',
+    });
     const sorted = await calls.listProjects({
       ...owner,
       sort: 'name',
       order: 'desc',
       limit: 50,
-    } as Parameters<WorkspaceCalls['listProjects']>[0]);
+      view: 'summary',
+    });
     const names = (answer: Answer) =>
       ((answer.body as { projects?: { name: string }[] }).projects ?? []).map(
         (p) => p.name,
@@ -241,6 +244,9 @@ export async function runFlow(
         status: search.status,
         names: names(search),
         total: (search.body as { total?: number }).total ?? null,
+        thumbnail:
+          (search.body as { projects?: { logoThumbnailUrl?: string | null }[] })
+            .projects?.[0]?.logoThumbnailUrl ?? null,
       },
       sorted: { status: sorted.status, names: names(sorted) },
     };

@@ -11,6 +11,11 @@ export interface FlowReport {
   preview: { status: number; expiresAt: string | null };
   kept: { status: number; assetId: string };
   brandKit: { status: number; fileName: string | null; bytes: number };
-  search: { status: number; names: string[]; total: number | null };
+  search: {
+    status: number;
+    names: string[];
+    total: number | null;
+    thumbnail: string | null;
+  };
   sorted: { status: number; names: string[] };
 }

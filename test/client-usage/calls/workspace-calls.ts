@@ -58,6 +58,11 @@ export interface ListQuery {
   userId?: string;
   limit?: number;
   cursor?: string;
+  q?: string;
+  sort?: 'createdAt' | 'updatedAt' | 'name';
+  order?: 'asc' | 'desc';
+  view?: 'full' | 'summary';
+  includeTotal?: 'true' | 'false';
 }
 
 export interface WorkspaceCalls {

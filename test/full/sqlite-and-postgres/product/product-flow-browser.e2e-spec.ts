@@ -141,6 +141,7 @@ describe('the product flow from a page on another origin (headless Chromium)', (
       expect(report.brandKit.bytes).toBeGreaterThan(1000);
       expect(report.search.names).toEqual([`${prefix} Coffee`]);
       expect(report.search.total).toBe(1);
+      expect(report.search.thumbnail).toMatch(/\/content\?.*size=128/);
       const sorted = [...report.sorted.names].sort().reverse();
       expect(report.sorted.names).toEqual(sorted);
     },

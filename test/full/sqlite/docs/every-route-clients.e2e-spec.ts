@@ -17,8 +17,10 @@ import { REPO_ROOT } from '../../../support/server-process';
  * The OpenAPI document tells generators the truth: a call of every route,
  * written once per generator (test/client-usage/calls), compiles under
  * `strict` against the clients openapi-typescript, @hey-api/openapi-ts and
- * orval generate from client/openapi.json — and a call the server would
- * refuse does not compile.
+ * orval generate from client/openapi.json with their default options; a
+ * task's body is one of the task types, each with the `input` it requires
+ * (`{type: "logo"}` alone does not compile), and a stream's items are the
+ * events, told apart by `type`, with their statuses as literal types.
  */
 
 const CALLS = join(REPO_ROOT, 'test', 'client-usage', 'calls');
@@ -41,6 +43,43 @@ function calledOperations(): string[] {
   const body = /export interface WorkspaceCalls \{([\s\S]*?)\n\}/.exec(source)!;
   return [...body[1].matchAll(/^ {2}(\w+)\(/gm)].map(([, name]) => name).sort();
 }
+
+/** Each generator's task body and stream item types, from calls/generated. */
+const TYPES_OF: Record<string, string> = {
+  'openapi-typescript': [
+    "import type { paths } from './generated/workspace-api';",
+    "type Body = NonNullable<paths['/api/projects/{id}/tasks']['post']['requestBody']>['content']['application/json'];",
+    "type StreamEvent = paths['/api/events']['get']['responses'][200]['content']['text/event-stream'];",
+  ].join('\n'),
+  '@hey-api/openapi-ts':
+    "import type { CreateTaskDto as Body, StreamEventDto as StreamEvent } from './generated/hey/types.gen';",
+  orval:
+    "import type { CreateTaskDto as Body, StreamEventDto as StreamEvent } from './generated/orval/api';",
+};
+
+/** Code every generated client must accept. */
+const ACCEPTED = `
+export const bodies: Body[] = [
+  { type: 'logo', input: { companyName: 'Acme', style: 'modern', colors: ['#0044ff'] } },
+  { type: 'logo-edit', input: { assetId: '019aa8f3-0b4e-7a21-8c3d-5e6f7a8b9c0d', instructions: 'Bolder' } },
+  { type: 'marketing-copy' },
+  { type: 'landing-page' },
+  { type: 'brand-kit' },
+];
+export function statusOf(event: StreamEvent): string | undefined {
+  if (event.type === 'task.updated') return event.data.task?.status ?? event.data.status;
+  if (event.type === 'asset.created') return event.data.asset?.url;
+  if (event.type === 'reset') return event.reason;
+  return undefined;
+}`;
+
+/** Code every generated client must refuse, each on its own. */
+const REFUSED: Record<string, string> = {
+  'a logo task without input': `export const body: Body = { type: 'logo' };`,
+  'a logo-edit task without input': `export const body: Body = { type: 'logo-edit' };`,
+  'a task type that does not exist': `export const body: Body = { type: 'poem' };`,
+  'a task status that does not exist': `export const done = (event: StreamEvent) => event.type === 'task.updated' && event.data.status === 'DONE';`,
+};
 
 describe('clients of three generators calling every route', () => {
   let dir: string;
@@ -69,24 +108,25 @@ describe('clients of three generators calling every route', () => {
     expect(strictDiagnostics(files, dir)).toEqual([]);
   }, 120_000);
 
-  it('does not compile a logo task without its input, with any generator', () => {
-    const file = join(dir, 'calls', 'refused.ts');
-    writeFileSync(
-      file,
-      [
-        "import type { paths } from './generated/workspace-api';",
-        "import type { CreateTaskData } from './generated/hey/types.gen';",
-        "import type { CreateTaskDto } from './generated/orval/api';",
-        "type Body = paths['/api/projects/{id}/tasks']['post']['requestBody']['content']['application/json'];",
-        "export const a: Body = { type: 'logo' };",
-        "export const b: CreateTaskData['body'] = { type: 'logo' };",
-        "export const c: CreateTaskDto = { type: 'logo' };",
-        '',
-      ].join('\n'),
-    );
-    const errors = strictDiagnostics([file], dir);
-    expect(errors.filter((e) => e.includes('refused.ts(5'))).toHaveLength(1);
-    expect(errors.filter((e) => e.includes('refused.ts(6'))).toHaveLength(1);
-    expect(errors.filter((e) => e.includes('refused.ts(7'))).toHaveLength(1);
-  }, 120_000);
+  it.each(Object.keys(TYPES_OF))(
+    '%s: every task type with the input it needs, and typed stream items, compile; what the server refuses does not',
+    (generator) => {
+      const imports = TYPES_OF[generator];
+      const write = (name: string, code: string) => {
+        const file = join(dir, 'calls', `${name.replace(/\W/g, '-')}.ts`);
+        writeFileSync(file, `${imports}\n${code}\n`);
+        return file;
+      };
+      const accepted = write(`accepted-${generator}`, ACCEPTED);
+      expect(strictDiagnostics([accepted], dir)).toEqual([]);
+      for (const [what, code] of Object.entries(REFUSED)) {
+        const refused = write(`refused-${generator}`, code);
+        expect([what, strictDiagnostics([refused], dir).length > 0]).toEqual([
+          what,
+          true,
+        ]);
+      }
+    },
+    120_000,
+  );
 });
