@@ -1651,8 +1651,8 @@ export interface components {
       status: components['schemas']['TaskStatus'];
       /** @example 1 */
       attempts: number;
-      /** @description Results kept of those the task will keep: a task keeps each result as it is made, with one task.updated and one asset.created */
-      progress: components['schemas']['TaskProgressDto'];
+      /** @description Results kept of those the task will keep: a task keeps each result as it is made, with one task.updated and one asset.created. Absent from events recorded before tasks kept their progress */
+      progress?: components['schemas']['TaskProgressDto'];
       /** @description The task as its routes answer it: replace the project's task with this id (or add it) */
       task?: components['schemas']['TaskDto'];
       /**
@@ -6122,6 +6122,10 @@ export interface operations {
            *         "type": "logo",
            *         "status": "RUNNING",
            *         "attempts": 1,
+           *         "progress": {
+           *           "done": 0,
+           *           "total": 1
+           *         },
            *         "task": {
            *           "id": "019aa8f4-1c2d-7e3f-8a4b-5c6d7e8f9a0b",
            *           "projectId": "019aa8f2-5f1c-7c3e-9a51-3c1f5d0b8e20",
@@ -6139,7 +6143,7 @@ export interface operations {
            *           },
            *           "assetIds": [],
            *           "progress": {
-           *             "done": 1,
+           *             "done": 0,
            *             "total": 1
            *           },
            *           "error": null,
@@ -6536,6 +6540,10 @@ export interface operations {
            *         "type": "logo",
            *         "status": "RUNNING",
            *         "attempts": 1,
+           *         "progress": {
+           *           "done": 0,
+           *           "total": 1
+           *         },
            *         "task": {
            *           "id": "019aa8f4-1c2d-7e3f-8a4b-5c6d7e8f9a0b",
            *           "projectId": "019aa8f2-5f1c-7c3e-9a51-3c1f5d0b8e20",
@@ -6553,7 +6561,7 @@ export interface operations {
            *           },
            *           "assetIds": [],
            *           "progress": {
-           *             "done": 1,
+           *             "done": 0,
            *             "total": 1
            *           },
            *           "error": null,

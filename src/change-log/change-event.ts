@@ -67,8 +67,11 @@ export interface ChangeDataOf<S extends ChangeShapes = ChangeShapes> {
     type: string;
     status: string;
     attempts: number;
-    /** Results kept of those the task will keep. */
-    progress: { done: number; total: number };
+    /**
+     * Results kept of those the task will keep (absent from events
+     * recorded before tasks kept their progress).
+     */
+    progress?: { done: number; total: number };
     /** The task as its answer shows it. */
     task?: S['task'];
     truncated?: true;

@@ -45,10 +45,12 @@ const STREAM_ITEM_EXAMPLE = {
     type: 'logo',
     status: 'RUNNING',
     attempts: 1,
+    progress: { done: 0, total: 1 },
     task: {
       ...TASK_EXAMPLE,
       status: 'RUNNING',
       assetIds: [],
+      progress: { done: 0, total: 1 },
       finishedAt: null,
     },
     etag: '"7"',

@@ -587,7 +587,7 @@ export default async () => {
               status: { required: true, type: () => String },
               attempts: { required: true, type: () => Number },
               progress: {
-                required: true,
+                required: false,
                 type: () => t['./tasks/dto/task.dto'].TaskProgressDto,
               },
               task: {

@@ -135,12 +135,12 @@ export class TaskUpdatedDataDto {
   status: string;
   @ApiProperty({ type: 'integer', example: 1 })
   attempts: number;
-  @ApiProperty({
+  @ApiPropertyOptional({
     type: () => TaskProgressDto,
     description:
-      'Results kept of those the task will keep: a task keeps each result as it is made, with one task.updated and one asset.created',
+      'Results kept of those the task will keep: a task keeps each result as it is made, with one task.updated and one asset.created. Absent from events recorded before tasks kept their progress',
   })
-  progress: TaskProgressDto;
+  progress?: TaskProgressDto;
   @ApiPropertyOptional({
     type: () => TaskDto,
     description:

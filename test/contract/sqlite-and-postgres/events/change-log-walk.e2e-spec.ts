@@ -37,7 +37,12 @@ const SHOWN_TABLES = ['projects', 'sections', 'agents', 'tasks', 'assets'];
 /**
  * Writes to those tables that change nothing a route shows, with why.
  */
-const SILENT_WRITES: Array<{ pattern: RegExp; why: string }> = [
+const SILENT_WRITES: Array<{
+  pattern: RegExp;
+  why: string;
+  /** Sent by a background pass over older rows, which the walk has none of. */
+  background?: true;
+}> = [
   {
     pattern: /^UPDATE "tasks" SET "leaseUntil"|^UPDATE "tasks" SET "runAfter"/,
     why: "the task engine's lease and schedule columns, which no route shows",
@@ -46,7 +51,19 @@ const SILENT_WRITES: Array<{ pattern: RegExp; why: string }> = [
     pattern: /^UPDATE "projects" SET "version" = "version" WHERE/,
     why: 'ProjectScope.hold: a no-op UPDATE that only locks the row',
   },
+  {
+    pattern:
+      /^UPDATE "assets" SET "width" = \S+, "height" = \S+ WHERE "id" = \S+ AND "width" IS NULL/,
+    why: "the size backfill: an older image's width and height, unknown (null) until read from its bytes; no value a page held changes (docs/decisions.md)",
+    background: true,
+  },
 ];
+
+/** A catalogued write only a background pass sends. */
+const backgroundOnly = (statement: string) =>
+  SILENT_WRITES.some(
+    (silent) => silent.background && silent.pattern.test(statement),
+  );
 
 const WRITE = new RegExp(
   `^(INSERT INTO|UPDATE|DELETE FROM) "(${SHOWN_TABLES.join('|')})"`,
@@ -263,7 +280,10 @@ describe('Every write a project route shows records its change event (the walk)'
     const catalogue = catalogueWrites(dialect);
     expect(catalogue.size).toBeGreaterThan(5);
     const unwalked = [...catalogue]
-      .filter(([statement]) => !recorder.seen.has(statement))
+      .filter(
+        ([statement]) =>
+          !recorder.seen.has(statement) && !backgroundOnly(statement),
+      )
       .map(([statement, method]) => `${method}: ${statement}`);
     expect(unwalked).toEqual([]);
   });
