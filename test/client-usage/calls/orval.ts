@@ -80,7 +80,16 @@ export function orvalCalls(
     listImageModels: async () => answer(api.listImageModels(await init())),
     getUsage: async () => answer(api.getUsage(await init())),
     getMe: async () => answer(api.getMe(await init())),
-    keepLogo: async (id, body) => answer(api.keepLogo(id, body, await init())),
+    // The route also takes multipart/form-data: with two request types
+    // orval sends no Content-Type of its own, so JSON says what it is.
+    keepLogo: async (id, body) =>
+      answer(
+        api.keepLogo(
+          id,
+          body,
+          await init({ 'Content-Type': 'application/json' }),
+        ),
+      ),
     getAsset: async (id, assetId) =>
       answer(api.getAsset(id, assetId, await init())),
     deleteAsset: async (id, assetId) =>

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { FlowReport } from '../../../client-usage/calls/flow-report';
 import { DevAuthProviderProcess } from '../../../support/dev-auth-provider-process';
-import { DevImageApi } from '../../../support/fake-image-api';
+import { DevImageApi, Replies } from '../../../support/fake-image-api';
 import { bundleFlow } from '../../../support/flow-bundle';
 import { generateClients } from '../../../support/generated-clients';
 import {
@@ -116,6 +116,14 @@ describe('the product flow from a page on another origin (headless Chromium)', (
     'runs the whole flow through the %s client',
     async (generator) => {
       const prefix = `Flow${generator.replace(/\W/g, '')}`;
+      // The 3-logo task's images, then the task the flow cancels: its call
+      // is never answered, so the cancel always finds it unfinished.
+      imageApi.respondNext(
+        Replies.image(),
+        Replies.image(),
+        Replies.image(),
+        Replies.noAnswer(),
+      );
       const report = await run(generator, prefix);
       expect(report.created.status).toBe(201);
       expect(report.created.location).toMatch(
