@@ -177,6 +177,10 @@ const ASSET_KEYS = [
   'prompt',
   'model',
   'createdAt',
+  'fileName',
+  'width',
+  'height',
+  'thumbnailUrl',
 ];
 
 function assetProblems(asset: unknown): string[] {
@@ -523,11 +527,18 @@ export function answerProblems(
   }
   // A project's own text fields hold whatever clients stored (earlier fuzz
   // cases store SQL-looking names): that is data, not a leak. So is an
-  // asset's prompt (made of the client's logo request) and its url (made of
-  // the Host the client sent, or PUBLIC_BASE_URL).
+  // asset's prompt (made of the client's logo request) and its urls (made
+  // of the Host the client sent, or PUBLIC_BASE_URL).
   const ownText = isObject(body)
     ? JSON.stringify(body, (key, value: unknown) =>
-        ['name', 'description', 'userId', 'prompt', 'url'].includes(key)
+        [
+          'name',
+          'description',
+          'userId',
+          'prompt',
+          'url',
+          'thumbnailUrl',
+        ].includes(key)
           ? ''
           : value,
       )
