@@ -376,12 +376,15 @@ function shapeProblems(
         : ['body is not {success:true}'];
     case 'logo':
       return [
-        ...exactKeys(body, ['success', 'logoUrl', 'message']),
+        // The contract's three fields, and when the logoUrl stops working
+        // (null when the upstream's URL does not say).
+        ...exactKeys(body, ['success', 'logoUrl', 'message', 'expiresAt']),
         ...(body.success === true &&
         typeof body.logoUrl === 'string' &&
-        body.message === 'Logo generated successfully!'
+        body.message === 'Logo generated successfully!' &&
+        (body.expiresAt === null || typeof body.expiresAt === 'string')
           ? []
-          : ['body is not {success:true, logoUrl, message}']),
+          : ['body is not {success:true, logoUrl, message, expiresAt}']),
       ];
     case 'logoInfo':
       return [
