@@ -165,6 +165,9 @@ function projectProblems(project: unknown, withChildren: boolean): string[] {
   return problems;
 }
 
+/** What a logo upload (multipart/form-data) is refused with as 400. */
+const UPLOAD_REFUSALS = ['invalid_upload', 'too_many_pixels', 'svg_unsafe'];
+
 const ASSET_KEYS = [
   'id',
   'projectId',
@@ -284,6 +287,14 @@ function shapeProblems(
     return problems;
   };
 
+  // An uploaded file refused for what it holds: its own codes, no details.
+  if (
+    status === 400 &&
+    operation === 'keepLogo' &&
+    UPLOAD_REFUSALS.includes(body.code as string)
+  ) {
+    return errorBody();
+  }
   if (status === 400) {
     return [
       ...errorBody('Invalid input', ['details']),

@@ -66,13 +66,29 @@ export function generateClients(
     [BIN.openapiTypescript, 'openapi.json', '-o', 'workspace-api.ts'],
     dir,
   );
+  generateHeyApi(dir, 'openapi.json', 'hey');
+  generateOrval(dir, './openapi.json', './orval/api.ts', baseUrl);
+  return {
+    dir,
+    openapiTypes: join(dir, 'workspace-api.ts'),
+    heyApi: join(dir, 'hey'),
+    orval: join(dir, 'orval', 'api.ts'),
+  };
+}
+
+/** An SDK of @hey-api/openapi-ts (fetch client) from `input` into `output`, both under `dir`. */
+export function generateHeyApi(
+  dir: string,
+  input: string,
+  output: string,
+): void {
   runCli(
     [
       BIN.heyApi,
       '-i',
-      'openapi.json',
+      input,
       '-o',
-      'hey',
+      output,
       '-c',
       '@hey-api/client-fetch',
       '--no-log-file',
@@ -80,22 +96,26 @@ export function generateClients(
     ],
     dir,
   );
+}
+
+/** orval's fetch client of `input` as the file `target` (paths from `dir`), calling `baseUrl`. */
+export function generateOrval(
+  dir: string,
+  input: string,
+  target: string,
+  baseUrl: string,
+): void {
+  mkdirSync(dir, { recursive: true });
   writeFileSync(
     join(dir, 'orval.config.cjs'),
     `module.exports = ${JSON.stringify({
       api: {
-        input: { target: './openapi.json' },
-        output: { target: './orval/api.ts', client: 'fetch', baseUrl },
+        input: { target: input },
+        output: { target, client: 'fetch', baseUrl },
       },
     })};\n`,
   );
   runCli([BIN.orval, '--config', 'orval.config.cjs'], dir);
-  return {
-    dir,
-    openapiTypes: join(dir, 'workspace-api.ts'),
-    heyApi: join(dir, 'hey'),
-    orval: join(dir, 'orval', 'api.ts'),
-  };
 }
 
 /**

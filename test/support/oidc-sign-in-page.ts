@@ -10,10 +10,16 @@ const BUNDLE_PATH = '/oidc-client-ts.js';
 
 /**
  * oidc-client-ts as a page loads it from its bundler: the package's own
- * browser build, unchanged, on `globalThis.oidc`.
+ * browser build, unchanged, on `globalThis.oidc`, with `manager()`: a
+ * UserManager of the settings signIn kept in the page's sessionStorage.
  */
 const BUNDLE_ENTRY = `import { UserManager, WebStorageStateStore } from 'oidc-client-ts';
-globalThis.oidc = { UserManager, WebStorageStateStore };`;
+const manager = () =>
+  new UserManager({
+    ...JSON.parse(sessionStorage.getItem('oidc-settings') ?? '{}'),
+    userStore: new WebStorageStateStore({ store: sessionStorage }),
+  });
+globalThis.oidc = { UserManager, WebStorageStateStore, manager };`;
 
 let bundle: Promise<string> | undefined;
 
@@ -56,20 +62,22 @@ export interface SignedInUser {
  * The little of a page's globals that the scripts below use: this project
  * compiles for Node, without the DOM's types.
  */
-interface PageGlobals {
+interface PageUserManager {
+  signinRedirect(args?: object): Promise<void>;
+  signinRedirectCallback(): Promise<SignedInUser>;
+  signinSilent(): Promise<SignedInUser | null>;
+  getUser(): Promise<SignedInUser | null>;
+}
+export interface PageGlobals {
   sessionStorage: {
     getItem(key: string): string | null;
     setItem(key: string, value: string): void;
   };
   location: { origin: string };
   oidc: {
-    UserManager: new (settings: object) => {
-      signinRedirect(args?: object): Promise<void>;
-      signinRedirectCallback(): Promise<SignedInUser>;
-      signinSilent(): Promise<SignedInUser | null>;
-      getUser(): Promise<SignedInUser | null>;
-    };
+    UserManager: new (settings: object) => PageUserManager;
     WebStorageStateStore: new (options: { store: unknown }) => object;
+    manager(): PageUserManager;
   };
 }
 
@@ -186,14 +194,7 @@ export class OidcSignInPage {
   ): Promise<SignedInUser | null> {
     const answer = await this.browser.page.evaluate(async (method) => {
       const page = globalThis as unknown as PageGlobals;
-      const manager = new page.oidc.UserManager({
-        ...(JSON.parse(
-          page.sessionStorage.getItem('oidc-settings') ?? '{}',
-        ) as object),
-        userStore: new page.oidc.WebStorageStateStore({
-          store: page.sessionStorage,
-        }),
-      });
+      const manager = page.oidc.manager();
       try {
         const user = await manager[method]();
         return user === null

@@ -48,7 +48,8 @@ interface Acknowledged {
  * at once on the same database, KILLS times. Once the last restart has
  * drained the queue: no acknowledged task is lost, every task finished
  * (SUCCEEDED with its assets, or FAILED because its last attempt's worker
- * died), and no asset, section or agent is left as a dead attempt had it.
+ * died, keeping the results made before), every asset is a task's, with
+ * its bytes, and no section or agent is left as a dead attempt had it.
  */
 describe(`Task crash safety on ${TEST_DATABASE} (reliability)`, () => {
   let database: TestDatabase;
@@ -288,8 +289,8 @@ describe(`Task crash safety on ${TEST_DATABASE} (reliability)`, () => {
 /**
  * Every way the stored tasks and assets break the rules: an acknowledged
  * task missing, a task not finished or finished otherwise than by success
- * or a lost last attempt, a success without exactly its assets, an asset
- * no success names.
+ * or a lost last attempt, a success without exactly its assets, a task
+ * naming an asset without a row or bytes, an asset no task names.
  */
 function problemsOf(
   acknowledged: Acknowledged[],
@@ -316,33 +317,37 @@ function problemsOf(
     if (task.attempts < 1 || task.attempts > MAX_ATTEMPTS) {
       problems.push(`${where}: attempts out of 1..${MAX_ATTEMPTS}`);
     }
+    const count = task.input.count ?? 1;
+    // Results are kept as they are made: a task that failed keeps those it
+    // made before, each a real asset of its project, never more than asked.
+    for (const assetId of task.assetIds) {
+      const asset = assetsById.get(assetId);
+      named.add(assetId);
+      if (!asset) problems.push(`${where}: asset ${assetId} has no row`);
+      else if (!asset.content || asset.content.length === 0) {
+        problems.push(`${where}: asset ${assetId} has no bytes`);
+      } else if (asset.projectId !== task.projectId) {
+        problems.push(`${where}: asset ${assetId} is another project's`);
+      }
+    }
     if (task.status === 'SUCCEEDED') {
-      const count = task.input.count ?? 1;
       if (task.assetIds.length !== count) {
         problems.push(`${where}: ${task.assetIds.length} assets of ${count}`);
-      }
-      for (const assetId of task.assetIds) {
-        const asset = assetsById.get(assetId);
-        named.add(assetId);
-        if (!asset) problems.push(`${where}: asset ${assetId} has no row`);
-        else if (!asset.content || asset.content.length === 0) {
-          problems.push(`${where}: asset ${assetId} has no bytes`);
-        } else if (asset.projectId !== task.projectId) {
-          problems.push(`${where}: asset ${assetId} is another project's`);
-        }
       }
     } else if (task.status === 'FAILED') {
       if (task.error?.code !== 'worker_lost') {
         problems.push(`${where}: failed with ${JSON.stringify(task.error)}`);
       }
-      if (task.assetIds.length > 0) problems.push(`${where}: has assets`);
+      if (task.assetIds.length > count) {
+        problems.push(`${where}: ${task.assetIds.length} assets of ${count}`);
+      }
     } else {
       problems.push(`${where}: not finished`);
     }
   }
   for (const asset of assets) {
     if (!named.has(asset.id)) {
-      problems.push(`asset ${asset.id} belongs to no succeeded task`);
+      problems.push(`asset ${asset.id} belongs to no task`);
     }
   }
   return problems;

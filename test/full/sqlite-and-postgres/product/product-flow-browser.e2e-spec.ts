@@ -9,6 +9,7 @@ import { generateClients } from '../../../support/generated-clients';
 import {
   OidcSignInPage,
   SPA_CLIENT_ID,
+  type PageGlobals,
 } from '../../../support/oidc-sign-in-page';
 import { listen } from '../../../support/pending-request';
 import { REPO_ROOT } from '../../../support/server-process';
@@ -25,15 +26,8 @@ import { createTestApp, type TestApp } from '../../../support/test-app';
 
 const GENERATORS = ['openapi-fetch', 'hey-api', 'orval'] as const;
 
-/** The page's globals the token function reads (no DOM types here). */
-interface FlowGlobal {
-  sessionStorage: { getItem(key: string): string | null };
-  oidc: {
-    UserManager: new (settings: object) => {
-      getUser(): Promise<{ access_token: string } | null>;
-    };
-    WebStorageStateStore: new (options: { store: unknown }) => object;
-  };
+/** The page's globals: oidc-client-ts and the flow's bundle. */
+interface FlowGlobal extends PageGlobals {
   workspaceFlow: {
     runFlow(
       generator: string,
@@ -97,14 +91,7 @@ describe('the product flow from a page on another origin (headless Chromium)', (
     browser.browser.page.evaluate(
       ({ generator, api, prefix }) => {
         const page = globalThis as unknown as FlowGlobal;
-        const manager = new page.oidc.UserManager({
-          ...(JSON.parse(
-            page.sessionStorage.getItem('oidc-settings') ?? '{}',
-          ) as object),
-          userStore: new page.oidc.WebStorageStateStore({
-            store: page.sessionStorage,
-          }),
-        });
+        const manager = page.oidc.manager();
         const token = async () =>
           (await manager.getUser())?.access_token ?? null;
         return page.workspaceFlow.runFlow(generator, api, token, prefix);

@@ -7,7 +7,11 @@ import {
 } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { runCli, strictDiagnostics } from '../../../support/generated-clients';
+import {
+  generateHeyApi,
+  generateOrval,
+  strictDiagnostics,
+} from '../../../support/generated-clients';
 import { REPO_ROOT } from '../../../support/server-process';
 
 /**
@@ -85,48 +89,8 @@ describe('the TypeScript examples of docs/api.md', () => {
       join(REPO_ROOT, 'client', 'workspace-api.ts'),
       join(dir, 'workspace-api.ts'),
     );
-    runCli(
-      [
-        join(
-          REPO_ROOT,
-          'node_modules',
-          '@hey-api',
-          'openapi-ts',
-          'bin',
-          'run.js',
-        ),
-        '-i',
-        'openapi.json',
-        '-o',
-        'client',
-        '-c',
-        '@hey-api/client-fetch',
-        '--no-log-file',
-        '-s',
-      ],
-      dir,
-    );
-    writeFileSync(
-      join(dir, 'orval.config.cjs'),
-      `module.exports = ${JSON.stringify({
-        api: {
-          input: { target: './openapi.json' },
-          output: {
-            target: './api.ts',
-            client: 'fetch',
-            baseUrl: 'https://api.example.com',
-          },
-        },
-      })};\n`,
-    );
-    runCli(
-      [
-        join(REPO_ROOT, 'node_modules', 'orval', 'dist', 'bin', 'orval.mjs'),
-        '--config',
-        'orval.config.cjs',
-      ],
-      dir,
-    );
+    generateHeyApi(dir, 'openapi.json', 'client');
+    generateOrval(dir, './openapi.json', './api.ts', 'https://api.example.com');
   }, 120_000);
 
   afterAll(() => rmSync(dir, { recursive: true, force: true }));

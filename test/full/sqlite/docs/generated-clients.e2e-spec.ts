@@ -1,5 +1,4 @@
 import { exportJWK, generateKeyPair } from 'jose';
-import { spawnSync } from 'node:child_process';
 import {
   mkdirSync,
   mkdtempSync,
@@ -13,6 +12,10 @@ import { join } from 'node:path';
 import createClient, { type Middleware } from 'openapi-fetch';
 import * as ts from 'typescript';
 import type { paths } from '../../../../client/workspace-api';
+import {
+  generateHeyApi,
+  generateOrval,
+} from '../../../support/generated-clients';
 import { DevAuthProviderProcess } from '../../../support/dev-auth-provider-process';
 import { listen } from '../../../support/pending-request';
 import { REPO_ROOT } from '../../../support/server-process';
@@ -28,14 +31,6 @@ import { createTestApp, type TestApp } from '../../../support/test-app';
  */
 
 const OPENAPI_FILE = join(REPO_ROOT, 'client', 'openapi.json');
-const HEY_API_CLI = join(
-  REPO_ROOT,
-  'node_modules',
-  '@hey-api',
-  'openapi-ts',
-  'bin',
-  'run.js',
-);
 
 interface HeyAnswer {
   data?: unknown;
@@ -61,24 +56,7 @@ function generateHeyApiSdk(document: object, dir: string): HeySdk {
   const output = join(dir, 'sdk');
   mkdirSync(dir, { recursive: true });
   writeFileSync(input, JSON.stringify(document));
-  const run = spawnSync(
-    process.execPath,
-    [
-      HEY_API_CLI,
-      '-i',
-      input,
-      '-o',
-      output,
-      '-c',
-      '@hey-api/client-fetch',
-      '--no-log-file',
-      '-s',
-    ],
-    { cwd: dir, encoding: 'utf8' },
-  );
-  if (run.status !== 0) {
-    throw new Error(`openapi-ts failed: ${run.stderr}${run.stdout}`);
-  }
+  generateHeyApi(dir, input, output);
   compileToCommonJs(output);
   /* eslint-disable @typescript-eslint/no-require-imports */
   return {
@@ -106,15 +84,6 @@ interface OrvalApi {
   deleteProject(id: string, init?: RequestInit): Promise<OrvalAnswer>;
 }
 
-const ORVAL_CLI = join(
-  REPO_ROOT,
-  'node_modules',
-  'orval',
-  'dist',
-  'bin',
-  'orval.mjs',
-);
-
 /** Generates orval's fetch client for `baseUrl`, compiled to CommonJS. */
 function generateOrvalClient(
   document: object,
@@ -124,24 +93,8 @@ function generateOrvalClient(
   mkdirSync(dir, { recursive: true });
   const input = join(dir, 'openapi.json');
   const output = join(dir, 'api.ts');
-  const config = join(dir, 'orval.config.js');
   writeFileSync(input, JSON.stringify(document));
-  writeFileSync(
-    config,
-    `module.exports = ${JSON.stringify({
-      api: {
-        input: { target: input },
-        output: { target: output, client: 'fetch', baseUrl },
-      },
-    })};\n`,
-  );
-  const run = spawnSync(process.execPath, [ORVAL_CLI, '--config', config], {
-    cwd: dir,
-    encoding: 'utf8',
-  });
-  if (run.status !== 0) {
-    throw new Error(`orval failed: ${run.stderr}${run.stdout}`);
-  }
+  generateOrval(dir, input, output, baseUrl);
   compileToCommonJs(dir);
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   return require(join(dir, 'api.js')) as OrvalApi;
