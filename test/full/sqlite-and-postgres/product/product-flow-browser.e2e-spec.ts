@@ -103,14 +103,10 @@ describe('the product flow from a page on another origin (headless Chromium)', (
     'runs the whole flow through the %s client',
     async (generator) => {
       const prefix = `Flow${generator.replace(/\W/g, '')}`;
-      // The 3-logo task's images, then the task the flow cancels: its call
-      // is never answered, so the cancel always finds it unfinished.
-      imageApi.respondNext(
-        Replies.image(),
-        Replies.image(),
-        Replies.image(),
-        Replies.noAnswer(),
-      );
+      // Every image takes 1.5 s: the task the flow cancels right after
+      // queueing it is still queued or drawing when the cancel arrives.
+      imageApi.reset();
+      imageApi.respondWith(Replies.slow(Replies.image(), 1_500));
       const report = await run(generator, prefix);
       expect(report.created.status).toBe(201);
       expect(report.created.location).toMatch(
