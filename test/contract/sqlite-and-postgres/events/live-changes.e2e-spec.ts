@@ -76,6 +76,10 @@ describe('Live changes', () => {
     const mine = await stream('/api/events?userId=owner-a');
     const others = await stream('/api/events?userId=owner-b');
     const project = await createProject(t, { userId: 'owner-a' });
+    // A stream starts after the newest change this instance has seen; on
+    // PostgreSQL the create's may still be on its way (the feed polls), so
+    // the project's stream opens once the owner's has it.
+    await mine.waitForChanges(1);
     const byProject = await stream(`/api/projects/${project.id}/events`);
     const patched = await request(t.server)
       .patch(`/api/projects/${project.id}`)
