@@ -1,6 +1,7 @@
 import type { Type } from '@nestjs/common';
 import type { Transaction } from '../../database/database.service';
 import type { ProducedAsset } from '../../assets/assets.service';
+import type { SectionType } from '../../sections/sections.constants';
 import type { TaskDto, TaskType } from '../dto/task.dto';
 
 /** What a task's work is given. */
@@ -39,7 +40,7 @@ export interface TaskWork {
 export interface TaskKind {
   type: TaskType;
   agentType: 'DESIGN' | 'MARKETING' | 'CODE';
-  sectionType: 'LOGO' | 'MARKETING' | 'CODE';
+  sectionType: SectionType;
   input: Type<object>;
   /**
    * Checks of the input that need the database (a referenced asset), run
