@@ -575,7 +575,7 @@ export interface components {
       code: components['schemas']['ErrorCode'];
     };
     /**
-     * @description logo: the DESIGN agent draws logo candidates into LOGO; marketing-copy: the MARKETING agent writes copy into MARKETING; landing-page: the CODE agent writes a landing page into CODE; logo-edit: the DESIGN agent draws variations of a kept logo into LOGO; brand-kit: the DESIGN agent makes favicon, icons, social image and mono/inverse logos from a logo into LOGO (no model call).
+     * @description logo: the DESIGN agent draws logo candidates into LOGO; marketing-copy: the MARKETING agent writes copy into MARKETING; landing-page: the CODE agent writes a landing page into CODE; logo-edit: the DESIGN agent draws variations of a kept logo into LOGO; brand-kit: the DESIGN agent makes favicon, icons, social image and mono/inverse logos from a logo into ICONS (no model call).
      * @enum {string}
      */
     TaskType:
@@ -603,7 +603,7 @@ export interface components {
       /** @example 019aa8f2-5f1c-7c3e-9a51-3c1f5d0b8e20 */
       projectId: string;
       /**
-       * @description logo: the DESIGN agent draws logo candidates into LOGO; marketing-copy: the MARKETING agent writes copy into MARKETING; landing-page: the CODE agent writes a landing page into CODE; logo-edit: the DESIGN agent draws variations of a kept logo into LOGO; brand-kit: the DESIGN agent makes favicon, icons, social image and mono/inverse logos from a logo into LOGO (no model call).
+       * @description logo: the DESIGN agent draws logo candidates into LOGO; marketing-copy: the MARKETING agent writes copy into MARKETING; landing-page: the CODE agent writes a landing page into CODE; logo-edit: the DESIGN agent draws variations of a kept logo into LOGO; brand-kit: the DESIGN agent makes favicon, icons, social image and mono/inverse logos from a logo into ICONS (no model call).
        * @example logo
        */
       type: components['schemas']['TaskType'];

@@ -16,6 +16,7 @@ import { UsageLedger1764540000000 } from './1764540000000-usage-ledger';
 import { TaskProgress1764550000000 } from './1764550000000-task-progress';
 import { ProjectListOrders1764560000000 } from './1764560000000-project-list-orders';
 import { AssetFileNamesAndSizes1764570000000 } from './1764570000000-asset-file-names-and-sizes';
+import { BrandKitsInIcons1764580000000 } from './1764580000000-brand-kits-in-icons';
 
 /**
  * Every migration, oldest first. Listed as classes rather than a file glob so
@@ -43,4 +44,5 @@ export const MIGRATIONS = [
   TaskProgress1764550000000,
   ProjectListOrders1764560000000,
   AssetFileNamesAndSizes1764570000000,
+  BrandKitsInIcons1764580000000,
 ];

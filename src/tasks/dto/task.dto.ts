@@ -115,7 +115,7 @@ export class TaskDto {
     enum: TASK_TYPES,
     enumName: 'TaskType',
     description:
-      'logo: the DESIGN agent draws logo candidates into LOGO; marketing-copy: the MARKETING agent writes copy into MARKETING; landing-page: the CODE agent writes a landing page into CODE; logo-edit: the DESIGN agent draws variations of a kept logo into LOGO; brand-kit: the DESIGN agent makes favicon, icons, social image and mono/inverse logos from a logo into LOGO (no model call).',
+      'logo: the DESIGN agent draws logo candidates into LOGO; marketing-copy: the MARKETING agent writes copy into MARKETING; landing-page: the CODE agent writes a landing page into CODE; logo-edit: the DESIGN agent draws variations of a kept logo into LOGO; brand-kit: the DESIGN agent makes favicon, icons, social image and mono/inverse logos from a logo into ICONS (no model call).',
     example: 'logo',
   })
   type: TaskType;

@@ -28,7 +28,8 @@ const MODEL = `sharp ${sharp.versions.sharp}`;
  * `brand-kit`: the DESIGN agent makes, from a logo (the LOGO section's
  * chosen one by default) and without calling any model, favicon.ico,
  * touch and PWA icons, a social image and mono and inverse logos, kept
- * as `brand-kit` assets of LOGO whose prompt names the file. Each file
+ * as `brand-kit` assets of ICONS (they are the site's icons) whose
+ * prompt names the file. Each file
  * replaces the project's earlier file of its name: a project holds one
  * kit's files (BRAND_KIT_FILES, 8), which ASSET_MAX_PER_PROJECT does not
  * count.
@@ -37,7 +38,7 @@ const MODEL = `sharp ${sharp.versions.sharp}`;
 export class BrandKitTask implements TaskKind {
   readonly type = 'brand-kit';
   readonly agentType = 'DESIGN';
-  readonly sectionType = 'LOGO';
+  readonly sectionType = 'ICONS';
   readonly input = BrandKitInputDto;
 
   constructor(

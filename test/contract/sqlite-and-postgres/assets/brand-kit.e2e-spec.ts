@@ -243,8 +243,14 @@ describe.each(ASSET_STORES)('Brand kit (ASSET_STORE=%s)', (kind) => {
         'og-image.png',
       ].sort(),
     );
+    // The kit's files are the site's icons: ICONS holds them, which they
+    // take to REVIEW, and LOGO keeps its logo alone (and its choice).
+    const after = await readProject(t, projectId);
+    expect(sectionOf(after, 'ICONS').status).toBe('REVIEW');
+    expect(sectionOf(after, 'LOGO').status).toBe('DONE');
     for (const asset of assets) {
       expect(asset.kind).toBe('brand-kit');
+      expect(asset.sectionId).toBe(sectionOf(after, 'ICONS').id);
       expect(asset.prompt).toBe(
         `${asset.prompt.split(' ')[0]} from logo ${logo.id}`,
       );
