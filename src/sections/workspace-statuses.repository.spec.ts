@@ -1,4 +1,5 @@
 import {
+  logoAssetRecord,
   openScratchSqlite,
   type ScratchSqlite,
 } from '../../test/support/scratch-sqlite';
@@ -6,7 +7,6 @@ import { AssetsRepository } from '../assets/assets.repository';
 import { newId } from '../common/ids';
 import { managerOf, type Transaction } from '../database/database.service';
 import { sqlFor } from '../database/sql';
-import { ProjectNotFoundException } from '../project-scope/project-scope.errors';
 import type { Project } from '../projects/entities/project.entity';
 import { TasksRepository } from '../tasks/tasks.repository';
 import { WorkspaceStatuses } from './workspace-statuses.repository';
@@ -34,11 +34,7 @@ describe('WorkspaceStatuses (SQLite)', () => {
 
   /** Work and a refresh in one change of the project; what refresh said. */
   const changing = (work: (transaction: Transaction) => Promise<unknown>) =>
-    scratch.db.transaction(async (transaction) => {
-      await scratch.scope.advance(transaction, {
-        projectId: project.id,
-        missing: () => new ProjectNotFoundException(),
-      });
+    scratch.changing(project.id, async (transaction) => {
       await work(transaction);
       return statuses.refresh(transaction, project.id);
     });
@@ -57,24 +53,8 @@ describe('WorkspaceStatuses (SQLite)', () => {
     });
 
   const keepAsset = (transaction: Transaction) => {
-    const id = newId();
-    return assets
-      .insert(transaction, {
-        id,
-        projectId: project.id,
-        sectionId: logoSection,
-        kind: 'logo',
-        contentType: 'image/png',
-        byteSize: 3,
-        sha256: 'a'.repeat(64),
-        prompt: 'a logo',
-        model: 'image-model',
-        createdAt: new Date().toISOString(),
-        fileName: 'logo.png',
-        width: null,
-        height: null,
-      })
-      .then(() => id);
+    const record = logoAssetRecord(project);
+    return assets.insert(transaction, record).then(() => record.id);
   };
 
   it('a section with nothing is PENDING; with a result, REVIEW; with a chosen one, DONE', async () => {

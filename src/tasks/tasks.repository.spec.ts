@@ -4,8 +4,6 @@ import {
   type ScratchSqlite,
 } from '../../test/support/scratch-sqlite';
 import { newId } from '../common/ids';
-import type { Transaction } from '../database/database.service';
-import { ProjectNotFoundException } from '../project-scope/project-scope.errors';
 import type { Project } from '../projects/entities/project.entity';
 import type { TaskStatus } from './dto/task.dto';
 import { TasksRepository, type TaskChange } from './tasks.repository';
@@ -34,26 +32,13 @@ describe('TasksRepository (SQLite)', () => {
     scratch.db.write((manager) => manager.query('DELETE FROM "tasks"')),
   );
 
-  /** Work in a transaction that changes the project, as the services do. */
-  const changing = <T>(
-    projectId: string,
-    work: (transaction: Transaction) => Promise<T>,
-  ) =>
-    scratch.db.transaction(async (transaction) => {
-      await scratch.scope.advance(transaction, {
-        projectId,
-        missing: () => new ProjectNotFoundException(),
-      });
-      return work(transaction);
-    });
-
   async function queue(
     project: Project,
     createdAt = at(0),
     id = newId(),
     total = 1,
   ) {
-    return changing(project.id, (transaction) =>
+    return scratch.changing(project.id, (transaction) =>
       tasks.insert(transaction, {
         id,
         projectId: project.id,
@@ -79,7 +64,7 @@ describe('TasksRepository (SQLite)', () => {
     },
     change: TaskChange,
   ) =>
-    changing(project.id, (transaction) =>
+    scratch.changing(project.id, (transaction) =>
       tasks.move(transaction, taskId, expected, change),
     );
 
