@@ -1,5 +1,6 @@
 import {
   logoAssetRecord,
+  newLogoTask,
   openScratchSqlite,
   type ScratchSqlite,
 } from '../../test/support/scratch-sqlite';
@@ -51,17 +52,10 @@ describe('SectionsRepository (SQLite)', () => {
 
     const taskId = newId();
     await scratch.changing(ann.id, async (transaction) => {
-      await tasks.insert(transaction, {
-        id: taskId,
-        projectId: ann.id,
-        type: 'logo',
-        agentId: null,
-        sectionId: logoSection,
-        input: {},
-        createdAt: new Date(),
-        queuePlace: 0,
-        total: 1,
-      });
+      await tasks.insert(
+        transaction,
+        newLogoTask(ann.id, { id: taskId, sectionId: logoSection }),
+      );
       await tasks.move(
         transaction,
         taskId,

@@ -1,5 +1,6 @@
 import {
   logoAssetRecord,
+  newLogoTask,
   openScratchSqlite,
   type ScratchSqlite,
 } from '../../test/support/scratch-sqlite';
@@ -8,7 +9,8 @@ import { newId } from '../common/ids';
 import { managerOf, type Transaction } from '../database/database.service';
 import { sqlFor } from '../database/sql';
 import type { Project } from '../projects/entities/project.entity';
-import { TasksRepository } from '../tasks/tasks.repository';
+import type { TaskStatus } from '../tasks/dto/task.dto';
+import { TasksRepository, type TaskChange } from '../tasks/tasks.repository';
 import { WorkspaceStatuses } from './workspace-statuses.repository';
 
 describe('WorkspaceStatuses (SQLite)', () => {
@@ -38,6 +40,12 @@ describe('WorkspaceStatuses (SQLite)', () => {
       await work(transaction);
       return statuses.refresh(transaction, project.id);
     });
+
+  /** Moves the task on from `from` in a change of the project. */
+  const moveTask = (taskId: string, from: TaskStatus, change: TaskChange) =>
+    changing((transaction) =>
+      tasks.move(transaction, taskId, { statuses: [from] }, change),
+    );
 
   const statusOf = async () =>
     scratch.db.read(async (manager) => {
@@ -80,48 +88,26 @@ describe('WorkspaceStatuses (SQLite)', () => {
     const taskId = newId();
     await changing(async (transaction) => {
       await keepAsset(transaction);
-      await tasks.insert(transaction, {
-        id: taskId,
-        projectId: project.id,
-        type: 'logo',
-        agentId: designer,
-        sectionId: logoSection,
-        input: {},
-        createdAt: new Date(),
-        queuePlace: 0,
-        total: 1,
-      });
+      await tasks.insert(
+        transaction,
+        newLogoTask(project.id, {
+          id: taskId,
+          agentId: designer,
+          sectionId: logoSection,
+        }),
+      );
     });
     // Queued only: not yet running.
     await expect(statusOf()).resolves.toEqual({
       section: 'REVIEW',
       agent: 'IDLE',
     });
-    await changing((transaction) =>
-      tasks.move(
-        transaction,
-        taskId,
-        { statuses: ['QUEUED'] },
-        {
-          status: 'RUNNING',
-        },
-      ),
-    );
+    await moveTask(taskId, 'QUEUED', { status: 'RUNNING' });
     await expect(statusOf()).resolves.toEqual({
       section: 'IN_PROGRESS',
       agent: 'WORKING',
     });
-    await changing((transaction) =>
-      tasks.move(
-        transaction,
-        taskId,
-        { statuses: ['RUNNING'] },
-        {
-          status: 'SUCCEEDED',
-          finished: true,
-        },
-      ),
-    );
+    await moveTask(taskId, 'RUNNING', { status: 'SUCCEEDED', finished: true });
     await expect(statusOf()).resolves.toEqual({
       section: 'REVIEW',
       agent: 'IDLE',

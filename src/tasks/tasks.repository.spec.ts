@@ -1,5 +1,6 @@
 import type { TaskDto } from './dto/task.dto';
 import {
+  newLogoTask,
   openScratchSqlite,
   type ScratchSqlite,
 } from '../../test/support/scratch-sqlite';
@@ -42,17 +43,15 @@ describe('TasksRepository (SQLite)', () => {
     total = 1,
   ) {
     return scratch.changing(project.id, (transaction) =>
-      tasks.insert(transaction, {
-        id,
-        projectId: project.id,
-        type: 'logo',
-        agentId: null,
-        sectionId: null,
-        input: { style: 'flat' },
-        createdAt,
-        queuePlace: 0,
-        total,
-      }),
+      tasks.insert(
+        transaction,
+        newLogoTask(project.id, {
+          id,
+          input: { style: 'flat' },
+          createdAt,
+          total,
+        }),
+      ),
     );
   }
 

@@ -15,6 +15,7 @@ import type { Project } from '../../src/projects/entities/project.entity';
 import { ProjectsRepository } from '../../src/projects/projects.repository';
 import { ProjectNotFoundException } from '../../src/project-scope/project-scope.errors';
 import { ProjectScope } from '../../src/project-scope/project-scope.repository';
+import type { NewTask } from '../../src/tasks/tasks.repository';
 import { createSqliteDatabase, type TestDatabase } from './test-database';
 
 /**
@@ -100,6 +101,25 @@ export function logoAssetRecord(
     fileName: 'logo.png',
     width: null,
     height: null,
+    ...fields,
+  };
+}
+
+/** A new logo task of the project, placed nowhere; `fields` replace its own. */
+export function newLogoTask(
+  projectId: string,
+  fields: Partial<NewTask> = {},
+): NewTask {
+  return {
+    id: newId(),
+    projectId,
+    type: 'logo',
+    agentId: null,
+    sectionId: null,
+    input: {},
+    createdAt: new Date(),
+    queuePlace: 0,
+    total: 1,
     ...fields,
   };
 }

@@ -1,4 +1,5 @@
 import {
+  newLogoTask,
   openScratchSqlite,
   type ScratchSqlite,
 } from '../../../test/support/scratch-sqlite';
@@ -34,17 +35,10 @@ describe('TaskScheduleRepository (SQLite)', () => {
   async function queue(createdAt: Date, queuePlace: number): Promise<string> {
     const id = newId();
     await scratch.changing(projectId, async (transaction) => {
-      await tasks.insert(transaction, {
-        id,
-        projectId,
-        type: 'logo',
-        agentId: null,
-        sectionId: null,
-        input: {},
-        createdAt,
-        queuePlace,
-        total: 1,
-      });
+      await tasks.insert(
+        transaction,
+        newLogoTask(projectId, { id, createdAt, queuePlace }),
+      );
     });
     return id;
   }
