@@ -38,6 +38,12 @@ import { serviceEnv } from './stage';
  *    the difference, per event delivered to one stream; the delivery lag
  *    inside the server (/metrics, commit -> read) and at the clients
  *    (commit -> parsed here).
+ * 3. Paced replay: BENCH_EVENT_REPLAY_STREAMS (3) streams of one client
+ *    resume BENCH_EVENT_REPLAY_EVENTS (1,000) events each with
+ *    Last-Event-ID, the service at EVENTS_REPLAY_RATE =
+ *    BENCH_EVENT_REPLAY_RATE (1,500); the time until every stream has them
+ *    all. Target: no sooner than the rate allows past its one-second burst
+ *    ((streams x events - rate) / rate seconds), the replays still whole.
  */
 
 const settings = readSettings();
@@ -49,6 +55,11 @@ const RATES = (process.env.BENCH_EVENT_RATES ?? '10,100')
   .split(',')
   .map((rate) => Math.round(Number(rate)))
   .filter((rate) => rate > 0);
+const REPLAY_STREAMS = Math.round(positive('BENCH_EVENT_REPLAY_STREAMS', 3));
+const REPLAY_EVENTS = Math.round(positive('BENCH_EVENT_REPLAY_EVENTS', 1_000));
+const REPLAY_RATE = Math.round(positive('BENCH_EVENT_REPLAY_RATE', 1_500));
+/** The owner of the replayed project: its streams are one client's. */
+const REPLAY_USER = 'bench-replay';
 const RSS_TARGET_MB = 64;
 /** Streams opened at once while building up the idle thousand. */
 const OPEN_PARALLEL = 50;
@@ -96,10 +107,26 @@ interface RatePair {
   cpuUsPerDeliveredEvent: number;
 }
 
+interface ReplayResult {
+  streams: number;
+  eventsPerStream: number;
+  rate: number;
+  /** Open -> every stream has every event, ms. */
+  elapsedMs: number;
+  /** The soonest the rate allows past its burst, ms. */
+  floorMs: number;
+  /** Events fewer than expected, over all streams. */
+  missing: number;
+  /** From /metrics: events held back, and the waits the server counted. */
+  pacedEvents: number;
+  pacedSeconds: number;
+}
+
 interface BackendResult {
   kind: Backend['kind'];
   idle: IdleResult;
   rates: RatePair[];
+  replay: ReplayResult;
 }
 
 function eventsUrl(service: Service): string {
@@ -210,6 +237,106 @@ async function writeAt(
   return { writes: total, failed: answers.filter((ok) => !ok).length };
 }
 
+async function patchProject(
+  service: Service,
+  projectId: string,
+  name: string,
+): Promise<void> {
+  const response = await fetch(`${service.baseUrl}/api/projects/${projectId}`, {
+    method: 'PATCH',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify({ name }),
+  });
+  await response.arrayBuffer();
+  if (response.status !== 200) {
+    throw new Error(
+      `PATCH /api/projects/${projectId} answered ${response.status}`,
+    );
+  }
+}
+
+/** A counter's value in /metrics (0 when absent). */
+async function counter(service: Service, name: string): Promise<number> {
+  const text = await (await fetch(`${service.baseUrl}/metrics`)).text();
+  const found = new RegExp(`^${name} ([0-9.e+-]+)$`, 'm').exec(text);
+  return found ? Number(found[1]) : 0;
+}
+
+async function pacedReplay(service: Service): Promise<ReplayResult> {
+  const response = await fetch(`${service.baseUrl}/api/projects`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify({ name: 'Replayed', userId: REPLAY_USER }),
+  });
+  if (response.status !== 201) {
+    throw new Error(`POST /api/projects answered ${response.status}`);
+  }
+  const projectId = ((await response.json()) as { project: { id: string } })
+    .project.id;
+  const url = `${eventsUrl(service)}?userId=${REPLAY_USER}`;
+  // The cursor the streams resume from: the last event before the log.
+  const first = await SseClient.open(url);
+  await patchProject(service, projectId, 'Replayed start');
+  await first.received(1);
+  const cursor = String(first.ids.at(-1));
+  first.close();
+  for (let done = 0; done < REPLAY_EVENTS; done += 20) {
+    await Promise.all(
+      Array.from({ length: Math.min(20, REPLAY_EVENTS - done) }, (_, i) =>
+        patchProject(service, projectId, `Replayed ${done + i}`),
+      ),
+    );
+  }
+  await untilOpen(service, 0);
+  await waitForIdle(service.pid);
+  const pacedEventsBefore = await counter(
+    service,
+    'event_stream_replay_paced_events_total',
+  );
+  const pacedSecondsBefore = await counter(
+    service,
+    'event_stream_replay_paced_seconds_total',
+  );
+  const started = Date.now();
+  const clients = await Promise.all(
+    Array.from({ length: REPLAY_STREAMS }, () =>
+      SseClient.open(url, { 'Last-Event-ID': cursor }),
+    ),
+  );
+  await Promise.race([
+    Promise.all(clients.map((client) => client.received(REPLAY_EVENTS))),
+    sleep(60_000),
+  ]);
+  const elapsedMs = Date.now() - started;
+  const counts = clients.map((client) => client.ids.length);
+  for (const client of clients) client.close();
+  await untilOpen(service, 0);
+  return {
+    streams: REPLAY_STREAMS,
+    eventsPerStream: REPLAY_EVENTS,
+    rate: REPLAY_RATE,
+    elapsedMs,
+    floorMs: Math.max(
+      0,
+      ((REPLAY_STREAMS * REPLAY_EVENTS - REPLAY_RATE) * 1000) / REPLAY_RATE,
+    ),
+    missing: counts.reduce(
+      (sum, count) => sum + Math.max(0, REPLAY_EVENTS - count),
+      0,
+    ),
+    pacedEvents:
+      (await counter(service, 'event_stream_replay_paced_events_total')) -
+      pacedEventsBefore,
+    pacedSeconds:
+      (await counter(service, 'event_stream_replay_paced_seconds_total')) -
+      pacedSecondsBefore,
+  };
+}
+
+/** Paced as the rate says: not sooner than its floor (a timer may fire 10 ms early), and whole. */
+const replayPasses = (replay: ReplayResult) =>
+  replay.elapsedMs >= replay.floorMs - 10 && replay.missing === 0;
+
 function percentileOf(values: number[], p: number): number {
   if (values.length === 0) return NaN;
   const sorted = [...values].sort((a, b) => a - b);
@@ -269,6 +396,11 @@ async function benchBackend(backend: Backend): Promise<BackendResult> {
       ...serviceEnv(settings.logLevel),
       // Every stream of the bench comes from 127.0.0.1: one client key.
       EVENTS_CLIENT_LIMIT: '10000',
+      // ... and one address of one /24: the caps on unscoped streams
+      // without a proven caller would refuse all but the first two.
+      EVENTS_UNSCOPED_ADDRESS_LIMIT: '10000',
+      EVENTS_UNSCOPED_NETWORK_LIMIT: '10000',
+      EVENTS_REPLAY_RATE: String(REPLAY_RATE),
     },
     nodeArgs: [...POD_HEAP_FLAGS, ...settings.serverNodeArgs],
   });
@@ -298,7 +430,11 @@ async function benchBackend(backend: Backend): Promise<BackendResult> {
         `${tag} ${rate} writes/s x ${STREAMS} streams: ${fmt(withStreams.cpuUsPerWrite)} µs CPU per write (${fmt(withoutStreams.cpuUsPerWrite)} without streams), ${fmt(pair.cpuUsPerDeliveredEvent, 1)} µs per delivered event; server lag mean ${fmt(withStreams.serverLag.meanMs, 1)} ms, p99 <= ${fmt(withStreams.serverLag.p99AtMostMs)} ms; client lag p50 ${fmt(withStreams.clientLagP50Ms)} / p99 ${fmt(withStreams.clientLagP99Ms)} / max ${fmt(withStreams.clientLagMaxMs)} ms; ${withStreams.missing} missing`,
       );
     }
-    return { kind: backend.kind, idle, rates };
+    const replay = await pacedReplay(service);
+    log(
+      `${tag} paced replay, ${replay.streams} streams x ${replay.eventsPerStream} events at ${replay.rate}/s: all delivered in ${fmt(replay.elapsedMs)} ms (floor ${fmt(replay.floorMs)} ms) ${replayPasses(replay) ? 'pass' : 'FAIL'}; ${replay.pacedEvents} events held back, ${fmt(replay.pacedSeconds, 2)} s waited (server); ${replay.missing} missing`,
+    );
+    return { kind: backend.kind, idle, rates, replay };
   } finally {
     await service.stop();
   }
@@ -321,6 +457,10 @@ function table(results: BackendResult[]): string {
         `| ${r.kind} | ${pair.rate} writes/s: lag commit → client | p50 ${fmt(w.clientLagP50Ms)} ms, p99 ${fmt(w.clientLagP99Ms)} ms, max ${fmt(w.clientLagMaxMs)} ms; ${w.eventsPerStream} events per stream, ${w.missing} missing, ${w.failedWrites} failed writes |`,
       );
     }
+    const replay = r.replay;
+    lines.push(
+      `| ${r.kind} | paced replay: ${replay.streams} streams x ${replay.eventsPerStream} events at ${replay.rate}/s, open → all delivered (≥ ${fmt(replay.floorMs)} ms) | ${fmt(replay.elapsedMs)} ms; ${replay.pacedEvents} held back, ${fmt(replay.pacedSeconds, 2)} s waited (server); ${replay.missing} missing ${replayPasses(replay) ? 'pass' : '**FAIL**'} |`,
+    );
   }
   return lines.join('\n');
 }
@@ -331,7 +471,7 @@ async function main(): Promise<void> {
   const code = codeVersionOf(REPO_ROOT);
   pinSelf(LOAD_CORE);
   log(
-    `bench events: ${IDLE_STREAMS} idle streams; ${STREAMS} streams at ${RATES.join(', ')} writes/s for ${DURATION_S} s over ${PROJECTS} projects; temp ${run.workDir}`,
+    `bench events: ${IDLE_STREAMS} idle streams; ${STREAMS} streams at ${RATES.join(', ')} writes/s for ${DURATION_S} s over ${PROJECTS} projects; paced replay ${REPLAY_STREAMS} x ${REPLAY_EVENTS} events at ${REPLAY_RATE}/s; temp ${run.workDir}`,
   );
   run.backends.push(await sqliteBackend(run.workDir));
   if (settings.postgresUrl) {
@@ -369,6 +509,11 @@ async function main(): Promise<void> {
             durationS: DURATION_S,
             projects: PROJECTS,
             rates: RATES,
+            replay: {
+              streams: REPLAY_STREAMS,
+              events: REPLAY_EVENTS,
+              rate: REPLAY_RATE,
+            },
             serverNodeArgs: [...POD_HEAP_FLAGS, ...settings.serverNodeArgs],
           },
           results,

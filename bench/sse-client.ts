@@ -17,11 +17,17 @@ export class SseClient {
 
   private constructor() {}
 
-  /** Opens the stream; resolves once its `retry:` line arrived (it is live). */
-  static open(url: string): Promise<SseClient> {
+  /**
+   * Opens the stream (`headers`: e.g. Last-Event-ID to resume); resolves
+   * once its `retry:` line arrived (it is live).
+   */
+  static open(
+    url: string,
+    headers: Record<string, string> = {},
+  ): Promise<SseClient> {
     const client = new SseClient();
     return new Promise((resolve, reject) => {
-      const req = request(url, { agent: false }, (res) => {
+      const req = request(url, { agent: false, headers }, (res) => {
         if (res.statusCode !== 200) {
           res.resume();
           reject(new Error(`GET ${url} answered ${res.statusCode}`));

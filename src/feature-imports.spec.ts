@@ -1,5 +1,6 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
+import { sourceFilesUnder } from '../test/support/source-files';
 
 /**
  * Kept logos and projects depend on each other one way only: projects
@@ -15,17 +16,6 @@ const FORBIDDEN: Record<string, string[]> = {
   sections: ['projects', 'assets', 'tasks'],
 };
 
-// The service's own code: a spec may build its fixtures with any feature.
-const sourcesOf = (folder: string): string[] =>
-  readdirSync(folder, { withFileTypes: true, recursive: true })
-    .filter(
-      (entry) =>
-        entry.isFile() &&
-        entry.name.endsWith('.ts') &&
-        !entry.name.endsWith('.spec.ts'),
-    )
-    .map((entry) => join(entry.parentPath, entry.name));
-
 /** The top folder of src/ an import of `file` lands in, if relative. */
 function importedFolders(file: string): string[] {
   const text = readFileSync(file, 'utf8');
@@ -39,10 +29,11 @@ describe('imports between feature folders', () => {
   it.each(Object.entries(FORBIDDEN))(
     'src/%s imports none of %j',
     (folder, forbidden) => {
-      const offending = sourcesOf(join(__dirname, folder)).flatMap((file) =>
-        importedFolders(file)
-          .filter((target) => forbidden.includes(target))
-          .map((target) => `${relative(__dirname, file)} -> ${target}`),
+      const offending = sourceFilesUnder(join(__dirname, folder)).flatMap(
+        (file) =>
+          importedFolders(file)
+            .filter((target) => forbidden.includes(target))
+            .map((target) => `${relative(__dirname, file)} -> ${target}`),
       );
       expect(offending).toEqual([]);
     },
@@ -64,7 +55,7 @@ const SHARED_REPOSITORIES = [
 
 describe('repositories between feature folders', () => {
   it("no feature reads another feature's repository", () => {
-    const offending = sourcesOf(__dirname).flatMap((file) => {
+    const offending = sourceFilesUnder(__dirname).flatMap((file) => {
       const folder = relative(__dirname, file).split(sep)[0];
       const text = readFileSync(file, 'utf8');
       // A type is no read: only what is imported as a value counts.

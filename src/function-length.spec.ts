@@ -1,6 +1,7 @@
-import { readdirSync, readFileSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { readFileSync } from 'node:fs';
+import { relative } from 'node:path';
 import * as ts from 'typescript';
+import { sourceFilesUnder } from '../test/support/source-files';
 
 /**
  * No function in src/ runs over MAX_LINES lines unless a comment right
@@ -11,15 +12,9 @@ const MAX_LINES = 80;
 const LONG_REASON = 'Long on purpose:';
 
 const sources = (): string[] =>
-  readdirSync(__dirname, { withFileTypes: true, recursive: true })
-    .filter(
-      (entry) =>
-        entry.isFile() &&
-        entry.name.endsWith('.ts') &&
-        !entry.name.endsWith('.spec.ts'),
-    )
-    .map((entry) => join(entry.parentPath, entry.name))
-    .filter((file) => !relative(__dirname, file).startsWith('generated'));
+  sourceFilesUnder(__dirname).filter(
+    (file) => !relative(__dirname, file).startsWith('generated'),
+  );
 
 /** The comments before a node, or before the statement that holds it. */
 function leadingComments(node: ts.Node, text: string): string {

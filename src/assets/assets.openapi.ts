@@ -1,4 +1,5 @@
 import { ApiMultipartBody } from '../docs/multipart-body.openapi';
+import { PROJECT_ID_PARAM } from '../docs/project-id-param.openapi';
 import {
   UPLOAD_FILE_FIELD,
   UPLOAD_NAME_FIELD,
@@ -55,11 +56,6 @@ import { ASSET_STORAGE_UNAVAILABLE_MESSAGE } from './assets.errors';
  * route. Asset routes fail with `{error}`, as the project routes do.
  */
 
-const PROJECT_ID_PARAM = ApiParam({
-  name: 'id',
-  description: 'The project id',
-  schema: { type: 'string', example: ASSET_EXAMPLE.projectId },
-});
 const ASSET_ID_PARAM = ApiParam({
   name: 'assetId',
   description: 'The asset id',

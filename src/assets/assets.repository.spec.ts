@@ -1,10 +1,9 @@
 import {
+  logoAssetRecord,
   openScratchSqlite,
   type ScratchSqlite,
 } from '../../test/support/scratch-sqlite';
 import { newId } from '../common/ids';
-import type { Transaction } from '../database/database.service';
-import { ProjectNotFoundException } from '../project-scope/project-scope.errors';
 import type { Project } from '../projects/entities/project.entity';
 import { ASSET_PART_BYTES, AssetsRepository } from './assets.repository';
 import type { AssetRecord } from './dto/asset.dto';
@@ -31,41 +30,15 @@ describe('AssetsRepository (SQLite)', () => {
     }),
   );
 
-  /** Work in a transaction that changes the project, as the services do. */
-  const changing = <T>(
-    projectId: string,
-    work: (transaction: Transaction) => Promise<T>,
-  ) =>
-    scratch.db.transaction(async (transaction) => {
-      await scratch.scope.advance(transaction, {
-        projectId,
-        missing: () => new ProjectNotFoundException(),
-      });
-      return work(transaction);
-    });
-
-  const recordOf = (project: Project): AssetRecord => ({
-    id: newId(),
-    projectId: project.id,
-    sectionId: project.sections.find((s) => s.type === 'LOGO')!.id,
-    kind: 'logo',
-    contentType: 'image/png',
-    byteSize: 3,
-    sha256: 'a'.repeat(64),
-    prompt: 'a logo',
-    model: 'image-model',
-    createdAt: '2026-03-01T12:00:00.000Z',
-    fileName: 'logo.png',
-    width: null,
-    height: null,
-  });
+  const recordOf = (project: Project): AssetRecord =>
+    logoAssetRecord(project, { createdAt: '2026-03-01T12:00:00.000Z' });
 
   const keep = (
     project: Project,
     bytes?: Buffer,
     kit?: { name: string; logoId: string },
   ) =>
-    changing(project.id, async (transaction) => {
+    scratch.changing(project.id, async (transaction) => {
       const record: AssetRecord = kit
         ? {
             ...recordOf(project),
@@ -178,7 +151,7 @@ describe('AssetsRepository (SQLite)', () => {
       logoId: 'l2',
     });
     const { latest } = await scratch.changeLog.bounds();
-    const replaced = await changing(ann.id, (transaction) =>
+    const replaced = await scratch.changing(ann.id, (transaction) =>
       assets.deleteReplaced(transaction, {
         projectId: ann.id,
         kind: 'brand-kit',
@@ -219,7 +192,7 @@ describe('AssetsRepository (SQLite)', () => {
     expect(Buffer.concat(parts as Buffer[]).equals(bytes)).toBe(true);
     await expect(assets.readContentPart(kept.id, 3)).resolves.toBeNull();
 
-    await changing(ann.id, (transaction) =>
+    await scratch.changing(ann.id, (transaction) =>
       assets.delete(transaction, { projectId: ann.id, assetId: kept.id }),
     );
     await expect(assets.countContentParts(kept.id)).resolves.toBe(0);
@@ -233,7 +206,7 @@ describe('AssetsRepository (SQLite)', () => {
       ),
     ).resolves.toBe(false);
     await expect(
-      changing(ann.id, (transaction) =>
+      scratch.changing(ann.id, (transaction) =>
         assets.delete(transaction, { projectId: ann.id, assetId: kept.id }),
       ),
     ).resolves.toBe(true);
@@ -250,7 +223,7 @@ describe('AssetsRepository (SQLite)', () => {
       ),
     );
     const { latest } = await scratch.changeLog.bounds();
-    await changing(ann.id, (transaction) =>
+    await scratch.changing(ann.id, (transaction) =>
       assets.delete(transaction, { projectId: ann.id, assetId: kept.id }),
     );
     const events = await scratch.changeLog.after(latest, {}, 10);
@@ -282,12 +255,12 @@ describe('AssetsRepository (SQLite)', () => {
   it('lists unsized raster images after a cursor, in id order; a size is set once', async () => {
     const first = await keep(ann);
     const second = await keep(bob);
-    const icon = await changing(ann.id, async (transaction) => {
+    const icon = await scratch.changing(ann.id, async (transaction) => {
       const record = { ...recordOf(ann), contentType: 'image/x-icon' };
       await assets.insert(transaction, record);
       return record;
     });
-    const sized = await changing(ann.id, async (transaction) => {
+    const sized = await scratch.changing(ann.id, async (transaction) => {
       const record = { ...recordOf(ann), width: 10, height: 10 };
       await assets.insert(transaction, record);
       return record;

@@ -1,12 +1,11 @@
 import {
+  logoAssetRecord,
   openScratchSqlite,
   type ScratchSqlite,
 } from '../../test/support/scratch-sqlite';
 import { AssetsRepository } from '../assets/assets.repository';
 import type { AssetRecord } from '../assets/dto/asset.dto';
 import { newId } from '../common/ids';
-import type { Transaction } from '../database/database.service';
-import { ProjectNotFoundException } from '../project-scope/project-scope.errors';
 import type { Project } from '../projects/entities/project.entity';
 import { BrandKitRepository } from './brand-kit.repository';
 import { kitFilePrompt } from './kit-file-prompt';
@@ -36,25 +35,8 @@ describe('BrandKitRepository (SQLite)', () => {
     of: Project,
     fields: Partial<AssetRecord> & Pick<AssetRecord, 'kind' | 'contentType'>,
   ) =>
-    scratch.db.transaction(async (transaction: Transaction) => {
-      await scratch.scope.advance(transaction, {
-        projectId: of.id,
-        missing: () => new ProjectNotFoundException(),
-      });
-      const record: AssetRecord = {
-        id: newId(),
-        projectId: of.id,
-        sectionId: sectionOf(of, 'LOGO'),
-        byteSize: 3,
-        sha256: 'a'.repeat(64),
-        prompt: 'a logo',
-        model: 'image-model',
-        createdAt: new Date().toISOString(),
-        fileName: 'logo.png',
-        width: null,
-        height: null,
-        ...fields,
-      };
+    scratch.changing(of.id, async (transaction) => {
+      const record = logoAssetRecord(of, fields);
       await assets.insert(transaction, record);
       return record;
     });

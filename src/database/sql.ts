@@ -190,6 +190,19 @@ export function sqlFor(manager: EntityManager): Sql {
       ? (manager.connection.driver as unknown as { master: PgPool }).master
       : undefined;
   const logger = manager.connection.logger;
+  // Only a structured result reports the affected count, and holds the rows
+  // of an UPDATE … RETURNING, the same way on both drivers; it needs a
+  // query runner (a transaction's, or a fresh one).
+  const structured = async (text: string, params: unknown[]) => {
+    const statement = native(text, params);
+    const runner =
+      manager.queryRunner ?? manager.connection.createQueryRunner();
+    try {
+      return await runner.query(statement.text, statement.values, true);
+    } finally {
+      if (runner !== manager.queryRunner) await runner.release();
+    }
+  };
   return {
     rows: async <T>(text: string, params: unknown[] = []) => {
       if (pool) {
@@ -200,40 +213,10 @@ export function sqlFor(manager: EntityManager): Sql {
       const statement = native(text, params);
       return manager.query<T[]>(statement.text, statement.values);
     },
-    changes: async (text: string, params: unknown[] = []) => {
-      // Only a structured result reports the count the same way on both
-      // drivers; it needs a query runner (a transaction's, or a fresh one).
-      const statement = native(text, params);
-      const runner =
-        manager.queryRunner ?? manager.connection.createQueryRunner();
-      try {
-        const result = await runner.query(
-          statement.text,
-          statement.values,
-          true,
-        );
-        return result.affected ?? 0;
-      } finally {
-        if (runner !== manager.queryRunner) await runner.release();
-      }
-    },
-    changedRows: async <T>(text: string, params: unknown[] = []) => {
-      // As for changes: only the structured result holds the rows of an
-      // UPDATE … RETURNING the same way on both drivers.
-      const statement = native(text, params);
-      const runner =
-        manager.queryRunner ?? manager.connection.createQueryRunner();
-      try {
-        const result = await runner.query(
-          statement.text,
-          statement.values,
-          true,
-        );
-        return (result.records ?? []) as T[];
-      } finally {
-        if (runner !== manager.queryRunner) await runner.release();
-      }
-    },
+    changes: async (text: string, params: unknown[] = []) =>
+      (await structured(text, params)).affected ?? 0,
+    changedRows: async <T>(text: string, params: unknown[] = []) =>
+      ((await structured(text, params)).records ?? []) as T[],
     // TypeORM stores SQLite datetimes as UTC text 'YYYY-MM-DD HH:MM:SS.SSS'.
     timestamp: (value: Date) =>
       isSqlite ? value.toISOString().replace('T', ' ').slice(0, 23) : value,

@@ -1,10 +1,10 @@
 import { applyDecorators } from '@nestjs/common';
+import { PROJECT_ID_PARAM } from '../docs/project-id-param.openapi';
 import {
   ApiBody,
   ApiExtraModels,
   ApiHeader,
   ApiOperation,
-  ApiParam,
   ApiProduces,
   ApiResponse,
   getSchemaPath,
@@ -146,14 +146,7 @@ export const ProjectEventsEndpoint = () =>
         'Every change to the project, as it is committed, on any replica; the stream ends after `project.deleted`.',
       operationId: 'watchProject',
     }),
-    ApiParam({
-      name: 'id',
-      description: 'The project id',
-      schema: {
-        type: 'string',
-        example: '019aa8f2-5f1c-7c3e-9a51-3c1f5d0b8e20',
-      },
-    }),
+    PROJECT_ID_PARAM,
     streamResponse(),
     ApiFailure(
       'error',

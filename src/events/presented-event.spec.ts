@@ -38,15 +38,18 @@ const event = (type: string, data: object) =>
     data: { ...data, etag: '"3"' },
   }) as ChangeEvent;
 
+/** The event of keeping `asset`, carrying the asset as stored. */
+const assetCreated = event('asset.created', {
+  assetId: asset.id,
+  sectionId: asset.sectionId,
+  kind: 'logo',
+  asset,
+});
+
 describe('EventPresenter', () => {
   it("makes an asset's url and thumbnailUrl as the asset routes do, for the stream's origin", () => {
     const sent = presenterWith('none').present(
-      event('asset.created', {
-        assetId: asset.id,
-        sectionId: asset.sectionId,
-        kind: 'logo',
-        asset,
-      }),
+      assetCreated,
       'https://replica-b.example.com',
     );
     expect(sent.data).toEqual({
@@ -65,12 +68,7 @@ describe('EventPresenter', () => {
 
   it('signs the url as it is sent when URLs are signed, so a late reader still gets a working one', () => {
     const sent = presenterWith('oidc').present(
-      event('asset.created', {
-        assetId: asset.id,
-        sectionId: asset.sectionId,
-        kind: 'logo',
-        asset,
-      }),
+      assetCreated,
       'https://api.example.com',
     );
     const { url } = (sent.data as { asset: { url: string } }).asset;

@@ -1,5 +1,6 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { sourceFilesUnder } from '../../test/support/source-files';
 import {
   ERROR_CODES,
   ERROR_CODE_LIST,
@@ -13,19 +14,11 @@ const API_DOC = join(__dirname, '..', '..', 'docs', 'api.md');
 
 /** The service's own sources: no tests, no generated files, not the list. */
 const sources = (): string[] =>
-  readdirSync(SRC, { withFileTypes: true, recursive: true })
-    .filter(
-      (entry) =>
-        entry.isFile() &&
-        entry.name.endsWith('.ts') &&
-        !entry.name.endsWith('.spec.ts'),
-    )
-    .map((entry) => join(entry.parentPath, entry.name))
-    .filter(
-      (file) =>
-        !file.includes(`${join('src', 'generated')}`) &&
-        !file.endsWith(join('failures', 'error-codes.ts')),
-    );
+  sourceFilesUnder(SRC).filter(
+    (file) =>
+      !file.includes(`${join('src', 'generated')}`) &&
+      !file.endsWith(join('failures', 'error-codes.ts')),
+  );
 
 /** The codes of the "Error codes" table of docs/api.md, in its order. */
 function documentedCodes(): string[] {

@@ -1,4 +1,5 @@
 import { applyDecorators } from '@nestjs/common';
+import { PROJECT_ID_PARAM } from '../docs/project-id-param.openapi';
 import { ApiBody, ApiOperation, ApiParam, ApiResponse } from '@nestjs/swagger';
 import { ApiIfMatch, ETAG_HEADER } from '../docs/conditional-headers.openapi';
 import {
@@ -42,11 +43,7 @@ const sectionExample = (
 });
 
 const PARAMS = [
-  ApiParam({
-    name: 'id',
-    description: 'The project id',
-    schema: { type: 'string', example: PROJECT_ID },
-  }),
+  PROJECT_ID_PARAM,
   ApiParam({
     name: 'sectionId',
     description: 'The id of one of its sections',

@@ -1,11 +1,12 @@
 import {
+  logoAssetRecord,
+  newLogoTask,
   openScratchSqlite,
   type ScratchSqlite,
 } from '../../test/support/scratch-sqlite';
 import { AssetsRepository } from '../assets/assets.repository';
 import { newId } from '../common/ids';
 import type { Transaction } from '../database/database.service';
-import { ProjectNotFoundException } from '../project-scope/project-scope.errors';
 import type { Project } from '../projects/entities/project.entity';
 import { TasksRepository } from '../tasks/tasks.repository';
 import { SectionsRepository } from './sections.repository';
@@ -31,41 +32,14 @@ describe('SectionsRepository (SQLite)', () => {
 
   afterAll(() => scratch.close());
 
-  /** Work in a transaction that changes `project`, as the services do. */
-  const changing = <T>(
-    project: Project,
-    work: (transaction: Transaction) => Promise<T>,
-  ) =>
-    scratch.db.transaction(async (transaction) => {
-      await scratch.scope.advance(transaction, {
-        projectId: project.id,
-        missing: () => new ProjectNotFoundException(),
-      });
-      return work(transaction);
-    });
-
   const read = <T>(work: (transaction: Transaction) => Promise<T>) =>
     scratch.db.transaction(work);
 
   const keepAsset = (sectionId: string | null) =>
-    changing(ann, async (transaction) => {
-      const id = newId();
-      await assets.insert(transaction, {
-        id,
-        projectId: ann.id,
-        sectionId,
-        kind: 'logo',
-        contentType: 'image/png',
-        byteSize: 3,
-        sha256: 'a'.repeat(64),
-        prompt: 'a logo',
-        model: 'image-model',
-        createdAt: new Date().toISOString(),
-        fileName: 'logo.png',
-        width: null,
-        height: null,
-      });
-      return id;
+    scratch.changing(ann.id, async (transaction) => {
+      const record = logoAssetRecord(ann, { sectionId });
+      await assets.insert(transaction, record);
+      return record.id;
     });
 
   it('finds a section only in its own project, with its choice and whether a task runs for it', async () => {
@@ -77,18 +51,11 @@ describe('SectionsRepository (SQLite)', () => {
     ).resolves.toEqual({ selectedAssetId: null, running: false });
 
     const taskId = newId();
-    await changing(ann, async (transaction) => {
-      await tasks.insert(transaction, {
-        id: taskId,
-        projectId: ann.id,
-        type: 'logo',
-        agentId: null,
-        sectionId: logoSection,
-        input: {},
-        createdAt: new Date(),
-        queuePlace: 0,
-        total: 1,
-      });
+    await scratch.changing(ann.id, async (transaction) => {
+      await tasks.insert(
+        transaction,
+        newLogoTask(ann.id, { id: taskId, sectionId: logoSection }),
+      );
       await tasks.move(
         transaction,
         taskId,
@@ -101,7 +68,7 @@ describe('SectionsRepository (SQLite)', () => {
     await expect(
       read((t) => sections.findTarget(t, ann.id, logoSection)),
     ).resolves.toEqual({ selectedAssetId: null, running: true });
-    await changing(ann, (transaction) =>
+    await scratch.changing(ann.id, (transaction) =>
       tasks.move(
         transaction,
         taskId,
@@ -130,7 +97,7 @@ describe('SectionsRepository (SQLite)', () => {
   it('a choice is stored with its event, and can be taken back', async () => {
     const assetId = await keepAsset(logoSection);
     const { latest } = await scratch.changeLog.bounds();
-    await changing(ann, (transaction) =>
+    await scratch.changing(ann.id, (transaction) =>
       sections.setSelection(transaction, logoSection, assetId),
     );
     const chosen = await read((t) => sections.find(t, logoSection));
@@ -143,7 +110,7 @@ describe('SectionsRepository (SQLite)', () => {
     });
     // The section as the project's answer shows it.
     expect((event.data as { section: unknown }).section).toEqual(chosen);
-    await changing(ann, (transaction) =>
+    await scratch.changing(ann.id, (transaction) =>
       sections.setSelection(transaction, logoSection, null),
     );
     await expect(

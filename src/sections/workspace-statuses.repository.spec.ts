@@ -1,4 +1,6 @@
 import {
+  logoAssetRecord,
+  newLogoTask,
   openScratchSqlite,
   type ScratchSqlite,
 } from '../../test/support/scratch-sqlite';
@@ -6,9 +8,9 @@ import { AssetsRepository } from '../assets/assets.repository';
 import { newId } from '../common/ids';
 import { managerOf, type Transaction } from '../database/database.service';
 import { sqlFor } from '../database/sql';
-import { ProjectNotFoundException } from '../project-scope/project-scope.errors';
 import type { Project } from '../projects/entities/project.entity';
-import { TasksRepository } from '../tasks/tasks.repository';
+import type { TaskStatus } from '../tasks/dto/task.dto';
+import { TasksRepository, type TaskChange } from '../tasks/tasks.repository';
 import { WorkspaceStatuses } from './workspace-statuses.repository';
 
 describe('WorkspaceStatuses (SQLite)', () => {
@@ -34,14 +36,16 @@ describe('WorkspaceStatuses (SQLite)', () => {
 
   /** Work and a refresh in one change of the project; what refresh said. */
   const changing = (work: (transaction: Transaction) => Promise<unknown>) =>
-    scratch.db.transaction(async (transaction) => {
-      await scratch.scope.advance(transaction, {
-        projectId: project.id,
-        missing: () => new ProjectNotFoundException(),
-      });
+    scratch.changing(project.id, async (transaction) => {
       await work(transaction);
       return statuses.refresh(transaction, project.id);
     });
+
+  /** Moves the task on from `from` in a change of the project. */
+  const moveTask = (taskId: string, from: TaskStatus, change: TaskChange) =>
+    changing((transaction) =>
+      tasks.move(transaction, taskId, { statuses: [from] }, change),
+    );
 
   const statusOf = async () =>
     scratch.db.read(async (manager) => {
@@ -57,24 +61,8 @@ describe('WorkspaceStatuses (SQLite)', () => {
     });
 
   const keepAsset = (transaction: Transaction) => {
-    const id = newId();
-    return assets
-      .insert(transaction, {
-        id,
-        projectId: project.id,
-        sectionId: logoSection,
-        kind: 'logo',
-        contentType: 'image/png',
-        byteSize: 3,
-        sha256: 'a'.repeat(64),
-        prompt: 'a logo',
-        model: 'image-model',
-        createdAt: new Date().toISOString(),
-        fileName: 'logo.png',
-        width: null,
-        height: null,
-      })
-      .then(() => id);
+    const record = logoAssetRecord(project);
+    return assets.insert(transaction, record).then(() => record.id);
   };
 
   it('a section with nothing is PENDING; with a result, REVIEW; with a chosen one, DONE', async () => {
@@ -100,48 +88,26 @@ describe('WorkspaceStatuses (SQLite)', () => {
     const taskId = newId();
     await changing(async (transaction) => {
       await keepAsset(transaction);
-      await tasks.insert(transaction, {
-        id: taskId,
-        projectId: project.id,
-        type: 'logo',
-        agentId: designer,
-        sectionId: logoSection,
-        input: {},
-        createdAt: new Date(),
-        queuePlace: 0,
-        total: 1,
-      });
+      await tasks.insert(
+        transaction,
+        newLogoTask(project.id, {
+          id: taskId,
+          agentId: designer,
+          sectionId: logoSection,
+        }),
+      );
     });
     // Queued only: not yet running.
     await expect(statusOf()).resolves.toEqual({
       section: 'REVIEW',
       agent: 'IDLE',
     });
-    await changing((transaction) =>
-      tasks.move(
-        transaction,
-        taskId,
-        { statuses: ['QUEUED'] },
-        {
-          status: 'RUNNING',
-        },
-      ),
-    );
+    await moveTask(taskId, 'QUEUED', { status: 'RUNNING' });
     await expect(statusOf()).resolves.toEqual({
       section: 'IN_PROGRESS',
       agent: 'WORKING',
     });
-    await changing((transaction) =>
-      tasks.move(
-        transaction,
-        taskId,
-        { statuses: ['RUNNING'] },
-        {
-          status: 'SUCCEEDED',
-          finished: true,
-        },
-      ),
-    );
+    await moveTask(taskId, 'RUNNING', { status: 'SUCCEEDED', finished: true });
     await expect(statusOf()).resolves.toEqual({
       section: 'REVIEW',
       agent: 'IDLE',

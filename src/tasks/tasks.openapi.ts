@@ -1,4 +1,5 @@
 import { applyDecorators } from '@nestjs/common';
+import { PROJECT_ID_PARAM } from '../docs/project-id-param.openapi';
 import {
   ApiBody,
   ApiExtraModels,
@@ -34,11 +35,6 @@ import { TASK_EXAMPLE } from './dto/task.dto';
  * is not JSON is their 400.
  */
 
-const PROJECT_ID_PARAM = ApiParam({
-  name: 'id',
-  description: 'The project id',
-  schema: { type: 'string', example: TASK_EXAMPLE.projectId },
-});
 const TASK_ID_PARAM = ApiParam({
   name: 'taskId',
   description: 'The task id',

@@ -1,17 +1,19 @@
 import type { TaskDto } from './dto/task.dto';
 import {
+  newLogoTask,
   openScratchSqlite,
   type ScratchSqlite,
 } from '../../test/support/scratch-sqlite';
 import { newId } from '../common/ids';
-import type { Transaction } from '../database/database.service';
-import { ProjectNotFoundException } from '../project-scope/project-scope.errors';
 import type { Project } from '../projects/entities/project.entity';
 import type { TaskStatus } from './dto/task.dto';
 import { TasksRepository, type TaskChange } from './tasks.repository';
 
 const T0 = Date.parse('2026-03-01T12:00:00.000Z');
 const at = (seconds: number) => new Date(T0 + seconds * 1000);
+
+/** What a move expects of the task it moves (the compare of its compare-and-set). */
+type Expected = Parameters<TasksRepository['move']>[2];
 
 describe('TasksRepository (SQLite)', () => {
   let scratch: ScratchSqlite;
@@ -34,52 +36,32 @@ describe('TasksRepository (SQLite)', () => {
     scratch.db.write((manager) => manager.query('DELETE FROM "tasks"')),
   );
 
-  /** Work in a transaction that changes the project, as the services do. */
-  const changing = <T>(
-    projectId: string,
-    work: (transaction: Transaction) => Promise<T>,
-  ) =>
-    scratch.db.transaction(async (transaction) => {
-      await scratch.scope.advance(transaction, {
-        projectId,
-        missing: () => new ProjectNotFoundException(),
-      });
-      return work(transaction);
-    });
-
   async function queue(
     project: Project,
     createdAt = at(0),
     id = newId(),
     total = 1,
   ) {
-    return changing(project.id, (transaction) =>
-      tasks.insert(transaction, {
-        id,
-        projectId: project.id,
-        type: 'logo',
-        agentId: null,
-        sectionId: null,
-        input: { style: 'flat' },
-        createdAt,
-        queuePlace: 0,
-        total,
-      }),
+    return scratch.changing(project.id, (transaction) =>
+      tasks.insert(
+        transaction,
+        newLogoTask(project.id, {
+          id,
+          input: { style: 'flat' },
+          createdAt,
+          total,
+        }),
+      ),
     );
   }
 
   const move = (
     project: Project,
     taskId: string,
-    expected: {
-      statuses: TaskStatus[];
-      attempts?: number;
-      projectId?: string;
-      progress?: { done: number; total: number };
-    },
+    expected: Expected,
     change: TaskChange,
   ) =>
-    changing(project.id, (transaction) =>
+    scratch.changing(project.id, (transaction) =>
       tasks.move(transaction, taskId, expected, change),
     );
 
@@ -90,17 +72,23 @@ describe('TasksRepository (SQLite)', () => {
    */
   const refusedMove = (
     taskId: string,
-    expected: {
-      statuses: TaskStatus[];
-      attempts?: number;
-      projectId?: string;
-      progress?: { done: number; total: number };
-    },
+    expected: Expected,
     change: TaskChange,
   ) =>
     scratch.db.transaction((transaction) =>
       tasks.move(transaction, taskId, expected, change),
     );
+
+  /** A worker's claim of a queued task for its attempt; it must go through. */
+  const start = (project: Project, taskId: string, attempts = 1) =>
+    expect(
+      move(
+        project,
+        taskId,
+        { statuses: ['QUEUED'] },
+        { status: 'RUNNING', attempts, started: true },
+      ),
+    ).resolves.toBe(true);
 
   it('a new task is QUEUED with no attempt, reads back as inserted, and records its event', async () => {
     const { latest } = await scratch.changeLog.bounds();
@@ -216,23 +204,17 @@ describe('TasksRepository (SQLite)', () => {
 
   it('a move is a compare-and-set: a task not in the expected status, attempt or project is left as it is', async () => {
     const task = await queue(ann);
-    await expect(
-      refusedMove(task.id, { statuses: ['RUNNING'] }, { status: 'FAILED' }),
-    ).resolves.toBe(false);
-    await expect(
-      refusedMove(
-        task.id,
-        { statuses: ['QUEUED'], attempts: 1 },
-        { status: 'RUNNING' },
-      ),
-    ).resolves.toBe(false);
-    await expect(
-      refusedMove(
-        task.id,
+    const refused: Array<[Expected, TaskChange]> = [
+      [{ statuses: ['RUNNING'] }, { status: 'FAILED' }],
+      [{ statuses: ['QUEUED'], attempts: 1 }, { status: 'RUNNING' }],
+      [
         { statuses: ['QUEUED'], projectId: annOther.id },
         { status: 'CANCELLED' },
-      ),
-    ).resolves.toBe(false);
+      ],
+    ];
+    for (const [expected, change] of refused) {
+      await expect(refusedMove(task.id, expected, change)).resolves.toBe(false);
+    }
     await expect(tasks.statusOf(task.id)).resolves.toEqual({
       status: 'QUEUED',
       attempts: 0,
@@ -253,12 +235,7 @@ describe('TasksRepository (SQLite)', () => {
 
   it('a move sets startedAt once, finishedAt, the error and the assets it names', async () => {
     const task = await queue(ann);
-    await move(
-      ann,
-      task.id,
-      { statuses: ['QUEUED'] },
-      { status: 'RUNNING', attempts: 1, started: true },
-    );
+    await start(ann, task.id);
     const first = await tasks.find(ann.id, task.id, undefined);
     expect(first?.startedAt).not.toBeNull();
     await move(
@@ -268,12 +245,7 @@ describe('TasksRepository (SQLite)', () => {
       { status: 'QUEUED', error: { code: 'timeout', message: 'Too slow' } },
     );
     await new Promise((resolve) => setTimeout(resolve, 5));
-    await move(
-      ann,
-      task.id,
-      { statuses: ['QUEUED'] },
-      { status: 'RUNNING', attempts: 2, started: true },
-    );
+    await start(ann, task.id, 2);
     await move(
       ann,
       task.id,
@@ -294,12 +266,7 @@ describe('TasksRepository (SQLite)', () => {
   it('every move records the task as its answer shows it after the move', async () => {
     const task = await queue(ann);
     const { latest } = await scratch.changeLog.bounds();
-    await move(
-      ann,
-      task.id,
-      { statuses: ['QUEUED'] },
-      { status: 'RUNNING', attempts: 1, started: true },
-    );
+    await start(ann, task.id);
     await move(
       ann,
       task.id,

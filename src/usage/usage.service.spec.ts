@@ -131,29 +131,14 @@ describe('UsageService', () => {
     const { service } = serviceWith({});
     const oneImage = service.estimate(IMAGE);
     const limited = serviceWith({ limitPerUserDayUsd: oneImage });
+    const image = (call: () => Promise<string>) =>
+      limited.service.metered(SCOPE, IMAGE, call, answered);
     await expect(
-      limited.service.metered(
-        SCOPE,
-        IMAGE,
-        () => Promise.reject(new Error('timeout')),
-        answered,
-      ),
+      image(() => Promise.reject(new Error('timeout'))),
     ).rejects.toThrow('timeout');
-    await expect(
-      limited.service.metered(
-        SCOPE,
-        IMAGE,
-        () => Promise.resolve('image'),
-        answered,
-      ),
-    ).resolves.toBe('image');
-    await expect(
-      limited.service.metered(
-        SCOPE,
-        IMAGE,
-        () => Promise.resolve('image'),
-        answered,
-      ),
-    ).rejects.toBeInstanceOf(BudgetExceededError);
+    await expect(image(() => Promise.resolve('image'))).resolves.toBe('image');
+    await expect(image(() => Promise.resolve('image'))).rejects.toBeInstanceOf(
+      BudgetExceededError,
+    );
   });
 });

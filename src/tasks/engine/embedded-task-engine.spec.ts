@@ -60,6 +60,14 @@ async function shutDown(engine: EmbeddedTaskEngine): Promise<void> {
 /** Lets the engine's promises and immediate callbacks run. */
 const settle = () => jest.advanceTimersByTimeAsync(1);
 
+/** Starts `workers` workers on a held handler, and lets them take work. */
+async function startHeld(engine: EmbeddedTaskEngine, workers: number) {
+  const held = heldHandler();
+  await engine.startWorkers(held.handler, workers);
+  await settle();
+  return held;
+}
+
 describe('EmbeddedTaskEngine', () => {
   beforeEach(() => {
     jest.useFakeTimers({ now: NOW });
@@ -70,9 +78,7 @@ describe('EmbeddedTaskEngine', () => {
 
   it("takes work up to its concurrency, in the schedule's order, each with a lease", async () => {
     const { engine, schedule } = await build(['a', 'b', 'c', 'd']);
-    const { handler, ids } = heldHandler();
-    await engine.startWorkers(handler, 2);
-    await settle();
+    const { ids } = await startHeld(engine, 2);
     expect(ids()).toEqual(['a', 'b']);
     expect(schedule.take).toHaveBeenCalledTimes(2);
     expect(schedule.take).toHaveBeenCalledWith(
@@ -84,9 +90,7 @@ describe('EmbeddedTaskEngine', () => {
 
   it('a worker that comes free releases its task and takes the next in line', async () => {
     const { engine, schedule } = await build(['a', 'b', 'c']);
-    const { handler, deliveries, ids } = heldHandler();
-    await engine.startWorkers(handler, 2);
-    await settle();
+    const { deliveries, ids } = await startHeld(engine, 2);
     deliveries[0].settle({ kind: 'settled' });
     await settle();
     expect(schedule.release).toHaveBeenCalledWith('a', expect.any(Date));
@@ -98,9 +102,7 @@ describe('EmbeddedTaskEngine', () => {
 
   it('a retry is released to run again no sooner than its delay', async () => {
     const { engine, schedule } = await build(['a']);
-    const { handler, deliveries } = heldHandler();
-    await engine.startWorkers(handler, 1);
-    await settle();
+    const { deliveries } = await startHeld(engine, 1);
     const settledAt = Date.now();
     deliveries[0].settle({ kind: 'retry', delayMs: 8000 });
     await settle();
@@ -116,9 +118,7 @@ describe('EmbeddedTaskEngine', () => {
       .spyOn(Logger.prototype, 'error')
       .mockImplementation(() => undefined);
     const { engine, schedule } = await build(['a']);
-    const { handler, deliveries } = heldHandler();
-    await engine.startWorkers(handler, 1);
-    await settle();
+    const { deliveries } = await startHeld(engine, 1);
     const failedAt = Date.now();
     deliveries[0].fail();
     await settle();
@@ -133,9 +133,7 @@ describe('EmbeddedTaskEngine', () => {
 
   it('a task already in hand is not delivered twice, and stops the fill', async () => {
     const { engine, schedule, line } = await build(['a']);
-    const { handler, ids } = heldHandler();
-    await engine.startWorkers(handler, 3);
-    await settle();
+    const { ids } = await startHeld(engine, 3);
     // Its lease was just renewed: the schedule gives it again.
     line.push('a', 'b');
     await engine.enqueue();
@@ -147,9 +145,7 @@ describe('EmbeddedTaskEngine', () => {
 
   it('enqueue wakes the workers at once, without waiting for the poll', async () => {
     const { engine, line } = await build([]);
-    const { handler, ids } = heldHandler();
-    await engine.startWorkers(handler, 2);
-    await settle();
+    const { ids } = await startHeld(engine, 2);
     line.push('a');
     await engine.enqueue();
     await settle();
@@ -159,9 +155,7 @@ describe('EmbeddedTaskEngine', () => {
 
   it('idle workers look for due tasks every second', async () => {
     const { engine, line } = await build([]);
-    const { handler, ids } = heldHandler();
-    await engine.startWorkers(handler, 2);
-    await settle();
+    const { ids } = await startHeld(engine, 2);
     line.push('a');
     await jest.advanceTimersByTimeAsync(500);
     expect(ids()).toEqual([]);
@@ -176,9 +170,7 @@ describe('EmbeddedTaskEngine', () => {
     schedule.take.mockImplementationOnce(
       () => new Promise((resolve) => (answer = resolve)),
     );
-    const { handler, ids } = heldHandler();
-    await engine.startWorkers(handler, 2);
-    await settle();
+    const { ids } = await startHeld(engine, 2);
     // A task queued while the first take was on its way.
     line.push('a');
     await engine.enqueue();
@@ -191,9 +183,7 @@ describe('EmbeddedTaskEngine', () => {
 
   it("renews a running task's lease every third of it", async () => {
     const { engine, schedule } = await build(['a']);
-    const { handler } = heldHandler();
-    await engine.startWorkers(handler, 1);
-    await settle();
+    await startHeld(engine, 1);
     await jest.advanceTimersByTimeAsync(LEASE_MS / 3);
     expect(schedule.renew).toHaveBeenCalledTimes(1);
     // Taken at NOW, renewed a third of the lease later, for a whole lease.
@@ -206,9 +196,7 @@ describe('EmbeddedTaskEngine', () => {
 
   it('stop aborts the deliveries in hand, waits for them, and takes nothing more', async () => {
     const { engine, schedule, line } = await build(['a']);
-    const { handler, deliveries } = heldHandler();
-    await engine.startWorkers(handler, 2);
-    await settle();
+    const { deliveries } = await startHeld(engine, 2);
     const stopped = engine.stop();
     expect(deliveries[0].signal.aborted).toBe(true);
     let done = false;
@@ -231,9 +219,7 @@ describe('EmbeddedTaskEngine', () => {
       .mockImplementation(() => undefined);
     const { engine, schedule } = await build(['a']);
     schedule.take.mockRejectedValueOnce(new Error('SQLITE_BUSY'));
-    const { handler, ids } = heldHandler();
-    await engine.startWorkers(handler, 1);
-    await settle();
+    const { ids } = await startHeld(engine, 1);
     expect(warned).toHaveBeenCalledWith(expect.stringContaining('SQLITE_BUSY'));
     expect(ids()).toEqual([]);
     await jest.advanceTimersByTimeAsync(1000);

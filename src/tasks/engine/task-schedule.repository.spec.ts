@@ -1,10 +1,10 @@
 import {
+  newLogoTask,
   openScratchSqlite,
   type ScratchSqlite,
 } from '../../../test/support/scratch-sqlite';
 import { newId } from '../../common/ids';
 import { sqlFor } from '../../database/sql';
-import { ProjectNotFoundException } from '../../project-scope/project-scope.errors';
 import type { TaskStatus } from '../dto/task.dto';
 import { TasksRepository } from '../tasks.repository';
 import { TaskScheduleRepository } from './task-schedule.repository';
@@ -34,22 +34,11 @@ describe('TaskScheduleRepository (SQLite)', () => {
   /** A task queued at `createdAt` with its owner's backlog `queuePlace`. */
   async function queue(createdAt: Date, queuePlace: number): Promise<string> {
     const id = newId();
-    await scratch.db.transaction(async (transaction) => {
-      await scratch.scope.advance(transaction, {
-        projectId,
-        missing: () => new ProjectNotFoundException(),
-      });
-      await tasks.insert(transaction, {
-        id,
-        projectId,
-        type: 'logo',
-        agentId: null,
-        sectionId: null,
-        input: {},
-        createdAt,
-        queuePlace,
-        total: 1,
-      });
+    await scratch.changing(projectId, async (transaction) => {
+      await tasks.insert(
+        transaction,
+        newLogoTask(projectId, { id, createdAt, queuePlace }),
+      );
     });
     return id;
   }
