@@ -6,6 +6,7 @@ import {
 } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { DevTextReplyKind } from './dev-text-api.config';
+import { instanceOf, strictSchemaRefusal } from './strict-schema';
 
 /** The models the dev text API knows; any other is 404 model_not_found. */
 export const DEV_TEXT_MODELS = [
@@ -22,6 +23,8 @@ export interface DevTextReply {
   message?: string;
   latencyMs?: number;
   retryAfterSeconds?: number;
+  /** An `answer` with exactly this text (a malformed or oversized one). */
+  content?: string;
 }
 
 export interface DevTextApiOptions {
@@ -49,7 +52,9 @@ const providerError = (
 /**
  * A local server that answers `POST …/chat/completions` as OpenAI's Chat
  * Completions API does, deterministically: marketing copy as JSON when
- * asked with a json_schema response format, a small HTML page otherwise;
+ * asked with its json_schema response format, a value of any other
+ * schema it is sent (a wireframe), a small HTML page otherwise; the
+ * provider's 400 for a schema strict mode refuses (strict-schema.ts);
  * the provider's 401, 404 model_not_found and 400s for parameters current
  * models refuse (max_tokens, a temperature other than 1); and on demand
  * (TEXT_DEV_REPLY or `replyNext`) errors, refusals, invalid answers,
@@ -210,7 +215,10 @@ export class DevTextApi {
           ),
         );
       default:
-        return send(200, completion(body, answerFor(body), null));
+        return send(
+          200,
+          completion(body, reply.content ?? answerFor(body), null),
+        );
     }
   }
 
@@ -263,6 +271,22 @@ export class DevTextApi {
         ),
       };
     }
+    if (isJsonRequest(body)) {
+      const refusal = strictSchemaRefusal(
+        (body.response_format as { json_schema?: unknown }).json_schema,
+      );
+      if (refusal) {
+        return {
+          status: 400,
+          body: providerError(
+            refusal,
+            'invalid_request_error',
+            'invalid_json_schema',
+            'response_format',
+          ),
+        };
+      }
+    }
     const messages = body.messages;
     if (!Array.isArray(messages) || messages.length === 0) {
       return {
@@ -298,6 +322,15 @@ const escapeHtml = (text: string) =>
 
 function answerFor(body: Record<string, unknown>): string {
   const name = nameIn(body);
+  const format = body.response_format as
+    { json_schema?: { name?: unknown; schema?: unknown } } | undefined;
+  if (isJsonRequest(body) && format?.json_schema?.name !== 'marketing_copy') {
+    // Any other structured request (a wireframe): a value of the schema
+    // it was sent, as a model bound to that schema answers.
+    return JSON.stringify(
+      instanceOf(format?.json_schema?.schema, name.slice(0, 24)),
+    );
+  }
   if (isJsonRequest(body)) {
     return JSON.stringify({
       tagline: `${name}: made simple.`.slice(0, 120),
