@@ -579,7 +579,12 @@ export interface components {
      * @enum {string}
      */
     TaskType:
-      'logo' | 'marketing-copy' | 'landing-page' | 'logo-edit' | 'brand-kit';
+      | 'logo'
+      | 'marketing-copy'
+      | 'landing-page'
+      | 'logo-edit'
+      | 'brand-kit'
+      | 'wireframe';
     /** @enum {string} */
     TaskStatus: 'QUEUED' | 'RUNNING' | 'SUCCEEDED' | 'FAILED' | 'CANCELLED';
     TaskProgressDto: {
@@ -775,10 +780,11 @@ export interface components {
       total?: number;
     };
     /**
-     * @description What made it: a logo (image model, kept or made by a logo task), marketing copy (JSON: tagline, description, posts) or a landing page (a self-contained HTML page, served sandboxed), or a brand-kit file made from a logo (its `prompt` is the file's name in the kit, e.g. favicon.ico, then the logo it was made from).
+     * @description What made it: a logo (image model, kept or made by a logo task), marketing copy (JSON: tagline, description, posts) or a landing page (a self-contained HTML page, served sandboxed), or a brand-kit file made from a logo (its `prompt` is the file's name in the kit, e.g. favicon.ico, then the logo it was made from); or a wireframe (JSON: pages of typed sections, the code model's plan of the site; its thumbnail is a preview the service draws).
      * @enum {string}
      */
-    AssetKind: 'logo' | 'marketing-copy' | 'landing-page' | 'brand-kit';
+    AssetKind:
+      'logo' | 'marketing-copy' | 'landing-page' | 'brand-kit' | 'wireframe';
     AssetDto: {
       /**
        * @description The asset id (UUID).
@@ -796,7 +802,7 @@ export interface components {
        */
       sectionId: string | null;
       /**
-       * @description What made it: a logo (image model, kept or made by a logo task), marketing copy (JSON: tagline, description, posts) or a landing page (a self-contained HTML page, served sandboxed), or a brand-kit file made from a logo (its `prompt` is the file's name in the kit, e.g. favicon.ico, then the logo it was made from).
+       * @description What made it: a logo (image model, kept or made by a logo task), marketing copy (JSON: tagline, description, posts) or a landing page (a self-contained HTML page, served sandboxed), or a brand-kit file made from a logo (its `prompt` is the file's name in the kit, e.g. favicon.ico, then the logo it was made from); or a wireframe (JSON: pages of typed sections, the code model's plan of the site; its thumbnail is a preview the service draws).
        * @example logo
        */
       kind: components['schemas']['AssetKind'];
@@ -861,7 +867,7 @@ export interface components {
       height: number | null;
       /**
        * Format: uri
-       * @description A small rendition to show in lists: for PNG, JPEG and WebP the url's 128-pixel square PNG (`size=128`, made once and stored); for SVG the url itself (it scales); null for anything else. Signed and expiring as `url` is.
+       * @description A small rendition to show in lists: for PNG, JPEG and WebP the url's 128-pixel square PNG (`size=128`, made once and stored); for SVG the url itself (it scales); for a wireframe the same rendition of its drawn preview; null for anything else. Signed and expiring as `url` is.
        * @example https://api.example.com/api/projects/019aa8f2-5f1c-7c3e-9a51-3c1f5d0b8e20/assets/019aa8f2-5f1c-7c3e-9a51-3c1f5d0b8e21/content?size=128
        */
       thumbnailUrl: string | null;
@@ -1370,13 +1376,38 @@ export interface components {
       /** @description Optional: without `assetId`, the section's chosen logo (else the newest). Unknown fields are stripped. */
       input?: components['schemas']['BrandKitInputDto'];
     };
+    WireframeInputDto: {
+      /**
+       * @description The pages to plan, in order: 1-6 distinct names of lowercase letters, digits and dashes (a letter first, at most 40 characters). Default ["home"].
+       * @example [
+       *       "home",
+       *       "pricing"
+       *     ]
+       */
+      pages?: string[];
+      /**
+       * @description What the wireframe should include or stress.
+       * @example A pricing table with three plans; no team section.
+       */
+      notes?: string;
+    };
+    CreateWireframeTaskDto: {
+      /**
+       * @description discriminator enum property added by openapi-typescript
+       * @enum {string}
+       */
+      type: 'wireframe';
+      /** @description Optional: the pages to plan (default ["home"]) and notes. Unknown fields are stripped. */
+      input?: components['schemas']['WireframeInputDto'];
+    };
     /** @description A task to run: `type` says which, and which `input` it takes (validated by that type’s rules) */
     CreateTaskDto:
       | components['schemas']['CreateLogoTaskDto']
       | components['schemas']['CreateLogoEditTaskDto']
       | components['schemas']['CreateMarketingCopyTaskDto']
       | components['schemas']['CreateLandingPageTaskDto']
-      | components['schemas']['CreateBrandKitTaskDto'];
+      | components['schemas']['CreateBrandKitTaskDto']
+      | components['schemas']['CreateWireframeTaskDto'];
     TaskResponseDto: {
       task: components['schemas']['TaskDto'];
     };

@@ -1,7 +1,11 @@
 import { parseWireframe } from '../../src/wireframes/wireframe';
 import { wireframeSchema } from '../../src/wireframes/wireframe-schema';
 import { MARKETING_COPY_SCHEMA } from '../../src/text-generation/marketing-copy';
-import { instanceOf, strictSchemaRefusal } from './strict-schema';
+import {
+  instanceOf,
+  schemaViolation,
+  strictSchemaRefusal,
+} from './strict-schema';
 
 /** The schema, reached into by the path a test breaks. */
 type Nested = {
@@ -111,5 +115,22 @@ describe('strict structured-output schemas (the dev text API)', () => {
     const wireframe = parseWireframe(JSON.stringify(value), pages);
     expect(wireframe.pages.map((page) => page.name)).toEqual(pages);
     expect(wireframe.pages[0].sections.length).toBeGreaterThan(0);
+  });
+
+  it('finds where a value breaks a schema', () => {
+    const schema = wireframeSchema(['home']);
+    const value = instanceOf(schema, 'Acme') as {
+      pages: Array<{ sections: Array<Record<string, unknown>> }>;
+    };
+    expect(schemaViolation(schema, value)).toBeUndefined();
+    value.pages[0].sections[0].type = 'video';
+    expect(schemaViolation(schema, value)).toContain(
+      '$.pages[0].sections[0].type',
+    );
+    delete value.pages[0].sections[0].body;
+    expect(schemaViolation(schema, { pages: [] })).toContain('fewer than 1');
+    expect(schemaViolation(schema, { pages: [], extra: 1 })).toContain(
+      'unexpected property extra',
+    );
   });
 });

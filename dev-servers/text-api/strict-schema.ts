@@ -269,3 +269,58 @@ export function instanceOf(
       return null;
   }
 }
+
+/**
+ * Where `value` breaks `schema` (a strict schema, as checked above), or
+ * undefined when it is valid: what a client can check an answer by.
+ */
+export function schemaViolation(
+  schema: unknown,
+  value: unknown,
+  at = '$',
+): string | undefined {
+  if (!isObject(schema)) return `${at}: no schema`;
+  if (Array.isArray(schema.anyOf)) {
+    return schema.anyOf.some(
+      (branch) => schemaViolation(branch, value, at) === undefined,
+    )
+      ? undefined
+      : `${at}: matches no branch of anyOf`;
+  }
+  if (Array.isArray(schema.enum) && !schema.enum.includes(value))
+    return `${at}: ${JSON.stringify(value)} is not in the enum`;
+  const types: unknown[] = Array.isArray(schema.type)
+    ? schema.type
+    : [schema.type];
+  const typeOf = (v: unknown) =>
+    v === null
+      ? 'null'
+      : Array.isArray(v)
+        ? 'array'
+        : Number.isInteger(v) && types.includes('integer')
+          ? 'integer'
+          : typeof v;
+  if (!types.includes(typeOf(value)))
+    return `${at}: ${typeOf(value)} is not ${types.join(' or ')}`;
+  if (Array.isArray(value)) {
+    if (typeof schema.minItems === 'number' && value.length < schema.minItems)
+      return `${at}: fewer than ${schema.minItems} items`;
+    if (typeof schema.maxItems === 'number' && value.length > schema.maxItems)
+      return `${at}: more than ${schema.maxItems} items`;
+    for (const [i, item] of value.entries()) {
+      const broken = schemaViolation(schema.items, item, `${at}[${i}]`);
+      if (broken) return broken;
+    }
+  }
+  if (isObject(value)) {
+    const properties = isObject(schema.properties) ? schema.properties : {};
+    for (const key of Object.keys(value))
+      if (!(key in properties)) return `${at}: unexpected property ${key}`;
+    for (const [key, property] of Object.entries(properties)) {
+      if (!(key in value)) return `${at}: missing property ${key}`;
+      const broken = schemaViolation(property, value[key], `${at}.${key}`);
+      if (broken) return broken;
+    }
+  }
+  return undefined;
+}
