@@ -4143,7 +4143,7 @@ export interface operations {
   getAssetContent: {
     parameters: {
       query?: {
-        /** @description A square PNG rendition instead of the kept bytes (the image contained, transparent padding), in the sizes of a fixed ladder: 16, 32, 48, 64, 128, 180, 192, 256, 512 and 1024 pixels a side; any other size from 16 to 1024 is answered with the next step up. Made once per asset and step and kept. PNG, JPEG and WebP assets only (others: 400). With AUTH_MODE=oidc the URL must still carry its expiry and signature. Example: `32` */
+        /** @description A square PNG rendition instead of the kept bytes (the image contained, transparent padding), in the sizes of a fixed ladder: 16, 32, 48, 64, 128, 180, 192, 256, 512 and 1024 pixels a side; any other size from 16 to 1024 is answered with the next step up. Made once per asset and step and kept. PNG, JPEG and WebP assets, and wireframes (their preview, drawn by the service); others: 400. With AUTH_MODE=oidc the URL must still carry its expiry and signature. Example: `32` */
         size?: number;
         /** @description With AUTH_MODE=oidc: when the URL stops working (epoch seconds) */
         expires?: string;
@@ -4203,7 +4203,7 @@ export interface operations {
         };
         content?: never;
       };
-      /** @description `size` is not an integer from 16 to 1024, or the asset is not a PNG, JPEG or WebP image (`size` is then named with code "custom") */
+      /** @description `size` is not an integer from 16 to 1024, or the asset is not a PNG, JPEG or WebP image or a wireframe (`size` is then named with code "custom") */
       400: {
         headers: {
           /** @description The request's id: the caller's own X-Request-Id when plausible (1 to 128 letters, digits or `._:/+=-`), otherwise a new UUID; also in the request's log line */
