@@ -317,6 +317,30 @@ function nameIn(body: Record<string, unknown>): string {
   return /^Name: (.*)$/m.exec(user)?.[1]?.trim() || 'Your product';
 }
 
+/**
+ * The wireframe sections a landing-page request lists, in order (the
+ * lines after "Wireframe sections, in order:"), as a model following
+ * them would build them; none without.
+ */
+function wireframeSectionsIn(
+  body: Record<string, unknown>,
+): Array<{ type: string; heading: string }> {
+  const messages = body.messages as Array<{ role?: string; content?: unknown }>;
+  const user = messages.find((m) => m.role === 'user')?.content;
+  const lines = (typeof user === 'string' ? user : '').split('\n');
+  const start = lines.indexOf('Wireframe sections, in order:');
+  if (start < 0) return [];
+  return lines.slice(start + 1).flatMap((line) => {
+    const match = /^\d+\. ([a-z]+): heading ("(?:[^"\\]|\\.)*")/.exec(line);
+    if (!match) return [];
+    try {
+      return [{ type: match[1], heading: JSON.parse(match[2]) as string }];
+    } catch {
+      return [];
+    }
+  });
+}
+
 const escapeHtml = (text: string) =>
   text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
@@ -343,7 +367,13 @@ function answerFor(body: Record<string, unknown>): string {
     });
   }
   const title = escapeHtml(name);
-  return `\`\`\`html\n<!doctype html>\n<html lang="en"><head><meta charset="utf-8"><title>${title}</title><style>body{font-family:sans-serif;margin:0;padding:2rem}</style></head><body><header><img src="logo.png" alt="${title} logo" width="96"><h1>${title}</h1></header><main><p>Welcome to ${title}.</p></main></body></html>\n\`\`\``;
+  const main = wireframeSectionsIn(body)
+    .map(
+      ({ type, heading }) =>
+        `<section class="${escapeHtml(type)}"><h2>${escapeHtml(heading)}</h2></section>`,
+    )
+    .join('');
+  return `\`\`\`html\n<!doctype html>\n<html lang="en"><head><meta charset="utf-8"><title>${title}</title><style>body{font-family:sans-serif;margin:0;padding:2rem}</style></head><body><header><img src="logo.png" alt="${title} logo" width="96"><h1>${title}</h1></header><main>${main || `<p>Welcome to ${title}.</p>`}</main></body></html>\n\`\`\``;
 }
 
 function completion(

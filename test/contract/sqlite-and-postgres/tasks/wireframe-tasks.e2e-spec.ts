@@ -242,6 +242,15 @@ describe.each(ASSET_STORES)('Wireframe tasks (ASSET_STORE=%s)', (kind) => {
     );
     for (const section of home.sections)
       expect(user.content).toContain(JSON.stringify(section.heading));
+    // The dev code model builds what it was asked for: the page shows them.
+    const pageAsset = await assetOf(project.id, page.assetIds[0]);
+    const html = (
+      (await getBytes(t, pathOf(pageAsset.url)).expect(200)).body as Buffer
+    ).toString('utf8');
+    const shown = [...html.matchAll(/<section class="([a-z]+)"><h2>/g)].map(
+      (match) => match[1],
+    );
+    expect(shown).toEqual(home.sections.map((section) => section.type));
   });
 
   it('a landing page without a chosen wireframe is asked for as before, even with a wireframe kept', async () => {
