@@ -579,7 +579,12 @@ export interface components {
      * @enum {string}
      */
     TaskType:
-      'logo' | 'marketing-copy' | 'landing-page' | 'logo-edit' | 'brand-kit';
+      | 'logo'
+      | 'marketing-copy'
+      | 'landing-page'
+      | 'logo-edit'
+      | 'brand-kit'
+      | 'wireframe';
     /** @enum {string} */
     TaskStatus: 'QUEUED' | 'RUNNING' | 'SUCCEEDED' | 'FAILED' | 'CANCELLED';
     TaskProgressDto: {
@@ -775,10 +780,11 @@ export interface components {
       total?: number;
     };
     /**
-     * @description What made it: a logo (image model, kept or made by a logo task), marketing copy (JSON: tagline, description, posts) or a landing page (a self-contained HTML page, served sandboxed), or a brand-kit file made from a logo (its `prompt` is the file's name in the kit, e.g. favicon.ico, then the logo it was made from).
+     * @description What made it: a logo (image model, kept or made by a logo task), marketing copy (JSON: tagline, description, posts) or a landing page (a self-contained HTML page, served sandboxed), or a brand-kit file made from a logo (its `prompt` is the file's name in the kit, e.g. favicon.ico, then the logo it was made from); or a wireframe (JSON: pages of typed sections, the code model's plan of the site; its thumbnail is a preview the service draws).
      * @enum {string}
      */
-    AssetKind: 'logo' | 'marketing-copy' | 'landing-page' | 'brand-kit';
+    AssetKind:
+      'logo' | 'marketing-copy' | 'landing-page' | 'brand-kit' | 'wireframe';
     AssetDto: {
       /**
        * @description The asset id (UUID).
@@ -796,7 +802,7 @@ export interface components {
        */
       sectionId: string | null;
       /**
-       * @description What made it: a logo (image model, kept or made by a logo task), marketing copy (JSON: tagline, description, posts) or a landing page (a self-contained HTML page, served sandboxed), or a brand-kit file made from a logo (its `prompt` is the file's name in the kit, e.g. favicon.ico, then the logo it was made from).
+       * @description What made it: a logo (image model, kept or made by a logo task), marketing copy (JSON: tagline, description, posts) or a landing page (a self-contained HTML page, served sandboxed), or a brand-kit file made from a logo (its `prompt` is the file's name in the kit, e.g. favicon.ico, then the logo it was made from); or a wireframe (JSON: pages of typed sections, the code model's plan of the site; its thumbnail is a preview the service draws).
        * @example logo
        */
       kind: components['schemas']['AssetKind'];
@@ -861,7 +867,7 @@ export interface components {
       height: number | null;
       /**
        * Format: uri
-       * @description A small rendition to show in lists: for PNG, JPEG and WebP the url's 128-pixel square PNG (`size=128`, made once and stored); for SVG the url itself (it scales); null for anything else. Signed and expiring as `url` is.
+       * @description A small rendition to show in lists: for PNG, JPEG and WebP the url's 128-pixel square PNG (`size=128`, made once and stored); for SVG the url itself (it scales); for a wireframe the same rendition of its drawn preview; null for anything else. Signed and expiring as `url` is.
        * @example https://api.example.com/api/projects/019aa8f2-5f1c-7c3e-9a51-3c1f5d0b8e20/assets/019aa8f2-5f1c-7c3e-9a51-3c1f5d0b8e21/content?size=128
        */
       thumbnailUrl: string | null;
@@ -1370,13 +1376,38 @@ export interface components {
       /** @description Optional: without `assetId`, the section's chosen logo (else the newest). Unknown fields are stripped. */
       input?: components['schemas']['BrandKitInputDto'];
     };
+    WireframeInputDto: {
+      /**
+       * @description The pages to plan, in order: 1-6 distinct names of lowercase letters, digits and dashes (a letter first, at most 40 characters). Default ["home"].
+       * @example [
+       *       "home",
+       *       "pricing"
+       *     ]
+       */
+      pages?: string[];
+      /**
+       * @description What the wireframe should include or stress.
+       * @example A pricing table with three plans; no team section.
+       */
+      notes?: string;
+    };
+    CreateWireframeTaskDto: {
+      /**
+       * @description discriminator enum property added by openapi-typescript
+       * @enum {string}
+       */
+      type: 'wireframe';
+      /** @description Optional: the pages to plan (default ["home"]) and notes. Unknown fields are stripped. */
+      input?: components['schemas']['WireframeInputDto'];
+    };
     /** @description A task to run: `type` says which, and which `input` it takes (validated by that type’s rules) */
     CreateTaskDto:
       | components['schemas']['CreateLogoTaskDto']
       | components['schemas']['CreateLogoEditTaskDto']
       | components['schemas']['CreateMarketingCopyTaskDto']
       | components['schemas']['CreateLandingPageTaskDto']
-      | components['schemas']['CreateBrandKitTaskDto'];
+      | components['schemas']['CreateBrandKitTaskDto']
+      | components['schemas']['CreateWireframeTaskDto'];
     TaskResponseDto: {
       task: components['schemas']['TaskDto'];
     };
@@ -4112,7 +4143,7 @@ export interface operations {
   getAssetContent: {
     parameters: {
       query?: {
-        /** @description A square PNG rendition instead of the kept bytes (the image contained, transparent padding), in the sizes of a fixed ladder: 16, 32, 48, 64, 128, 180, 192, 256, 512 and 1024 pixels a side; any other size from 16 to 1024 is answered with the next step up. Made once per asset and step and kept. PNG, JPEG and WebP assets only (others: 400). With AUTH_MODE=oidc the URL must still carry its expiry and signature. Example: `32` */
+        /** @description A square PNG rendition instead of the kept bytes (the image contained, transparent padding), in the sizes of a fixed ladder: 16, 32, 48, 64, 128, 180, 192, 256, 512 and 1024 pixels a side; any other size from 16 to 1024 is answered with the next step up. Made once per asset and step and kept. PNG, JPEG and WebP assets, and wireframes (their preview, drawn by the service); others: 400. With AUTH_MODE=oidc the URL must still carry its expiry and signature. Example: `32` */
         size?: number;
         /** @description With AUTH_MODE=oidc: when the URL stops working (epoch seconds) */
         expires?: string;
@@ -4172,7 +4203,7 @@ export interface operations {
         };
         content?: never;
       };
-      /** @description `size` is not an integer from 16 to 1024, or the asset is not a PNG, JPEG or WebP image (`size` is then named with code "custom") */
+      /** @description `size` is not an integer from 16 to 1024, or the asset is not a PNG, JPEG or WebP image or a wireframe (`size` is then named with code "custom") */
       400: {
         headers: {
           /** @description The request's id: the caller's own X-Request-Id when plausible (1 to 128 letters, digits or `._:/+=-`), otherwise a new UUID; also in the request's log line */

@@ -18,7 +18,8 @@ export const BUNDLE_DIR = join(ROOT, 'dist', 'service');
 
 /**
  * Packages left to Node's require, each for a reason:
- * - native addons, found by path at run time (better-sqlite3, sharp);
+ * - native addons, found by path at run time (better-sqlite3, sharp,
+ *   resvg), and the bundled fonts resvg is given by path (dejavu-fonts-ttf);
  * - modules OpenTelemetry patches as they are required (pg, pg-pool,
  *   ioredis): inside the bundle the patch would never see them;
  * - pino's transports run in a worker thread that loads them by name;
@@ -27,6 +28,8 @@ export const BUNDLE_DIR = join(ROOT, 'dist', 'service');
 const KEPT_EXTERNAL = [
   'better-sqlite3',
   'sharp',
+  '@resvg/resvg-js',
+  'dejavu-fonts-ttf',
   'pg',
   'pg-pool',
   'ioredis',

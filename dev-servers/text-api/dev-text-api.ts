@@ -6,6 +6,7 @@ import {
 } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { DevTextReplyKind } from './dev-text-api.config';
+import { instanceOf, strictSchemaRefusal } from './strict-schema';
 
 /** The models the dev text API knows; any other is 404 model_not_found. */
 export const DEV_TEXT_MODELS = [
@@ -22,6 +23,8 @@ export interface DevTextReply {
   message?: string;
   latencyMs?: number;
   retryAfterSeconds?: number;
+  /** An `answer` with exactly this text (a malformed or oversized one). */
+  content?: string;
 }
 
 export interface DevTextApiOptions {
@@ -49,7 +52,9 @@ const providerError = (
 /**
  * A local server that answers `POST …/chat/completions` as OpenAI's Chat
  * Completions API does, deterministically: marketing copy as JSON when
- * asked with a json_schema response format, a small HTML page otherwise;
+ * asked with its json_schema response format, a value of any other
+ * schema it is sent (a wireframe), a small HTML page otherwise; the
+ * provider's 400 for a schema strict mode refuses (strict-schema.ts);
  * the provider's 401, 404 model_not_found and 400s for parameters current
  * models refuse (max_tokens, a temperature other than 1); and on demand
  * (TEXT_DEV_REPLY or `replyNext`) errors, refusals, invalid answers,
@@ -210,7 +215,10 @@ export class DevTextApi {
           ),
         );
       default:
-        return send(200, completion(body, answerFor(body), null));
+        return send(
+          200,
+          completion(body, reply.content ?? answerFor(body), null),
+        );
     }
   }
 
@@ -263,6 +271,22 @@ export class DevTextApi {
         ),
       };
     }
+    if (isJsonRequest(body)) {
+      const refusal = strictSchemaRefusal(
+        (body.response_format as { json_schema?: unknown }).json_schema,
+      );
+      if (refusal) {
+        return {
+          status: 400,
+          body: providerError(
+            refusal,
+            'invalid_request_error',
+            'invalid_json_schema',
+            'response_format',
+          ),
+        };
+      }
+    }
     const messages = body.messages;
     if (!Array.isArray(messages) || messages.length === 0) {
       return {
@@ -293,11 +317,44 @@ function nameIn(body: Record<string, unknown>): string {
   return /^Name: (.*)$/m.exec(user)?.[1]?.trim() || 'Your product';
 }
 
+/**
+ * The wireframe sections a landing-page request lists, in order (the
+ * lines after "Wireframe sections, in order:"), as a model following
+ * them would build them; none without.
+ */
+function wireframeSectionsIn(
+  body: Record<string, unknown>,
+): Array<{ type: string; heading: string }> {
+  const messages = body.messages as Array<{ role?: string; content?: unknown }>;
+  const user = messages.find((m) => m.role === 'user')?.content;
+  const lines = (typeof user === 'string' ? user : '').split('\n');
+  const start = lines.indexOf('Wireframe sections, in order:');
+  if (start < 0) return [];
+  return lines.slice(start + 1).flatMap((line) => {
+    const match = /^\d+\. ([a-z]+): heading ("(?:[^"\\]|\\.)*")/.exec(line);
+    if (!match) return [];
+    try {
+      return [{ type: match[1], heading: JSON.parse(match[2]) as string }];
+    } catch {
+      return [];
+    }
+  });
+}
+
 const escapeHtml = (text: string) =>
   text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
 function answerFor(body: Record<string, unknown>): string {
   const name = nameIn(body);
+  const format = body.response_format as
+    { json_schema?: { name?: unknown; schema?: unknown } } | undefined;
+  if (isJsonRequest(body) && format?.json_schema?.name !== 'marketing_copy') {
+    // Any other structured request (a wireframe): a value of the schema
+    // it was sent, as a model bound to that schema answers.
+    return JSON.stringify(
+      instanceOf(format?.json_schema?.schema, name.slice(0, 24)),
+    );
+  }
   if (isJsonRequest(body)) {
     return JSON.stringify({
       tagline: `${name}: made simple.`.slice(0, 120),
@@ -310,7 +367,13 @@ function answerFor(body: Record<string, unknown>): string {
     });
   }
   const title = escapeHtml(name);
-  return `\`\`\`html\n<!doctype html>\n<html lang="en"><head><meta charset="utf-8"><title>${title}</title><style>body{font-family:sans-serif;margin:0;padding:2rem}</style></head><body><header><img src="logo.png" alt="${title} logo" width="96"><h1>${title}</h1></header><main><p>Welcome to ${title}.</p></main></body></html>\n\`\`\``;
+  const main = wireframeSectionsIn(body)
+    .map(
+      ({ type, heading }) =>
+        `<section class="${escapeHtml(type)}"><h2>${escapeHtml(heading)}</h2></section>`,
+    )
+    .join('');
+  return `\`\`\`html\n<!doctype html>\n<html lang="en"><head><meta charset="utf-8"><title>${title}</title><style>body{font-family:sans-serif;margin:0;padding:2rem}</style></head><body><header><img src="logo.png" alt="${title} logo" width="96"><h1>${title}</h1></header><main>${main || `<p>Welcome to ${title}.</p>`}</main></body></html>\n\`\`\``;
 }
 
 function completion(

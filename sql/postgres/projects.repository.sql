@@ -48,7 +48,7 @@ SELECT ('{'
           || ',"width":' || COALESCE(to_json("a"."width")::text, 'null')
           || ',"height":' || COALESCE(to_json("a"."height")::text, 'null')
           || ',"url":' || COALESCE(to_json(CAST($2 AS TEXT) || "a"."id" || CAST($3 AS TEXT))::text, 'null')
-          || ',"thumbnailUrl":' || COALESCE(to_json(CASE WHEN "a"."contentType" IN ('image/png', 'image/jpeg', 'image/webp') THEN CAST($2 AS TEXT) || "a"."id" || CAST($3 AS TEXT) || CAST($4 AS TEXT) WHEN "a"."contentType" = 'image/svg+xml' THEN CAST($2 AS TEXT) || "a"."id" || CAST($3 AS TEXT) ELSE NULL END)::text, 'null') || '}'), ',' ORDER BY "a"."createdAt", "a"."id") || ']', '[]')
+          || ',"thumbnailUrl":' || COALESCE(to_json(CASE WHEN "a"."contentType" IN ('image/png', 'image/jpeg', 'image/webp') OR "a"."kind" = 'wireframe' THEN CAST($2 AS TEXT) || "a"."id" || CAST($3 AS TEXT) || CAST($4 AS TEXT) WHEN "a"."contentType" = 'image/svg+xml' THEN CAST($2 AS TEXT) || "a"."id" || CAST($3 AS TEXT) ELSE NULL END)::text, 'null') || '}'), ',' ORDER BY "a"."createdAt", "a"."id") || ']', '[]')
         FROM "assets" "a"
         WHERE "a"."projectId" = "p"."id" AND "a"."sectionId" = "c"."id"
       ), 'null') || '}'), ',' ORDER BY "c"."position") || ']', '[]')
@@ -109,7 +109,7 @@ SELECT ('{'
       || ',"width":' || COALESCE(to_json("c"."width")::text, 'null')
       || ',"height":' || COALESCE(to_json("c"."height")::text, 'null')
       || ',"url":' || COALESCE(to_json(CAST($2 AS TEXT) || "c"."id" || CAST($3 AS TEXT))::text, 'null')
-      || ',"thumbnailUrl":' || COALESCE(to_json(CASE WHEN "c"."contentType" IN ('image/png', 'image/jpeg', 'image/webp') THEN CAST($2 AS TEXT) || "c"."id" || CAST($3 AS TEXT) || CAST($4 AS TEXT) WHEN "c"."contentType" = 'image/svg+xml' THEN CAST($2 AS TEXT) || "c"."id" || CAST($3 AS TEXT) ELSE NULL END)::text, 'null') || '}'), ',' ORDER BY "c"."createdAt", "c"."id") || ']', '[]')
+      || ',"thumbnailUrl":' || COALESCE(to_json(CASE WHEN "c"."contentType" IN ('image/png', 'image/jpeg', 'image/webp') OR "c"."kind" = 'wireframe' THEN CAST($2 AS TEXT) || "c"."id" || CAST($3 AS TEXT) || CAST($4 AS TEXT) WHEN "c"."contentType" = 'image/svg+xml' THEN CAST($2 AS TEXT) || "c"."id" || CAST($3 AS TEXT) ELSE NULL END)::text, 'null') || '}'), ',' ORDER BY "c"."createdAt", "c"."id") || ']', '[]')
     FROM "assets" "c"
     WHERE "c"."projectId" = "p"."id"
   ), 'null')
@@ -164,7 +164,7 @@ SELECT ('{'
           || ',"width":' || COALESCE(to_json("a"."width")::text, 'null')
           || ',"height":' || COALESCE(to_json("a"."height")::text, 'null')
           || ',"url":' || COALESCE(to_json(CAST($2 AS TEXT) || "a"."id" || CAST($3 AS TEXT))::text, 'null')
-          || ',"thumbnailUrl":' || COALESCE(to_json(CASE WHEN "a"."contentType" IN ('image/png', 'image/jpeg', 'image/webp') THEN CAST($2 AS TEXT) || "a"."id" || CAST($3 AS TEXT) || CAST($4 AS TEXT) WHEN "a"."contentType" = 'image/svg+xml' THEN CAST($2 AS TEXT) || "a"."id" || CAST($3 AS TEXT) ELSE NULL END)::text, 'null') || '}'), ',' ORDER BY "a"."createdAt", "a"."id") || ']', '[]')
+          || ',"thumbnailUrl":' || COALESCE(to_json(CASE WHEN "a"."contentType" IN ('image/png', 'image/jpeg', 'image/webp') OR "a"."kind" = 'wireframe' THEN CAST($2 AS TEXT) || "a"."id" || CAST($3 AS TEXT) || CAST($4 AS TEXT) WHEN "a"."contentType" = 'image/svg+xml' THEN CAST($2 AS TEXT) || "a"."id" || CAST($3 AS TEXT) ELSE NULL END)::text, 'null') || '}'), ',' ORDER BY "a"."createdAt", "a"."id") || ']', '[]')
         FROM "assets" "a"
         WHERE "a"."projectId" = "p"."id" AND "a"."sectionId" = "c"."id"
       ), 'null') || '}'), ',' ORDER BY "c"."position") || ']', '[]')
@@ -225,7 +225,7 @@ SELECT ('{'
       || ',"width":' || COALESCE(to_json("c"."width")::text, 'null')
       || ',"height":' || COALESCE(to_json("c"."height")::text, 'null')
       || ',"url":' || COALESCE(to_json(CAST($2 AS TEXT) || "c"."id" || CAST($3 AS TEXT))::text, 'null')
-      || ',"thumbnailUrl":' || COALESCE(to_json(CASE WHEN "c"."contentType" IN ('image/png', 'image/jpeg', 'image/webp') THEN CAST($2 AS TEXT) || "c"."id" || CAST($3 AS TEXT) || CAST($4 AS TEXT) WHEN "c"."contentType" = 'image/svg+xml' THEN CAST($2 AS TEXT) || "c"."id" || CAST($3 AS TEXT) ELSE NULL END)::text, 'null') || '}'), ',' ORDER BY "c"."createdAt", "c"."id") || ']', '[]')
+      || ',"thumbnailUrl":' || COALESCE(to_json(CASE WHEN "c"."contentType" IN ('image/png', 'image/jpeg', 'image/webp') OR "c"."kind" = 'wireframe' THEN CAST($2 AS TEXT) || "c"."id" || CAST($3 AS TEXT) || CAST($4 AS TEXT) WHEN "c"."contentType" = 'image/svg+xml' THEN CAST($2 AS TEXT) || "c"."id" || CAST($3 AS TEXT) ELSE NULL END)::text, 'null') || '}'), ',' ORDER BY "c"."createdAt", "c"."id") || ']', '[]')
     FROM "assets" "c"
     WHERE "c"."projectId" = "p"."id"
   ), 'null')

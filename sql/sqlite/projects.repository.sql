@@ -43,7 +43,7 @@ SELECT json_object('id', "p"."id",
           'width', "a"."width",
           'height', "a"."height",
           'url', CAST(? AS TEXT) || "a"."id" || CAST(? AS TEXT),
-          'thumbnailUrl', CASE WHEN "a"."contentType" IN ('image/png', 'image/jpeg', 'image/webp') THEN CAST(? AS TEXT) || "a"."id" || CAST(? AS TEXT) || CAST(? AS TEXT) WHEN "a"."contentType" = 'image/svg+xml' THEN CAST(? AS TEXT) || "a"."id" || CAST(? AS TEXT) ELSE NULL END) ORDER BY "a"."createdAt", "a"."id")
+          'thumbnailUrl', CASE WHEN "a"."contentType" IN ('image/png', 'image/jpeg', 'image/webp') OR "a"."kind" = 'wireframe' THEN CAST(? AS TEXT) || "a"."id" || CAST(? AS TEXT) || CAST(? AS TEXT) WHEN "a"."contentType" = 'image/svg+xml' THEN CAST(? AS TEXT) || "a"."id" || CAST(? AS TEXT) ELSE NULL END) ORDER BY "a"."createdAt", "a"."id")
         FROM "assets" "a"
         WHERE "a"."projectId" = "p"."id" AND "a"."sectionId" = "c"."id"
       )) ORDER BY "c"."position")
@@ -101,7 +101,7 @@ SELECT json_object('id', "p"."id",
       'width', "c"."width",
       'height', "c"."height",
       'url', CAST(? AS TEXT) || "c"."id" || CAST(? AS TEXT),
-      'thumbnailUrl', CASE WHEN "c"."contentType" IN ('image/png', 'image/jpeg', 'image/webp') THEN CAST(? AS TEXT) || "c"."id" || CAST(? AS TEXT) || CAST(? AS TEXT) WHEN "c"."contentType" = 'image/svg+xml' THEN CAST(? AS TEXT) || "c"."id" || CAST(? AS TEXT) ELSE NULL END) ORDER BY "c"."createdAt", "c"."id")
+      'thumbnailUrl', CASE WHEN "c"."contentType" IN ('image/png', 'image/jpeg', 'image/webp') OR "c"."kind" = 'wireframe' THEN CAST(? AS TEXT) || "c"."id" || CAST(? AS TEXT) || CAST(? AS TEXT) WHEN "c"."contentType" = 'image/svg+xml' THEN CAST(? AS TEXT) || "c"."id" || CAST(? AS TEXT) ELSE NULL END) ORDER BY "c"."createdAt", "c"."id")
     FROM "assets" "c"
     WHERE "c"."projectId" = "p"."id"
   ),
@@ -152,7 +152,7 @@ SELECT json_object('id', "p"."id",
           'width', "a"."width",
           'height', "a"."height",
           'url', CAST(? AS TEXT) || "a"."id" || CAST(? AS TEXT),
-          'thumbnailUrl', CASE WHEN "a"."contentType" IN ('image/png', 'image/jpeg', 'image/webp') THEN CAST(? AS TEXT) || "a"."id" || CAST(? AS TEXT) || CAST(? AS TEXT) WHEN "a"."contentType" = 'image/svg+xml' THEN CAST(? AS TEXT) || "a"."id" || CAST(? AS TEXT) ELSE NULL END) ORDER BY "a"."createdAt", "a"."id")
+          'thumbnailUrl', CASE WHEN "a"."contentType" IN ('image/png', 'image/jpeg', 'image/webp') OR "a"."kind" = 'wireframe' THEN CAST(? AS TEXT) || "a"."id" || CAST(? AS TEXT) || CAST(? AS TEXT) WHEN "a"."contentType" = 'image/svg+xml' THEN CAST(? AS TEXT) || "a"."id" || CAST(? AS TEXT) ELSE NULL END) ORDER BY "a"."createdAt", "a"."id")
         FROM "assets" "a"
         WHERE "a"."projectId" = "p"."id" AND "a"."sectionId" = "c"."id"
       )) ORDER BY "c"."position")
@@ -210,7 +210,7 @@ SELECT json_object('id', "p"."id",
       'width', "c"."width",
       'height', "c"."height",
       'url', CAST(? AS TEXT) || "c"."id" || CAST(? AS TEXT),
-      'thumbnailUrl', CASE WHEN "c"."contentType" IN ('image/png', 'image/jpeg', 'image/webp') THEN CAST(? AS TEXT) || "c"."id" || CAST(? AS TEXT) || CAST(? AS TEXT) WHEN "c"."contentType" = 'image/svg+xml' THEN CAST(? AS TEXT) || "c"."id" || CAST(? AS TEXT) ELSE NULL END) ORDER BY "c"."createdAt", "c"."id")
+      'thumbnailUrl', CASE WHEN "c"."contentType" IN ('image/png', 'image/jpeg', 'image/webp') OR "c"."kind" = 'wireframe' THEN CAST(? AS TEXT) || "c"."id" || CAST(? AS TEXT) || CAST(? AS TEXT) WHEN "c"."contentType" = 'image/svg+xml' THEN CAST(? AS TEXT) || "c"."id" || CAST(? AS TEXT) ELSE NULL END) ORDER BY "c"."createdAt", "c"."id")
     FROM "assets" "c"
     WHERE "c"."projectId" = "p"."id"
   ),

@@ -37,5 +37,11 @@ describe('asset file names', () => {
     expect(thumbnailUrlOf(url, 'image/svg+xml')).toBe(url);
     expect(thumbnailUrlOf(url, 'image/x-icon')).toBeNull();
     expect(thumbnailUrlOf(url, 'application/json')).toBeNull();
+    expect(thumbnailUrlOf(url, 'application/json', 'wireframe')).toBe(
+      `${url}?size=128`,
+    );
+    expect(
+      thumbnailUrlOf(url, 'application/json', 'marketing-copy'),
+    ).toBeNull();
   });
 });

@@ -64,15 +64,24 @@ export function uploadedFileName(
 }
 
 /**
+ * The kinds whose thumbnail is a rendition drawn from what they hold
+ * rather than from image bytes: a wireframe's preview (renditions/).
+ */
+export const DRAWN_KINDS: ReadonlySet<string> = new Set(['wireframe']);
+
+/**
  * The thumbnail of an asset whose bytes load at `url`: for a raster image
- * its THUMBNAIL_SIZE rendition (the query joins a signed url's), for SVG
- * the url itself (it scales), for anything else none.
+ * or a drawn kind (a wireframe's preview) its THUMBNAIL_SIZE rendition
+ * (the query joins a signed url's), for SVG the url itself (it scales),
+ * for anything else none.
  */
 export function thumbnailUrlOf(
   url: string,
   contentType: string,
+  kind?: string,
 ): string | null {
   if (contentType === 'image/svg+xml') return url;
-  if (!RENDERED_TYPES.has(contentType)) return null;
+  if (!RENDERED_TYPES.has(contentType) && !DRAWN_KINDS.has(kind ?? ''))
+    return null;
   return `${url}${url.includes('?') ? '&' : '?'}size=${THUMBNAIL_SIZE}`;
 }

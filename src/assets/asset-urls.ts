@@ -76,11 +76,19 @@ export class AssetUrls {
 
   /** An asset's url and thumbnailUrl, for an answer made now. */
   answerUrlsOf(
-    asset: { id: string; projectId: string; contentType: string },
+    asset: {
+      id: string;
+      projectId: string;
+      contentType: string;
+      kind?: string;
+    },
     baseUrl: string,
   ): { url: string; thumbnailUrl: string | null } {
     const url = this.urlOf(asset, baseUrl);
-    return { url, thumbnailUrl: thumbnailUrlOf(url, asset.contentType) };
+    return {
+      url,
+      thumbnailUrl: thumbnailUrlOf(url, asset.contentType, asset.kind),
+    };
   }
 
   /**

@@ -15,6 +15,7 @@ export default async () => {
     ['./text-generation/dto/marketing-copy-input.dto']: require('../text-generation/dto/marketing-copy-input.dto'),
     ['./text-generation/dto/landing-page-input.dto']: require('../text-generation/dto/landing-page-input.dto'),
     ['./brand-kit/dto/brand-kit-input.dto']: require('../brand-kit/dto/brand-kit-input.dto'),
+    ['./wireframes/dto/wireframe-input.dto']: require('../wireframes/dto/wireframe-input.dto'),
     ['./events/dto/create-ticket.dto']: require('../events/dto/create-ticket.dto'),
     ['./common/http/reply']: require('../common/http/reply'),
   };
@@ -30,7 +31,13 @@ export default async () => {
               sectionId: { required: true, type: () => String, nullable: true },
               kind: {
                 required: true,
-                enum: ['logo', 'marketing-copy', 'landing-page', 'brand-kit'],
+                enum: [
+                  'logo',
+                  'marketing-copy',
+                  'landing-page',
+                  'brand-kit',
+                  'wireframe',
+                ],
               },
               contentType: { required: true, type: () => String },
               byteSize: { required: true, type: () => Number },
@@ -89,6 +96,7 @@ export default async () => {
                   'marketing-copy',
                   'landing-page',
                   'brand-kit',
+                  'wireframe',
                   'logo-edit',
                 ],
               },
@@ -946,6 +954,20 @@ export default async () => {
           },
         ],
         [
+          Promise.resolve(require('../wireframes/dto/wireframe-input.dto')),
+          {
+            WireframeInputDto: {
+              pages: {
+                required: false,
+                type: () => [String],
+                uniqueItems: true,
+                minItems: 1,
+              },
+              notes: { required: false, type: () => String, maxLength: 2000 },
+            },
+          },
+        ],
+        [
           Promise.resolve(require('../tasks/dto/create-task.dto')),
           {
             CreateTaskDto: {
@@ -956,6 +978,7 @@ export default async () => {
                   'marketing-copy',
                   'landing-page',
                   'brand-kit',
+                  'wireframe',
                   'logo-edit',
                 ],
               },
@@ -1023,6 +1046,14 @@ export default async () => {
                 required: false,
                 type: () =>
                   t['./brand-kit/dto/brand-kit-input.dto'].BrandKitInputDto,
+              },
+            },
+            CreateWireframeTaskDto: {
+              type: { required: true, enum: ['wireframe'] },
+              input: {
+                required: false,
+                type: () =>
+                  t['./wireframes/dto/wireframe-input.dto'].WireframeInputDto,
               },
             },
           },

@@ -165,10 +165,11 @@ const assetUrl = (alias: string) =>
 /**
  * An asset's thumbnailUrl, as assets/asset-file-names.ts makes it: the
  * url and `$4` (`?size=128`, or `&size=128` after a signature) for a
- * raster image, the url for SVG, null for anything else.
+ * raster image or a wireframe (its drawn preview), the url for SVG, null
+ * for anything else.
  */
 const thumbnailUrl = (alias: string) =>
-  `CASE WHEN "${alias}"."contentType" IN ('image/png', 'image/jpeg', 'image/webp') THEN ${assetUrl(alias)} || CAST($4 AS TEXT) WHEN "${alias}"."contentType" = 'image/svg+xml' THEN ${assetUrl(alias)} ELSE NULL END`;
+  `CASE WHEN "${alias}"."contentType" IN ('image/png', 'image/jpeg', 'image/webp') OR "${alias}"."kind" = 'wireframe' THEN ${assetUrl(alias)} || CAST($4 AS TEXT) WHEN "${alias}"."contentType" = 'image/svg+xml' THEN ${assetUrl(alias)} ELSE NULL END`;
 
 /** The JSON of one project as GET /api/projects/{id} shows it. */
 function projectDetail(json: JsonSql): JsonPiece {

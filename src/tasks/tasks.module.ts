@@ -16,6 +16,8 @@ import { BrandKitTask } from './kinds/brand-kit-task';
 import { BrandKitModule } from '../brand-kit/brand-kit.module';
 import { LogoTask } from './kinds/logo-task';
 import { MarketingCopyTask } from './kinds/marketing-copy-task';
+import { KeptContent } from './kinds/kept-content';
+import { WireframeTask } from './kinds/wireframe-task';
 import { TASK_KINDS, type TaskKind } from './kinds/task-kind';
 import { TaskMetrics } from './task-metrics';
 import { TaskRunner } from './task-runner';
@@ -55,6 +57,8 @@ import { WorkerRoleMiddleware } from './worker-role.middleware';
     LandingPageTask,
     LogoEditTask,
     BrandKitTask,
+    KeptContent,
+    WireframeTask,
     {
       provide: TASK_KINDS,
       inject: [
@@ -63,6 +67,7 @@ import { WorkerRoleMiddleware } from './worker-role.middleware';
         LandingPageTask,
         LogoEditTask,
         BrandKitTask,
+        WireframeTask,
       ],
       useFactory: (...kinds: TaskKind[]) => kinds,
     },

@@ -35,4 +35,23 @@ describe('landing page', () => {
       landingPageMessages(product, undefined, false)[0].content,
     ).not.toContain(LOGO_PLACEHOLDER);
   });
+
+  it('asks for exactly the wireframe sections given, in their order, and for no wireframe without them', () => {
+    const product = { name: 'Acme', description: null };
+    const sections = ['1. hero: heading "Hi"', '2. faq: heading "Questions"'];
+    const [system, user] = landingPageMessages(
+      product,
+      undefined,
+      false,
+      sections,
+    );
+    expect(system.content).toContain(
+      'build exactly its 2 sections, in the order listed',
+    );
+    expect(user.content).toContain(
+      'Wireframe sections, in order:\n1. hero: heading "Hi"\n2. faq: heading "Questions"',
+    );
+    const plain = landingPageMessages(product, undefined, false);
+    expect(plain.map((m) => m.content).join('\n')).not.toMatch(/wireframe/i);
+  });
 });

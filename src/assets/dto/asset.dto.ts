@@ -16,6 +16,7 @@ export const ASSET_KINDS = [
   'marketing-copy',
   'landing-page',
   'brand-kit',
+  'wireframe',
 ] as const;
 export type AssetKind = (typeof ASSET_KINDS)[number];
 
@@ -45,7 +46,7 @@ export class AssetDto {
     enum: ASSET_KINDS,
     enumName: 'AssetKind',
     description:
-      "What made it: a logo (image model, kept or made by a logo task), marketing copy (JSON: tagline, description, posts) or a landing page (a self-contained HTML page, served sandboxed), or a brand-kit file made from a logo (its `prompt` is the file's name in the kit, e.g. favicon.ico, then the logo it was made from).",
+      "What made it: a logo (image model, kept or made by a logo task), marketing copy (JSON: tagline, description, posts) or a landing page (a self-contained HTML page, served sandboxed), or a brand-kit file made from a logo (its `prompt` is the file's name in the kit, e.g. favicon.ico, then the logo it was made from); or a wireframe (JSON: pages of typed sections, the code model's plan of the site; its thumbnail is a preview the service draws).",
     example: 'logo',
   })
   kind: AssetKind;
@@ -120,7 +121,7 @@ export class AssetDto {
     type: String,
     format: 'uri',
     nullable: true,
-    description: `A small rendition to show in lists: for PNG, JPEG and WebP the url's ${THUMBNAIL_SIZE}-pixel square PNG (\`size=${THUMBNAIL_SIZE}\`, made once and stored); for SVG the url itself (it scales); null for anything else. Signed and expiring as \`url\` is.`,
+    description: `A small rendition to show in lists: for PNG, JPEG and WebP the url's ${THUMBNAIL_SIZE}-pixel square PNG (\`size=${THUMBNAIL_SIZE}\`, made once and stored); for SVG the url itself (it scales); for a wireframe the same rendition of its drawn preview; null for anything else. Signed and expiring as \`url\` is.`,
     example: `https://api.example.com/api/projects/${PROJECT_ID}/assets/${SCHEMA_ID}/content?size=${THUMBNAIL_SIZE}`,
   })
   thumbnailUrl: string | null;

@@ -19,6 +19,8 @@ import {
   AssetRenditionsRepository,
   type StoredRendition,
 } from './asset-renditions.repository';
+import { DRAWN_KINDS } from '../asset-file-names';
+import { drawnRendition } from './drawn-rendition';
 import { inImageTurn, squarePng } from './image-work';
 import { RecentRenditions } from './recent-renditions';
 import { ladderStepFor } from './rendition-ladder';
@@ -39,7 +41,8 @@ export const RASTER_TYPES: ReadonlySet<string> = new Set([
 
 /**
  * 400 {error:"Invalid input"}: `size` on an asset that is not a raster
- * image (JSON, HTML, an icon; SVG later): it names the `size` parameter as
+ * image or a wireframe (other JSON, HTML, an icon; SVG later): it names
+ * the `size` parameter as
  * the rule broken, as an out-of-range size does.
  */
 export class NoRenditionException extends InputValidationException {
@@ -47,7 +50,8 @@ export class NoRenditionException extends InputValidationException {
     super([
       {
         path: ['size'],
-        message: 'Only PNG, JPEG and WebP assets have renditions',
+        message:
+          'Only PNG, JPEG and WebP images and wireframes have renditions',
         code: 'custom',
       },
     ]);
@@ -143,7 +147,8 @@ export class AssetRenditions {
     }
     const asset = await this.rows.find(projectId, assetId);
     if (!asset) throw new AssetNotFoundException();
-    if (!RASTER_TYPES.has(asset.contentType)) throw new NoRenditionException();
+    if (!RASTER_TYPES.has(asset.contentType) && !DRAWN_KINDS.has(asset.kind))
+      throw new NoRenditionException();
     const secondsLeft = this.urls.secondsLeft(signature);
     const step = ladderStepFor(size);
     const key = `${assetId}:${step}`;
@@ -170,7 +175,10 @@ export class AssetRenditions {
     const bytes = await inImageTurn(async () => {
       if (!wanted()) return undefined;
       const original = await this.readWhole(asset);
-      return squarePng(original, step).catch((error: unknown) => {
+      const made = DRAWN_KINDS.has(asset.kind)
+        ? drawnRendition(original, step)
+        : squarePng(original, step);
+      return made.catch((error: unknown) => {
         this.logger.warn(
           `Asset ${asset.id} cannot be rendered: ${error instanceof Error ? error.message : String(error)}`,
         );

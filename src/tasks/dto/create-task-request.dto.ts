@@ -6,6 +6,7 @@ import { MarketingCopyInputDto } from '../../text-generation/dto/marketing-copy-
 import { LogoEditInputDto } from './logo-edit-input.dto';
 import { LogoTaskInputDto } from './logo-task-input.dto';
 import type { TaskType } from './task.dto';
+import { WireframeInputDto } from '../../wireframes/dto/wireframe-input.dto';
 
 /**
  * POST /api/projects/{id}/tasks as the document describes it: one schema
@@ -74,6 +75,17 @@ export class CreateBrandKitTaskDto {
   input?: BrandKitInputDto;
 }
 
+export class CreateWireframeTaskDto {
+  @TYPE('wireframe')
+  type: 'wireframe';
+  @ApiPropertyOptional({
+    type: () => WireframeInputDto,
+    description:
+      'Optional: the pages to plan (default ["home"]) and notes. Unknown fields are stripped.',
+  })
+  input?: WireframeInputDto;
+}
+
 /** The schema of each task type's request. */
 export const CREATE_TASK_DTOS = {
   logo: () => CreateLogoTaskDto,
@@ -81,6 +93,7 @@ export const CREATE_TASK_DTOS = {
   'marketing-copy': () => CreateMarketingCopyTaskDto,
   'landing-page': () => CreateLandingPageTaskDto,
   'brand-kit': () => CreateBrandKitTaskDto,
+  wireframe: () => CreateWireframeTaskDto,
 } satisfies Record<TaskType, () => unknown>;
 
 /** The union's name: the body schema the route has always named. */

@@ -13,6 +13,7 @@ import { LogoEditInputDto } from './logo-edit-input.dto';
 import { LogoTaskInputDto } from './logo-task-input.dto';
 import { BrandKitInputDto } from '../../brand-kit/dto/brand-kit-input.dto';
 import { TASK_TYPES, type TaskType } from './task.dto';
+import { WireframeInputDto } from '../../wireframes/dto/wireframe-input.dto';
 
 /**
  * POST /api/projects/{id}/tasks as the route validates it: `type`, then
@@ -26,6 +27,7 @@ import { TASK_TYPES, type TaskType } from './task.dto';
   LandingPageInputDto,
   LogoEditInputDto,
   BrandKitInputDto,
+  WireframeInputDto,
 )
 export class CreateTaskDto {
   @ApiProperty({ enum: TASK_TYPES, enumName: 'TaskType', example: 'logo' })
@@ -40,9 +42,10 @@ export class CreateTaskDto {
       { $ref: getSchemaPath(LandingPageInputDto) },
       { $ref: getSchemaPath(LogoEditInputDto) },
       { $ref: getSchemaPath(BrandKitInputDto) },
+      { $ref: getSchemaPath(WireframeInputDto) },
     ],
     description:
-      'logo: the logo request of POST /api/projects/{id}/logos plus count (1-4); marketing-copy: {tone?, audience?, language?}; landing-page: {} (it reads the project, its latest marketing copy and its chosen logo); logo-edit: {assetId, instructions, count?} (a kept logo of the project, what to change, 1-4 variations). Unknown fields are stripped.',
+      'logo: the logo request of POST /api/projects/{id}/logos plus count (1-4); marketing-copy: {tone?, audience?, language?}; landing-page: {} (it reads the project, its latest marketing copy and its chosen logo); logo-edit: {assetId, instructions, count?} (a kept logo of the project, what to change, 1-4 variations); wireframe: {pages?, notes?} (the pages to plan, default ["home"]). Unknown fields are stripped.',
     example: {
       companyName: 'Acme',
       style: 'modern',

@@ -52,7 +52,8 @@ export type TaskRequest =
       type: 'logo-edit';
       input: { assetId: string; instructions: string; count?: number };
     }
-  | { type: 'brand-kit'; input?: Record<string, never> };
+  | { type: 'brand-kit'; input?: Record<string, never> }
+  | { type: 'wireframe'; input?: { pages?: string[]; notes?: string } };
 
 export interface ListQuery {
   userId?: string;

@@ -1,3 +1,4 @@
+import { DevTextApi } from '../../../dev-servers/text-api';
 import {
   startDevImageApiProcess,
   type DevImageApiProcess,
@@ -44,7 +45,8 @@ interface Acknowledged {
 
 /**
  * The real server process running logo tasks against the dev image API
- * (each call 300–800 ms), SIGKILLed while tasks are RUNNING and restarted
+ * (each call 300–800 ms) and wireframe tasks (one in four) against the
+ * dev text API (400 ms), SIGKILLed while tasks are RUNNING and restarted
  * at once on the same database, KILLS times. Once the last restart has
  * drained the queue: no acknowledged task is lost, every task finished
  * (SUCCEEDED with its assets, or FAILED because its last attempt's worker
@@ -54,6 +56,7 @@ interface Acknowledged {
 describe(`Task crash safety on ${TEST_DATABASE} (reliability)`, () => {
   let database: TestDatabase;
   let imageApi: DevImageApiProcess;
+  let textApi: DevTextApi;
   let server: ServerProcess | undefined;
   const seed = reliabilitySeed('crash-tasks');
   const random = seededRandom(seed);
@@ -61,11 +64,15 @@ describe(`Task crash safety on ${TEST_DATABASE} (reliability)`, () => {
   beforeAll(async () => {
     database = await createTestDatabase();
     imageApi = await startDevImageApiProcess();
+    textApi = await DevTextApi.start({
+      defaultReply: { kind: 'answer', latencyMs: 400 },
+    });
   }, 60_000);
 
   afterAll(async () => {
     await server?.stop();
     await imageApi?.stop();
+    await textApi?.close();
     await database?.drop();
   });
 
@@ -79,6 +86,10 @@ describe(`Task crash safety on ${TEST_DATABASE} (reliability)`, () => {
       // Every task's calls count as its user's and as one address's ('task'):
       // the default share (4) would refuse a client's overlapping tasks.
       IMAGE_API_CLIENT_LIMIT: '64',
+      TEXT_API_URL: textApi.url,
+      TEXT_API_KEY: SECRET,
+      TEXT_API_CONCURRENCY: '32',
+      TEXT_API_CLIENT_CONCURRENCY: '32',
       LOGO_RATE_LIMIT: '0',
       ASSET_MAX_PER_PROJECT: '1000',
       TASK_LEASE_S: String(LEASE_S),
@@ -109,21 +120,26 @@ describe(`Task crash safety on ${TEST_DATABASE} (reliability)`, () => {
     refused: string[],
   ): Promise<void> {
     while (!stopped()) {
-      const count = 1 + Math.floor(random() * 2);
+      const wireframe = random() < 0.25;
+      const count = wireframe ? 1 : 1 + Math.floor(random() * 2);
       try {
         const answer = await client.send({
           method: 'POST',
           path: `/api/projects/${projectId}/tasks`,
           headers: JSON_HEADERS,
-          body: JSON.stringify({
-            type: 'logo',
-            input: {
-              companyName: 'Crash Co',
-              style: 'modern',
-              colors: ['#1E40AF'],
-              count,
-            },
-          }),
+          body: JSON.stringify(
+            wireframe
+              ? { type: 'wireframe', input: { pages: ['home', 'pricing'] } }
+              : {
+                  type: 'logo',
+                  input: {
+                    companyName: 'Crash Co',
+                    style: 'modern',
+                    colors: ['#1E40AF'],
+                    count,
+                  },
+                },
+          ),
         });
         if (answer.status === 202) {
           const { task } = JSON.parse(answer.text) as { task: { id: string } };

@@ -107,13 +107,14 @@ const validTaskBody = fc.constantFrom(
   },
   { type: 'marketing-copy', input: { tone: 'dry' } },
   { type: 'landing-page' },
+  { type: 'wireframe', input: { pages: ['home', 'pricing'], notes: 'Fuzz' } },
 );
 
 const taskBody = fc.oneof(
   fc.record(
     {
       type: fc.oneof(
-        fc.constantFrom('logo', 'marketing-copy', 'landing-page'),
+        fc.constantFrom('logo', 'marketing-copy', 'landing-page', 'wireframe'),
         fc.jsonValue(),
       ),
       input: fc.oneof(
@@ -132,6 +133,21 @@ const taskBody = fc.oneof(
             ),
             count: fc.oneof(fc.integer({ min: -2, max: 8 }), fc.jsonValue()),
             tone: fc.string({ maxLength: 80 }),
+            pages: fc.oneof(
+              fc.array(
+                fc.oneof(
+                  fc.constantFrom('home', 'pricing', 'Home', 'a'.repeat(41)),
+                  fc.string({ maxLength: 50 }),
+                ),
+                { maxLength: 8 },
+              ),
+              fc.jsonValue(),
+            ),
+            notes: fc.oneof(
+              fc.string({ maxLength: 2100 }),
+              fc.constant('n'.repeat(2001)),
+              fc.jsonValue(),
+            ),
             __proto__: fc.jsonValue(),
           },
           { requiredKeys: [] },

@@ -470,6 +470,10 @@ describe('OpenAPI document', () => {
         schema: '#/components/schemas/BrandKitInputDto',
         required: false,
       },
+      wireframe: {
+        schema: '#/components/schemas/WireframeInputDto',
+        required: false,
+      },
     });
   });
 

@@ -65,6 +65,8 @@ export const bodies: Body[] = [
   { type: 'marketing-copy' },
   { type: 'landing-page' },
   { type: 'brand-kit' },
+  { type: 'wireframe' },
+  { type: 'wireframe', input: { pages: ['home', 'pricing'], notes: 'Three plans' } },
 ];
 export function statusOf(event: StreamEvent): string | undefined {
   if (event.type === 'task.updated') return event.data.task?.status ?? event.data.status;
@@ -77,6 +79,7 @@ export function statusOf(event: StreamEvent): string | undefined {
 const REFUSED: Record<string, string> = {
   'a logo task without input': `export const body: Body = { type: 'logo' };`,
   'a logo-edit task without input': `export const body: Body = { type: 'logo-edit' };`,
+  'a wireframe task whose pages are not a list': `export const body: Body = { type: 'wireframe', input: { pages: 'home' } };`,
   'a task type that does not exist': `export const body: Body = { type: 'poem' };`,
   'a task status that does not exist': `export const done = (event: StreamEvent) => event.type === 'task.updated' && event.data.status === 'DONE';`,
 };
