@@ -22,6 +22,7 @@ import {
 import { inImageTurn, squarePng } from './image-work';
 import { RecentRenditions } from './recent-renditions';
 import { ladderStepFor } from './rendition-ladder';
+import { svgSquarePng } from './svg-png';
 import { RenditionLine } from './rendition-line';
 
 /**
@@ -37,9 +38,12 @@ export const RASTER_TYPES: ReadonlySet<string> = new Set([
   'image/webp',
 ]);
 
+/** SVG, drawn by resvg (svg-png.ts); kept SVGs were rebuilt safe. */
+const SVG_TYPE = 'image/svg+xml';
+
 /**
- * 400 {error:"Invalid input"}: `size` on an asset that is not a raster
- * image (JSON, HTML, an icon; SVG later): it names the `size` parameter as
+ * 400 {error:"Invalid input"}: `size` on an asset that is not an image
+ * (JSON, HTML, an .ico): it names the `size` parameter as
  * the rule broken, as an out-of-range size does.
  */
 export class NoRenditionException extends InputValidationException {
@@ -47,7 +51,7 @@ export class NoRenditionException extends InputValidationException {
     super([
       {
         path: ['size'],
-        message: 'Only PNG, JPEG and WebP assets have renditions',
+        message: 'Only PNG, JPEG, WebP and SVG assets have renditions',
         code: 'custom',
       },
     ]);
@@ -143,7 +147,12 @@ export class AssetRenditions {
     }
     const asset = await this.rows.find(projectId, assetId);
     if (!asset) throw new AssetNotFoundException();
-    if (!RASTER_TYPES.has(asset.contentType)) throw new NoRenditionException();
+    if (
+      !RASTER_TYPES.has(asset.contentType) &&
+      asset.contentType !== SVG_TYPE
+    ) {
+      throw new NoRenditionException();
+    }
     const secondsLeft = this.urls.secondsLeft(signature);
     const step = ladderStepFor(size);
     const key = `${assetId}:${step}`;
@@ -170,7 +179,11 @@ export class AssetRenditions {
     const bytes = await inImageTurn(async () => {
       if (!wanted()) return undefined;
       const original = await this.readWhole(asset);
-      return squarePng(original, step).catch((error: unknown) => {
+      const drawn =
+        asset.contentType === SVG_TYPE
+          ? svgSquarePng(original, step)
+          : squarePng(original, step);
+      return drawn.catch((error: unknown) => {
         this.logger.warn(
           `Asset ${asset.id} cannot be rendered: ${error instanceof Error ? error.message : String(error)}`,
         );

@@ -1,5 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { BrandKitInputDto } from '../../brand-kit/dto/brand-kit-input.dto';
+import { IconSetInputDto } from '../../icons/dto/icon-set-input.dto';
 import { registerUnionSchema } from '../../docs/union-schema';
 import { LandingPageInputDto } from '../../text-generation/dto/landing-page-input.dto';
 import { MarketingCopyInputDto } from '../../text-generation/dto/marketing-copy-input.dto';
@@ -74,6 +75,17 @@ export class CreateBrandKitTaskDto {
   input?: BrandKitInputDto;
 }
 
+export class CreateIconSetTaskDto {
+  @TYPE('icon-set')
+  type: 'icon-set';
+  @ApiProperty({
+    type: () => IconSetInputDto,
+    description:
+      'The icons to make (1-24 names) and their style. Unknown fields are stripped.',
+  })
+  input: IconSetInputDto;
+}
+
 /** The schema of each task type's request. */
 export const CREATE_TASK_DTOS = {
   logo: () => CreateLogoTaskDto,
@@ -81,6 +93,7 @@ export const CREATE_TASK_DTOS = {
   'marketing-copy': () => CreateMarketingCopyTaskDto,
   'landing-page': () => CreateLandingPageTaskDto,
   'brand-kit': () => CreateBrandKitTaskDto,
+  'icon-set': () => CreateIconSetTaskDto,
 } satisfies Record<TaskType, () => unknown>;
 
 /** The union's name: the body schema the route has always named. */

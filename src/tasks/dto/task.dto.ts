@@ -13,6 +13,7 @@ export const TASK_TYPES = [
   'landing-page',
   'logo-edit',
   'brand-kit',
+  'icon-set',
 ] as const;
 export type TaskType = (typeof TASK_TYPES)[number];
 
@@ -115,7 +116,7 @@ export class TaskDto {
     enum: TASK_TYPES,
     enumName: 'TaskType',
     description:
-      'logo: the DESIGN agent draws logo candidates into LOGO; marketing-copy: the MARKETING agent writes copy into MARKETING; landing-page: the CODE agent writes a landing page into CODE; logo-edit: the DESIGN agent draws variations of a kept logo into LOGO; brand-kit: the DESIGN agent makes favicon, icons, social image and mono/inverse logos from a logo into LOGO (no model call).',
+      'logo: the DESIGN agent draws logo candidates into LOGO; marketing-copy: the MARKETING agent writes copy into MARKETING; landing-page: the CODE agent writes a landing page into CODE; logo-edit: the DESIGN agent draws variations of a kept logo into LOGO; brand-kit: the DESIGN agent makes favicon, icons, social image and mono/inverse logos from a logo into LOGO (no model call); icon-set: the DESIGN agent makes one SVG icon per name into ICONS (Lucide’s, restyled, or drawn by a model).',
     example: 'logo',
   })
   type: TaskType;
