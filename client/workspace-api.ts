@@ -575,11 +575,16 @@ export interface components {
       code: components['schemas']['ErrorCode'];
     };
     /**
-     * @description logo: the DESIGN agent draws logo candidates into LOGO; marketing-copy: the MARKETING agent writes copy into MARKETING; landing-page: the CODE agent writes a landing page into CODE; logo-edit: the DESIGN agent draws variations of a kept logo into LOGO; brand-kit: the DESIGN agent makes favicon, icons, social image and mono/inverse logos from a logo into LOGO (no model call).
+     * @description logo: the DESIGN agent draws logo candidates into LOGO; marketing-copy: the MARKETING agent writes copy into MARKETING; landing-page: the CODE agent writes a landing page into CODE; logo-edit: the DESIGN agent draws variations of a kept logo into LOGO; brand-kit: the DESIGN agent makes favicon, icons, social image and mono/inverse logos from a logo into LOGO (no model call); icon-set: the DESIGN agent makes one SVG icon per name into ICONS (Lucide’s, restyled, or drawn by a model).
      * @enum {string}
      */
     TaskType:
-      'logo' | 'marketing-copy' | 'landing-page' | 'logo-edit' | 'brand-kit';
+      | 'logo'
+      | 'marketing-copy'
+      | 'landing-page'
+      | 'logo-edit'
+      | 'brand-kit'
+      | 'icon-set';
     /** @enum {string} */
     TaskStatus: 'QUEUED' | 'RUNNING' | 'SUCCEEDED' | 'FAILED' | 'CANCELLED';
     TaskProgressDto: {
@@ -603,7 +608,7 @@ export interface components {
       /** @example 019aa8f2-5f1c-7c3e-9a51-3c1f5d0b8e20 */
       projectId: string;
       /**
-       * @description logo: the DESIGN agent draws logo candidates into LOGO; marketing-copy: the MARKETING agent writes copy into MARKETING; landing-page: the CODE agent writes a landing page into CODE; logo-edit: the DESIGN agent draws variations of a kept logo into LOGO; brand-kit: the DESIGN agent makes favicon, icons, social image and mono/inverse logos from a logo into LOGO (no model call).
+       * @description logo: the DESIGN agent draws logo candidates into LOGO; marketing-copy: the MARKETING agent writes copy into MARKETING; landing-page: the CODE agent writes a landing page into CODE; logo-edit: the DESIGN agent draws variations of a kept logo into LOGO; brand-kit: the DESIGN agent makes favicon, icons, social image and mono/inverse logos from a logo into LOGO (no model call); icon-set: the DESIGN agent makes one SVG icon per name into ICONS (Lucide’s, restyled, or drawn by a model).
        * @example logo
        */
       type: components['schemas']['TaskType'];
@@ -778,7 +783,8 @@ export interface components {
      * @description What made it: a logo (image model, kept or made by a logo task), marketing copy (JSON: tagline, description, posts) or a landing page (a self-contained HTML page, served sandboxed), or a brand-kit file made from a logo (its `prompt` is the file's name in the kit, e.g. favicon.ico, then the logo it was made from).
      * @enum {string}
      */
-    AssetKind: 'logo' | 'marketing-copy' | 'landing-page' | 'brand-kit';
+    AssetKind:
+      'logo' | 'marketing-copy' | 'landing-page' | 'brand-kit' | 'icon';
     AssetDto: {
       /**
        * @description The asset id (UUID).
@@ -1370,13 +1376,45 @@ export interface components {
       /** @description Optional: without `assetId`, the section's chosen logo (else the newest). Unknown fields are stripped. */
       input?: components['schemas']['BrandKitInputDto'];
     };
+    /**
+     * @description outline (the default): 2-pixel round strokes; solid: filled shapes; duotone: outline over a light fill of the second brand colour.
+     * @enum {string}
+     */
+    IconStyle: 'outline' | 'solid' | 'duotone';
+    IconSetInputDto: {
+      /**
+       * @description The icons to make, one asset each: lowercase kebab names of at most 40 characters. A name Lucide has is taken from it; another is drawn by a model. A repeated name is made once.
+       * @example [
+       *       "search",
+       *       "shopping-cart",
+       *       "house",
+       *       "cart"
+       *     ]
+       */
+      names: string[];
+      /**
+       * @description outline (the default): 2-pixel round strokes; solid: filled shapes; duotone: outline over a light fill of the second brand colour.
+       * @example outline
+       */
+      style?: components['schemas']['IconStyle'];
+    };
+    CreateIconSetTaskDto: {
+      /**
+       * @description discriminator enum property added by openapi-typescript
+       * @enum {string}
+       */
+      type: 'icon-set';
+      /** @description The icons to make (1-24 names) and their style. Unknown fields are stripped. */
+      input: components['schemas']['IconSetInputDto'];
+    };
     /** @description A task to run: `type` says which, and which `input` it takes (validated by that type’s rules) */
     CreateTaskDto:
       | components['schemas']['CreateLogoTaskDto']
       | components['schemas']['CreateLogoEditTaskDto']
       | components['schemas']['CreateMarketingCopyTaskDto']
       | components['schemas']['CreateLandingPageTaskDto']
-      | components['schemas']['CreateBrandKitTaskDto'];
+      | components['schemas']['CreateBrandKitTaskDto']
+      | components['schemas']['CreateIconSetTaskDto'];
     TaskResponseDto: {
       task: components['schemas']['TaskDto'];
     };
@@ -4112,7 +4150,7 @@ export interface operations {
   getAssetContent: {
     parameters: {
       query?: {
-        /** @description A square PNG rendition instead of the kept bytes (the image contained, transparent padding), in the sizes of a fixed ladder: 16, 32, 48, 64, 128, 180, 192, 256, 512 and 1024 pixels a side; any other size from 16 to 1024 is answered with the next step up. Made once per asset and step and kept. PNG, JPEG and WebP assets only (others: 400). With AUTH_MODE=oidc the URL must still carry its expiry and signature. Example: `32` */
+        /** @description A square PNG rendition instead of the kept bytes (the image contained, transparent padding), in the sizes of a fixed ladder: 16, 24, 32, 48, 64, 96, 128, 180, 192, 256, 512 and 1024 pixels a side; any other size from 16 to 1024 is answered with the next step up. Made once per asset and step and kept. PNG, JPEG, WebP and SVG assets only (others: 400); an SVG is drawn with bundled fonts only. With AUTH_MODE=oidc the URL must still carry its expiry and signature. Example: `32` */
         size?: number;
         /** @description With AUTH_MODE=oidc: when the URL stops working (epoch seconds) */
         expires?: string;

@@ -15,6 +15,7 @@ export default async () => {
     ['./text-generation/dto/marketing-copy-input.dto']: require('../text-generation/dto/marketing-copy-input.dto'),
     ['./text-generation/dto/landing-page-input.dto']: require('../text-generation/dto/landing-page-input.dto'),
     ['./brand-kit/dto/brand-kit-input.dto']: require('../brand-kit/dto/brand-kit-input.dto'),
+    ['./icons/dto/icon-set-input.dto']: require('../icons/dto/icon-set-input.dto'),
     ['./events/dto/create-ticket.dto']: require('../events/dto/create-ticket.dto'),
     ['./common/http/reply']: require('../common/http/reply'),
   };
@@ -30,7 +31,13 @@ export default async () => {
               sectionId: { required: true, type: () => String, nullable: true },
               kind: {
                 required: true,
-                enum: ['logo', 'marketing-copy', 'landing-page', 'brand-kit'],
+                enum: [
+                  'logo',
+                  'marketing-copy',
+                  'landing-page',
+                  'brand-kit',
+                  'icon',
+                ],
               },
               contentType: { required: true, type: () => String },
               byteSize: { required: true, type: () => Number },
@@ -90,6 +97,7 @@ export default async () => {
                   'landing-page',
                   'brand-kit',
                   'logo-edit',
+                  'icon-set',
                 ],
               },
               agentId: { required: true, type: () => String, nullable: true },
@@ -926,6 +934,15 @@ export default async () => {
           },
         ],
         [
+          Promise.resolve(require('../icons/dto/icon-set-input.dto')),
+          {
+            IconSetInputDto: {
+              names: { required: true, type: () => [String], minItems: 1 },
+              style: { required: false, enum: ['outline', 'solid', 'duotone'] },
+            },
+          },
+        ],
+        [
           Promise.resolve(require('../tasks/dto/logo-task-input.dto')),
           {
             LogoTaskInputDto: {
@@ -957,6 +974,7 @@ export default async () => {
                   'landing-page',
                   'brand-kit',
                   'logo-edit',
+                  'icon-set',
                 ],
               },
               input: {
@@ -1023,6 +1041,13 @@ export default async () => {
                 required: false,
                 type: () =>
                   t['./brand-kit/dto/brand-kit-input.dto'].BrandKitInputDto,
+              },
+            },
+            CreateIconSetTaskDto: {
+              type: { required: true, enum: ['icon-set'] },
+              input: {
+                required: true,
+                type: () => t['./icons/dto/icon-set-input.dto'].IconSetInputDto,
               },
             },
           },
