@@ -142,6 +142,7 @@ describe.each(ASSET_STORES)('Icon-set tasks (ASSET_STORE=%s)', (kind) => {
       expect(svg).toMatch(
         /^<svg xmlns="http:\/\/www.w3.org\/2000\/svg" width="24" height="24" viewBox="0 0 24 24" fill="none" stroke="#ffd700" stroke-width="2" stroke-linecap="round" stroke-linejoin="round">/,
       );
+      expect(svg).toContain(`stroke="${BRAND}"`);
       expect(svg).not.toMatch(ACTIVE);
       expect(svg).not.toContain('currentColor');
     }
