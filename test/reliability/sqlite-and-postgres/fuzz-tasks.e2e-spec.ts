@@ -107,13 +107,14 @@ const validTaskBody = fc.constantFrom(
   },
   { type: 'marketing-copy', input: { tone: 'dry' } },
   { type: 'landing-page' },
+  { type: 'icon-set', input: { names: ['search', 'cart'], style: 'duotone' } },
 );
 
 const taskBody = fc.oneof(
   fc.record(
     {
       type: fc.oneof(
-        fc.constantFrom('logo', 'marketing-copy', 'landing-page'),
+        fc.constantFrom('logo', 'marketing-copy', 'landing-page', 'icon-set'),
         fc.jsonValue(),
       ),
       input: fc.oneof(
@@ -125,13 +126,33 @@ const taskBody = fc.oneof(
         fc.record(
           {
             companyName: fc.oneof(fc.string(), fc.jsonValue()),
-            style: fc.oneof(fc.constantFrom('modern', 'playful'), fc.string()),
+            style: fc.oneof(
+              fc.constantFrom(
+                'modern',
+                'playful',
+                'outline',
+                'solid',
+                'duotone',
+              ),
+              fc.string(),
+            ),
             colors: fc.oneof(
               fc.array(fc.string(), { maxLength: 6 }),
               fc.jsonValue(),
             ),
             count: fc.oneof(fc.integer({ min: -2, max: 8 }), fc.jsonValue()),
             tone: fc.string({ maxLength: 80 }),
+            names: fc.oneof(
+              fc.array(
+                fc.oneof(
+                  fc.constantFrom('search', 'cart', 'house', 'a--b', 'Cart'),
+                  fc.string({ maxLength: 45 }),
+                ),
+                { maxLength: 30 },
+              ),
+              fc.jsonValue(),
+            ),
+
             __proto__: fc.jsonValue(),
           },
           { requiredKeys: [] },

@@ -470,6 +470,10 @@ describe('OpenAPI document', () => {
         schema: '#/components/schemas/BrandKitInputDto',
         required: false,
       },
+      'icon-set': {
+        schema: '#/components/schemas/IconSetInputDto',
+        required: true,
+      },
     });
   });
 
