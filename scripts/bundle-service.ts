@@ -18,7 +18,10 @@ export const BUNDLE_DIR = join(ROOT, 'dist', 'service');
 
 /**
  * Packages left to Node's require, each for a reason:
- * - native addons, found by path at run time (better-sqlite3, sharp);
+ * - native addons, found by path at run time (better-sqlite3, sharp,
+ *   resvg);
+ * - packages whose files are read from their own folder (Lucide's icons,
+ *   the DejaVu fonts);
  * - modules OpenTelemetry patches as they are required (pg, pg-pool,
  *   ioredis): inside the bundle the patch would never see them;
  * - pino's transports run in a worker thread that loads them by name;
@@ -27,6 +30,9 @@ export const BUNDLE_DIR = join(ROOT, 'dist', 'service');
 const KEPT_EXTERNAL = [
   'better-sqlite3',
   'sharp',
+  '@resvg/resvg-js',
+  'lucide-static',
+  'dejavu-fonts-ttf',
   'pg',
   'pg-pool',
   'ioredis',
