@@ -245,7 +245,7 @@ export interface paths {
     put?: never;
     /**
      * Run a task: one of the project's agents works in the background
-     * @description logo: the DESIGN agent draws `count` (1-4) candidate logos into LOGO; marketing-copy: the MARKETING agent writes {tagline, description, posts} into MARKETING; landing-page: the CODE agent writes a self-contained HTML page into CODE (served sandboxed). Answers at once with the task QUEUED; poll its Location until SUCCEEDED, FAILED or CANCELLED. The task is queued in the transaction that stores it: once answered it is never lost.
+     * @description logo: the DESIGN agent draws `count` (1-4) candidate logos into LOGO; marketing-copy: the MARKETING agent writes {tagline, description, posts} into MARKETING; landing-page: the CODE agent writes a self-contained HTML page into CODE (served sandboxed); icon-set: the DESIGN agent makes one 24×24 SVG icon per name into ICONS (Lucide’s restyled to the brand, the others drawn by a model, every one rebuilt from an allow-list and served sandboxed). Answers at once with the task QUEUED; poll its Location until SUCCEEDED, FAILED or CANCELLED. The task is queued in the transaction that stores it: once answered it is never lost.
      */
     post: operations['createTask'];
     delete?: never;
@@ -780,7 +780,7 @@ export interface components {
       total?: number;
     };
     /**
-     * @description What made it: a logo (image model, kept or made by a logo task), marketing copy (JSON: tagline, description, posts) or a landing page (a self-contained HTML page, served sandboxed), or a brand-kit file made from a logo (its `prompt` is the file's name in the kit, e.g. favicon.ico, then the logo it was made from).
+     * @description What made it: a logo (image model, kept or made by a logo task), marketing copy (JSON: tagline, description, posts) or a landing page (a self-contained HTML page, served sandboxed), or a brand-kit file made from a logo (its `prompt` is the file's name in the kit, e.g. favicon.ico, then the logo it was made from), or an icon of an icon set (SVG, 24×24; `model` is `lucide-static <version> (ISC)` for Lucide's, else the model that drew it).
      * @enum {string}
      */
     AssetKind:
@@ -802,7 +802,7 @@ export interface components {
        */
       sectionId: string | null;
       /**
-       * @description What made it: a logo (image model, kept or made by a logo task), marketing copy (JSON: tagline, description, posts) or a landing page (a self-contained HTML page, served sandboxed), or a brand-kit file made from a logo (its `prompt` is the file's name in the kit, e.g. favicon.ico, then the logo it was made from).
+       * @description What made it: a logo (image model, kept or made by a logo task), marketing copy (JSON: tagline, description, posts) or a landing page (a self-contained HTML page, served sandboxed), or a brand-kit file made from a logo (its `prompt` is the file's name in the kit, e.g. favicon.ico, then the logo it was made from), or an icon of an icon set (SVG, 24×24; `model` is `lucide-static <version> (ISC)` for Lucide's, else the model that drew it).
        * @example logo
        */
       kind: components['schemas']['AssetKind'];
