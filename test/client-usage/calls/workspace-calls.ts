@@ -52,7 +52,11 @@ export type TaskRequest =
       type: 'logo-edit';
       input: { assetId: string; instructions: string; count?: number };
     }
-  | { type: 'brand-kit'; input?: Record<string, never> };
+  | { type: 'brand-kit'; input?: Record<string, never> }
+  | {
+      type: 'icon-set';
+      input: { names: string[]; style?: 'outline' | 'solid' | 'duotone' };
+    };
 
 export interface ListQuery {
   userId?: string;

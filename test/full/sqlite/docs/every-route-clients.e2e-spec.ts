@@ -65,6 +65,7 @@ export const bodies: Body[] = [
   { type: 'marketing-copy' },
   { type: 'landing-page' },
   { type: 'brand-kit' },
+  { type: 'icon-set', input: { names: ['search', 'cart'], style: 'duotone' } },
 ];
 export function statusOf(event: StreamEvent): string | undefined {
   if (event.type === 'task.updated') return event.data.task?.status ?? event.data.status;
@@ -77,6 +78,7 @@ export function statusOf(event: StreamEvent): string | undefined {
 const REFUSED: Record<string, string> = {
   'a logo task without input': `export const body: Body = { type: 'logo' };`,
   'a logo-edit task without input': `export const body: Body = { type: 'logo-edit' };`,
+  'an icon-set task without input': `export const body: Body = { type: 'icon-set' };`,
   'a task type that does not exist': `export const body: Body = { type: 'poem' };`,
   'a task status that does not exist': `export const done = (event: StreamEvent) => event.type === 'task.updated' && event.data.status === 'DONE';`,
 };
