@@ -8,6 +8,9 @@ describe('svgOfAnswer', () => {
     expect(svgOfAnswer(`\`\`\`svg\n${SVG}\n\`\`\``)).toBe(SVG);
     expect(svgOfAnswer(`  ${SVG}\n`)).toBe(SVG);
     expect(svgOfAnswer(`<?xml version="1.0"?>\n${SVG}`)).toBe(SVG);
+    expect(
+      svgOfAnswer(`Here is your icon:\n\n\`\`\`svg\n${SVG}\n\`\`\`\nEnjoy!`),
+    ).toBe(SVG);
   });
 
   it('is invalid_answer for anything that is not one SVG document', () => {

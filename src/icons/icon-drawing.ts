@@ -50,12 +50,13 @@ export function iconImagePrompt(
 }
 
 /**
- * The SVG document in the code model's answer: a ```svg (or ```xml) fence
- * removed; anything that is not one `<svg>…</svg>` is invalid_answer.
+ * The SVG document in the code model's answer: the answer itself, or the
+ * first ```svg (or ```xml) fence in it (models often say a sentence
+ * first); anything that is not one `<svg>…</svg>` is invalid_answer.
  */
 export function svgOfAnswer(content: string): string {
   let text = content.trim();
-  const fenced = /^```(?:svg|xml)?\s*\n([\s\S]*?)\n?```$/i.exec(text);
+  const fenced = /```(?:svg|xml)?[ \t]*\n([\s\S]*?)\n?```/i.exec(text);
   if (fenced) text = fenced[1].trim();
   text = text.replace(/^<\?xml[^>]*\?>\s*/, '');
   if (!/^<svg\b/i.test(text) || !/<\/svg>$/i.test(text)) {
