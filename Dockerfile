@@ -64,6 +64,8 @@ COPY --from=production-dependencies --chown=root:root /app/node_modules ./node_m
 # stage's full install already chose the ones for this image's platform
 # (npm skips those whose os/cpu/libc do not match): take exactly those.
 COPY --from=build --chown=root:root /app/node_modules/@img ./node_modules/@img
+# resvg's native part (@resvg/resvg-js-<platform>) likewise.
+COPY --from=build --chown=root:root /app/node_modules/@resvg ./node_modules/@resvg
 COPY --from=build --chown=root:root /app/dist ./dist
 COPY --chown=root:root package.json ./
 # The default SQLite file lives here; PostgreSQL deployments never write it.

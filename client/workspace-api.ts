@@ -245,7 +245,7 @@ export interface paths {
     put?: never;
     /**
      * Run a task: one of the project's agents works in the background
-     * @description logo: the DESIGN agent draws `count` (1-4) candidate logos into LOGO; marketing-copy: the MARKETING agent writes {tagline, description, posts} into MARKETING; landing-page: the CODE agent writes a self-contained HTML page into CODE (served sandboxed). Answers at once with the task QUEUED; poll its Location until SUCCEEDED, FAILED or CANCELLED. The task is queued in the transaction that stores it: once answered it is never lost.
+     * @description logo: the DESIGN agent draws `count` (1-4) candidate logos into LOGO; marketing-copy: the MARKETING agent writes {tagline, description, posts} into MARKETING; landing-page: the CODE agent writes a self-contained HTML page into CODE (served sandboxed); icon-set: the DESIGN agent makes one 24×24 SVG icon per name into ICONS (Lucide’s restyled to the brand, the others drawn by a model, every one rebuilt from an allow-list and served sandboxed). Answers at once with the task QUEUED; poll its Location until SUCCEEDED, FAILED or CANCELLED. The task is queued in the transaction that stores it: once answered it is never lost.
      */
     post: operations['createTask'];
     delete?: never;
@@ -575,7 +575,7 @@ export interface components {
       code: components['schemas']['ErrorCode'];
     };
     /**
-     * @description logo: the DESIGN agent draws logo candidates into LOGO; marketing-copy: the MARKETING agent writes copy into MARKETING; landing-page: the CODE agent writes a landing page into CODE; logo-edit: the DESIGN agent draws variations of a kept logo into LOGO; brand-kit: the DESIGN agent makes favicon, icons, social image and mono/inverse logos from a logo into ICONS (no model call).
+     * @description logo: the DESIGN agent draws logo candidates into LOGO; marketing-copy: the MARKETING agent writes copy into MARKETING; landing-page: the CODE agent writes a landing page into CODE (following the chosen wireframe); logo-edit: the DESIGN agent draws variations of a kept logo into LOGO; brand-kit: the DESIGN agent makes favicon, icons, social image and mono/inverse logos from a logo into ICONS (no model call); wireframe: the CODE agent plans the site's pages into WIREFRAME (typed sections, JSON); icon-set: the DESIGN agent makes one SVG icon per name into ICONS (Lucide’s, restyled, or drawn by a model).
      * @enum {string}
      */
     TaskType:
@@ -584,7 +584,8 @@ export interface components {
       | 'landing-page'
       | 'logo-edit'
       | 'brand-kit'
-      | 'wireframe';
+      | 'wireframe'
+      | 'icon-set';
     /** @enum {string} */
     TaskStatus: 'QUEUED' | 'RUNNING' | 'SUCCEEDED' | 'FAILED' | 'CANCELLED';
     TaskProgressDto: {
@@ -608,7 +609,7 @@ export interface components {
       /** @example 019aa8f2-5f1c-7c3e-9a51-3c1f5d0b8e20 */
       projectId: string;
       /**
-       * @description logo: the DESIGN agent draws logo candidates into LOGO; marketing-copy: the MARKETING agent writes copy into MARKETING; landing-page: the CODE agent writes a landing page into CODE; logo-edit: the DESIGN agent draws variations of a kept logo into LOGO; brand-kit: the DESIGN agent makes favicon, icons, social image and mono/inverse logos from a logo into ICONS (no model call).
+       * @description logo: the DESIGN agent draws logo candidates into LOGO; marketing-copy: the MARKETING agent writes copy into MARKETING; landing-page: the CODE agent writes a landing page into CODE (following the chosen wireframe); logo-edit: the DESIGN agent draws variations of a kept logo into LOGO; brand-kit: the DESIGN agent makes favicon, icons, social image and mono/inverse logos from a logo into ICONS (no model call); wireframe: the CODE agent plans the site's pages into WIREFRAME (typed sections, JSON); icon-set: the DESIGN agent makes one SVG icon per name into ICONS (Lucide’s, restyled, or drawn by a model).
        * @example logo
        */
       type: components['schemas']['TaskType'];
@@ -780,11 +781,16 @@ export interface components {
       total?: number;
     };
     /**
-     * @description What made it: a logo (image model, kept or made by a logo task), marketing copy (JSON: tagline, description, posts) or a landing page (a self-contained HTML page, served sandboxed), or a brand-kit file made from a logo (its `prompt` is the file's name in the kit, e.g. favicon.ico, then the logo it was made from); or a wireframe (JSON: pages of typed sections, the code model's plan of the site; its thumbnail is a preview the service draws).
+     * @description What made it: a logo (image model, kept or made by a logo task), marketing copy (JSON: tagline, description, posts) or a landing page (a self-contained HTML page, served sandboxed), or a brand-kit file made from a logo (its `prompt` is the file's name in the kit, e.g. favicon.ico, then the logo it was made from); or a wireframe (JSON: pages of typed sections, the code model's plan of the site; its thumbnail is a preview the service draws); or an icon of an icon set (SVG, 24×24; `model` is `lucide-static <version> (ISC)` for Lucide's, else the model that drew it).
      * @enum {string}
      */
     AssetKind:
-      'logo' | 'marketing-copy' | 'landing-page' | 'brand-kit' | 'wireframe';
+      | 'logo'
+      | 'marketing-copy'
+      | 'landing-page'
+      | 'brand-kit'
+      | 'wireframe'
+      | 'icon';
     AssetDto: {
       /**
        * @description The asset id (UUID).
@@ -802,7 +808,7 @@ export interface components {
        */
       sectionId: string | null;
       /**
-       * @description What made it: a logo (image model, kept or made by a logo task), marketing copy (JSON: tagline, description, posts) or a landing page (a self-contained HTML page, served sandboxed), or a brand-kit file made from a logo (its `prompt` is the file's name in the kit, e.g. favicon.ico, then the logo it was made from); or a wireframe (JSON: pages of typed sections, the code model's plan of the site; its thumbnail is a preview the service draws).
+       * @description What made it: a logo (image model, kept or made by a logo task), marketing copy (JSON: tagline, description, posts) or a landing page (a self-contained HTML page, served sandboxed), or a brand-kit file made from a logo (its `prompt` is the file's name in the kit, e.g. favicon.ico, then the logo it was made from); or a wireframe (JSON: pages of typed sections, the code model's plan of the site; its thumbnail is a preview the service draws); or an icon of an icon set (SVG, 24×24; `model` is `lucide-static <version> (ISC)` for Lucide's, else the model that drew it).
        * @example logo
        */
       kind: components['schemas']['AssetKind'];
@@ -1400,6 +1406,37 @@ export interface components {
       /** @description Optional: the pages to plan (default ["home"]) and notes. Unknown fields are stripped. */
       input?: components['schemas']['WireframeInputDto'];
     };
+    /**
+     * @description outline (the default): 2-pixel round strokes; solid: filled shapes; duotone: outline over a light fill of the second brand colour.
+     * @enum {string}
+     */
+    IconStyle: 'outline' | 'solid' | 'duotone';
+    IconSetInputDto: {
+      /**
+       * @description The icons to make, one asset each: lowercase kebab names of at most 40 characters. A name Lucide has is taken from it; another is drawn by a model. A repeated name is made once.
+       * @example [
+       *       "search",
+       *       "shopping-cart",
+       *       "house",
+       *       "cart"
+       *     ]
+       */
+      names: string[];
+      /**
+       * @description outline (the default): 2-pixel round strokes; solid: filled shapes; duotone: outline over a light fill of the second brand colour.
+       * @example outline
+       */
+      style?: components['schemas']['IconStyle'];
+    };
+    CreateIconSetTaskDto: {
+      /**
+       * @description discriminator enum property added by openapi-typescript
+       * @enum {string}
+       */
+      type: 'icon-set';
+      /** @description The icons to make (1-24 names) and their style. Unknown fields are stripped. */
+      input: components['schemas']['IconSetInputDto'];
+    };
     /** @description A task to run: `type` says which, and which `input` it takes (validated by that type’s rules) */
     CreateTaskDto:
       | components['schemas']['CreateLogoTaskDto']
@@ -1407,7 +1444,8 @@ export interface components {
       | components['schemas']['CreateMarketingCopyTaskDto']
       | components['schemas']['CreateLandingPageTaskDto']
       | components['schemas']['CreateBrandKitTaskDto']
-      | components['schemas']['CreateWireframeTaskDto'];
+      | components['schemas']['CreateWireframeTaskDto']
+      | components['schemas']['CreateIconSetTaskDto'];
     TaskResponseDto: {
       task: components['schemas']['TaskDto'];
     };
@@ -4143,7 +4181,7 @@ export interface operations {
   getAssetContent: {
     parameters: {
       query?: {
-        /** @description A square PNG rendition instead of the kept bytes (the image contained, transparent padding), in the sizes of a fixed ladder: 16, 32, 48, 64, 128, 180, 192, 256, 512 and 1024 pixels a side; any other size from 16 to 1024 is answered with the next step up. Made once per asset and step and kept. PNG, JPEG and WebP assets, and wireframes (their preview, drawn by the service); others: 400. With AUTH_MODE=oidc the URL must still carry its expiry and signature. Example: `32` */
+        /** @description A square PNG rendition instead of the kept bytes (the image contained, transparent padding), in the sizes of a fixed ladder: 16, 24, 32, 48, 64, 96, 128, 180, 192, 256, 512 and 1024 pixels a side; any other size from 16 to 1024 is answered with the next step up. Made once per asset and step and kept. PNG, JPEG, WebP and SVG assets (an SVG is drawn with bundled fonts only), and wireframes (their preview, drawn by the service); others: 400. With AUTH_MODE=oidc the URL must still carry its expiry and signature. Example: `32` */
         size?: number;
         /** @description With AUTH_MODE=oidc: when the URL stops working (epoch seconds) */
         expires?: string;

@@ -19,7 +19,9 @@ export const BUNDLE_DIR = join(ROOT, 'dist', 'service');
 /**
  * Packages left to Node's require, each for a reason:
  * - native addons, found by path at run time (better-sqlite3, sharp,
- *   resvg), and the bundled fonts resvg is given by path (dejavu-fonts-ttf);
+ *   resvg);
+ * - packages whose files are read from their own folder (Lucide's icons,
+ *   the DejaVu fonts);
  * - modules OpenTelemetry patches as they are required (pg, pg-pool,
  *   ioredis): inside the bundle the patch would never see them;
  * - pino's transports run in a worker thread that loads them by name;
@@ -29,6 +31,7 @@ const KEPT_EXTERNAL = [
   'better-sqlite3',
   'sharp',
   '@resvg/resvg-js',
+  'lucide-static',
   'dejavu-fonts-ttf',
   'pg',
   'pg-pool',

@@ -18,6 +18,7 @@ import {
 } from './edits';
 import { drawLogoPng } from './logo-png';
 import { readLogoPrompt } from './logo-prompt-reader';
+import { drawIconSvg } from './icon-svg';
 import { drawLogoSvg } from './logo-svg';
 import {
   drawsSvg,
@@ -357,7 +358,9 @@ export class DevImageApi {
     // Together AI names it "base64".
     const format = (body as { response_format?: unknown }).response_format;
     if (drawsSvg(model) && format === 'b64_json') {
-      const svg = Buffer.from(drawLogoSvg(readLogoPrompt(prompt)));
+      const svg = Buffer.from(
+        drawIconSvg(prompt) ?? drawLogoSvg(readLogoPrompt(prompt)),
+      );
       return sendJson(
         res,
         200,
@@ -381,7 +384,12 @@ export class DevImageApi {
       );
     }
     const id = randomUUID();
-    this.images.set(id, drawLogoSvg(readLogoPrompt(prompt)));
+    this.images.set(
+      id,
+      drawsSvg(model)
+        ? (drawIconSvg(prompt) ?? drawLogoSvg(readLogoPrompt(prompt)))
+        : drawLogoSvg(readLogoPrompt(prompt)),
+    );
     if (this.images.size > MAX_IMAGES) {
       this.images.delete(this.images.keys().next().value as string);
     }

@@ -14,6 +14,7 @@ export const DEV_TEXT_REPLIES = [
   'invalid',
   'not-json',
   'reset',
+  'hostile-svg',
 ] as const;
 export type DevTextReplyKind = (typeof DEV_TEXT_REPLIES)[number];
 
@@ -25,6 +26,11 @@ export interface DevTextApiConfig {
   errorMessage: string | undefined;
   latencyMs: number;
   retryAfterSeconds: number | undefined;
+  /**
+   * Where hostile SVG answers try to reach (TEXT_DEV_BEACON_URL): a server
+   * that must never be called. Default: an address nothing listens on.
+   */
+  beaconUrl: string;
 }
 
 /** The local stand-in for the text and code models: a development tool. */
@@ -44,6 +50,7 @@ export function loadDevTextApiConfiguration(
     status: optionalInteger(env, 'TEXT_DEV_STATUS', 100, 599),
     errorMessage: read(env, 'TEXT_DEV_ERROR_MESSAGE'),
     latencyMs: integer(env, 'TEXT_DEV_LATENCY_MS', 0, 0, 3_600_000),
+    beaconUrl: read(env, 'TEXT_DEV_BEACON_URL') ?? 'http://127.0.0.1:9/beacon',
     retryAfterSeconds: optionalInteger(
       env,
       'TEXT_DEV_RETRY_AFTER_S',

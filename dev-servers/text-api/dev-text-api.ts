@@ -7,6 +7,11 @@ import {
 import type { AddressInfo } from 'node:net';
 import type { DevTextReplyKind } from './dev-text-api.config';
 import { instanceOf, strictSchemaRefusal } from './strict-schema';
+import {
+  HOSTILE_SVG_NAMES,
+  HOSTILE_SVGS,
+  type HostileSvgName,
+} from './hostile-svgs';
 
 /** The models the dev text API knows; any other is 404 model_not_found. */
 export const DEV_TEXT_MODELS = [
@@ -25,11 +30,18 @@ export interface DevTextReply {
   retryAfterSeconds?: number;
   /** An `answer` with exactly this text (a malformed or oversized one). */
   content?: string;
+  /**
+   * 'hostile-svg': which hostile SVG to answer an icon request with (by
+   * default each in turn).
+   */
+  hostile?: HostileSvgName;
 }
 
 export interface DevTextApiOptions {
   port?: number;
   defaultReply?: DevTextReply;
+  /** Where hostile SVG answers try to reach (hostile-svgs.ts). */
+  beaconUrl?: string;
 }
 
 /** One chat completion request as the dev API received it. */
@@ -64,10 +76,12 @@ const providerError = (
 export class DevTextApi {
   readonly requests: RecordedChatRequest[] = [];
   private readonly queued: DevTextReply[] = [];
+  private hostileTurn = 0;
 
   private constructor(
     private readonly server: Server,
     private readonly defaultReply: DevTextReply,
+    private readonly beaconUrl: string,
   ) {}
 
   static async start(options: DevTextApiOptions = {}): Promise<DevTextApi> {
@@ -75,6 +89,7 @@ export class DevTextApi {
     const api = new DevTextApi(
       server,
       options.defaultReply ?? { kind: 'answer' },
+      options.beaconUrl ?? 'http://127.0.0.1:9/beacon',
     );
     server.on(
       'request',
@@ -200,6 +215,19 @@ export class DevTextApi {
         });
         response.end('<html><body>Bad gateway</body></html>');
         return;
+      case 'hostile-svg': {
+        // Only an icon request is answered hostile SVG; others as usual.
+        if (!isIconRequest(body)) {
+          return send(200, completion(body, answerFor(body), null));
+        }
+        const name =
+          reply.hostile ??
+          HOSTILE_SVG_NAMES[this.hostileTurn++ % HOSTILE_SVG_NAMES.length];
+        return send(
+          200,
+          completion(body, HOSTILE_SVGS[name](this.beaconUrl), null),
+        );
+      }
       case 'refusal':
         return send(
           200,
@@ -210,7 +238,11 @@ export class DevTextApi {
           200,
           completion(
             body,
-            isJsonRequest(body) ? '{"tagline":""}' : 'Sure! Here is a page.',
+            isJsonRequest(body)
+              ? '{"tagline":""}'
+              : isIconRequest(body)
+                ? 'Sure! Here is an icon.'
+                : 'Sure! Here is a page.',
             null,
           ),
         );
@@ -344,7 +376,32 @@ function wireframeSectionsIn(
 const escapeHtml = (text: string) =>
   text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
+/** The service asks for an icon with a user message starting "Icon: …". */
+function iconNameIn(body: Record<string, unknown>): string | undefined {
+  const messages = body.messages as Array<{ role?: string; content?: unknown }>;
+  for (const message of messages) {
+    if (message.role !== 'user') continue;
+    const name = /^Icon: ([a-z0-9-]+)$/m.exec(String(message.content))?.[1];
+    if (name) return name;
+  }
+  return undefined;
+}
+
+const isIconRequest = (body: Record<string, unknown>): boolean =>
+  iconNameIn(body) !== undefined;
+
+/**
+ * An icon as a code model writes one: an SVG on the 24×24 grid in a ```svg
+ * fence, its shape told by the name's length so two icons differ.
+ */
+function iconAnswer(name: string): string {
+  const corner = 2 + (name.length % 5);
+  return `\`\`\`svg\n<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 24 24" fill="none" stroke="currentColor" stroke-width="2"><rect x="3" y="3" width="18" height="18" rx="${corner}"/><path d="M8 12h8M12 8v8"/></svg>\n\`\`\``;
+}
+
 function answerFor(body: Record<string, unknown>): string {
+  const icon = iconNameIn(body);
+  if (icon !== undefined) return iconAnswer(icon);
   const name = nameIn(body);
   const format = body.response_format as
     { json_schema?: { name?: unknown; schema?: unknown } } | undefined;

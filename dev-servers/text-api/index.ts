@@ -5,3 +5,8 @@ export {
   type DevTextReply,
   type RecordedChatRequest,
 } from './dev-text-api';
+export {
+  HOSTILE_SVG_NAMES,
+  HOSTILE_SVGS,
+  type HostileSvgName,
+} from './hostile-svgs';

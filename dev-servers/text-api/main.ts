@@ -4,8 +4,8 @@ import { loadDevTextApiConfiguration } from './dev-text-api.config';
 
 /**
  * `npm run text-api:dev`: the local text and code model API on
- * 127.0.0.1:TEXT_DEV_PORT (default 4030), so marketing copy and landing
- * pages are written without a paid key.
+ * 127.0.0.1:TEXT_DEV_PORT (default 4030), so marketing copy, landing
+ * pages and icons are written without a paid key.
  */
 runDevServer(
   'DevTextApi',
@@ -13,6 +13,7 @@ runDevServer(
     const config = loadDevTextApiConfiguration();
     return DevTextApi.start({
       port: config.port,
+      beaconUrl: config.beaconUrl,
       defaultReply: {
         kind: config.reply,
         status: config.status,

@@ -280,7 +280,7 @@ export const GetAssetContentEndpoint = () =>
       name: 'size',
       required: false,
       description:
-        'A square PNG rendition instead of the kept bytes (the image contained, transparent padding), in the sizes of a fixed ladder: 16, 32, 48, 64, 128, 180, 192, 256, 512 and 1024 pixels a side; any other size from 16 to 1024 is answered with the next step up. Made once per asset and step and kept. PNG, JPEG and WebP assets, and wireframes (their preview, drawn by the service); others: 400. With AUTH_MODE=oidc the URL must still carry its expiry and signature.',
+        'A square PNG rendition instead of the kept bytes (the image contained, transparent padding), in the sizes of a fixed ladder: 16, 24, 32, 48, 64, 96, 128, 180, 192, 256, 512 and 1024 pixels a side; any other size from 16 to 1024 is answered with the next step up. Made once per asset and step and kept. PNG, JPEG, WebP and SVG assets (an SVG is drawn with bundled fonts only), and wireframes (their preview, drawn by the service); others: 400. With AUTH_MODE=oidc the URL must still carry its expiry and signature.',
       schema: { type: 'integer', minimum: 16, maximum: 1024, example: 32 },
     }),
     ApiHeader({

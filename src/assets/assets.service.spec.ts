@@ -510,6 +510,30 @@ describe('AssetsService', () => {
       ]);
     });
 
+    it("an SVG icon keeps the size its task states (SVG's bytes say none)", async () => {
+      const { service, rows, transaction } = await build();
+      const staged = await service.stageResult(
+        { projectId: PROJECT, sectionId: null },
+        {
+          ...result('i'),
+          kind: 'icon',
+          contentType: 'image/svg+xml',
+          bytes: Buffer.from('<svg xmlns="http://www.w3.org/2000/svg"/>'),
+          fileName: 'cart.svg',
+          size: { width: 24, height: 24 },
+        },
+        new AbortController().signal,
+      );
+      await staged.keepIn(transaction as never);
+      const icon = rows.insert.mock.calls.at(-1)![1] as AssetRecord;
+      expect([icon.kind, icon.fileName, icon.width, icon.height]).toEqual([
+        'icon',
+        'cart.svg',
+        24,
+        24,
+      ]);
+    });
+
     it("a task's result is kept only while the project has room for one more", async () => {
       const { service, rows, transaction } = await build();
       const staged = await stage(service, result('a'));

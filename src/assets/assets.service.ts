@@ -96,6 +96,11 @@ export interface ProducedAsset {
   replaces?: string;
   /** Its name (a brand-kit file's); else the default (asset-file-names.ts). */
   fileName?: string;
+  /**
+   * Its size where the bytes do not say it (an SVG icon's grid); else read
+   * from a raster's header.
+   */
+  size?: { width: number; height: number };
 }
 
 /** Told as the model of an uploaded image: no model made it. */
@@ -487,7 +492,7 @@ export class AssetsService {
       createdAt: new Date().toISOString(),
       fileName:
         result.fileName ?? defaultFileName(result.kind, id, result.contentType),
-      ...sizeOfImage(result.bytes),
+      ...(result.size ?? sizeOfImage(result.bytes)),
     };
     const bytes = await this.bytes.stage(
       { ...record, assetId: record.id, bytes: result.bytes },

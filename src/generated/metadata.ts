@@ -16,6 +16,7 @@ export default async () => {
     ['./text-generation/dto/landing-page-input.dto']: require('../text-generation/dto/landing-page-input.dto'),
     ['./brand-kit/dto/brand-kit-input.dto']: require('../brand-kit/dto/brand-kit-input.dto'),
     ['./wireframes/dto/wireframe-input.dto']: require('../wireframes/dto/wireframe-input.dto'),
+    ['./icons/dto/icon-set-input.dto']: require('../icons/dto/icon-set-input.dto'),
     ['./events/dto/create-ticket.dto']: require('../events/dto/create-ticket.dto'),
     ['./common/http/reply']: require('../common/http/reply'),
   };
@@ -37,6 +38,7 @@ export default async () => {
                   'landing-page',
                   'brand-kit',
                   'wireframe',
+                  'icon',
                 ],
               },
               contentType: { required: true, type: () => String },
@@ -98,6 +100,7 @@ export default async () => {
                   'brand-kit',
                   'wireframe',
                   'logo-edit',
+                  'icon-set',
                 ],
               },
               agentId: { required: true, type: () => String, nullable: true },
@@ -934,6 +937,15 @@ export default async () => {
           },
         ],
         [
+          Promise.resolve(require('../icons/dto/icon-set-input.dto')),
+          {
+            IconSetInputDto: {
+              names: { required: true, type: () => [String], minItems: 1 },
+              style: { required: false, enum: ['outline', 'solid', 'duotone'] },
+            },
+          },
+        ],
+        [
           Promise.resolve(require('../tasks/dto/logo-task-input.dto')),
           {
             LogoTaskInputDto: {
@@ -980,6 +992,7 @@ export default async () => {
                   'brand-kit',
                   'wireframe',
                   'logo-edit',
+                  'icon-set',
                 ],
               },
               input: {
@@ -1054,6 +1067,13 @@ export default async () => {
                 required: false,
                 type: () =>
                   t['./wireframes/dto/wireframe-input.dto'].WireframeInputDto,
+              },
+            },
+            CreateIconSetTaskDto: {
+              type: { required: true, enum: ['icon-set'] },
+              input: {
+                required: true,
+                type: () => t['./icons/dto/icon-set-input.dto'].IconSetInputDto,
               },
             },
           },

@@ -261,6 +261,16 @@ describe('LogoService', () => {
     expect(vector.service.formatFor('svg')).toBe('svg');
   });
 
+  it('draws icons only with a model that draws SVG (Recraft vector), never a GPT image model', async () => {
+    expect((await build()).service.drawsSvg).toBe(false);
+    expect((await build({ model: 'gpt-image-2' })).service.drawsSvg).toBe(
+      false,
+    );
+    expect(
+      (await build({ model: 'recraftv4_1_vector' })).service.drawsSvg,
+    ).toBe(true);
+  });
+
   it('a call still running at IMAGE_API_DEADLINE_MS is aborted with the timeout message', async () => {
     jest.useFakeTimers();
     try {

@@ -198,6 +198,11 @@ export class LogoService implements OnApplicationBootstrap {
     };
   }
 
+  /** IMAGE_MODEL draws SVG (Recraft's vector models): icons are asked of it. */
+  get drawsSvg(): boolean {
+    return this.formats.includes('svg');
+  }
+
   /**
    * The format to ask IMAGE_MODEL for: the one asked, else PNG, or SVG for a
    * model that draws nothing else. 400 (before anything is paid) for SVG

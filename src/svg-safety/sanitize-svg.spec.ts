@@ -168,6 +168,75 @@ describe('sanitizeSvg', () => {
     expectInert(clean(attempts[0]));
   });
 
+  describe('known bypasses of filtering sanitizers', () => {
+    it.each<[string, string, string]>([
+      [
+        'xlink rebound to another prefix',
+        `<svg ${NS} xmlns:l="http://www.w3.org/1999/xlink"><use l:href="http://evil.example/x.svg#a"/></svg>`,
+        svg('<use/>'),
+      ],
+      [
+        'use of another document by a relative or rooted path',
+        svg(
+          '<use href="other.svg#a"/><use href="/x.svg#a"/><use href="  #a  "/>',
+        ),
+        svg('<use/><use/><use href="#a"/>'),
+      ],
+      [
+        'CSS url() in capitals, quoted, or spelled with a character reference',
+        svg(
+          `<rect style="fill:URL(http://evil.example/x)"/><rect fill="URL( 'http://evil.example/x' )"/><rect style="fill:&#x75;rl(http://evil.example)"/><rect fill="&#117;rl(http://evil.example)"/>`,
+        ),
+        svg('<rect/><rect/><rect/><rect/>'),
+      ],
+      [
+        'a stylesheet import hidden in CDATA, a url() hidden by a CSS escape',
+        svg(
+          "<style><![CDATA[@import 'http://evil.example/x.css';]]></style><style>rect{fill:u\\72l(http://evil.example)}</style>",
+        ),
+        svg(''),
+      ],
+      [
+        'a second url() after an in-document one, a url() quoted by a reference',
+        svg(
+          '<rect fill="url(#a) url(http://evil.example)"/><rect filter="url(&quot;http://evil.example&quot;)"/><rect mask="url(&#x23;a)"/>',
+        ),
+        svg('<rect/><rect/><rect mask="url(#a)"/>'),
+      ],
+      [
+        'a prefixed inner svg holding script, an inner svg with onload',
+        svg(
+          '<svg:svg xmlns:svg="http://www.w3.org/2000/svg"><svg:script>alert(1)</svg:script></svg:svg><svg onload="alert(1)"><circle r="1"/></svg>',
+        ),
+        svg('<svg><circle r="1"/></svg>'),
+      ],
+      [
+        'escaped markup in text, xml:base to another origin',
+        svg(
+          '<text>&#60;script&#62;alert(1)&#60;/script&#62;</text><rect xml:base="http://evil.example/"/>',
+        ),
+        svg('<text>&lt;script&gt;alert(1)&lt;/script&gt;</text><rect/>'),
+      ],
+      [
+        'a custom property carrying a url()',
+        svg('<use href="#a" style="fill:red;--x:url(http://evil.example)"/>'),
+        svg('<use href="#a"/>'),
+      ],
+      [
+        'paint servers and text paths inheriting from another document',
+        svg(
+          '<linearGradient id="g" href="http://evil.example/g.svg#x"/><pattern xlink:href="data:x"/><textPath href="http://evil.example#p"/>',
+        ),
+        svg('<linearGradient id="g"/><pattern/><textPath/>'),
+      ],
+    ])('%s', (_, attempt, expected) => {
+      const output = clean(attempt);
+      expect(output).toBe(expected);
+      // Escaped markup is text: it may spell "script" and run nothing.
+      if (!expected.includes('&lt;')) expectInert(output);
+    });
+  });
+
   it.each<[string, string, SvgRefusal]>([
     [
       'billion laughs',

@@ -1,3 +1,5 @@
+import { SVG_PRESENTATION_ATTRIBUTES } from './svg-allow-list';
+
 /**
  * CSS inside an SVG, the `style` attribute and the `<style>` element: what
  * could load something (`url()` other than an in-document `#id`,
@@ -20,48 +22,13 @@ export function isRiskyCss(css: string): boolean {
 
 /**
  * CSS properties a `style` attribute keeps: the presentation attributes
- * SVG defines, as CSS. A declaration of any other property is dropped.
+ * the allow-list keeps (svg-allow-list.ts), as CSS, and three CSS-only ones. A declaration of any other property is dropped.
  */
 const STYLE_PROPERTIES: ReadonlySet<string> = new Set([
-  'fill',
-  'fill-opacity',
-  'fill-rule',
-  'stroke',
-  'stroke-width',
-  'stroke-linecap',
-  'stroke-linejoin',
-  'stroke-miterlimit',
-  'stroke-dasharray',
-  'stroke-dashoffset',
-  'stroke-opacity',
-  'opacity',
-  'color',
-  'display',
-  'visibility',
-  'clip-path',
-  'clip-rule',
-  'mask',
-  'filter',
-  'stop-color',
-  'stop-opacity',
-  'flood-color',
-  'flood-opacity',
-  'font-family',
-  'font-size',
-  'font-style',
-  'font-variant',
-  'font-weight',
-  'text-anchor',
-  'text-decoration',
-  'dominant-baseline',
-  'letter-spacing',
-  'word-spacing',
-  'paint-order',
-  'vector-effect',
-  'shape-rendering',
+  ...SVG_PRESENTATION_ATTRIBUTES,
+  // CSS properties that have no attribute form.
   'mix-blend-mode',
   'isolation',
-  'transform',
   'transform-origin',
 ]);
 

@@ -13,6 +13,7 @@ import { TaskEngineModule } from './engine/task-engine.module';
 import { LandingPageTask } from './kinds/landing-page-task';
 import { LogoEditTask } from './kinds/logo-edit-task';
 import { BrandKitTask } from './kinds/brand-kit-task';
+import { IconSetTask } from './kinds/icon-set-task';
 import { BrandKitModule } from '../brand-kit/brand-kit.module';
 import { LogoTask } from './kinds/logo-task';
 import { MarketingCopyTask } from './kinds/marketing-copy-task';
@@ -59,6 +60,7 @@ import { WorkerRoleMiddleware } from './worker-role.middleware';
     BrandKitTask,
     KeptContent,
     WireframeTask,
+    IconSetTask,
     {
       provide: TASK_KINDS,
       inject: [
@@ -68,6 +70,7 @@ import { WorkerRoleMiddleware } from './worker-role.middleware';
         LogoEditTask,
         BrandKitTask,
         WireframeTask,
+        IconSetTask,
       ],
       useFactory: (...kinds: TaskKind[]) => kinds,
     },

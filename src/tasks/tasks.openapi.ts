@@ -65,7 +65,7 @@ export const CreateTaskEndpoint = () =>
       summary:
         "Run a task: one of the project's agents works in the background",
       description:
-        'logo: the DESIGN agent draws `count` (1-4) candidate logos into LOGO; marketing-copy: the MARKETING agent writes {tagline, description, posts} into MARKETING; landing-page: the CODE agent writes a self-contained HTML page into CODE (served sandboxed). Answers at once with the task QUEUED; poll its Location until SUCCEEDED, FAILED or CANCELLED. The task is queued in the transaction that stores it: once answered it is never lost.',
+        'logo: the DESIGN agent draws `count` (1-4) candidate logos into LOGO; marketing-copy: the MARKETING agent writes {tagline, description, posts} into MARKETING; landing-page: the CODE agent writes a self-contained HTML page into CODE (served sandboxed); icon-set: the DESIGN agent makes one 24×24 SVG icon per name into ICONS (Lucide’s restyled to the brand, the others drawn by a model, every one rebuilt from an allow-list and served sandboxed). Answers at once with the task QUEUED; poll its Location until SUCCEEDED, FAILED or CANCELLED. The task is queued in the transaction that stores it: once answered it is never lost.',
       operationId: 'createTask',
     }),
     PROJECT_ID_PARAM,

@@ -9,7 +9,7 @@ export interface StoredTask {
   status: string;
   attempts: number;
   /** Parsed from its JSON column. */
-  input: { count?: number };
+  input: { count?: number; names?: string[] };
   assetIds: string[];
   error: { code: string; message: string } | null;
 }
@@ -42,7 +42,7 @@ const toTask = (row: TaskSqlRow): StoredTask => ({
   projectId: row.projectId,
   status: row.status,
   attempts: Number(row.attempts),
-  input: JSON.parse(row.input) as { count?: number },
+  input: JSON.parse(row.input) as { count?: number; names?: string[] },
   assetIds: JSON.parse(row.assetIds) as string[],
   error: row.error
     ? (JSON.parse(row.error) as { code: string; message: string })

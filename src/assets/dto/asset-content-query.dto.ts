@@ -18,7 +18,7 @@ export class AssetContentQuery {
     minimum: RENDITION_MIN,
     maximum: RENDITION_MAX,
     description:
-      'A square PNG of this many pixels a side (the image contained, transparent padding) instead of the kept bytes; PNG, JPEG and WebP assets only',
+      'A square PNG of this many pixels a side (the image contained, transparent padding) instead of the kept bytes; PNG, JPEG, WebP and SVG assets only',
     example: 32,
   })
   @Optional()

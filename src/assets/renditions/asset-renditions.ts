@@ -24,6 +24,7 @@ import { drawnRendition } from './drawn-rendition';
 import { inImageTurn, squarePng } from './image-work';
 import { RecentRenditions } from './recent-renditions';
 import { ladderStepFor } from './rendition-ladder';
+import { svgSquarePng } from './svg-png';
 import { RenditionLine } from './rendition-line';
 
 /**
@@ -39,10 +40,13 @@ export const RASTER_TYPES: ReadonlySet<string> = new Set([
   'image/webp',
 ]);
 
+/** SVG, drawn by resvg (svg-png.ts); kept SVGs were rebuilt safe. */
+const SVG_TYPE = 'image/svg+xml';
+
 /**
- * 400 {error:"Invalid input"}: `size` on an asset that is not a raster
- * image or a wireframe (other JSON, HTML, an icon; SVG later): it names
- * the `size` parameter as
+ * 400 {error:"Invalid input"}: `size` on an asset that is not an image
+ * or a wireframe (other JSON, HTML, an .ico): it names the `size`
+ * parameter as
  * the rule broken, as an out-of-range size does.
  */
 export class NoRenditionException extends InputValidationException {
@@ -51,7 +55,7 @@ export class NoRenditionException extends InputValidationException {
       {
         path: ['size'],
         message:
-          'Only PNG, JPEG and WebP images and wireframes have renditions',
+          'Only PNG, JPEG, WebP and SVG assets and wireframes have renditions',
         code: 'custom',
       },
     ]);
@@ -147,8 +151,13 @@ export class AssetRenditions {
     }
     const asset = await this.rows.find(projectId, assetId);
     if (!asset) throw new AssetNotFoundException();
-    if (!RASTER_TYPES.has(asset.contentType) && !DRAWN_KINDS.has(asset.kind))
+    if (
+      !RASTER_TYPES.has(asset.contentType) &&
+      asset.contentType !== SVG_TYPE &&
+      !DRAWN_KINDS.has(asset.kind)
+    ) {
       throw new NoRenditionException();
+    }
     const secondsLeft = this.urls.secondsLeft(signature);
     const step = ladderStepFor(size);
     const key = `${assetId}:${step}`;
@@ -177,7 +186,9 @@ export class AssetRenditions {
       const original = await this.readWhole(asset);
       const made = DRAWN_KINDS.has(asset.kind)
         ? drawnRendition(original, step)
-        : squarePng(original, step);
+        : asset.contentType === SVG_TYPE
+          ? svgSquarePng(original, step)
+          : squarePng(original, step);
       return made.catch((error: unknown) => {
         this.logger.warn(
           `Asset ${asset.id} cannot be rendered: ${error instanceof Error ? error.message : String(error)}`,

@@ -117,17 +117,20 @@ describe('RenditionLine', () => {
 describe('the rendition ladder', () => {
   it('serves a size between steps with the next step up, and a step with itself', () => {
     expect(ladderStepFor(16)).toBe(16);
-    expect(ladderStepFor(17)).toBe(32);
+    expect(ladderStepFor(17)).toBe(24);
+    expect(ladderStepFor(24)).toBe(24);
+    expect(ladderStepFor(25)).toBe(32);
+    expect(ladderStepFor(65)).toBe(96);
     expect(ladderStepFor(33)).toBe(48);
     expect(ladderStepFor(181)).toBe(192);
     expect(ladderStepFor(513)).toBe(1024);
     expect(ladderStepFor(1024)).toBe(1024);
   });
 
-  it('gives at most ten renditions to the 1,009 sizes from 16 to 1024', () => {
+  it('gives at most twelve renditions to the 1,009 sizes from 16 to 1024', () => {
     const steps = new Set<number>();
     for (let size = 16; size <= 1024; size++) steps.add(ladderStepFor(size));
     expect([...steps]).toEqual(RENDITION_LADDER);
-    expect(steps.size).toBe(10);
+    expect(steps.size).toBe(12);
   });
 });

@@ -1,5 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { BrandKitInputDto } from '../../brand-kit/dto/brand-kit-input.dto';
+import { IconSetInputDto } from '../../icons/dto/icon-set-input.dto';
 import { registerUnionSchema } from '../../docs/union-schema';
 import { LandingPageInputDto } from '../../text-generation/dto/landing-page-input.dto';
 import { MarketingCopyInputDto } from '../../text-generation/dto/marketing-copy-input.dto';
@@ -86,6 +87,17 @@ export class CreateWireframeTaskDto {
   input?: WireframeInputDto;
 }
 
+export class CreateIconSetTaskDto {
+  @TYPE('icon-set')
+  type: 'icon-set';
+  @ApiProperty({
+    type: () => IconSetInputDto,
+    description:
+      'The icons to make (1-24 names) and their style. Unknown fields are stripped.',
+  })
+  input: IconSetInputDto;
+}
+
 /** The schema of each task type's request. */
 export const CREATE_TASK_DTOS = {
   logo: () => CreateLogoTaskDto,
@@ -94,6 +106,7 @@ export const CREATE_TASK_DTOS = {
   'landing-page': () => CreateLandingPageTaskDto,
   'brand-kit': () => CreateBrandKitTaskDto,
   wireframe: () => CreateWireframeTaskDto,
+  'icon-set': () => CreateIconSetTaskDto,
 } satisfies Record<TaskType, () => unknown>;
 
 /** The union's name: the body schema the route has always named. */

@@ -14,6 +14,7 @@ export const TASK_TYPES = [
   'logo-edit',
   'brand-kit',
   'wireframe',
+  'icon-set',
 ] as const;
 export type TaskType = (typeof TASK_TYPES)[number];
 
@@ -116,7 +117,7 @@ export class TaskDto {
     enum: TASK_TYPES,
     enumName: 'TaskType',
     description:
-      'logo: the DESIGN agent draws logo candidates into LOGO; marketing-copy: the MARKETING agent writes copy into MARKETING; landing-page: the CODE agent writes a landing page into CODE; logo-edit: the DESIGN agent draws variations of a kept logo into LOGO; brand-kit: the DESIGN agent makes favicon, icons, social image and mono/inverse logos from a logo into ICONS (no model call).',
+      "logo: the DESIGN agent draws logo candidates into LOGO; marketing-copy: the MARKETING agent writes copy into MARKETING; landing-page: the CODE agent writes a landing page into CODE (following the chosen wireframe); logo-edit: the DESIGN agent draws variations of a kept logo into LOGO; brand-kit: the DESIGN agent makes favicon, icons, social image and mono/inverse logos from a logo into ICONS (no model call); wireframe: the CODE agent plans the site's pages into WIREFRAME (typed sections, JSON); icon-set: the DESIGN agent makes one SVG icon per name into ICONS (Lucide’s, restyled, or drawn by a model).",
     example: 'logo',
   })
   type: TaskType;

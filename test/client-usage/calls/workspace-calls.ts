@@ -53,7 +53,11 @@ export type TaskRequest =
       input: { assetId: string; instructions: string; count?: number };
     }
   | { type: 'brand-kit'; input?: Record<string, never> }
-  | { type: 'wireframe'; input?: { pages?: string[]; notes?: string } };
+  | { type: 'wireframe'; input?: { pages?: string[]; notes?: string } }
+  | {
+      type: 'icon-set';
+      input: { names: string[]; style?: 'outline' | 'solid' | 'duotone' };
+    };
 
 export interface ListQuery {
   userId?: string;

@@ -32,6 +32,8 @@ const MAX_ATTEMPTS = 3;
 /** The last restart's drain: the newest lease runs out, then the backlog runs. */
 const DRAIN_MS = (LEASE_S + 50) * 1000;
 const JSON_HEADERS = { 'content-type': 'application/json' };
+/** Lucide's: an icon set of them calls no model. */
+const ICON_NAMES = ['search', 'house'];
 
 const sleep = (ms: number) =>
   new Promise<void>((resolve) => setTimeout(resolve, ms));
@@ -111,7 +113,11 @@ describe(`Task crash safety on ${TEST_DATABASE} (reliability)`, () => {
     expect(answer.status).toBe(200);
   }
 
-  /** One client: logo tasks into its project, a few a second, until stopped. */
+  /**
+   * One client: tasks into its project, a few a second, until stopped:
+   * mostly logo tasks, and icon sets of Lucide names (no model call, so
+   * they run briefly and a kill lands on some of them).
+   */
   async function runClient(
     client: HttpClient,
     projectId: string,
@@ -120,7 +126,10 @@ describe(`Task crash safety on ${TEST_DATABASE} (reliability)`, () => {
     refused: string[],
   ): Promise<void> {
     while (!stopped()) {
-      const wireframe = random() < 0.25;
+      // One task in five a wireframe, one in five an icon set, else logos.
+      const pick = random();
+      const wireframe = pick < 0.2;
+      const icons = !wireframe && pick < 0.4;
       const count = wireframe ? 1 : 1 + Math.floor(random() * 2);
       try {
         const answer = await client.send({
@@ -130,15 +139,20 @@ describe(`Task crash safety on ${TEST_DATABASE} (reliability)`, () => {
           body: JSON.stringify(
             wireframe
               ? { type: 'wireframe', input: { pages: ['home', 'pricing'] } }
-              : {
-                  type: 'logo',
-                  input: {
-                    companyName: 'Crash Co',
-                    style: 'modern',
-                    colors: ['#1E40AF'],
-                    count,
+              : icons
+                ? {
+                    type: 'icon-set',
+                    input: { names: ICON_NAMES.slice(0, count) },
+                  }
+                : {
+                    type: 'logo',
+                    input: {
+                      companyName: 'Crash Co',
+                      style: 'modern',
+                      colors: ['#1E40AF'],
+                      count,
+                    },
                   },
-                },
           ),
         });
         if (answer.status === 202) {
@@ -323,8 +337,8 @@ function problemsOf(
   for (const { id, count } of acknowledged) {
     const task = byId.get(id);
     if (!task) problems.push(`acknowledged task ${id} was lost`);
-    else if ((task.input.count ?? 1) !== count) {
-      problems.push(`task ${id} asks for ${task.input.count}, sent ${count}`);
+    else if (resultsOf(task) !== count) {
+      problems.push(`task ${id} asks for ${resultsOf(task)}, sent ${count}`);
     }
   }
   const named = new Set<string>();
@@ -333,7 +347,7 @@ function problemsOf(
     if (task.attempts < 1 || task.attempts > MAX_ATTEMPTS) {
       problems.push(`${where}: attempts out of 1..${MAX_ATTEMPTS}`);
     }
-    const count = task.input.count ?? 1;
+    const count = resultsOf(task);
     // Results are kept as they are made: a task that failed keeps those it
     // made before, each a real asset of its project, never more than asked.
     for (const assetId of task.assetIds) {
@@ -368,3 +382,7 @@ function problemsOf(
   }
   return problems;
 }
+
+/** How many results a stored task asks for: a logo's count, an icon set's names. */
+const resultsOf = (task: StoredTask): number =>
+  task.input.names?.length ?? task.input.count ?? 1;

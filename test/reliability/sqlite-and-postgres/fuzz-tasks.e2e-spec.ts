@@ -108,13 +108,20 @@ const validTaskBody = fc.constantFrom(
   { type: 'marketing-copy', input: { tone: 'dry' } },
   { type: 'landing-page' },
   { type: 'wireframe', input: { pages: ['home', 'pricing'], notes: 'Fuzz' } },
+  { type: 'icon-set', input: { names: ['search', 'cart'], style: 'duotone' } },
 );
 
 const taskBody = fc.oneof(
   fc.record(
     {
       type: fc.oneof(
-        fc.constantFrom('logo', 'marketing-copy', 'landing-page', 'wireframe'),
+        fc.constantFrom(
+          'logo',
+          'marketing-copy',
+          'landing-page',
+          'wireframe',
+          'icon-set',
+        ),
         fc.jsonValue(),
       ),
       input: fc.oneof(
@@ -126,7 +133,16 @@ const taskBody = fc.oneof(
         fc.record(
           {
             companyName: fc.oneof(fc.string(), fc.jsonValue()),
-            style: fc.oneof(fc.constantFrom('modern', 'playful'), fc.string()),
+            style: fc.oneof(
+              fc.constantFrom(
+                'modern',
+                'playful',
+                'outline',
+                'solid',
+                'duotone',
+              ),
+              fc.string(),
+            ),
             colors: fc.oneof(
               fc.array(fc.string(), { maxLength: 6 }),
               fc.jsonValue(),
@@ -146,6 +162,16 @@ const taskBody = fc.oneof(
             notes: fc.oneof(
               fc.string({ maxLength: 2100 }),
               fc.constant('n'.repeat(2001)),
+              fc.jsonValue(),
+            ),
+            names: fc.oneof(
+              fc.array(
+                fc.oneof(
+                  fc.constantFrom('search', 'cart', 'house', 'a--b', 'Cart'),
+                  fc.string({ maxLength: 45 }),
+                ),
+                { maxLength: 30 },
+              ),
               fc.jsonValue(),
             ),
             __proto__: fc.jsonValue(),

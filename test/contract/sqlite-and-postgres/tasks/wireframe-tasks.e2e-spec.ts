@@ -199,7 +199,7 @@ describe.each(ASSET_STORES)('Wireframe tasks (ASSET_STORE=%s)', (kind) => {
       .get(`${pathOf(copyAsset.url)}?size=128`)
       .expect(400);
     expect(JSON.stringify(refused.body)).toContain(
-      'Only PNG, JPEG and WebP images and wireframes have renditions',
+      'Only PNG, JPEG, WebP and SVG assets and wireframes have renditions',
     );
   });
 

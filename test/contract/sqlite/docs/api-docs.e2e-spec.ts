@@ -474,6 +474,10 @@ describe('OpenAPI document', () => {
         schema: '#/components/schemas/WireframeInputDto',
         required: false,
       },
+      'icon-set': {
+        schema: '#/components/schemas/IconSetInputDto',
+        required: true,
+      },
     });
   });
 

@@ -67,6 +67,7 @@ export const bodies: Body[] = [
   { type: 'brand-kit' },
   { type: 'wireframe' },
   { type: 'wireframe', input: { pages: ['home', 'pricing'], notes: 'Three plans' } },
+  { type: 'icon-set', input: { names: ['search', 'cart'], style: 'duotone' } },
 ];
 export function statusOf(event: StreamEvent): string | undefined {
   if (event.type === 'task.updated') return event.data.task?.status ?? event.data.status;
@@ -80,6 +81,7 @@ const REFUSED: Record<string, string> = {
   'a logo task without input': `export const body: Body = { type: 'logo' };`,
   'a logo-edit task without input': `export const body: Body = { type: 'logo-edit' };`,
   'a wireframe task whose pages are not a list': `export const body: Body = { type: 'wireframe', input: { pages: 'home' } };`,
+  'an icon-set task without input': `export const body: Body = { type: 'icon-set' };`,
   'a task type that does not exist': `export const body: Body = { type: 'poem' };`,
   'a task status that does not exist': `export const done = (event: StreamEvent) => event.type === 'task.updated' && event.data.status === 'DONE';`,
 };
