@@ -579,7 +579,12 @@ export interface components {
      * @enum {string}
      */
     TaskType:
-      'logo' | 'marketing-copy' | 'landing-page' | 'logo-edit' | 'brand-kit';
+      | 'logo'
+      | 'marketing-copy'
+      | 'landing-page'
+      | 'logo-edit'
+      | 'brand-kit'
+      | 'graphics';
     /** @enum {string} */
     TaskStatus: 'QUEUED' | 'RUNNING' | 'SUCCEEDED' | 'FAILED' | 'CANCELLED';
     TaskProgressDto: {
@@ -778,7 +783,8 @@ export interface components {
      * @description What made it: a logo (image model, kept or made by a logo task), marketing copy (JSON: tagline, description, posts) or a landing page (a self-contained HTML page, served sandboxed), or a brand-kit file made from a logo (its `prompt` is the file's name in the kit, e.g. favicon.ico, then the logo it was made from).
      * @enum {string}
      */
-    AssetKind: 'logo' | 'marketing-copy' | 'landing-page' | 'brand-kit';
+    AssetKind:
+      'logo' | 'marketing-copy' | 'landing-page' | 'brand-kit' | 'graphic';
     AssetDto: {
       /**
        * @description The asset id (UUID).
@@ -1370,13 +1376,39 @@ export interface components {
       /** @description Optional: without `assetId`, the section's chosen logo (else the newest). Unknown fields are stripped. */
       input?: components['schemas']['BrandKitInputDto'];
     };
+    GraphicsInputDto: {
+      /**
+       * @description og 1200×630, x 1600×900, linkedin 1200×627, instagram 1080×1080, story 1080×1920 (composed, no model call), hero 1920×1080 (its background drawn by the image model). Default: the five social formats.
+       * @example [
+       *       "og",
+       *       "x",
+       *       "hero"
+       *     ]
+       */
+      formats?: ('og' | 'x' | 'linkedin' | 'instagram' | 'story' | 'hero')[];
+      /**
+       * @description The text on the graphics; by default the tagline of the project's latest marketing copy, else its name.
+       * @example Parcels across town in an hour
+       */
+      headline?: string;
+    };
+    CreateGraphicsTaskDto: {
+      /**
+       * @description discriminator enum property added by openapi-typescript
+       * @enum {string}
+       */
+      type: 'graphics';
+      /** @description Optional: the five social formats by default (hero only when asked), the headline by default the latest marketing copy's tagline, else the project's name. Unknown fields are stripped. */
+      input?: components['schemas']['GraphicsInputDto'];
+    };
     /** @description A task to run: `type` says which, and which `input` it takes (validated by that type’s rules) */
     CreateTaskDto:
       | components['schemas']['CreateLogoTaskDto']
       | components['schemas']['CreateLogoEditTaskDto']
       | components['schemas']['CreateMarketingCopyTaskDto']
       | components['schemas']['CreateLandingPageTaskDto']
-      | components['schemas']['CreateBrandKitTaskDto'];
+      | components['schemas']['CreateBrandKitTaskDto']
+      | components['schemas']['CreateGraphicsTaskDto'];
     TaskResponseDto: {
       task: components['schemas']['TaskDto'];
     };

@@ -15,6 +15,7 @@ export default async () => {
     ['./text-generation/dto/marketing-copy-input.dto']: require('../text-generation/dto/marketing-copy-input.dto'),
     ['./text-generation/dto/landing-page-input.dto']: require('../text-generation/dto/landing-page-input.dto'),
     ['./brand-kit/dto/brand-kit-input.dto']: require('../brand-kit/dto/brand-kit-input.dto'),
+    ['./graphics/dto/graphics-input.dto']: require('../graphics/dto/graphics-input.dto'),
     ['./events/dto/create-ticket.dto']: require('../events/dto/create-ticket.dto'),
     ['./common/http/reply']: require('../common/http/reply'),
   };
@@ -30,7 +31,13 @@ export default async () => {
               sectionId: { required: true, type: () => String, nullable: true },
               kind: {
                 required: true,
-                enum: ['logo', 'marketing-copy', 'landing-page', 'brand-kit'],
+                enum: [
+                  'logo',
+                  'marketing-copy',
+                  'landing-page',
+                  'brand-kit',
+                  'graphic',
+                ],
               },
               contentType: { required: true, type: () => String },
               byteSize: { required: true, type: () => Number },
@@ -90,6 +97,7 @@ export default async () => {
                   'landing-page',
                   'brand-kit',
                   'logo-edit',
+                  'graphics',
                 ],
               },
               agentId: { required: true, type: () => String, nullable: true },
@@ -926,6 +934,22 @@ export default async () => {
           },
         ],
         [
+          Promise.resolve(require('../graphics/dto/graphics-input.dto')),
+          {
+            GraphicsInputDto: {
+              formats: {
+                required: false,
+                type: () => [Object],
+                enum: ['x', 'og', 'linkedin', 'instagram', 'story', 'hero'],
+                isArray: true,
+                uniqueItems: true,
+                minItems: 1,
+              },
+              headline: { required: false, type: () => String },
+            },
+          },
+        ],
+        [
           Promise.resolve(require('../tasks/dto/logo-task-input.dto')),
           {
             LogoTaskInputDto: {
@@ -957,6 +981,7 @@ export default async () => {
                   'landing-page',
                   'brand-kit',
                   'logo-edit',
+                  'graphics',
                 ],
               },
               input: {
@@ -1023,6 +1048,14 @@ export default async () => {
                 required: false,
                 type: () =>
                   t['./brand-kit/dto/brand-kit-input.dto'].BrandKitInputDto,
+              },
+            },
+            CreateGraphicsTaskDto: {
+              type: { required: true, enum: ['graphics'] },
+              input: {
+                required: false,
+                type: () =>
+                  t['./graphics/dto/graphics-input.dto'].GraphicsInputDto,
               },
             },
           },

@@ -13,6 +13,7 @@ import { TaskEngineModule } from './engine/task-engine.module';
 import { LandingPageTask } from './kinds/landing-page-task';
 import { LogoEditTask } from './kinds/logo-edit-task';
 import { BrandKitTask } from './kinds/brand-kit-task';
+import { GraphicsTask } from './kinds/graphics-task';
 import { BrandKitModule } from '../brand-kit/brand-kit.module';
 import { LogoTask } from './kinds/logo-task';
 import { MarketingCopyTask } from './kinds/marketing-copy-task';
@@ -55,6 +56,7 @@ import { WorkerRoleMiddleware } from './worker-role.middleware';
     LandingPageTask,
     LogoEditTask,
     BrandKitTask,
+    GraphicsTask,
     {
       provide: TASK_KINDS,
       inject: [
@@ -63,6 +65,7 @@ import { WorkerRoleMiddleware } from './worker-role.middleware';
         LandingPageTask,
         LogoEditTask,
         BrandKitTask,
+        GraphicsTask,
       ],
       useFactory: (...kinds: TaskKind[]) => kinds,
     },

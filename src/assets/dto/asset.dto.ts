@@ -16,6 +16,7 @@ export const ASSET_KINDS = [
   'marketing-copy',
   'landing-page',
   'brand-kit',
+  'graphic',
 ] as const;
 export type AssetKind = (typeof ASSET_KINDS)[number];
 

@@ -1,6 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { BrandKitInputDto } from '../../brand-kit/dto/brand-kit-input.dto';
 import { registerUnionSchema } from '../../docs/union-schema';
+import { GraphicsInputDto } from '../../graphics/dto/graphics-input.dto';
 import { LandingPageInputDto } from '../../text-generation/dto/landing-page-input.dto';
 import { MarketingCopyInputDto } from '../../text-generation/dto/marketing-copy-input.dto';
 import { LogoEditInputDto } from './logo-edit-input.dto';
@@ -74,6 +75,17 @@ export class CreateBrandKitTaskDto {
   input?: BrandKitInputDto;
 }
 
+export class CreateGraphicsTaskDto {
+  @TYPE('graphics')
+  type: 'graphics';
+  @ApiPropertyOptional({
+    type: () => GraphicsInputDto,
+    description:
+      "Optional: the five social formats by default (hero only when asked), the headline by default the latest marketing copy's tagline, else the project's name. Unknown fields are stripped.",
+  })
+  input?: GraphicsInputDto;
+}
+
 /** The schema of each task type's request. */
 export const CREATE_TASK_DTOS = {
   logo: () => CreateLogoTaskDto,
@@ -81,6 +93,7 @@ export const CREATE_TASK_DTOS = {
   'marketing-copy': () => CreateMarketingCopyTaskDto,
   'landing-page': () => CreateLandingPageTaskDto,
   'brand-kit': () => CreateBrandKitTaskDto,
+  graphics: () => CreateGraphicsTaskDto,
 } satisfies Record<TaskType, () => unknown>;
 
 /** The union's name: the body schema the route has always named. */

@@ -12,6 +12,7 @@ import { MarketingCopyInputDto } from '../../text-generation/dto/marketing-copy-
 import { LogoEditInputDto } from './logo-edit-input.dto';
 import { LogoTaskInputDto } from './logo-task-input.dto';
 import { BrandKitInputDto } from '../../brand-kit/dto/brand-kit-input.dto';
+import { GraphicsInputDto } from '../../graphics/dto/graphics-input.dto';
 import { TASK_TYPES, type TaskType } from './task.dto';
 
 /**
@@ -26,6 +27,7 @@ import { TASK_TYPES, type TaskType } from './task.dto';
   LandingPageInputDto,
   LogoEditInputDto,
   BrandKitInputDto,
+  GraphicsInputDto,
 )
 export class CreateTaskDto {
   @ApiProperty({ enum: TASK_TYPES, enumName: 'TaskType', example: 'logo' })
@@ -40,9 +42,10 @@ export class CreateTaskDto {
       { $ref: getSchemaPath(LandingPageInputDto) },
       { $ref: getSchemaPath(LogoEditInputDto) },
       { $ref: getSchemaPath(BrandKitInputDto) },
+      { $ref: getSchemaPath(GraphicsInputDto) },
     ],
     description:
-      'logo: the logo request of POST /api/projects/{id}/logos plus count (1-4); marketing-copy: {tone?, audience?, language?}; landing-page: {} (it reads the project, its latest marketing copy and its chosen logo); logo-edit: {assetId, instructions, count?} (a kept logo of the project, what to change, 1-4 variations). Unknown fields are stripped.',
+      'logo: the logo request of POST /api/projects/{id}/logos plus count (1-4); marketing-copy: {tone?, audience?, language?}; landing-page: {} (it reads the project, its latest marketing copy and its chosen logo); logo-edit: {assetId, instructions, count?} (a kept logo of the project, what to change, 1-4 variations); graphics: {formats?, headline?} (og, x, linkedin, instagram, story by default; hero only when asked). Unknown fields are stripped.',
     example: {
       companyName: 'Acme',
       style: 'modern',

@@ -13,6 +13,7 @@ export const TASK_TYPES = [
   'landing-page',
   'logo-edit',
   'brand-kit',
+  'graphics',
 ] as const;
 export type TaskType = (typeof TASK_TYPES)[number];
 
