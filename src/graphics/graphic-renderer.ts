@@ -42,7 +42,12 @@ export function renderSvgToPng(
 ): Promise<Buffer> {
   return inImageTurn(async () => {
     signal?.throwIfAborted();
-    const image = await renderAsync(svg, RENDER_OPTIONS, signal);
+    // Not given the signal: resvg takes it by setting its `onabort` (the
+    // caller's own handler would be replaced) and throws an empty error
+    // when one signal is given to a second render. A render is a fraction
+    // of a second; the signal is checked on either side of it.
+    const image = await renderAsync(svg, RENDER_OPTIONS);
+    signal?.throwIfAborted();
     const { width, height } = image;
     return sharp(image.pixels, { raw: { width, height, channels: 4 } })
       .png()
