@@ -8,7 +8,8 @@ import { type RawSourceMap, trimSourceMap } from './source-map-trim';
  * Bundles the compiled service (dist/src, the output of `nest build`, which
  * keeps the decorator metadata and the Swagger plugin's additions that
  * esbuild alone would not produce) into dist/service: the launcher
- * (main.js), the service (app.js) and the logo decoder's worker thread.
+ * (main.js), the service (app.js), the logo decoder's worker thread and the
+ * graphics renderer's.
  * Starting from about 2,500 files read one by one to three.
  */
 
@@ -18,7 +19,9 @@ export const BUNDLE_DIR = join(ROOT, 'dist', 'service');
 
 /**
  * Packages left to Node's require, each for a reason:
- * - native addons, found by path at run time (better-sqlite3, sharp);
+ * - native addons, found by path at run time (better-sqlite3, sharp,
+ *   @resvg/resvg-js), and the font files graphics are drawn with
+ *   (dejavu-fonts-ttf, found through its package.json);
  * - modules OpenTelemetry patches as they are required (pg, pg-pool,
  *   ioredis): inside the bundle the patch would never see them;
  * - pino's transports run in a worker thread that loads them by name;
@@ -27,6 +30,8 @@ export const BUNDLE_DIR = join(ROOT, 'dist', 'service');
 const KEPT_EXTERNAL = [
   'better-sqlite3',
   'sharp',
+  '@resvg/resvg-js',
+  'dejavu-fonts-ttf',
   'pg',
   'pg-pool',
   'ioredis',
@@ -108,6 +113,11 @@ export async function bundleService(): Promise<void> {
       main: join(COMPILED, 'start', 'launch.js'),
       app: join(COMPILED, 'main.js'),
       'base64-answer.worker': join(COMPILED, 'logo', 'base64-answer.worker.js'),
+      'graphic-render.worker': join(
+        COMPILED,
+        'graphics',
+        'graphic-render.worker.js',
+      ),
     },
     outdir: BUNDLE_DIR,
     bundle: true,

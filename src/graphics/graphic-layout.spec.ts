@@ -9,7 +9,7 @@ import {
   layoutOf,
   type GraphicContent,
 } from './graphic-layout';
-import { renderSvgToPng } from './graphic-renderer';
+import { renderSvgToPng, stopGraphicRenderer } from './graphic-renderer';
 import { widthOf } from './headline-wrap';
 
 const HOSTILE =
@@ -56,6 +56,8 @@ const content = (
 });
 
 describe('graphic layout', () => {
+  afterAll(() => stopGraphicRenderer());
+
   it('escapes text for XML and drops the characters XML cannot hold', () => {
     expect(escapeXml(`a<b>&"c"'d'\u0000\u001f\ud800`)).toBe(
       'a&lt;b&gt;&amp;&quot;c&quot;&apos;d&apos;\ufffd',

@@ -1,5 +1,5 @@
 import { setTimeout as delay } from 'node:timers/promises';
-import { Inject, Injectable } from '@nestjs/common';
+import { Inject, Injectable, type OnApplicationShutdown } from '@nestjs/common';
 import type { ConfigType } from '@nestjs/config';
 import type { Readable } from 'node:stream';
 import { AssetBytes } from '../../assets/asset-bytes/asset-bytes';
@@ -21,7 +21,11 @@ import {
 } from '../../graphics/graphic-formats';
 import { coverPngOf, logoPngOf } from '../../graphics/graphic-images';
 import { graphicSvg, layoutOf } from '../../graphics/graphic-layout';
-import { renderSvgToPng, RENDERER } from '../../graphics/graphic-renderer';
+import {
+  renderSvgToPng,
+  RENDERER,
+  stopGraphicRenderer,
+} from '../../graphics/graphic-renderer';
 import { heroPrompt } from '../../graphics/hero-prompt';
 import { sniffImageType } from '../../image-store/image-type';
 import type { LogoImage } from '../../logo/generated-logo';
@@ -61,7 +65,7 @@ interface Brand {
  * neither words nor logo, and the same layout is placed on it.
  */
 @Injectable()
-export class GraphicsTask implements TaskKind {
+export class GraphicsTask implements TaskKind, OnApplicationShutdown {
   readonly type = 'graphics';
   readonly agentType = 'DESIGN';
   readonly sectionType = 'GRAPHICS';
@@ -76,6 +80,11 @@ export class GraphicsTask implements TaskKind {
     @Inject(logoConfig.KEY) config: ConfigType<typeof logoConfig>,
   ) {
     this.model = config.imageApi.model;
+  }
+
+  /** The renderer's worker thread goes with the application. */
+  onApplicationShutdown(): Promise<void> {
+    return stopGraphicRenderer();
   }
 
   prepare(

@@ -100,7 +100,7 @@ describe(`Task crash safety on ${TEST_DATABASE} (reliability)`, () => {
     expect(answer.status).toBe(200);
   }
 
-  /** One client: logo tasks into its project, a few a second, until stopped. */
+  /** One client: logo (and graphics) tasks into its project, a few a second, until stopped. */
   async function runClient(
     client: HttpClient,
     projectId: string,
@@ -115,15 +115,24 @@ describe(`Task crash safety on ${TEST_DATABASE} (reliability)`, () => {
           method: 'POST',
           path: `/api/projects/${projectId}/tasks`,
           headers: JSON_HEADERS,
-          body: JSON.stringify({
-            type: 'logo',
-            input: {
-              companyName: 'Crash Co',
-              style: 'modern',
-              colors: ['#1E40AF'],
-              count,
-            },
-          }),
+          // One task in four is a graphics set: composed without the image
+          // API, `count` formats, killed while it renders as well.
+          body: JSON.stringify(
+            random() < 0.25
+              ? {
+                  type: 'graphics',
+                  input: { formats: ['og', 'story'].slice(0, count) },
+                }
+              : {
+                  type: 'logo',
+                  input: {
+                    companyName: 'Crash Co',
+                    style: 'modern',
+                    colors: ['#1E40AF'],
+                    count,
+                  },
+                },
+          ),
         });
         if (answer.status === 202) {
           const { task } = JSON.parse(answer.text) as { task: { id: string } };

@@ -107,13 +107,14 @@ const validTaskBody = fc.constantFrom(
   },
   { type: 'marketing-copy', input: { tone: 'dry' } },
   { type: 'landing-page' },
+  { type: 'graphics', input: { formats: ['og'], headline: 'Fuzz <&> "Co"' } },
 );
 
 const taskBody = fc.oneof(
   fc.record(
     {
       type: fc.oneof(
-        fc.constantFrom('logo', 'marketing-copy', 'landing-page'),
+        fc.constantFrom('logo', 'marketing-copy', 'landing-page', 'graphics'),
         fc.jsonValue(),
       ),
       input: fc.oneof(
@@ -132,6 +133,17 @@ const taskBody = fc.oneof(
             ),
             count: fc.oneof(fc.integer({ min: -2, max: 8 }), fc.jsonValue()),
             tone: fc.string({ maxLength: 80 }),
+            formats: fc.oneof(
+              fc.array(
+                fc.oneof(
+                  fc.constantFrom('og', 'x', 'story', 'hero', 'banner'),
+                  fc.string(),
+                ),
+                { maxLength: 8 },
+              ),
+              fc.jsonValue(),
+            ),
+            headline: fc.oneof(fc.string({ maxLength: 140 }), fc.jsonValue()),
             __proto__: fc.jsonValue(),
           },
           { requiredKeys: [] },

@@ -470,6 +470,10 @@ describe('OpenAPI document', () => {
         schema: '#/components/schemas/BrandKitInputDto',
         required: false,
       },
+      graphics: {
+        schema: '#/components/schemas/GraphicsInputDto',
+        required: false,
+      },
     });
   });
 
