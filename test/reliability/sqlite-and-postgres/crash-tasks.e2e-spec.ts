@@ -301,6 +301,15 @@ describe(`Task crash safety on ${TEST_DATABASE} (reliability)`, () => {
  * or a lost last attempt, a success without exactly its assets, a task
  * naming an asset without a row or bytes, an asset no task names.
  */
+/** The results a task asks for: a logo task's count, a graphics task's formats. */
+function resultsOf(task: StoredTask): number {
+  const { count, formats } = task.input as {
+    count?: number;
+    formats?: unknown[];
+  };
+  return count ?? formats?.length ?? 1;
+}
+
 function problemsOf(
   acknowledged: Acknowledged[],
   tasks: StoredTask[],
@@ -316,8 +325,8 @@ function problemsOf(
   for (const { id, count } of acknowledged) {
     const task = byId.get(id);
     if (!task) problems.push(`acknowledged task ${id} was lost`);
-    else if ((task.input.count ?? 1) !== count) {
-      problems.push(`task ${id} asks for ${task.input.count}, sent ${count}`);
+    else if (resultsOf(task) !== count) {
+      problems.push(`task ${id} asks for ${resultsOf(task)}, sent ${count}`);
     }
   }
   const named = new Set<string>();
@@ -326,7 +335,7 @@ function problemsOf(
     if (task.attempts < 1 || task.attempts > MAX_ATTEMPTS) {
       problems.push(`${where}: attempts out of 1..${MAX_ATTEMPTS}`);
     }
-    const count = task.input.count ?? 1;
+    const count = resultsOf(task);
     // Results are kept as they are made: a task that failed keeps those it
     // made before, each a real asset of its project, never more than asked.
     for (const assetId of task.assetIds) {
