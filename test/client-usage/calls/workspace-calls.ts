@@ -52,7 +52,16 @@ export type TaskRequest =
       type: 'logo-edit';
       input: { assetId: string; instructions: string; count?: number };
     }
-  | { type: 'brand-kit'; input?: Record<string, never> };
+  | { type: 'brand-kit'; input?: Record<string, never> }
+  | {
+      type: 'graphics';
+      input?: {
+        formats?: Array<
+          'og' | 'x' | 'linkedin' | 'instagram' | 'story' | 'hero'
+        >;
+        headline?: string;
+      };
+    };
 
 export interface ListQuery {
   userId?: string;

@@ -65,6 +65,7 @@ export const bodies: Body[] = [
   { type: 'marketing-copy' },
   { type: 'landing-page' },
   { type: 'brand-kit' },
+  { type: 'graphics', input: { formats: ['og', 'hero'], headline: 'Launch day' } },
 ];
 export function statusOf(event: StreamEvent): string | undefined {
   if (event.type === 'task.updated') return event.data.task?.status ?? event.data.status;
