@@ -52,7 +52,7 @@ describe('ImageEditsClient.form', () => {
   );
   const source = {
     bytes: PNG,
-    type: { mediaType: 'image/png' as const, extension: 'png' },
+    type: { mediaType: 'image/png' as const, extension: 'png' as const },
   };
 
   it('asks for the size given (a graphic’s), else the logo’s 1024x1024', async () => {
