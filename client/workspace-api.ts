@@ -575,7 +575,7 @@ export interface components {
       code: components['schemas']['ErrorCode'];
     };
     /**
-     * @description logo: the DESIGN agent draws logo candidates into LOGO; marketing-copy: the MARKETING agent writes copy into MARKETING; landing-page: the CODE agent writes a landing page into CODE (following the chosen wireframe); logo-edit: the DESIGN agent draws variations of a kept logo into LOGO; brand-kit: the DESIGN agent makes favicon, icons, social image and mono/inverse logos from a logo into ICONS (no model call); wireframe: the CODE agent plans the site's pages into WIREFRAME (typed sections, JSON); icon-set: the DESIGN agent makes one SVG icon per name into ICONS (Lucide’s, restyled, or drawn by a model).
+     * @description logo: the DESIGN agent draws logo candidates into LOGO; marketing-copy: the MARKETING agent writes copy into MARKETING; landing-page: the CODE agent writes a landing page into CODE (following the chosen wireframe); logo-edit: the DESIGN agent draws variations of a kept logo into LOGO; brand-kit: the DESIGN agent makes favicon, icons, social image and mono/inverse logos from a logo into ICONS (no model call); wireframe: the CODE agent plans the site's pages into WIREFRAME (typed sections, JSON); icon-set: the DESIGN agent makes one SVG icon per name into ICONS (Lucide’s, restyled, or drawn by a model); graphics: the DESIGN agent composes social images (and a hero on an image-model background) into GRAPHICS.
      * @enum {string}
      */
     TaskType:
@@ -585,7 +585,8 @@ export interface components {
       | 'logo-edit'
       | 'brand-kit'
       | 'wireframe'
-      | 'icon-set';
+      | 'icon-set'
+      | 'graphics';
     /** @enum {string} */
     TaskStatus: 'QUEUED' | 'RUNNING' | 'SUCCEEDED' | 'FAILED' | 'CANCELLED';
     TaskProgressDto: {
@@ -609,7 +610,7 @@ export interface components {
       /** @example 019aa8f2-5f1c-7c3e-9a51-3c1f5d0b8e20 */
       projectId: string;
       /**
-       * @description logo: the DESIGN agent draws logo candidates into LOGO; marketing-copy: the MARKETING agent writes copy into MARKETING; landing-page: the CODE agent writes a landing page into CODE (following the chosen wireframe); logo-edit: the DESIGN agent draws variations of a kept logo into LOGO; brand-kit: the DESIGN agent makes favicon, icons, social image and mono/inverse logos from a logo into ICONS (no model call); wireframe: the CODE agent plans the site's pages into WIREFRAME (typed sections, JSON); icon-set: the DESIGN agent makes one SVG icon per name into ICONS (Lucide’s, restyled, or drawn by a model).
+       * @description logo: the DESIGN agent draws logo candidates into LOGO; marketing-copy: the MARKETING agent writes copy into MARKETING; landing-page: the CODE agent writes a landing page into CODE (following the chosen wireframe); logo-edit: the DESIGN agent draws variations of a kept logo into LOGO; brand-kit: the DESIGN agent makes favicon, icons, social image and mono/inverse logos from a logo into ICONS (no model call); wireframe: the CODE agent plans the site's pages into WIREFRAME (typed sections, JSON); icon-set: the DESIGN agent makes one SVG icon per name into ICONS (Lucide’s, restyled, or drawn by a model); graphics: the DESIGN agent composes social images (and a hero on an image-model background) into GRAPHICS.
        * @example logo
        */
       type: components['schemas']['TaskType'];
@@ -790,7 +791,8 @@ export interface components {
       | 'landing-page'
       | 'brand-kit'
       | 'wireframe'
-      | 'icon';
+      | 'icon'
+      | 'graphic';
     AssetDto: {
       /**
        * @description The asset id (UUID).
@@ -1437,6 +1439,31 @@ export interface components {
       /** @description The icons to make (1-24 names) and their style. Unknown fields are stripped. */
       input: components['schemas']['IconSetInputDto'];
     };
+    GraphicsInputDto: {
+      /**
+       * @description og 1200×630, x 1600×900, linkedin 1200×627, instagram 1080×1080, story 1080×1920 (composed, no model call), hero 1920×1080 (its background drawn by the image model). Default: the five social formats.
+       * @example [
+       *       "og",
+       *       "x",
+       *       "hero"
+       *     ]
+       */
+      formats?: ('og' | 'x' | 'linkedin' | 'instagram' | 'story' | 'hero')[];
+      /**
+       * @description The text on the graphics; by default the tagline of the project's latest marketing copy, else its name.
+       * @example Parcels across town in an hour
+       */
+      headline?: string;
+    };
+    CreateGraphicsTaskDto: {
+      /**
+       * @description discriminator enum property added by openapi-typescript
+       * @enum {string}
+       */
+      type: 'graphics';
+      /** @description Optional: the five social formats by default (hero only when asked), the headline by default the latest marketing copy's tagline, else the project's name. Unknown fields are stripped. */
+      input?: components['schemas']['GraphicsInputDto'];
+    };
     /** @description A task to run: `type` says which, and which `input` it takes (validated by that type’s rules) */
     CreateTaskDto:
       | components['schemas']['CreateLogoTaskDto']
@@ -1445,7 +1472,8 @@ export interface components {
       | components['schemas']['CreateLandingPageTaskDto']
       | components['schemas']['CreateBrandKitTaskDto']
       | components['schemas']['CreateWireframeTaskDto']
-      | components['schemas']['CreateIconSetTaskDto'];
+      | components['schemas']['CreateIconSetTaskDto']
+      | components['schemas']['CreateGraphicsTaskDto'];
     TaskResponseDto: {
       task: components['schemas']['TaskDto'];
     };

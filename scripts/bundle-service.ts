@@ -8,7 +8,8 @@ import { type RawSourceMap, trimSourceMap } from './source-map-trim';
  * Bundles the compiled service (dist/src, the output of `nest build`, which
  * keeps the decorator metadata and the Swagger plugin's additions that
  * esbuild alone would not produce) into dist/service: the launcher
- * (main.js), the service (app.js) and the logo decoder's worker thread.
+ * (main.js), the service (app.js), the logo decoder's worker thread and the
+ * graphics renderer's.
  * Starting from about 2,500 files read one by one to three.
  */
 
@@ -21,7 +22,7 @@ export const BUNDLE_DIR = join(ROOT, 'dist', 'service');
  * - native addons, found by path at run time (better-sqlite3, sharp,
  *   resvg);
  * - packages whose files are read from their own folder (Lucide's icons,
- *   the DejaVu fonts);
+ *   the DejaVu fonts, found through their package.json);
  * - modules OpenTelemetry patches as they are required (pg, pg-pool,
  *   ioredis): inside the bundle the patch would never see them;
  * - pino's transports run in a worker thread that loads them by name;
@@ -114,6 +115,11 @@ export async function bundleService(): Promise<void> {
       main: join(COMPILED, 'start', 'launch.js'),
       app: join(COMPILED, 'main.js'),
       'base64-answer.worker': join(COMPILED, 'logo', 'base64-answer.worker.js'),
+      'graphic-render.worker': join(
+        COMPILED,
+        'graphics',
+        'graphic-render.worker.js',
+      ),
     },
     outdir: BUNDLE_DIR,
     bundle: true,

@@ -17,6 +17,7 @@ export default async () => {
     ['./brand-kit/dto/brand-kit-input.dto']: require('../brand-kit/dto/brand-kit-input.dto'),
     ['./wireframes/dto/wireframe-input.dto']: require('../wireframes/dto/wireframe-input.dto'),
     ['./icons/dto/icon-set-input.dto']: require('../icons/dto/icon-set-input.dto'),
+    ['./graphics/dto/graphics-input.dto']: require('../graphics/dto/graphics-input.dto'),
     ['./events/dto/create-ticket.dto']: require('../events/dto/create-ticket.dto'),
     ['./common/http/reply']: require('../common/http/reply'),
   };
@@ -39,6 +40,7 @@ export default async () => {
                   'brand-kit',
                   'wireframe',
                   'icon',
+                  'graphic',
                 ],
               },
               contentType: { required: true, type: () => String },
@@ -101,6 +103,7 @@ export default async () => {
                   'wireframe',
                   'logo-edit',
                   'icon-set',
+                  'graphics',
                 ],
               },
               agentId: { required: true, type: () => String, nullable: true },
@@ -946,6 +949,22 @@ export default async () => {
           },
         ],
         [
+          Promise.resolve(require('../graphics/dto/graphics-input.dto')),
+          {
+            GraphicsInputDto: {
+              formats: {
+                required: false,
+                type: () => [Object],
+                enum: ['x', 'hero', 'og', 'linkedin', 'instagram', 'story'],
+                isArray: true,
+                uniqueItems: true,
+                minItems: 1,
+              },
+              headline: { required: false, type: () => String },
+            },
+          },
+        ],
+        [
           Promise.resolve(require('../tasks/dto/logo-task-input.dto')),
           {
             LogoTaskInputDto: {
@@ -993,6 +1012,7 @@ export default async () => {
                   'wireframe',
                   'logo-edit',
                   'icon-set',
+                  'graphics',
                 ],
               },
               input: {
@@ -1074,6 +1094,14 @@ export default async () => {
               input: {
                 required: true,
                 type: () => t['./icons/dto/icon-set-input.dto'].IconSetInputDto,
+              },
+            },
+            CreateGraphicsTaskDto: {
+              type: { required: true, enum: ['graphics'] },
+              input: {
+                required: false,
+                type: () =>
+                  t['./graphics/dto/graphics-input.dto'].GraphicsInputDto,
               },
             },
           },

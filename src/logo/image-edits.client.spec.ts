@@ -1,4 +1,6 @@
-import { encodeEditForm } from './image-edits.client';
+import { logoConfig } from './logo.config';
+import type { ImageApiClient } from './image-api.client';
+import { encodeEditForm, ImageEditsClient } from './image-edits.client';
 
 const PNG = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 1, 2]);
 const JPEG = Buffer.from([0xff, 0xd8, 0xff, 0xe0, 0, 0x10, 0x4a, 0x46]);
@@ -37,5 +39,30 @@ describe('encodeEditForm', () => {
     ) as File;
     expect(image.name).toBe('logo.jpg');
     expect(image.type).toBe('image/jpeg');
+  });
+});
+
+describe('ImageEditsClient.form', () => {
+  const client = new ImageEditsClient(
+    {} as ImageApiClient,
+    logoConfig({
+      IMAGE_API_KEY: 'sk-test',
+      IMAGE_MODEL: 'gpt-image-2',
+    }),
+  );
+  const source = {
+    bytes: PNG,
+    type: { mediaType: 'image/png' as const, extension: 'png' as const },
+  };
+
+  it('asks for the size given (a graphic’s), else the logo’s 1024x1024', async () => {
+    const sized = await client.form(source, 'Hero', '1920x1088');
+    expect((await readBack(sized.body, sized.contentType)).get('size')).toBe(
+      '1920x1088',
+    );
+    const plain = await client.form(source, 'Rounder');
+    expect((await readBack(plain.body, plain.contentType)).get('size')).toBe(
+      '1024x1024',
+    );
   });
 });

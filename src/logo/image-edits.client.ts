@@ -43,10 +43,18 @@ export class ImageEditsClient {
     this.model = config.imageApi.model;
   }
 
-  /** The form of an edit of `source` by `prompt`. */
-  form(source: EditSource, prompt: string): Promise<EditForm> {
+  /**
+   * The form of an edit of `source` by `prompt`, at `size` (a size the
+   * model takes) or the logo's 1024x1024.
+   */
+  form(source: EditSource, prompt: string, size?: string): Promise<EditForm> {
     return encodeEditForm(
-      { ...editRequestFields(this.model), prompt, n: '1' },
+      {
+        ...editRequestFields(this.model),
+        ...(size ? { size } : {}),
+        prompt,
+        n: '1',
+      },
       source,
     );
   }

@@ -159,24 +159,29 @@ export class LogoService implements OnApplicationBootstrap {
   /**
    * One edit of a kept logo (its bytes and media type) by the provider's
    * edit endpoint, through the same line, rate limit, deadline and retries
-   * as a generated one. `prompt`: buildLogoEditPrompt's.
+   * as a generated one. `prompt`: buildLogoEditPrompt's (or a graphic's
+   * background's); `size`: one the model takes, else the logo's 1024x1024.
    */
   async editImage(
     source: EditSource,
     prompt: string,
     caller: UpstreamBudget,
+    size?: string,
   ): Promise<LogoImage> {
     if (!this.imageApi.isConfigured) {
       throw new LogoGenerationError(KEY_MISSING_MESSAGE);
     }
     // Encoded once: every retry sends the same form.
-    const form = await this.edits.form(source, prompt);
-    const image = await this.callUpstream(caller, (signal, deadlineAt) =>
-      this.upstream.withRetries(
-        (attempt) => this.edits.send(form, signal, attempt),
-        signal,
-        deadlineAt,
-      ),
+    const form = await this.edits.form(source, prompt, size);
+    const image = await this.callUpstream(
+      caller,
+      (signal, deadlineAt) =>
+        this.upstream.withRetries(
+          (attempt) => this.edits.send(form, signal, attempt),
+          signal,
+          deadlineAt,
+        ),
+      size,
     );
     return this.keptImage(image, prompt);
   }
@@ -231,6 +236,7 @@ export class LogoService implements OnApplicationBootstrap {
   private async callUpstream(
     caller: UpstreamBudget,
     call: (signal: AbortSignal, deadlineAt: number) => Promise<GeneratedImage>,
+    size = '1024x1024',
   ): Promise<GeneratedImage> {
     if (!this.imageApi.isConfigured) {
       throw new LogoGenerationError(
@@ -251,7 +257,7 @@ export class LogoService implements OnApplicationBootstrap {
         kind: 'image',
         model: this.model,
         units: { images: 1, inputTokens: 0, outputTokens: 0 },
-        size: '1024x1024',
+        size,
         quality: this.quality,
       },
       () => this.callInLine(caller, call),

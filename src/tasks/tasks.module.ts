@@ -14,6 +14,7 @@ import { LandingPageTask } from './kinds/landing-page-task';
 import { LogoEditTask } from './kinds/logo-edit-task';
 import { BrandKitTask } from './kinds/brand-kit-task';
 import { IconSetTask } from './kinds/icon-set-task';
+import { GraphicsTask } from './kinds/graphics-task';
 import { BrandKitModule } from '../brand-kit/brand-kit.module';
 import { LogoTask } from './kinds/logo-task';
 import { MarketingCopyTask } from './kinds/marketing-copy-task';
@@ -61,6 +62,7 @@ import { WorkerRoleMiddleware } from './worker-role.middleware';
     KeptContent,
     WireframeTask,
     IconSetTask,
+    GraphicsTask,
     {
       provide: TASK_KINDS,
       inject: [
@@ -71,6 +73,7 @@ import { WorkerRoleMiddleware } from './worker-role.middleware';
         BrandKitTask,
         WireframeTask,
         IconSetTask,
+        GraphicsTask,
       ],
       useFactory: (...kinds: TaskKind[]) => kinds,
     },

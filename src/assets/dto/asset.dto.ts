@@ -18,6 +18,7 @@ export const ASSET_KINDS = [
   'brand-kit',
   'wireframe',
   'icon',
+  'graphic',
 ] as const;
 export type AssetKind = (typeof ASSET_KINDS)[number];
 

@@ -20,6 +20,11 @@ export interface ModelCapabilities {
   responseFormat: boolean;
   /** The provider's announced shutdown (past: the model is gone). */
   shutdownDate?: string;
+  /**
+   * Any size within the rules of flexible-size.ts is accepted besides
+   * `sizes` (gpt-image-2 and later).
+   */
+  flexibleSizes?: boolean;
 }
 
 const GPT_IMAGE_SIZES = ['1024x1024', '1536x1024', '1024x1536', 'auto'];
@@ -82,8 +87,11 @@ export const MODEL_CAPABILITIES: readonly ModelCapabilities[] = [
   gptImage('chatgpt-image-latest', { shutdownDate: '2026-12-01' }),
   // Transparent backgrounds were withdrawn from gpt-image-2 on 2026-09-30:
   // a request asking for one is refused with a 400.
-  gptImage('gpt-image-2', { transparentBackground: false }),
-  gptImage('gpt-image-2.5-sunburst'),
+  gptImage('gpt-image-2', {
+    transparentBackground: false,
+    flexibleSizes: true,
+  }),
+  gptImage('gpt-image-2.5-sunburst', { flexibleSizes: true }),
   {
     id: 'black-forest-labs/FLUX.1-schnell',
     providers: ['together'],

@@ -2,6 +2,7 @@ import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { BrandKitInputDto } from '../../brand-kit/dto/brand-kit-input.dto';
 import { IconSetInputDto } from '../../icons/dto/icon-set-input.dto';
 import { registerUnionSchema } from '../../docs/union-schema';
+import { GraphicsInputDto } from '../../graphics/dto/graphics-input.dto';
 import { LandingPageInputDto } from '../../text-generation/dto/landing-page-input.dto';
 import { MarketingCopyInputDto } from '../../text-generation/dto/marketing-copy-input.dto';
 import { LogoEditInputDto } from './logo-edit-input.dto';
@@ -98,6 +99,17 @@ export class CreateIconSetTaskDto {
   input: IconSetInputDto;
 }
 
+export class CreateGraphicsTaskDto {
+  @TYPE('graphics')
+  type: 'graphics';
+  @ApiPropertyOptional({
+    type: () => GraphicsInputDto,
+    description:
+      "Optional: the five social formats by default (hero only when asked), the headline by default the latest marketing copy's tagline, else the project's name. Unknown fields are stripped.",
+  })
+  input?: GraphicsInputDto;
+}
+
 /** The schema of each task type's request. */
 export const CREATE_TASK_DTOS = {
   logo: () => CreateLogoTaskDto,
@@ -107,6 +119,7 @@ export const CREATE_TASK_DTOS = {
   'brand-kit': () => CreateBrandKitTaskDto,
   wireframe: () => CreateWireframeTaskDto,
   'icon-set': () => CreateIconSetTaskDto,
+  graphics: () => CreateGraphicsTaskDto,
 } satisfies Record<TaskType, () => unknown>;
 
 /** The union's name: the body schema the route has always named. */

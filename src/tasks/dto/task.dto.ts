@@ -15,6 +15,7 @@ export const TASK_TYPES = [
   'brand-kit',
   'wireframe',
   'icon-set',
+  'graphics',
 ] as const;
 export type TaskType = (typeof TASK_TYPES)[number];
 
@@ -117,7 +118,7 @@ export class TaskDto {
     enum: TASK_TYPES,
     enumName: 'TaskType',
     description:
-      "logo: the DESIGN agent draws logo candidates into LOGO; marketing-copy: the MARKETING agent writes copy into MARKETING; landing-page: the CODE agent writes a landing page into CODE (following the chosen wireframe); logo-edit: the DESIGN agent draws variations of a kept logo into LOGO; brand-kit: the DESIGN agent makes favicon, icons, social image and mono/inverse logos from a logo into ICONS (no model call); wireframe: the CODE agent plans the site's pages into WIREFRAME (typed sections, JSON); icon-set: the DESIGN agent makes one SVG icon per name into ICONS (Lucide’s, restyled, or drawn by a model).",
+      "logo: the DESIGN agent draws logo candidates into LOGO; marketing-copy: the MARKETING agent writes copy into MARKETING; landing-page: the CODE agent writes a landing page into CODE (following the chosen wireframe); logo-edit: the DESIGN agent draws variations of a kept logo into LOGO; brand-kit: the DESIGN agent makes favicon, icons, social image and mono/inverse logos from a logo into ICONS (no model call); wireframe: the CODE agent plans the site's pages into WIREFRAME (typed sections, JSON); icon-set: the DESIGN agent makes one SVG icon per name into ICONS (Lucide’s, restyled, or drawn by a model); graphics: the DESIGN agent composes social images (and a hero on an image-model background) into GRAPHICS.",
     example: 'logo',
   })
   type: TaskType;

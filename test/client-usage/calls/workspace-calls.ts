@@ -57,6 +57,15 @@ export type TaskRequest =
   | {
       type: 'icon-set';
       input: { names: string[]; style?: 'outline' | 'solid' | 'duotone' };
+    }
+  | {
+      type: 'graphics';
+      input?: {
+        formats?: Array<
+          'og' | 'x' | 'linkedin' | 'instagram' | 'story' | 'hero'
+        >;
+        headline?: string;
+      };
     };
 
 export interface ListQuery {

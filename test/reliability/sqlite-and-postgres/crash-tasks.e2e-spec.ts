@@ -47,7 +47,7 @@ interface Acknowledged {
 
 /**
  * The real server process running logo tasks against the dev image API
- * (each call 300–800 ms) and wireframe tasks (one in four) against the
+ * (each call 300–800 ms), wireframe tasks against the
  * dev text API (400 ms), SIGKILLed while tasks are RUNNING and restarted
  * at once on the same database, KILLS times. Once the last restart has
  * drained the queue: no acknowledged task is lost, every task finished
@@ -115,8 +115,9 @@ describe(`Task crash safety on ${TEST_DATABASE} (reliability)`, () => {
 
   /**
    * One client: tasks into its project, a few a second, until stopped:
-   * mostly logo tasks, and icon sets of Lucide names (no model call, so
-   * they run briefly and a kill lands on some of them).
+   * mostly logo tasks, and wireframes, icon sets of Lucide names and
+   * graphics sets (no image-model call, so they run briefly and a kill
+   * lands on some of them while they render).
    */
   async function runClient(
     client: HttpClient,
@@ -126,10 +127,12 @@ describe(`Task crash safety on ${TEST_DATABASE} (reliability)`, () => {
     refused: string[],
   ): Promise<void> {
     while (!stopped()) {
-      // One task in five a wireframe, one in five an icon set, else logos.
+      // About one task in seven each a wireframe, an icon set and a
+      // graphics set; the rest logos.
       const pick = random();
-      const wireframe = pick < 0.2;
-      const icons = !wireframe && pick < 0.4;
+      const wireframe = pick < 0.15;
+      const icons = !wireframe && pick < 0.3;
+      const graphics = !wireframe && !icons && pick < 0.45;
       const count = wireframe ? 1 : 1 + Math.floor(random() * 2);
       try {
         const answer = await client.send({
@@ -144,15 +147,20 @@ describe(`Task crash safety on ${TEST_DATABASE} (reliability)`, () => {
                     type: 'icon-set',
                     input: { names: ICON_NAMES.slice(0, count) },
                   }
-                : {
-                    type: 'logo',
-                    input: {
-                      companyName: 'Crash Co',
-                      style: 'modern',
-                      colors: ['#1E40AF'],
-                      count,
+                : graphics
+                  ? {
+                      type: 'graphics',
+                      input: { formats: ['og', 'story'].slice(0, count) },
+                    }
+                  : {
+                      type: 'logo',
+                      input: {
+                        companyName: 'Crash Co',
+                        style: 'modern',
+                        colors: ['#1E40AF'],
+                        count,
+                      },
                     },
-                  },
           ),
         });
         if (answer.status === 202) {

@@ -109,6 +109,7 @@ const validTaskBody = fc.constantFrom(
   { type: 'landing-page' },
   { type: 'wireframe', input: { pages: ['home', 'pricing'], notes: 'Fuzz' } },
   { type: 'icon-set', input: { names: ['search', 'cart'], style: 'duotone' } },
+  { type: 'graphics', input: { formats: ['og'], headline: 'Fuzz <&> "Co"' } },
 );
 
 const taskBody = fc.oneof(
@@ -121,6 +122,7 @@ const taskBody = fc.oneof(
           'landing-page',
           'wireframe',
           'icon-set',
+          'graphics',
         ),
         fc.jsonValue(),
       ),
@@ -174,6 +176,17 @@ const taskBody = fc.oneof(
               ),
               fc.jsonValue(),
             ),
+            formats: fc.oneof(
+              fc.array(
+                fc.oneof(
+                  fc.constantFrom('og', 'x', 'story', 'hero', 'banner'),
+                  fc.string(),
+                ),
+                { maxLength: 8 },
+              ),
+              fc.jsonValue(),
+            ),
+            headline: fc.oneof(fc.string({ maxLength: 140 }), fc.jsonValue()),
             __proto__: fc.jsonValue(),
           },
           { requiredKeys: [] },

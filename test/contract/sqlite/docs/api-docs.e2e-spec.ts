@@ -478,6 +478,10 @@ describe('OpenAPI document', () => {
         schema: '#/components/schemas/IconSetInputDto',
         required: true,
       },
+      graphics: {
+        schema: '#/components/schemas/GraphicsInputDto',
+        required: false,
+      },
     });
   });
 

@@ -68,6 +68,7 @@ export const bodies: Body[] = [
   { type: 'wireframe' },
   { type: 'wireframe', input: { pages: ['home', 'pricing'], notes: 'Three plans' } },
   { type: 'icon-set', input: { names: ['search', 'cart'], style: 'duotone' } },
+  { type: 'graphics', input: { formats: ['og', 'hero'], headline: 'Launch day' } },
 ];
 export function statusOf(event: StreamEvent): string | undefined {
   if (event.type === 'task.updated') return event.data.task?.status ?? event.data.status;
