@@ -197,10 +197,13 @@ describe('the design sections filled by a page on another origin (headless Chrom
     ).toHaveLength(8);
     for (const icon of iconAssets) {
       await expectShown(icon.url, { width: 24, height: 24 });
-      await expectShown(`${icon.url}${icon.url.includes('?') ? '&' : '?'}size=48`, {
-        width: 48,
-        height: 48,
-      });
+      await expectShown(
+        `${icon.url}${icon.url.includes('?') ? '&' : '?'}size=48`,
+        {
+          width: 48,
+          height: 48,
+        },
+      );
     }
     await choose(projectId, 'ICONS', icons.assetIds[0]);
 
@@ -227,7 +230,10 @@ describe('the design sections filled by a page on another origin (headless Chrom
     const wireframe = await runTask(projectId, 'wireframe', {});
     project = await readProject(projectId);
     const [plan] = sectionOf(project, 'WIREFRAME').assets;
-    expect(plan).toMatchObject({ kind: 'wireframe', id: wireframe.assetIds[0] });
+    expect(plan).toMatchObject({
+      kind: 'wireframe',
+      id: wireframe.assetIds[0],
+    });
     expect(plan.thumbnailUrl).toEqual(expect.any(String));
     const preview = await browser.showImage(plan.thumbnailUrl!);
     expect(preview.failure).toBeNull();
