@@ -29,8 +29,12 @@ const STEP_TIMEOUT_MS = 8 * 60_000;
 /** The RUN lines of the Dockerfile this test performs, in order. */
 const BUILD_STAGE = ['npm ci --ignore-scripts', 'npm run build:service'];
 const DEPENDENCY_STAGE = ['npm ci --omit=dev --omit=optional --ignore-scripts'];
-/** What the runtime stage takes from the build stage's full install. */
-const SHARP_PLATFORM_COPY = '/app/node_modules/@img';
+/**
+ * What the runtime stage takes from the build stage's full install: the
+ * scopes of native packages that are optional dependencies (sharp's and
+ * resvg's platform builds), which --omit=optional leaves out.
+ */
+const PLATFORM_SCOPES = ['@img', '@resvg'];
 /**
  * The Dockerfile's instructions, a continued line (ending in `\`) joined
  * to the next, each with the stage it belongs to.
@@ -143,13 +147,15 @@ describe('Dockerfile steps in a clean copy of the repository', () => {
     expect(lines[0]).toContain('node_modules/better-sqlite3');
   });
 
-  it("takes sharp's platform packages from the build stage (keep both in step)", () => {
+  it("takes sharp's and resvg's platform packages from the build stage (keep both in step)", () => {
     const copyLines = readFileSync(join(REPO_ROOT, 'Dockerfile'), 'utf8')
       .split('\n')
       .filter((line) => line.startsWith('COPY --from=build'));
-    expect(copyLines).toContain(
-      `COPY --from=build --chown=root:root ${SHARP_PLATFORM_COPY} ./node_modules/@img`,
-    );
+    for (const scope of PLATFORM_SCOPES) {
+      expect(copyLines).toContain(
+        `COPY --from=build --chown=root:root /app/node_modules/${scope} ./node_modules/${scope}`,
+      );
+    }
   });
 
   it(
@@ -185,13 +191,13 @@ describe('Dockerfile steps in a clean copy of the repository', () => {
       mkdirSync(app);
       renameSync(join(dependencies, 'node_modules'), join(app, 'node_modules'));
       renameSync(join(build, 'dist'), join(app, 'dist'));
-      cpSync(
-        join(build, 'node_modules', '@img'),
-        join(app, 'node_modules', '@img'),
-        {
-          recursive: true,
-        },
-      );
+      for (const scope of PLATFORM_SCOPES) {
+        cpSync(
+          join(build, 'node_modules', scope),
+          join(app, 'node_modules', scope),
+          { recursive: true },
+        );
+      }
       cpSync(join(REPO_ROOT, 'package.json'), join(app, 'package.json'));
 
       // Production dependencies only: no package the lockfile marks as
@@ -228,6 +234,18 @@ describe('Dockerfile steps in a clean copy of the repository', () => {
         { cwd: app, encoding: 'utf8' },
       );
       expect(versions).toMatch(/^\d+\.\d+/);
+
+      // resvg (icons, graphics, previews) loads its native module too, and
+      // draws with the fonts and icons production dependencies ship.
+      const drawn = execFileSync(
+        process.execPath,
+        [
+          '-e',
+          "const { Resvg } = require('@resvg/resvg-js'); const font = require.resolve('dejavu-fonts-ttf/ttf/DejaVuSans.ttf'); const icon = require('fs').readFileSync(require.resolve('lucide-static/icons/search.svg'), 'utf8'); const png = new Resvg(icon, { font: { fontFiles: [font], loadSystemFonts: false } }).render(); process.stdout.write(String(png.width))",
+        ],
+        { cwd: app, encoding: 'utf8' },
+      );
+      expect(drawn).toBe('24');
 
       const cmd = readFileSync(join(REPO_ROOT, 'Dockerfile'), 'utf8')
         .split('\n')
