@@ -1,4 +1,3 @@
-import { setTimeout as delay } from 'node:timers/promises';
 import { Inject, Injectable, type OnApplicationShutdown } from '@nestjs/common';
 import type { ConfigType } from '@nestjs/config';
 import type { Readable } from 'node:stream';
@@ -6,7 +5,6 @@ import { AssetBytes } from '../../assets/asset-bytes/asset-bytes';
 import { AssetsService } from '../../assets/assets.service';
 import type { AssetRecord } from '../../assets/dto/asset.dto';
 import { RASTER_TYPES } from '../../assets/renditions/asset-renditions';
-import { RetryLaterError } from '../../failures/retry-later.error';
 import {
   brandColours,
   coloursOf,
@@ -28,21 +26,18 @@ import {
 } from '../../graphics/graphic-renderer';
 import { heroPrompt } from '../../graphics/hero-prompt';
 import { sniffImageType } from '../../image-store/image-type';
-import type { LogoImage } from '../../logo/generated-logo';
 import { logoConfig } from '../../logo/logo.config';
 import { LogoService } from '../../logo/logo.service';
 import { capabilitiesOf } from '../../logo/providers/model-capabilities';
 import { drawSizeFor } from '../../logo/providers/flexible-size';
-import type { UpstreamBudget } from '../../logo/upstream-budget';
 import { parseMarketingCopy } from '../../text-generation/marketing-copy';
-import { BudgetExceededError } from '../../usage/budget-exceeded.error';
 import { TasksRepository } from '../tasks.repository';
 import type { TaskKind, TaskWork } from './task-kind';
+import { upstreamCallerOf } from './upstream-caller';
+import { waitInLine } from './wait-in-line';
 
 /** Marketing copy is a few kilobytes. */
 const COPY_MAX_BYTES = 64 * 1024;
-/** How long the hero waits, in all, for its turn in the image line. */
-const TURN_WAIT_MS = 5 * 60_000;
 
 /** What every graphic of a task is made of. */
 interface Brand {
@@ -163,17 +158,8 @@ export class GraphicsTask implements TaskKind, OnApplicationShutdown {
     const capabilities = capabilitiesOf(this.model);
     const source = brand.logo && capabilities.edits ? brand.logo : undefined;
     const prompt = heroPrompt(brand.colours, source !== undefined);
-    const caller: UpstreamBudget = {
-      clientKey: work.clientKey,
-      usage: {
-        userKey: work.clientKey,
-        projectId: work.project.id,
-        taskId: work.task.id,
-      },
-      address: work.clientKey,
-      signal: work.signal,
-    };
-    const picture = await this.inLine(caller, () => {
+    const caller = upstreamCallerOf(work);
+    const picture = await waitInLine(work.signal, () => {
       if (!source) return this.logo.generateImage(prompt, caller, 'png');
       const type = sniffImageType(source.bytes)!;
       return this.logo.editImage(
@@ -189,31 +175,6 @@ export class GraphicsTask implements TaskKind, OnApplicationShutdown {
       prompt: `${prompt}\n\n${compositionOf('hero', brand)}`,
       model: `${picture.model} + ${RENDERER}`,
     };
-  }
-
-  /** One image call, waiting for a turn in the image line when it is full. */
-  private async inLine(
-    caller: UpstreamBudget,
-    call: () => Promise<LogoImage>,
-  ): Promise<LogoImage> {
-    const giveUpAt = Date.now() + TURN_WAIT_MS;
-    for (;;) {
-      try {
-        return await call();
-      } catch (error) {
-        // Over a spend budget: no turn in the line comes before the day turns.
-        if (
-          !(error instanceof RetryLaterError) ||
-          error instanceof BudgetExceededError ||
-          Date.now() > giveUpAt
-        ) {
-          throw error;
-        }
-        await delay(Math.max(1, error.retryAfterSeconds) * 1000, undefined, {
-          signal: caller.signal,
-        });
-      }
-    }
   }
 
   /** The headline, colours and logo every graphic of the task shares. */

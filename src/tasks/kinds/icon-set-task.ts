@@ -31,6 +31,7 @@ import { UsageService } from '../../usage/usage.service';
 import { TasksRepository } from '../tasks.repository';
 import { meteredCompletion } from './metered-completion';
 import type { TaskKind, TaskWork } from './task-kind';
+import { upstreamCallerOf } from './upstream-caller';
 
 /** One icon as it is kept. */
 interface MadeIcon {
@@ -147,16 +148,7 @@ export class IconSetTask implements TaskKind {
       const prompt = iconImagePrompt(name, style, colors);
       const image = await this.logo.generateImage(
         prompt,
-        {
-          clientKey: work.clientKey,
-          usage: {
-            userKey: work.clientKey,
-            projectId: work.project.id,
-            taskId: work.task.id,
-          },
-          address: work.clientKey,
-          signal: work.signal,
-        },
+        upstreamCallerOf(work),
         'svg',
       );
       return { text: image.bytes.toString('utf8'), prompt, model: image.model };

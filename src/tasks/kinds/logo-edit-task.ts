@@ -1,24 +1,19 @@
-import { setTimeout as delay } from 'node:timers/promises';
 import { Injectable } from '@nestjs/common';
 import type { Readable } from 'node:stream';
 import { AssetBytes } from '../../assets/asset-bytes/asset-bytes';
 import { AssetsService } from '../../assets/assets.service';
 import type { AssetRecord } from '../../assets/dto/asset.dto';
 import { InputValidationException } from '../../failures/input-validation.error';
-import { RetryLaterError } from '../../failures/retry-later.error';
-import { BudgetExceededError } from '../../usage/budget-exceeded.error';
 import { sniffImageType } from '../../image-store/image-type';
-import type { LogoImage } from '../../logo/generated-logo';
 import type { EditSource } from '../../logo/image-edits.client';
 import { buildLogoEditPrompt } from '../../logo/logo-edit-prompt';
 import { LogoService } from '../../logo/logo.service';
-import type { UpstreamBudget } from '../../logo/upstream-budget';
 import { LogoEditInputDto } from '../dto/logo-edit-input.dto';
 import { LogoEditSourceError } from './logo-edit-source.error';
 import type { TaskKind, TaskWork } from './task-kind';
+import { upstreamCallerOf } from './upstream-caller';
+import { waitInLine } from './wait-in-line';
 
-/** How long a task waits, in all, for its turn in the logo line before it fails busy. */
-const TURN_WAIT_MS = 5 * 60_000;
 const IMAGE_TYPES = new Set(['image/png', 'image/jpeg', 'image/webp']);
 
 /**
@@ -70,17 +65,7 @@ export class LogoEditTask implements TaskKind {
     const input = work.task.input as unknown as LogoEditInputDto;
     const source = await this.source(work, input.assetId);
     const prompt = buildLogoEditPrompt(input.instructions);
-    const caller: UpstreamBudget = {
-      clientKey: work.clientKey,
-      usage: {
-        userKey: work.clientKey,
-        projectId: work.project.id,
-        taskId: work.task.id,
-      },
-      // As a logo task: the owner is the client and its own address.
-      address: work.clientKey,
-      signal: work.signal,
-    };
+    const caller = upstreamCallerOf(work);
     // Each variation kept as it is drawn; those kept by an earlier attempt
     // are not drawn again.
     for (
@@ -88,7 +73,9 @@ export class LogoEditTask implements TaskKind {
       index < this.resultsOf(work.task.input);
       index++
     ) {
-      const image = await this.edit(source, prompt, caller);
+      const image = await waitInLine(work.signal, () =>
+        this.logo.editImage(source, prompt, caller),
+      );
       await work.keep({
         kind: 'logo',
         contentType: image.type.mediaType,
@@ -113,32 +100,6 @@ export class LogoEditTask implements TaskKind {
     const type = sniffImageType(bytes);
     if (!type) throw new LogoEditSourceError();
     return { bytes, type };
-  }
-
-  /** One variation, waiting for a turn in the line when it is full. */
-  private async edit(
-    source: EditSource,
-    prompt: string,
-    caller: UpstreamBudget,
-  ): Promise<LogoImage> {
-    const giveUpAt = Date.now() + TURN_WAIT_MS;
-    for (;;) {
-      try {
-        return await this.logo.editImage(source, prompt, caller);
-      } catch (error) {
-        // Over a spend budget: no turn in the line comes before the day turns.
-        if (
-          !(error instanceof RetryLaterError) ||
-          error instanceof BudgetExceededError ||
-          Date.now() > giveUpAt
-        ) {
-          throw error;
-        }
-        await delay(Math.max(1, error.retryAfterSeconds) * 1000, undefined, {
-          signal: caller.signal,
-        });
-      }
-    }
   }
 }
 

@@ -1,19 +1,13 @@
-import { setTimeout as delay } from 'node:timers/promises';
 import { Injectable } from '@nestjs/common';
-import { RetryLaterError } from '../../failures/retry-later.error';
-import { BudgetExceededError } from '../../usage/budget-exceeded.error';
-import type { LogoImage } from '../../logo/generated-logo';
-import type { LogoFormat } from '../../logo/logo.constants';
 import { buildLogoPrompt } from '../../logo/logo-prompt';
 import { LogoService } from '../../logo/logo.service';
-import type { UpstreamBudget } from '../../logo/upstream-budget';
 import { LogoTaskInputDto } from '../dto/logo-task-input.dto';
 import type { TaskKind, TaskWork } from './task-kind';
+import { upstreamCallerOf } from './upstream-caller';
+import { waitInLine } from './wait-in-line';
 
 /** Candidates of one task drawn at once: one owner's share of the logo line is IMAGE_API_CLIENT_LIMIT (4). */
 const DRAWS_AT_ONCE = 2;
-/** How long a task waits, in all, for its turn in the logo line before it fails busy. */
-const TURN_WAIT_MS = 5 * 60_000;
 
 /**
  * `logo`: the DESIGN agent draws `count` candidates into LOGO, each through
@@ -40,18 +34,7 @@ export class LogoTask implements TaskKind {
   async run(work: TaskWork): Promise<void> {
     const input = work.task.input as unknown as LogoTaskInputDto;
     const prompt = buildLogoPrompt(input);
-    const caller: UpstreamBudget = {
-      clientKey: work.clientKey,
-      usage: {
-        userKey: work.clientKey,
-        projectId: work.project.id,
-        taskId: work.task.id,
-      },
-      // The owner is the client and its own address: tasks of different
-      // users never share an address's share of the line.
-      address: work.clientKey,
-      signal: work.signal,
-    };
+    const caller = upstreamCallerOf(work);
     // Those kept by an earlier attempt are not drawn again.
     let left = this.resultsOf(work.task.input) - work.done;
     // The first failure, which the task fails with.
@@ -60,7 +43,9 @@ export class LogoTask implements TaskKind {
       while (!failure && left > 0) {
         left--;
         try {
-          const image = await this.draw(prompt, caller, input.format);
+          const image = await waitInLine(work.signal, () =>
+            this.logo.generateImage(prompt, caller, input.format),
+          );
           await work.keep({
             kind: 'logo',
             contentType: image.type.mediaType,
@@ -75,31 +60,5 @@ export class LogoTask implements TaskKind {
     };
     await Promise.all(Array.from({ length: DRAWS_AT_ONCE }, () => drawer()));
     if (failure) throw failure.error;
-  }
-
-  /** One image, waiting for a turn in the line when it is full. */
-  private async draw(
-    prompt: string,
-    caller: UpstreamBudget,
-    format: LogoFormat | undefined,
-  ): Promise<LogoImage> {
-    const giveUpAt = Date.now() + TURN_WAIT_MS;
-    for (;;) {
-      try {
-        return await this.logo.generateImage(prompt, caller, format);
-      } catch (error) {
-        // Over a spend budget: no turn in the line comes before the day turns.
-        if (
-          !(error instanceof RetryLaterError) ||
-          error instanceof BudgetExceededError ||
-          Date.now() > giveUpAt
-        ) {
-          throw error;
-        }
-        await delay(Math.max(1, error.retryAfterSeconds) * 1000, undefined, {
-          signal: caller.signal,
-        });
-      }
-    }
   }
 }
