@@ -1,5 +1,6 @@
 import sharp from 'sharp';
 import { decode, inImageTurn } from '../assets/renditions/image-work';
+import { coloursOf } from '../brand/prompt-colours';
 import { encodeIco } from './ico';
 
 /** One file of a brand kit: its name in the kit (and the zip), type and bytes. */
@@ -35,7 +36,7 @@ const square = (logo: Buffer, size: number, background = TRANSPARENT) =>
 
 /** The first #rrggbb of a logo's prompt (the colours asked for), else white. */
 export function backgroundFrom(prompt: string): string {
-  return /#[0-9a-fA-F]{6}\b/.exec(prompt)?.[0].toLowerCase() ?? '#ffffff';
+  return coloursOf(prompt)[0] ?? '#ffffff';
 }
 
 /**

@@ -1,13 +1,6 @@
-import { brandColours, coloursOf, DEFAULT_COLOURS } from './brand-colours';
+import { brandColours, DEFAULT_COLOURS } from './brand-colours';
 
 describe('brand colours', () => {
-  it("takes a logo prompt's #rrggbb colours in order, once each, lowercase", () => {
-    expect(
-      coloursOf('Use these colors: navy, #0044FF, #ffd700, #0044ff.'),
-    ).toEqual(['#0044ff', '#ffd700']);
-    expect(coloursOf(undefined)).toEqual([]);
-  });
-
   it('draws in the default colours when there are none', () => {
     expect(brandColours([]).primary).toBe(DEFAULT_COLOURS[0]);
     expect(brandColours([]).accent).toBe(DEFAULT_COLOURS[1]);

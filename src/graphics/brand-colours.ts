@@ -14,14 +14,6 @@ export interface BrandColours {
 /** Slate and amber: readable together, when nothing says otherwise. */
 export const DEFAULT_COLOURS = ['#1e293b', '#f59e0b'];
 
-const HEX = /#[0-9a-fA-F]{6}\b/g;
-
-/** Every #rrggbb of `prompt`, lowercase, in order, once each. */
-export function coloursOf(prompt: string | undefined): string[] {
-  const found = (prompt ?? '').match(HEX) ?? [];
-  return [...new Set(found.map((colour) => colour.toLowerCase()))];
-}
-
 export function brandColours(colours: string[]): BrandColours {
   const [primary, second] = colours.length > 0 ? colours : DEFAULT_COLOURS;
   return {

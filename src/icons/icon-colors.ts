@@ -1,3 +1,5 @@
+import { coloursOf } from '../brand/prompt-colours';
+
 /** The two colours an icon set is drawn in. */
 export interface IconColors {
   /** Strokes and solid fills. */
@@ -15,8 +17,6 @@ export const NEUTRAL_ICON_COLORS: IconColors = {
   secondary: '#334155',
 };
 
-const HEX_COLOR = /#[0-9a-fA-F]{6}\b/g;
-
 /**
  * The brand's colours as a logo prompt states them ("Use these colors:
  * #0044ff, #ff8800."), as the brand kit reads its background: the first
@@ -26,8 +26,7 @@ const HEX_COLOR = /#[0-9a-fA-F]{6}\b/g;
 export function colorsFromPrompt(
   prompt: string | null | undefined,
 ): IconColors | undefined {
-  const found = (prompt ?? '').match(HEX_COLOR) ?? [];
-  const colors = [...new Set(found.map((color) => color.toLowerCase()))];
+  const colors = coloursOf(prompt);
   if (colors.length === 0) return undefined;
   return { primary: colors[0], secondary: colors[1] ?? colors[0] };
 }

@@ -5,11 +5,8 @@ import { AssetBytes } from '../../assets/asset-bytes/asset-bytes';
 import { AssetsService } from '../../assets/assets.service';
 import type { AssetRecord } from '../../assets/dto/asset.dto';
 import { RASTER_TYPES } from '../../assets/renditions/asset-renditions';
-import {
-  brandColours,
-  coloursOf,
-  DEFAULT_COLOURS,
-} from '../../graphics/brand-colours';
+import { coloursOf } from '../../brand/prompt-colours';
+import { brandColours, DEFAULT_COLOURS } from '../../graphics/brand-colours';
 import { GraphicsInputDto } from '../../graphics/dto/graphics-input.dto';
 import {
   GRAPHIC_SIZES,
