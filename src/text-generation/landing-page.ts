@@ -1,6 +1,7 @@
 import { TextApiCallError } from './text-api-call.error';
 import type { ChatMessage } from './text-api.client';
 import type { MarketingCopy, ProductText } from './marketing-copy';
+import { productFacts } from './product-facts';
 
 /** A landing page larger than this is not kept (the logo, inlined, counts). */
 export const LANDING_PAGE_MAX_BYTES = 4 * 1024 * 1024;
@@ -43,15 +44,7 @@ export function landingPageMessages(
     {
       role: 'user',
       content: [
-        `Name: ${product.name}`,
-        `Description: ${product.description ?? '(none)'}`,
-        ...(copy
-          ? [
-              `Tagline: ${copy.tagline}`,
-              `About: ${copy.description}`,
-              `Highlights: ${copy.posts.join(' | ')}`,
-            ]
-          : []),
+        ...productFacts(product, copy),
         ...(sections ? ['Wireframe sections, in order:', ...sections] : []),
       ].join('\n'),
     },

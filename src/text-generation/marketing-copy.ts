@@ -1,3 +1,4 @@
+import { jsonAnswer } from './json-answer';
 import { TextApiCallError } from './text-api-call.error';
 import type { ChatMessage } from './text-api.client';
 
@@ -79,12 +80,7 @@ export function parseMarketingCopy(content: string): MarketingCopy {
       `The text model's marketing copy is invalid: ${why}`,
       true,
     );
-  let value: unknown;
-  try {
-    value = JSON.parse(content);
-  } catch {
-    throw invalid('not JSON');
-  }
+  const value = jsonAnswer(content, invalid);
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
     throw invalid('not an object');
   }

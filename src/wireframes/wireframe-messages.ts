@@ -3,6 +3,7 @@ import type {
   MarketingCopy,
   ProductText,
 } from '../text-generation/marketing-copy';
+import { productFacts } from '../text-generation/product-facts';
 import { WIREFRAME_LIMITS, WIREFRAME_SECTION_TYPES } from './wireframe';
 
 /**
@@ -30,15 +31,7 @@ export function wireframeMessages(
     {
       role: 'user',
       content: [
-        `Name: ${product.name}`,
-        `Description: ${product.description ?? '(none)'}`,
-        ...(copy
-          ? [
-              `Tagline: ${copy.tagline}`,
-              `About: ${copy.description}`,
-              `Highlights: ${copy.posts.join(' | ')}`,
-            ]
-          : []),
+        ...productFacts(product, copy),
         `Pages: ${request.pages.join(', ')}`,
         `Notes: ${request.notes ?? '(none)'}`,
       ].join('\n'),

@@ -1,3 +1,4 @@
+import { jsonAnswer } from '../text-generation/json-answer';
 import { TextApiCallError } from '../text-generation/text-api-call.error';
 
 /**
@@ -194,13 +195,7 @@ export function parseWireframe(
       `The code model's wireframe is invalid: ${why}`,
       true,
     );
-  let value: unknown;
-  try {
-    value = JSON.parse(content);
-  } catch {
-    throw invalid('not JSON');
-  }
-  return checkWireframe(value, pages, invalid);
+  return checkWireframe(jsonAnswer(content, invalid), pages, invalid);
 }
 
 /**
