@@ -9,7 +9,7 @@ export interface StoredTask {
   status: string;
   attempts: number;
   /** Parsed from its JSON column. */
-  input: { count?: number; names?: string[] };
+  input: { count?: number; names?: string[]; formats?: string[] };
   assetIds: string[];
   error: { code: string; message: string } | null;
 }

@@ -391,6 +391,12 @@ function problemsOf(
   return problems;
 }
 
-/** How many results a stored task asks for: a logo's count, an icon set's names. */
+/**
+ * How many results a stored task asks for: a logo's count, an icon set's
+ * names, a graphics set's formats (a wireframe keeps one).
+ */
 const resultsOf = (task: StoredTask): number =>
-  task.input.names?.length ?? task.input.count ?? 1;
+  task.input.names?.length ??
+  task.input.formats?.length ??
+  task.input.count ??
+  1;
