@@ -7,7 +7,7 @@ const JPEG = Buffer.from([0xff, 0xd8, 0xff, 0xe0, 0, 0x10, 0x4a, 0x46]);
 
 /** The form as a multipart parser reads it back. */
 async function readBack(body: Buffer, contentType: string) {
-  return new Response(body, {
+  return new Response(new Uint8Array(body), {
     headers: { 'content-type': contentType },
   }).formData();
 }
