@@ -423,14 +423,41 @@ function answerFor(body: Record<string, unknown>): string {
       ],
     });
   }
+  return landingPageAnswer(body, name);
+}
+
+/** The system message's text (what the service asks for). */
+function systemTextOf(body: Record<string, unknown>): string {
+  const messages = body.messages as Array<{ role?: string; content?: unknown }>;
+  return messages
+    .filter((m) => m.role === 'system')
+    .map((m) => String(m.content))
+    .join('\n');
+}
+
+/**
+ * A landing page as a careful code model writes one, in a ```html fence:
+ * lang, viewport, description, title, one <h1>, the logo (the placeholder
+ * the service replaces) only when the request has one, the wireframe's
+ * sections when it lists them; it passes the service's site check with
+ * no finding. A fix request (the page and its problems) gets the same
+ * page: a model's corrected page, which the check then judges.
+ */
+function landingPageAnswer(
+  body: Record<string, unknown>,
+  name: string,
+): string {
   const title = escapeHtml(name);
+  const logo = systemTextOf(body).includes('<img src="logo.png"')
+    ? `<img src="logo.png" alt="${title} logo" width="96">`
+    : '';
   const main = wireframeSectionsIn(body)
     .map(
       ({ type, heading }) =>
         `<section class="${escapeHtml(type)}"><h2>${escapeHtml(heading)}</h2></section>`,
     )
     .join('');
-  return `\`\`\`html\n<!doctype html>\n<html lang="en"><head><meta charset="utf-8"><title>${title}</title><style>body{font-family:sans-serif;margin:0;padding:2rem}</style></head><body><header><img src="logo.png" alt="${title} logo" width="96"><h1>${title}</h1></header><main>${main || `<p>Welcome to ${title}.</p>`}</main></body></html>\n\`\`\``;
+  return `\`\`\`html\n<!doctype html>\n<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><meta name="description" content="${title}: what it is and why it helps."><title>${title}</title><style>body{font-family:sans-serif;margin:0;padding:2rem;color:#1a1a1a;background:#ffffff}</style></head><body><header>${logo}<h1>${title}</h1></header><main>${main || `<p>Welcome to ${title}.</p>`}</main></body></html>\n\`\`\``;
 }
 
 function completion(

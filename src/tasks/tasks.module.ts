@@ -20,6 +20,7 @@ import { LogoTask } from './kinds/logo-task';
 import { MarketingCopyTask } from './kinds/marketing-copy-task';
 import { KeptContent } from './kinds/kept-content';
 import { WireframeTask } from './kinds/wireframe-task';
+import { SiteCheckTask } from './kinds/site-check-task';
 import { TASK_KINDS, type TaskKind } from './kinds/task-kind';
 import { TaskMetrics } from './task-metrics';
 import { TaskRunner } from './task-runner';
@@ -63,6 +64,7 @@ import { WorkerRoleMiddleware } from './worker-role.middleware';
     WireframeTask,
     IconSetTask,
     GraphicsTask,
+    SiteCheckTask,
     {
       provide: TASK_KINDS,
       inject: [
@@ -74,6 +76,7 @@ import { WorkerRoleMiddleware } from './worker-role.middleware';
         WireframeTask,
         IconSetTask,
         GraphicsTask,
+        SiteCheckTask,
       ],
       useFactory: (...kinds: TaskKind[]) => kinds,
     },

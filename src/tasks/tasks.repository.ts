@@ -409,6 +409,23 @@ export class TasksRepository {
     );
     return row?.selectedAssetId ?? undefined;
   }
+
+  /**
+   * The asset chosen in the project's section of `sectionType` when it is
+   * of `kind`, read in `transaction` (a task's defaults at creation).
+   */
+  async chosenAssetOfKind(
+    transaction: Transaction,
+    projectId: string,
+    sectionType: string,
+    kind: string,
+  ): Promise<string | undefined> {
+    const [row] = await sqlFor(managerOf(transaction)).rows<{ id: string }>(
+      `SELECT "a"."id" FROM "sections" "s" JOIN "assets" "a" ON "a"."id" = "s"."selectedAssetId" AND "a"."projectId" = "s"."projectId" WHERE "s"."projectId" = $1 AND "s"."type" = $2 AND "a"."kind" = $3 ORDER BY "s"."position" LIMIT 1`,
+      [projectId, sectionType, kind],
+    );
+    return row?.id;
+  }
 }
 
 /** The columns one status move sets. */

@@ -9,6 +9,7 @@ import { LogoEditInputDto } from './logo-edit-input.dto';
 import { LogoTaskInputDto } from './logo-task-input.dto';
 import type { TaskType } from './task.dto';
 import { WireframeInputDto } from '../../wireframes/dto/wireframe-input.dto';
+import { SiteCheckInputDto } from '../../site-check/dto/site-check-input.dto';
 
 /**
  * POST /api/projects/{id}/tasks as the document describes it: one schema
@@ -61,7 +62,7 @@ export class CreateLandingPageTaskDto {
   @ApiPropertyOptional({
     type: () => LandingPageInputDto,
     description:
-      'Optional and empty: it reads the project, its latest marketing copy and its chosen logo.',
+      'Optional: it reads the project, its latest marketing copy, its chosen logo and wireframe; with `fixReportId` (a site-report of this project) it asks for the checked page corrected instead.',
   })
   input?: LandingPageInputDto;
 }
@@ -110,6 +111,17 @@ export class CreateGraphicsTaskDto {
   input?: GraphicsInputDto;
 }
 
+export class CreateSiteCheckTaskDto {
+  @TYPE('site-check')
+  type: 'site-check';
+  @ApiPropertyOptional({
+    type: () => SiteCheckInputDto,
+    description:
+      "Optional: without `assetId`, the CODE section's chosen landing page (none chosen: 409). Unknown fields are stripped.",
+  })
+  input?: SiteCheckInputDto;
+}
+
 /** The schema of each task type's request. */
 export const CREATE_TASK_DTOS = {
   logo: () => CreateLogoTaskDto,
@@ -120,6 +132,7 @@ export const CREATE_TASK_DTOS = {
   wireframe: () => CreateWireframeTaskDto,
   'icon-set': () => CreateIconSetTaskDto,
   graphics: () => CreateGraphicsTaskDto,
+  'site-check': () => CreateSiteCheckTaskDto,
 } satisfies Record<TaskType, () => unknown>;
 
 /** The union's name: the body schema the route has always named. */

@@ -16,6 +16,7 @@ export const TASK_TYPES = [
   'wireframe',
   'icon-set',
   'graphics',
+  'site-check',
 ] as const;
 export type TaskType = (typeof TASK_TYPES)[number];
 
@@ -43,7 +44,8 @@ export const FINISHED_TASK_STATUSES: readonly TaskStatus[] = [
  * Why a task failed (its `error.code`): refused and moderation_blocked
  * (the provider refused; not retried), rate_limited, busy, upstream_error,
  * timeout (retried while attempts remain), invalid_answer, not_configured,
- * asset_limit, budget_exceeded, source_missing (a logo-edit's logo is
+ * asset_limit, budget_exceeded, source_missing (a logo-edit's logo, or
+ * the page a site check or a landing page's fix reads, is
  * gone), logo_gone (a brand kit's), worker_lost, internal.
  */
 export const TASK_ERROR_CODES = [
@@ -65,7 +67,7 @@ export const TASK_ERROR_CODES = [
 export type TaskErrorCode = (typeof TASK_ERROR_CODES)[number];
 
 const TASK_ERROR_CODE_DESCRIPTION =
-  "A short machine-readable reason: refused (the provider refused the request; not retried), moderation_blocked (the safety system of the provider refused the prompt; not retried), rate_limited, busy, upstream_error, timeout, invalid_answer, not_configured, asset_limit, budget_exceeded (the owner's usage budget is spent), source_missing (the logo a logo-edit works from is gone), logo_gone (the logo a brand kit is made from is gone), worker_lost, internal.";
+  "A short machine-readable reason: refused (the provider refused the request; not retried), moderation_blocked (the safety system of the provider refused the prompt; not retried), rate_limited, busy, upstream_error, timeout, invalid_answer, not_configured, asset_limit, budget_exceeded (the owner's usage budget is spent), source_missing (the logo a logo-edit works from, or the page or report a site-check or a landing-page fix reads, is gone), logo_gone (the logo a brand kit is made from is gone), worker_lost, internal.";
 
 const ID = '019aa8f4-1c2d-7e3f-8a4b-5c6d7e8f9a0b';
 const PROJECT_ID = '019aa8f2-5f1c-7c3e-9a51-3c1f5d0b8e20';
@@ -118,7 +120,7 @@ export class TaskDto {
     enum: TASK_TYPES,
     enumName: 'TaskType',
     description:
-      "logo: the DESIGN agent draws logo candidates into LOGO; marketing-copy: the MARKETING agent writes copy into MARKETING; landing-page: the CODE agent writes a landing page into CODE (following the chosen wireframe); logo-edit: the DESIGN agent draws variations of a kept logo into LOGO; brand-kit: the DESIGN agent makes favicon, icons, social image and mono/inverse logos from a logo into ICONS (no model call); wireframe: the CODE agent plans the site's pages into WIREFRAME (typed sections, JSON); icon-set: the DESIGN agent makes one SVG icon per name into ICONS (Lucide’s, restyled, or drawn by a model); graphics: the DESIGN agent composes social images (and a hero on an image-model background) into GRAPHICS.",
+      "logo: the DESIGN agent draws logo candidates into LOGO; marketing-copy: the MARKETING agent writes copy into MARKETING; landing-page: the CODE agent writes a landing page into CODE (following the chosen wireframe); logo-edit: the DESIGN agent draws variations of a kept logo into LOGO; brand-kit: the DESIGN agent makes favicon, icons, social image and mono/inverse logos from a logo into ICONS (no model call); wireframe: the CODE agent plans the site's pages into WIREFRAME (typed sections, JSON); icon-set: the DESIGN agent makes one SVG icon per name into ICONS (Lucide’s, restyled, or drawn by a model); graphics: the DESIGN agent composes social images (and a hero on an image-model background) into GRAPHICS; site-check: the CODE agent checks a landing page (HTML validity, accessibility, self-contained, weight, head, headings, declared contrast) into TESTING as a site-report (JSON; no model call).",
     example: 'logo',
   })
   type: TaskType;

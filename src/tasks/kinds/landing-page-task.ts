@@ -1,9 +1,20 @@
 import { Injectable } from '@nestjs/common';
+import { AssetsService } from '../../assets/assets.service';
+import { InputValidationException } from '../../failures/input-validation.error';
+import { PageGoneError } from '../../site-check/page-gone.error';
+import { readSiteReport } from '../../site-check/site-report';
 import { LandingPageInputDto } from '../../text-generation/dto/landing-page-input.dto';
 import {
+  LANDING_PAGE_MAX_BYTES,
   landingPageMessages,
+  LOGO_PLACEHOLDER,
   parseLandingPage,
 } from '../../text-generation/landing-page';
+import {
+  FIX_PAGE_MAX_BYTES,
+  landingPageFixMessages,
+} from '../../text-generation/landing-page-fix';
+import type { ChatMessage } from '../../text-generation/text-api.client';
 import { TextApiClient } from '../../text-generation/text-api.client';
 import { UsageService } from '../../usage/usage.service';
 import { TasksRepository } from '../tasks.repository';
@@ -14,6 +25,8 @@ import type { TaskKind, TaskWork } from './task-kind';
 
 /** A chosen logo larger than this is shown as text rather than inlined. */
 const LOGO_INLINE_MAX_BYTES = 2 * 1024 * 1024;
+/** A site report lists at most 200 findings: well under this. */
+const REPORT_MAX_BYTES = 1024 * 1024;
 
 /**
  * `landing-page`: the CODE agent (CODE_PROVIDER) writes one
@@ -21,7 +34,10 @@ const LOGO_INLINE_MAX_BYTES = 2 * 1024 * 1024;
  * description, its latest marketing copy, its chosen wireframe (its
  * sections, in order, when WIREFRAME has a chosen result) and its chosen
  * logo (inlined as a data URL after the page is written). Served
- * sandboxed.
+ * sandboxed. With `fixReportId` (a site-report of the project) it writes
+ * the page that report checked again: the code model is sent the page
+ * and the report's errors and warnings and answers the corrected page,
+ * kept as a new landing page.
  */
 @Injectable()
 export class LandingPageTask implements TaskKind {
@@ -35,18 +51,34 @@ export class LandingPageTask implements TaskKind {
     private readonly tasks: TasksRepository,
     private readonly kept: KeptContent,
     private readonly usage: UsageService,
+    private readonly assets: AssetsService,
   ) {}
 
+  async accept(
+    projectId: string,
+    input: Record<string, unknown>,
+    owner: string | undefined,
+  ): Promise<void> {
+    const { fixReportId } = input as LandingPageInputDto;
+    if (fixReportId === undefined) return;
+    const report = await this.assets.record(projectId, fixReportId, owner);
+    if (!report || report.kind !== 'site-report') {
+      throw new InputValidationException([
+        {
+          path: ['input', 'fixReportId'],
+          message: 'Expected a site report (kind site-report) of this project',
+          code: 'custom',
+        },
+      ]);
+    }
+  }
+
   async run(work: TaskWork): Promise<void> {
-    const copy = await this.kept.latestCopy(work);
-    const wireframe = await this.kept.chosenWireframe(work);
+    const { fixReportId } = work.task.input as LandingPageInputDto;
     const logo = await this.chosenLogo(work);
-    const messages = landingPageMessages(
-      work.project,
-      copy,
-      logo !== undefined,
-      wireframe && wireframeOutline(wireframe),
-    );
+    const messages = fixReportId
+      ? await this.fixMessages(work, fixReportId, logo)
+      : await this.pageMessages(work, logo);
     const answer = await meteredCompletion(this.usage, this.text, work, {
       purpose: 'code',
       messages,
@@ -62,6 +94,63 @@ export class LandingPageTask implements TaskKind {
       prompt: messages.map((message) => message.content).join('\n\n'),
       model: answer.model,
     });
+  }
+
+  private async pageMessages(
+    work: TaskWork,
+    logo: string | undefined,
+  ): Promise<ChatMessage[]> {
+    const copy = await this.kept.latestCopy(work);
+    const wireframe = await this.kept.chosenWireframe(work);
+    return landingPageMessages(
+      work.project,
+      copy,
+      logo !== undefined,
+      wireframe && wireframeOutline(wireframe),
+    );
+  }
+
+  /**
+   * The request to correct the page a site report checked: the page with
+   * the chosen logo's data URL put back as its placeholder (so it is not
+   * sent, and is inlined again in the answer), at most FIX_PAGE_MAX_BYTES.
+   */
+  private async fixMessages(
+    work: TaskWork,
+    reportId: string,
+    logo: string | undefined,
+  ): Promise<ChatMessage[]> {
+    const kept = await this.kept.read(work, reportId, REPORT_MAX_BYTES);
+    const report =
+      kept?.kind === 'site-report' ? readSiteReport(kept.bytes) : undefined;
+    if (!report) {
+      throw new PageGoneError(
+        'The site report to fix from is no longer kept in this project',
+      );
+    }
+    const page = await this.kept.read(
+      work,
+      report.assetId,
+      LANDING_PAGE_MAX_BYTES,
+    );
+    if (!page || page.kind !== 'landing-page') {
+      throw new PageGoneError(
+        'The page the site report checked is no longer kept in this project',
+      );
+    }
+    let html = page.bytes.toString('utf8');
+    if (logo) html = html.split(logo).join(LOGO_PLACEHOLDER);
+    if (Buffer.byteLength(html) > FIX_PAGE_MAX_BYTES) {
+      throw new PageGoneError(
+        'The page the site report checked is over 256 KB without its logo: too large to send to the code model',
+      );
+    }
+    return landingPageFixMessages(
+      work.project,
+      html,
+      report.findings,
+      logo !== undefined,
+    );
   }
 
   /** The LOGO section's chosen asset, as a data URL. */
