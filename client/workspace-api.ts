@@ -575,7 +575,7 @@ export interface components {
       code: components['schemas']['ErrorCode'];
     };
     /**
-     * @description logo: the DESIGN agent draws logo candidates into LOGO; marketing-copy: the MARKETING agent writes copy into MARKETING; landing-page: the CODE agent writes a landing page into CODE (following the chosen wireframe); logo-edit: the DESIGN agent draws variations of a kept logo into LOGO; brand-kit: the DESIGN agent makes favicon, icons, social image and mono/inverse logos from a logo into ICONS (no model call); wireframe: the CODE agent plans the site's pages into WIREFRAME (typed sections, JSON); icon-set: the DESIGN agent makes one SVG icon per name into ICONS (Lucide’s, restyled, or drawn by a model); graphics: the DESIGN agent composes social images (and a hero on an image-model background) into GRAPHICS.
+     * @description logo: the DESIGN agent draws logo candidates into LOGO; marketing-copy: the MARKETING agent writes copy into MARKETING; landing-page: the CODE agent writes a landing page into CODE (following the chosen wireframe); logo-edit: the DESIGN agent draws variations of a kept logo into LOGO; brand-kit: the DESIGN agent makes favicon, icons, social image and mono/inverse logos from a logo into ICONS (no model call); wireframe: the CODE agent plans the site's pages into WIREFRAME (typed sections, JSON); icon-set: the DESIGN agent makes one SVG icon per name into ICONS (Lucide’s, restyled, or drawn by a model); graphics: the DESIGN agent composes social images (and a hero on an image-model background) into GRAPHICS; site-check: the CODE agent checks a landing page (HTML validity, accessibility, self-contained, weight, head, headings, declared contrast) into TESTING as a site-report (JSON; no model call).
      * @enum {string}
      */
     TaskType:
@@ -586,7 +586,8 @@ export interface components {
       | 'brand-kit'
       | 'wireframe'
       | 'icon-set'
-      | 'graphics';
+      | 'graphics'
+      | 'site-check';
     /** @enum {string} */
     TaskStatus: 'QUEUED' | 'RUNNING' | 'SUCCEEDED' | 'FAILED' | 'CANCELLED';
     TaskProgressDto: {
@@ -610,7 +611,7 @@ export interface components {
       /** @example 019aa8f2-5f1c-7c3e-9a51-3c1f5d0b8e20 */
       projectId: string;
       /**
-       * @description logo: the DESIGN agent draws logo candidates into LOGO; marketing-copy: the MARKETING agent writes copy into MARKETING; landing-page: the CODE agent writes a landing page into CODE (following the chosen wireframe); logo-edit: the DESIGN agent draws variations of a kept logo into LOGO; brand-kit: the DESIGN agent makes favicon, icons, social image and mono/inverse logos from a logo into ICONS (no model call); wireframe: the CODE agent plans the site's pages into WIREFRAME (typed sections, JSON); icon-set: the DESIGN agent makes one SVG icon per name into ICONS (Lucide’s, restyled, or drawn by a model); graphics: the DESIGN agent composes social images (and a hero on an image-model background) into GRAPHICS.
+       * @description logo: the DESIGN agent draws logo candidates into LOGO; marketing-copy: the MARKETING agent writes copy into MARKETING; landing-page: the CODE agent writes a landing page into CODE (following the chosen wireframe); logo-edit: the DESIGN agent draws variations of a kept logo into LOGO; brand-kit: the DESIGN agent makes favicon, icons, social image and mono/inverse logos from a logo into ICONS (no model call); wireframe: the CODE agent plans the site's pages into WIREFRAME (typed sections, JSON); icon-set: the DESIGN agent makes one SVG icon per name into ICONS (Lucide’s, restyled, or drawn by a model); graphics: the DESIGN agent composes social images (and a hero on an image-model background) into GRAPHICS; site-check: the CODE agent checks a landing page (HTML validity, accessibility, self-contained, weight, head, headings, declared contrast) into TESTING as a site-report (JSON; no model call).
        * @example logo
        */
       type: components['schemas']['TaskType'];
@@ -652,7 +653,7 @@ export interface components {
       /** @example null */
       error?: {
         /**
-         * @description A short machine-readable reason: refused (the provider refused the request; not retried), moderation_blocked (the safety system of the provider refused the prompt; not retried), rate_limited, busy, upstream_error, timeout, invalid_answer, not_configured, asset_limit, budget_exceeded (the owner's usage budget is spent), source_missing (the logo a logo-edit works from is gone), logo_gone (the logo a brand kit is made from is gone), worker_lost, internal.
+         * @description A short machine-readable reason: refused (the provider refused the request; not retried), moderation_blocked (the safety system of the provider refused the prompt; not retried), rate_limited, busy, upstream_error, timeout, invalid_answer, not_configured, asset_limit, budget_exceeded (the owner's usage budget is spent), source_missing (the logo a logo-edit works from, or the page or report a site-check or a landing-page fix reads, is gone), logo_gone (the logo a brand kit is made from is gone), worker_lost, internal.
          * @enum {string}
          */
         code:
@@ -782,7 +783,7 @@ export interface components {
       total?: number;
     };
     /**
-     * @description What made it: a logo (image model, kept or made by a logo task), marketing copy (JSON: tagline, description, posts) or a landing page (a self-contained HTML page, served sandboxed), or a brand-kit file made from a logo (its `prompt` is the file's name in the kit, e.g. favicon.ico, then the logo it was made from); or a wireframe (JSON: pages of typed sections, the code model's plan of the site; its thumbnail is a preview the service draws); or an icon of an icon set (SVG, 24×24; `model` is `lucide-static <version> (ISC)` for Lucide's, else the model that drew it).
+     * @description What made it: a logo (image model, kept or made by a logo task), marketing copy (JSON: tagline, description, posts) or a landing page (a self-contained HTML page, served sandboxed), or a brand-kit file made from a logo (its `prompt` is the file's name in the kit, e.g. favicon.ico, then the logo it was made from); or a wireframe (JSON: pages of typed sections, the code model's plan of the site; its thumbnail is a preview the service draws); or an icon of an icon set (SVG, 24×24; `model` is `lucide-static <version> (ISC)` for Lucide's, else the model that drew it); or a site check's report of a landing page (JSON: passed, score, counts, findings, summary; `model` names the checking libraries).
      * @enum {string}
      */
     AssetKind:
@@ -792,7 +793,8 @@ export interface components {
       | 'brand-kit'
       | 'wireframe'
       | 'icon'
-      | 'graphic';
+      | 'graphic'
+      | 'site-report';
     AssetDto: {
       /**
        * @description The asset id (UUID).
@@ -810,7 +812,7 @@ export interface components {
        */
       sectionId: string | null;
       /**
-       * @description What made it: a logo (image model, kept or made by a logo task), marketing copy (JSON: tagline, description, posts) or a landing page (a self-contained HTML page, served sandboxed), or a brand-kit file made from a logo (its `prompt` is the file's name in the kit, e.g. favicon.ico, then the logo it was made from); or a wireframe (JSON: pages of typed sections, the code model's plan of the site; its thumbnail is a preview the service draws); or an icon of an icon set (SVG, 24×24; `model` is `lucide-static <version> (ISC)` for Lucide's, else the model that drew it).
+       * @description What made it: a logo (image model, kept or made by a logo task), marketing copy (JSON: tagline, description, posts) or a landing page (a self-contained HTML page, served sandboxed), or a brand-kit file made from a logo (its `prompt` is the file's name in the kit, e.g. favicon.ico, then the logo it was made from); or a wireframe (JSON: pages of typed sections, the code model's plan of the site; its thumbnail is a preview the service draws); or an icon of an icon set (SVG, 24×24; `model` is `lucide-static <version> (ISC)` for Lucide's, else the model that drew it); or a site check's report of a landing page (JSON: passed, score, counts, findings, summary; `model` names the checking libraries).
        * @example logo
        */
       kind: components['schemas']['AssetKind'];
@@ -1352,14 +1354,21 @@ export interface components {
       /** @description Optional: every field has a default. Unknown fields are stripped. */
       input?: components['schemas']['MarketingCopyInputDto'];
     };
-    LandingPageInputDto: Record<string, never>;
+    LandingPageInputDto: {
+      /**
+       * Format: uuid
+       * @description A site-report asset of this project (a site-check task’s result): the code model is sent the page it checked and its errors and warnings, and asked for the corrected page, kept as a new landing page
+       * @example 019aa8f3-0b4e-7a21-8c3d-5e6f7a8b9c0d
+       */
+      fixReportId?: string;
+    };
     CreateLandingPageTaskDto: {
       /**
        * @description discriminator enum property added by openapi-typescript
        * @enum {string}
        */
       type: 'landing-page';
-      /** @description Optional and empty: it reads the project, its latest marketing copy and its chosen logo. */
+      /** @description Optional: it reads the project, its latest marketing copy, its chosen logo and wireframe; with `fixReportId` (a site-report of this project) it asks for the checked page corrected instead. */
       input?: components['schemas']['LandingPageInputDto'];
     };
     BrandKitInputDto: {
@@ -1464,6 +1473,23 @@ export interface components {
       /** @description Optional: the five social formats by default (hero only when asked), the headline by default the latest marketing copy's tagline, else the project's name. Unknown fields are stripped. */
       input?: components['schemas']['GraphicsInputDto'];
     };
+    SiteCheckInputDto: {
+      /**
+       * Format: uuid
+       * @description The landing page (an asset of kind landing-page of this project) to check; by default the CODE section's chosen one
+       * @example 019aa8f3-0b4e-7a21-8c3d-5e6f7a8b9c0d
+       */
+      assetId?: string;
+    };
+    CreateSiteCheckTaskDto: {
+      /**
+       * @description discriminator enum property added by openapi-typescript
+       * @enum {string}
+       */
+      type: 'site-check';
+      /** @description Optional: without `assetId`, the CODE section's chosen landing page (none chosen: 409). Unknown fields are stripped. */
+      input?: components['schemas']['SiteCheckInputDto'];
+    };
     /** @description A task to run: `type` says which, and which `input` it takes (validated by that type’s rules) */
     CreateTaskDto:
       | components['schemas']['CreateLogoTaskDto']
@@ -1473,7 +1499,8 @@ export interface components {
       | components['schemas']['CreateBrandKitTaskDto']
       | components['schemas']['CreateWireframeTaskDto']
       | components['schemas']['CreateIconSetTaskDto']
-      | components['schemas']['CreateGraphicsTaskDto'];
+      | components['schemas']['CreateGraphicsTaskDto']
+      | components['schemas']['CreateSiteCheckTaskDto'];
     TaskResponseDto: {
       task: components['schemas']['TaskDto'];
     };

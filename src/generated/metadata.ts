@@ -18,6 +18,7 @@ export default async () => {
     ['./wireframes/dto/wireframe-input.dto']: require('../wireframes/dto/wireframe-input.dto'),
     ['./icons/dto/icon-set-input.dto']: require('../icons/dto/icon-set-input.dto'),
     ['./graphics/dto/graphics-input.dto']: require('../graphics/dto/graphics-input.dto'),
+    ['./site-check/dto/site-check-input.dto']: require('../site-check/dto/site-check-input.dto'),
     ['./events/dto/create-ticket.dto']: require('../events/dto/create-ticket.dto'),
     ['./common/http/reply']: require('../common/http/reply'),
   };
@@ -41,6 +42,7 @@ export default async () => {
                   'wireframe',
                   'icon',
                   'graphic',
+                  'site-report',
                 ],
               },
               contentType: { required: true, type: () => String },
@@ -104,6 +106,7 @@ export default async () => {
                   'logo-edit',
                   'icon-set',
                   'graphics',
+                  'site-check',
                 ],
               },
               agentId: { required: true, type: () => String, nullable: true },
@@ -914,7 +917,11 @@ export default async () => {
           Promise.resolve(
             require('../text-generation/dto/landing-page-input.dto'),
           ),
-          { LandingPageInputDto: {} },
+          {
+            LandingPageInputDto: {
+              fixReportId: { required: false, type: () => String },
+            },
+          },
         ],
         [
           Promise.resolve(require('../tasks/dto/logo-edit-input.dto')),
@@ -999,6 +1006,14 @@ export default async () => {
           },
         ],
         [
+          Promise.resolve(require('../site-check/dto/site-check-input.dto')),
+          {
+            SiteCheckInputDto: {
+              assetId: { required: false, type: () => String },
+            },
+          },
+        ],
+        [
           Promise.resolve(require('../tasks/dto/create-task.dto')),
           {
             CreateTaskDto: {
@@ -1013,6 +1028,7 @@ export default async () => {
                   'logo-edit',
                   'icon-set',
                   'graphics',
+                  'site-check',
                 ],
               },
               input: {
@@ -1102,6 +1118,14 @@ export default async () => {
                 required: false,
                 type: () =>
                   t['./graphics/dto/graphics-input.dto'].GraphicsInputDto,
+              },
+            },
+            CreateSiteCheckTaskDto: {
+              type: { required: true, enum: ['site-check'] },
+              input: {
+                required: false,
+                type: () =>
+                  t['./site-check/dto/site-check-input.dto'].SiteCheckInputDto,
               },
             },
           },
