@@ -651,6 +651,11 @@ export async function captureRepositorySql(
     await record('selectedAssetOf', () =>
       tasks.selectedAssetOf(owner.id, 'LOGO'),
     );
+    await record('chosenAssetOfKind', () =>
+      db.transaction((transaction) =>
+        tasks.chosenAssetOfKind(transaction, owner.id, 'CODE', 'landing-page'),
+      ),
+    );
     write('tasks.repository', 'TasksRepository');
 
     const schedule = watched(new TaskScheduleRepository(db), called);

@@ -122,3 +122,13 @@ FROM "sections"
 WHERE "projectId" = $1 AND "type" = $2
 ORDER BY "position"
 LIMIT 1;
+
+-- TasksRepository.chosenAssetOfKind
+START TRANSACTION;
+SELECT "a"."id"
+FROM "sections" "s"
+JOIN "assets" "a" ON "a"."id" = "s"."selectedAssetId" AND "a"."projectId" = "s"."projectId"
+WHERE "s"."projectId" = $1 AND "s"."type" = $2 AND "a"."kind" = $3
+ORDER BY "s"."position"
+LIMIT 1;
+COMMIT;

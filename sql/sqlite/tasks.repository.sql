@@ -113,3 +113,13 @@ FROM "sections"
 WHERE "projectId" = ? AND "type" = ?
 ORDER BY "position"
 LIMIT 1;
+
+-- TasksRepository.chosenAssetOfKind
+BEGIN TRANSACTION;
+SELECT "a"."id"
+FROM "sections" "s"
+JOIN "assets" "a" ON "a"."id" = "s"."selectedAssetId" AND "a"."projectId" = "s"."projectId"
+WHERE "s"."projectId" = ? AND "s"."type" = ? AND "a"."kind" = ?
+ORDER BY "s"."position"
+LIMIT 1;
+COMMIT;

@@ -5,6 +5,7 @@ import {
   type ScratchSqlite,
 } from '../../test/support/scratch-sqlite';
 import { newId } from '../common/ids';
+import { isoTimestamp, sqlFor } from '../database/sql';
 import type { Project } from '../projects/entities/project.entity';
 import type { TaskStatus } from './dto/task.dto';
 import { TasksRepository, type TaskChange } from './tasks.repository';
@@ -329,5 +330,51 @@ describe('TasksRepository (SQLite)', () => {
       agentId: ann.agents.find((agent) => agent.type === 'DESIGN')?.id,
       sectionId: ann.sections.find((section) => section.type === 'LOGO')?.id,
     });
+  });
+
+  it('reads the chosen asset of a section when it is of the kind asked, in the transaction', async () => {
+    const code = ann.sections.find((section) => section.type === 'CODE')!.id;
+    const chosen = (kind: string) =>
+      scratch.db.transaction((transaction) =>
+        tasks.chosenAssetOfKind(transaction, ann.id, 'CODE', kind),
+      );
+    await expect(chosen('landing-page')).resolves.toBeUndefined();
+    const pageId = newId();
+    // Rows written directly: no project route wrote them.
+    await scratch.db.write(async (manager) => {
+      const sql = sqlFor(manager);
+      await sql.changes(
+        'INSERT INTO "assets" ("id", "projectId", "sectionId", "kind", "contentType", "byteSize", "sha256", "prompt", "model", "createdAt", "fileName") VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)',
+        [
+          pageId,
+          ann.id,
+          code,
+          'landing-page',
+          'text/html',
+          5,
+          'a'.repeat(64),
+          'a page',
+          'code-model',
+          isoTimestamp(at(0)),
+          'page.html',
+        ],
+      );
+      await sql.changes(
+        'UPDATE "sections" SET "selectedAssetId" = $1 WHERE "id" = $2',
+        [pageId, code],
+      );
+    });
+    await expect(chosen('landing-page')).resolves.toBe(pageId);
+    await expect(chosen('wireframe')).resolves.toBeUndefined();
+    await expect(
+      scratch.db.transaction((transaction) =>
+        tasks.chosenAssetOfKind(
+          transaction,
+          annOther.id,
+          'CODE',
+          'landing-page',
+        ),
+      ),
+    ).resolves.toBeUndefined();
   });
 });
