@@ -14,6 +14,8 @@ export class SiteCheckFailure extends Error {}
 interface Waiting {
   resolve: (check: PageCheck) => void;
   reject: (error: Error) => void;
+  /** The worker it was sent to: that worker's end fails it, no other's. */
+  worker: Worker;
 }
 
 let worker: Worker | undefined;
@@ -70,10 +72,11 @@ function checkerWorker(): Worker {
   });
   const fail = (error: Error) => {
     if (worker === started) worker = undefined;
-    for (const entry of waiting.values()) {
+    for (const [id, entry] of waiting) {
+      if (entry.worker !== started) continue;
+      waiting.delete(id);
       entry.reject(new SiteCheckFailure(error.message));
     }
-    waiting.clear();
     settled();
   };
   started.on('error', fail);
@@ -111,7 +114,8 @@ async function checkOnce(
   let onAbort: (() => void) | undefined;
   try {
     return await new Promise<PageCheck>((resolve, reject) => {
-      waiting.set(id, { resolve, reject });
+      const target = checkerWorker();
+      waiting.set(id, { resolve, reject, worker: target });
       const stop = (error: Error) => {
         waiting.delete(id);
         reject(error);
@@ -125,7 +129,7 @@ async function checkOnce(
       onAbort = () => stop(signal!.reason as Error);
       signal?.addEventListener('abort', onAbort, { once: true });
       const request: CheckRequest = { id, html };
-      checkerWorker().postMessage(request);
+      target.postMessage(request);
     });
   } finally {
     clearTimeout(timer);
