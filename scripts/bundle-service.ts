@@ -8,8 +8,8 @@ import { type RawSourceMap, trimSourceMap } from './source-map-trim';
  * Bundles the compiled service (dist/src, the output of `nest build`, which
  * keeps the decorator metadata and the Swagger plugin's additions that
  * esbuild alone would not produce) into dist/service: the launcher
- * (main.js), the service (app.js), the logo decoder's worker thread and the
- * graphics renderer's.
+ * (main.js), the service (app.js), the logo decoder's worker thread, the
+ * graphics renderer's and the site checker's.
  * Starting from about 2,500 files read one by one to three.
  */
 
@@ -26,7 +26,11 @@ export const BUNDLE_DIR = join(ROOT, 'dist', 'service');
  * - modules OpenTelemetry patches as they are required (pg, pg-pool,
  *   ioredis): inside the bundle the patch would never see them;
  * - pino's transports run in a worker thread that loads them by name;
- * - swagger-ui-dist serves files from its own folder.
+ * - swagger-ui-dist serves files from its own folder;
+ * - the site checker's libraries (jsdom, axe-core, html-validate), loaded
+ *   only by its worker thread: jsdom resolves files of its own at run
+ *   time, axe-core is evaluated from its own source text, html-validate
+ *   reads its presets and element tables from its folder.
  */
 const KEPT_EXTERNAL = [
   'better-sqlite3',
@@ -41,6 +45,9 @@ const KEPT_EXTERNAL = [
   'pino-pretty',
   'thread-stream',
   'swagger-ui-dist',
+  'jsdom',
+  'axe-core',
+  'html-validate',
 ];
 
 /**
@@ -120,6 +127,7 @@ export async function bundleService(): Promise<void> {
         'graphics',
         'graphic-render.worker.js',
       ),
+      'site-check.worker': join(COMPILED, 'site-check', 'site-check.worker.js'),
     },
     outdir: BUNDLE_DIR,
     bundle: true,
