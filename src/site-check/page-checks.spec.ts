@@ -1,5 +1,5 @@
 import { BAD_PAGE, GOOD_PAGE } from '../../test/support/site-check-pages';
-import { checkPage } from './page-checks';
+import { AXE_MAX_ELEMENTS, checkPage } from './page-checks';
 
 describe('checkPage', () => {
   it('a good page: every check ran, nothing found', async () => {
@@ -32,5 +32,16 @@ describe('checkPage', () => {
       expect.objectContaining({ rule: 'page-weight', severity: 'error' }),
     ]);
     expect(check.checked).toEqual(['page weight only (too large to parse)']);
+  });
+
+  it(`a page of over ${AXE_MAX_ELEMENTS} elements is not given to axe, and a warning says so`, async () => {
+    const items = '<li>x</li>'.repeat(AXE_MAX_ELEMENTS);
+    const check = await checkPage(
+      `<!doctype html><html lang="en"><head><title>x</title></head><body><main><h1>x</h1><ul>${items}</ul></main></body></html>`,
+    );
+    expect(check.findings).toContainEqual(
+      expect.objectContaining({ rule: 'page-elements', severity: 'warning' }),
+    );
+    expect(check.checked).toContain('not accessibility (too many elements)');
   });
 });

@@ -110,6 +110,8 @@ const validTaskBody = fc.constantFrom(
   { type: 'wireframe', input: { pages: ['home', 'pricing'], notes: 'Fuzz' } },
   { type: 'icon-set', input: { names: ['search', 'cart'], style: 'duotone' } },
   { type: 'graphics', input: { formats: ['og'], headline: 'Fuzz <&> "Co"' } },
+  // 409 until a page is chosen, then a check of it.
+  { type: 'site-check' },
 );
 
 const taskBody = fc.oneof(
@@ -123,6 +125,7 @@ const taskBody = fc.oneof(
           'wireframe',
           'icon-set',
           'graphics',
+          'site-check',
         ),
         fc.jsonValue(),
       ),
@@ -187,6 +190,8 @@ const taskBody = fc.oneof(
               fc.jsonValue(),
             ),
             headline: fc.oneof(fc.string({ maxLength: 140 }), fc.jsonValue()),
+            assetId: fc.oneof(fc.constantFrom(...JUNK_IDS), fc.jsonValue()),
+            fixReportId: fc.oneof(fc.constantFrom(...JUNK_IDS), fc.jsonValue()),
             __proto__: fc.jsonValue(),
           },
           { requiredKeys: [] },
