@@ -482,6 +482,10 @@ describe('OpenAPI document', () => {
         schema: '#/components/schemas/GraphicsInputDto',
         required: false,
       },
+      'site-check': {
+        schema: '#/components/schemas/SiteCheckInputDto',
+        required: false,
+      },
     });
   });
 
