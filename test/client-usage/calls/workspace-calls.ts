@@ -47,7 +47,7 @@ export type TaskRequest =
       type: 'marketing-copy';
       input?: { tone?: string; audience?: string; language?: string };
     }
-  | { type: 'landing-page'; input?: Record<string, never> }
+  | { type: 'landing-page'; input?: { fixReportId?: string } }
   | {
       type: 'logo-edit';
       input: { assetId: string; instructions: string; count?: number };
@@ -66,7 +66,8 @@ export type TaskRequest =
         >;
         headline?: string;
       };
-    };
+    }
+  | { type: 'site-check'; input?: { assetId?: string } };
 
 export interface ListQuery {
   userId?: string;
