@@ -115,25 +115,28 @@ describe(`Task crash safety on ${TEST_DATABASE} (reliability)`, () => {
 
   /**
    * One client: tasks into its project, a few a second, until stopped:
-   * mostly logo tasks, and wireframes, icon sets of Lucide names and
-   * graphics sets (no image-model call, so they run briefly and a kill
-   * lands on some of them while they render).
+   * mostly logo tasks, and wireframes, icon sets of Lucide names,
+   * graphics sets and site checks of the project's page (no image-model
+   * call, so they run briefly and a kill lands on some of them while they
+   * render or check).
    */
   async function runClient(
     client: HttpClient,
     projectId: string,
+    pageId: string,
     stopped: () => boolean,
     acknowledged: Acknowledged[],
     refused: string[],
   ): Promise<void> {
     while (!stopped()) {
       // About one task in seven each a wireframe, an icon set and a
-      // graphics set; the rest logos.
+      // graphics set, one in ten a site check; the rest logos.
       const pick = random();
       const wireframe = pick < 0.15;
       const icons = !wireframe && pick < 0.3;
       const graphics = !wireframe && !icons && pick < 0.45;
-      const count = wireframe ? 1 : 1 + Math.floor(random() * 2);
+      const check = pick >= 0.45 && pick < 0.55;
+      const count = wireframe || check ? 1 : 1 + Math.floor(random() * 2);
       try {
         const answer = await client.send({
           method: 'POST',
@@ -142,25 +145,27 @@ describe(`Task crash safety on ${TEST_DATABASE} (reliability)`, () => {
           body: JSON.stringify(
             wireframe
               ? { type: 'wireframe', input: { pages: ['home', 'pricing'] } }
-              : icons
-                ? {
-                    type: 'icon-set',
-                    input: { names: ICON_NAMES.slice(0, count) },
-                  }
-                : graphics
+              : check
+                ? { type: 'site-check', input: { assetId: pageId } }
+                : icons
                   ? {
-                      type: 'graphics',
-                      input: { formats: ['og', 'story'].slice(0, count) },
+                      type: 'icon-set',
+                      input: { names: ICON_NAMES.slice(0, count) },
                     }
-                  : {
-                      type: 'logo',
-                      input: {
-                        companyName: 'Crash Co',
-                        style: 'modern',
-                        colors: ['#1E40AF'],
-                        count,
+                  : graphics
+                    ? {
+                        type: 'graphics',
+                        input: { formats: ['og', 'story'].slice(0, count) },
+                      }
+                    : {
+                        type: 'logo',
+                        input: {
+                          companyName: 'Crash Co',
+                          style: 'modern',
+                          colors: ['#1E40AF'],
+                          count,
+                        },
                       },
-                    },
           ),
         });
         if (answer.status === 202) {
@@ -174,6 +179,36 @@ describe(`Task crash safety on ${TEST_DATABASE} (reliability)`, () => {
       }
       await sleep(150 + random() * 250);
     }
+  }
+
+  /** A landing page of the project, written by a task run to its end. */
+  async function keptLandingPage(
+    client: HttpClient,
+    projectId: string,
+  ): Promise<string> {
+    const created = await client.send({
+      method: 'POST',
+      path: `/api/projects/${projectId}/tasks`,
+      headers: JSON_HEADERS,
+      body: JSON.stringify({ type: 'landing-page' }),
+    });
+    expect(created.status).toBe(202);
+    const { task } = JSON.parse(created.text) as { task: { id: string } };
+    for (let poll = 0; poll < 200; poll++) {
+      const answer = await client.send({
+        method: 'GET',
+        path: `/api/projects/${projectId}/tasks/${task.id}`,
+      });
+      const shown = (
+        JSON.parse(answer.text) as {
+          task: { status: string; assetIds: string[] };
+        }
+      ).task;
+      if (shown.status === 'SUCCEEDED') return shown.assetIds[0];
+      expect(['QUEUED', 'RUNNING']).toContain(shown.status);
+      await sleep(100);
+    }
+    throw new Error(`The landing page of ${projectId} was not written`);
   }
 
   /** The attempts the database shows RUNNING, as `taskId:attempt`. */
@@ -229,6 +264,11 @@ describe(`Task crash safety on ${TEST_DATABASE} (reliability)`, () => {
         (JSON.parse(answer.text) as { project: { id: string } }).project.id,
       );
     }
+    // A landing page each, for the site checks among the clients' tasks.
+    const pageIds: string[] = [];
+    for (const projectId of projectIds) {
+      pageIds.push(await keptLandingPage(setup, projectId));
+    }
     setup.close();
 
     for (let kill = 0; kill < KILLS; kill++) {
@@ -240,6 +280,7 @@ describe(`Task crash safety on ${TEST_DATABASE} (reliability)`, () => {
         runClient(
           client,
           projectIds[index],
+          pageIds[index],
           () => stopped,
           acknowledged,
           refused,
