@@ -28,6 +28,15 @@ const LOGO_INLINE_MAX_BYTES = 2 * 1024 * 1024;
 /** A site report lists at most 200 findings: well under this. */
 const REPORT_MAX_BYTES = 1024 * 1024;
 
+/** What the code model is sent, and the prompt the kept page tells. */
+interface PageRequest {
+  messages: ChatMessage[];
+  prompt: string;
+}
+
+const promptOf = (messages: ChatMessage[]): string =>
+  messages.map((message) => message.content).join('\n\n');
+
 /**
  * `landing-page`: the CODE agent (CODE_PROVIDER) writes one
  * self-contained HTML page into CODE from the project's name and
@@ -76,9 +85,9 @@ export class LandingPageTask implements TaskKind {
   async run(work: TaskWork): Promise<void> {
     const { fixReportId } = work.task.input as LandingPageInputDto;
     const logo = await this.chosenLogo(work);
-    const messages = fixReportId
-      ? await this.fixMessages(work, fixReportId, logo)
-      : await this.pageMessages(work, logo);
+    const { messages, prompt } = fixReportId
+      ? await this.fixRequest(work, fixReportId, logo)
+      : await this.pageRequest(work, logo);
     const answer = await meteredCompletion(this.usage, this.text, work, {
       purpose: 'code',
       messages,
@@ -91,35 +100,37 @@ export class LandingPageTask implements TaskKind {
       kind: 'landing-page',
       contentType: 'text/html',
       bytes: Buffer.from(html),
-      prompt: messages.map((message) => message.content).join('\n\n'),
+      prompt,
       model: answer.model,
     });
   }
 
-  private async pageMessages(
+  private async pageRequest(
     work: TaskWork,
     logo: string | undefined,
-  ): Promise<ChatMessage[]> {
+  ): Promise<PageRequest> {
     const copy = await this.kept.latestCopy(work);
     const wireframe = await this.kept.chosenWireframe(work);
-    return landingPageMessages(
+    const messages = landingPageMessages(
       work.project,
       copy,
       logo !== undefined,
       wireframe && wireframeOutline(wireframe),
     );
+    return { messages, prompt: promptOf(messages) };
   }
 
   /**
    * The request to correct the page a site report checked: the page with
    * the chosen logo's data URL put back as its placeholder (so it is not
    * sent, and is inlined again in the answer), at most FIX_PAGE_MAX_BYTES.
+   * The kept prompt names the page rather than holding it again.
    */
-  private async fixMessages(
+  private async fixRequest(
     work: TaskWork,
     reportId: string,
     logo: string | undefined,
-  ): Promise<ChatMessage[]> {
+  ): Promise<PageRequest> {
     const kept = await this.kept.read(work, reportId, REPORT_MAX_BYTES);
     const report =
       kept?.kind === 'site-report' ? readSiteReport(kept.bytes) : undefined;
@@ -145,12 +156,23 @@ export class LandingPageTask implements TaskKind {
         'The page the site report checked is over 256 KB without its logo: too large to send to the code model',
       );
     }
-    return landingPageFixMessages(
+    const messages = landingPageFixMessages(
       work.project,
       html,
       report.findings,
       logo !== undefined,
     );
+    const [system, user] = messages.map((message) => message.content);
+    return {
+      messages,
+      prompt: promptOf([
+        { role: 'system', content: system },
+        {
+          role: 'user',
+          content: `${user.slice(0, user.lastIndexOf('The page:'))}The page: landing page ${report.assetId} (${Buffer.byteLength(html)} bytes), checked by site report ${reportId}`,
+        },
+      ]),
+    };
   }
 
   /** The LOGO section's chosen asset, as a data URL. */

@@ -49,6 +49,7 @@ interface KeptAsset {
   fileName: string;
   sectionId: string;
   url: string;
+  prompt: string;
 }
 
 describe.each(ASSET_STORES)('Site-check tasks (ASSET_STORE=%s)', (kind) => {
@@ -223,6 +224,12 @@ describe.each(ASSET_STORES)('Site-check tasks (ASSET_STORE=%s)', (kind) => {
       kind: 'landing-page',
       contentType: 'text/html',
     });
+    // Its prompt names the page it corrected rather than holding it again.
+    expect(fixed.prompt).toContain(
+      `The page: landing page ${bad.assetIds[0]} (`,
+    );
+    expect(fixed.prompt).toContain('[error] image-alt');
+    expect(fixed.prompt).not.toContain('<link rel="stylesheet"');
 
     await choose(project.id, fix.assetIds[0]);
     const again = await runToEnd(project.id, { type: 'site-check' });
