@@ -193,6 +193,22 @@ export const ERROR_CODES = {
     retry: true,
     meaning: 'The project or its owner has too many unfinished tasks',
   },
+  too_many_runs: {
+    statuses: [429],
+    retry: true,
+    meaning:
+      'The project\'s owner has RUNS_MAX_CONCURRENT_PER_USER unfinished runs',
+  },
+  run_not_found: {
+    statuses: [404],
+    retry: false,
+    meaning: 'No such run in that project',
+  },
+  run_finished: {
+    statuses: [409],
+    retry: false,
+    meaning: 'The run has already finished and cannot be cancelled',
+  },
   too_many_streams: {
     statuses: [429],
     retry: true,
