@@ -143,7 +143,7 @@ export function rollUp(steps: readonly StepState[]): RunStatus {
   const has = (status: RunStepStatus) =>
     latest.some((step) => step.status === status);
   if (has('FAILED') || has('CANCELLED')) return 'FAILED';
-  if (latest.every((step) => step.status === 'PENDING')) return 'QUEUED';
+  if (steps.every((step) => step.status === 'PENDING')) return 'QUEUED';
   if (has('QUEUED') || has('RUNNING')) return 'RUNNING';
   if (has('PENDING') && readySteps(steps).length > 0) return 'RUNNING';
   if (has('WAITING')) return 'WAITING';
