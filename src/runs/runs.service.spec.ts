@@ -86,7 +86,7 @@ describe('RunsService', () => {
       { autoChoose: true, input: { 'icon-set': { names: ['house'] } } },
       ANN,
     );
-    const [[, stored]] = runs.insert.mock.calls as [
+    const [[, stored]] = runs.insert.mock.calls as unknown as [
       [unknown, Record<string, unknown>],
     ];
     expect(stored).toMatchObject({
