@@ -1,7 +1,9 @@
 import request from 'supertest';
 import { DevTextApi } from '../../../../dev-servers/text-api';
 import { DevImageApi, Replies } from '../../../support/fake-image-api';
+import { documentSchemas } from '../../../support/event-schemas';
 import { EventStreamClient } from '../../../support/event-stream-client';
+import { loadOpenApiDocument } from '../../../support/openapi-responses';
 import { listen, until } from '../../../support/pending-request';
 import { createProject } from '../../../support/project-fixtures';
 import {
@@ -24,6 +26,8 @@ import { createTestApp, type TestApp } from '../../../support/test-app';
  * bad requests and the per-user limit are refused before anything is
  * stored. On SQLite and PostgreSQL.
  */
+
+const validateSchema = documentSchemas(loadOpenApiDocument());
 
 const SEVEN = [
   'logo',
@@ -140,6 +144,11 @@ describe('Runs', () => {
         status: 'QUEUED',
       });
       expect(runEvents.length).toBeGreaterThan(SEVEN.length);
+      // Each as the document's schema of run.updated says.
+      for (const event of runEvents) {
+        expect(validateSchema('RunUpdatedEventDto', event)).toBeUndefined();
+      }
+      expect(runEvents.at(-1)!.data.run).toEqual(done);
     } finally {
       await stream.close();
     }
