@@ -189,11 +189,7 @@ function decideAfterChecks(
     }
     return undefined;
   }
-  if (
-    next === 'stop' &&
-    after.size > 0 &&
-    state.steps.some((s) => s.type === 'publish')
-  ) {
+  if (next === 'stop' && state.steps.some((s) => s.type === 'publish')) {
     return {
       code: 'site_check_failed',
       message: `The site check still found ${counts.at(-1)} errors after ${checks.length - 1} fixes; publish with input.publish.force to publish anyway`,

@@ -120,9 +120,8 @@ export class TasksService {
   }
 
   /**
-   * `input` as a task of `type` takes it (issues under `input`, as POST
-   * …/tasks answers them), its type's checks that need the database
-   * done too when `projectId` is given.
+   * `input` as a task of `type` takes it, validated as POST …/tasks
+   * validates it (issues under `input`).
    */
   async validatedInput(
     type: string,
