@@ -291,6 +291,64 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/api/projects/{id}/runs': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** A page of the project's runs, newest first */
+    get: operations['listRuns'];
+    put?: never;
+    /**
+     * Take the project through its sections: one task per step, in the order of the graph
+     * @description The steps run as tasks, each once the steps it needs have a chosen result (logo → icon-set, brand-kit, graphics; marketing-copy → graphics, wireframe; wireframe → landing-page → site-check → publish, with at most `quote.maxFixes` fixes of the page). With `autoChoose` the run chooses each step's first result itself; without, it waits (WAITING) for PUT …/sections/{sectionId}/selection and goes on by itself. Answers at once, QUEUED, with `quote`: the most model calls it will make. A step that is not listed is not waited for.
+     */
+    post: operations['createRun'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/projects/{id}/runs/{runId}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** One run */
+    get: operations['getRun'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/projects/{id}/runs/{runId}/cancel': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Cancel a run
+     * @description CANCELLED at once, with the task of every step QUEUED or RUNNING (as POST …/tasks/{taskId}/cancel cancels one); steps not started are SKIPPED. Takes no body.
+     */
+    post: operations['cancelRun'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/api/me': {
     parameters: {
       query?: never;
@@ -535,12 +593,14 @@ export interface components {
       | 'section_not_found'
       | 'asset_not_found'
       | 'task_not_found'
+      | 'run_not_found'
       | 'logo_not_found'
       | 'unauthorized'
       | 'forbidden'
       | 'asset_url_refused'
       | 'precondition_failed'
       | 'task_finished'
+      | 'run_finished'
       | 'asset_limit_reached'
       | 'task_exceeds_asset_limit'
       | 'section_in_progress'
@@ -552,6 +612,7 @@ export interface components {
       | 'rate_limited'
       | 'budget_exceeded'
       | 'too_many_tasks'
+      | 'too_many_runs'
       | 'too_many_streams'
       | 'busy'
       | 'auth_unavailable'
@@ -1528,6 +1589,170 @@ export interface components {
        */
       nextCursor: string | null;
     };
+    CreateRunDto: {
+      /**
+       * @description The run chooses each step's first result itself (false: each result the next steps need waits for a person's PUT …/selection). Default false.
+       * @example true
+       */
+      autoChoose?: boolean;
+      /**
+       * @description The steps to run (unique, at least one); every step this service has a task type for when left out. A step's needs that are not listed are not waited for.
+       * @example [
+       *       "logo",
+       *       "marketing-copy",
+       *       "wireframe",
+       *       "landing-page"
+       *     ]
+       */
+      steps?: (
+        | 'logo'
+        | 'marketing-copy'
+        | 'icon-set'
+        | 'brand-kit'
+        | 'graphics'
+        | 'wireframe'
+        | 'landing-page'
+        | 'site-check'
+        | 'publish'
+      )[];
+      /**
+       * @description Each step's input by its type, as POST …/tasks takes it (logo's companyName defaults to the project's name, its style to modern and its colours to a neutral palette). publish: {force?} also decides whether the run publishes a page the site check still finds errors in.
+       * @example {
+       *       "logo": {
+       *         "count": 2
+       *       },
+       *       "icon-set": {
+       *         "names": [
+       *           "house",
+       *           "search"
+       *         ]
+       *       }
+       *     }
+       */
+      input?: {
+        [key: string]: Record<string, never>;
+      };
+    };
+    /**
+     * @description QUEUED until its first task is queued; RUNNING while a task is queued or runs; WAITING while only a choice is left (without autoChoose); SUCCEEDED; FAILED (see error); CANCELLED.
+     * @enum {string}
+     */
+    RunStatus:
+      'QUEUED' | 'RUNNING' | 'WAITING' | 'SUCCEEDED' | 'FAILED' | 'CANCELLED';
+    /** @enum {string} */
+    RunStepType:
+      | 'logo'
+      | 'marketing-copy'
+      | 'icon-set'
+      | 'brand-kit'
+      | 'graphics'
+      | 'wireframe'
+      | 'landing-page'
+      | 'site-check'
+      | 'publish';
+    /**
+     * @description PENDING until its needs are met; QUEUED and RUNNING as its task; WAITING: its task succeeded and its result waits to be chosen; SUCCEEDED; FAILED or CANCELLED as its task; STALE: a result it was made from was chosen differently afterwards (not run again); SKIPPED: the run ended before it.
+     * @enum {string}
+     */
+    RunStepStatus:
+      | 'PENDING'
+      | 'QUEUED'
+      | 'RUNNING'
+      | 'WAITING'
+      | 'SUCCEEDED'
+      | 'FAILED'
+      | 'CANCELLED'
+      | 'STALE'
+      | 'SKIPPED';
+    RunStepDto: {
+      /** @example logo */
+      type: components['schemas']['RunStepType'];
+      /**
+       * @description The task doing the step (null until it is queued).
+       * @example 019aa8f4-1c2d-7e3f-8a4b-5c6d7e8f9a0b
+       */
+      taskId: string | null;
+      /**
+       * @description PENDING until its needs are met; QUEUED and RUNNING as its task; WAITING: its task succeeded and its result waits to be chosen; SUCCEEDED; FAILED or CANCELLED as its task; STALE: a result it was made from was chosen differently afterwards (not run again); SKIPPED: the run ended before it.
+       * @example SUCCEEDED
+       */
+      status: components['schemas']['RunStepStatus'];
+      /**
+       * @description Present from the second attempt of a type: the fixes of the landing page and the site checks after them.
+       * @example 2
+       */
+      attempt?: number;
+    };
+    RunQuoteDto: {
+      /**
+       * @description Image model calls the run makes at most.
+       * @example 4
+       */
+      imageCalls: number;
+      /**
+       * @description Text and code model calls the run makes at most.
+       * @example 5
+       */
+      textCalls: number;
+      /**
+       * @description Fixes of the landing page the run may make after site checks.
+       * @example 2
+       */
+      maxFixes: number;
+    };
+    /**
+     * @description step_failed: a step's task failed or was cancelled; step_refused: a step's task could not be created (its `code` and message say why); site_check_failed: the site check still found errors after the fixes and publish was not forced.
+     * @enum {string}
+     */
+    RunErrorCode: 'step_failed' | 'step_refused' | 'site_check_failed';
+    RunErrorDto: {
+      /**
+       * @description step_failed: a step's task failed or was cancelled; step_refused: a step's task could not be created (its `code` and message say why); site_check_failed: the site check still found errors after the fixes and publish was not forced.
+       * @example step_failed
+       */
+      code: components['schemas']['RunErrorCode'];
+      /** @example The logo step's task failed: refused */
+      message: string;
+      /** @example logo */
+      step?: components['schemas']['RunStepType'];
+    };
+    RunDto: {
+      /** @example 019aa8f6-0a1b-7c2d-8e3f-4a5b6c7d8e9f */
+      id: string;
+      /** @example 019aa8f2-5f1c-7c3e-9a51-3c1f5d0b8e20 */
+      projectId: string;
+      /**
+       * @description QUEUED until its first task is queued; RUNNING while a task is queued or runs; WAITING while only a choice is left (without autoChoose); SUCCEEDED; FAILED (see error); CANCELLED.
+       * @example RUNNING
+       */
+      status: components['schemas']['RunStatus'];
+      /** @example true */
+      autoChoose: boolean;
+      steps: components['schemas']['RunStepDto'][];
+      quote: components['schemas']['RunQuoteDto'];
+      /**
+       * @description The published site's address (from the publish step).
+       * @example https://sites.example.com/acme/v1/
+       */
+      siteUrl?: string;
+      error?: components['schemas']['RunErrorDto'];
+      /** @example 2026-11-29T10:00:00.000Z */
+      createdAt: string;
+      /** @example 2026-11-29T10:00:05.000Z */
+      updatedAt: string;
+    };
+    RunResponseDto: {
+      run: components['schemas']['RunDto'];
+    };
+    RunPageResponseDto: {
+      /** @description Newest first */
+      runs: components['schemas']['RunDto'][];
+      /**
+       * @description The `cursor` of the next page; null on the last one.
+       * @example null
+       */
+      nextCursor: string | null;
+    };
     MeDto: {
       /**
        * @description true with AUTH_MODE=oidc (a verified bearer token); false when authentication is off, and the service knows no one
@@ -1901,6 +2126,52 @@ export interface components {
       type: 'agent.updated';
       data: components['schemas']['AgentUpdatedDataDto'];
     };
+    RunUpdatedDataDto: {
+      /** @example 019aa8f6-0a1b-7c2d-8e3f-4a5b6c7d8e9f */
+      runId: string;
+      /** @example RUNNING */
+      status: components['schemas']['RunStatus'];
+      steps: components['schemas']['RunStepDto'][];
+      /** @description The run as its answer shows it: replace the one a page holds */
+      run?: components['schemas']['RunDto'];
+      /**
+       * @description Present (true) when `run` was left out: the data passed 16 KB (or the event was recorded before events carried it). Refetch what it names.
+       * @example true
+       * @enum {boolean}
+       */
+      truncated?: true;
+      /**
+       * @description The project's ETag after the change: equal to the one a page holds means it has applied the change already
+       * @example "7"
+       */
+      etag: string;
+    };
+    RunUpdatedEventDto: {
+      /**
+       * @description Grows with every event: send it back as Last-Event-ID to resume
+       * @example 1042
+       */
+      id: string;
+      /** @example 019aa8f2-5f1c-7c3e-9a51-3c1f5d0b8e20 */
+      projectId: string;
+      /**
+       * @description The project's owner
+       * @example user-1
+       */
+      userId: string;
+      /**
+       * Format: date-time
+       * @description When the change was made (ISO-8601 UTC)
+       * @example 2026-11-27T10:15:30.123Z
+       */
+      at: string;
+      /**
+       * @description discriminator enum property added by openapi-typescript
+       * @enum {string}
+       */
+      type: 'run.updated';
+      data: components['schemas']['RunUpdatedDataDto'];
+    };
     ResetEventDto: {
       /**
        * @description discriminator enum property added by openapi-typescript
@@ -1937,7 +2208,8 @@ export interface components {
       | components['schemas']['AssetDeletedEventDto']
       | components['schemas']['TaskUpdatedEventDto']
       | components['schemas']['SectionUpdatedEventDto']
-      | components['schemas']['AgentUpdatedEventDto'];
+      | components['schemas']['AgentUpdatedEventDto']
+      | components['schemas']['RunUpdatedEventDto'];
     /** @description The JSON of one `data:` line of a live-change stream: a change (its `event:` line is its type), or a `reset` */
     StreamEventDto:
       | components['schemas']['ProjectCreatedEventDto']
@@ -1948,6 +2220,7 @@ export interface components {
       | components['schemas']['TaskUpdatedEventDto']
       | components['schemas']['SectionUpdatedEventDto']
       | components['schemas']['AgentUpdatedEventDto']
+      | components['schemas']['RunUpdatedEventDto']
       | components['schemas']['ResetEventDto'];
   };
   responses: never;
@@ -6091,6 +6364,837 @@ export interface operations {
           /**
            * @example {
            *       "error": "Failed to cancel task",
+           *       "code": "internal_error"
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponseDto'];
+        };
+      };
+      /** @description With AUTH_MODE=oidc: the OpenID Provider's keys cannot be fetched and none are cached */
+      503: {
+        headers: {
+          /** @description Seconds to wait before sending the request again */
+          'Retry-After'?: number;
+          /** @description The request's id: the caller's own X-Request-Id when plausible (1 to 128 letters, digits or `._:/+=-`), otherwise a new UUID; also in the request's log line */
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": "Authentication is temporarily unavailable",
+           *       "code": "auth_unavailable"
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponseDto'];
+        };
+      };
+    };
+  };
+  listRuns: {
+    parameters: {
+      query?: {
+        /** @description Example: `20` */
+        limit?: number;
+        /** @description The `nextCursor` of the previous page (opaque). Example: `WyIyMDI2LTExLTIyVDAzOjM5OjA5LjMyMVoiLCIwMTlhYThmNC0xYzJkLTdlM2YtOGE0Yi01YzZkN2U4ZjlhMGIiXQ` */
+        cursor?: string;
+      };
+      header?: never;
+      path: {
+        /**
+         * @description The project id
+         * @example 019aa8f2-5f1c-7c3e-9a51-3c1f5d0b8e21
+         */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description One page (`limit`, default 50) and the cursor of the next */
+      200: {
+        headers: {
+          /** @description The request's id: the caller's own X-Request-Id when plausible (1 to 128 letters, digits or `._:/+=-`), otherwise a new UUID; also in the request's log line */
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "runs": [
+           *         {
+           *           "id": "019aa8f6-0a1b-7c2d-8e3f-4a5b6c7d8e9f",
+           *           "projectId": "019aa8f2-5f1c-7c3e-9a51-3c1f5d0b8e20",
+           *           "status": "RUNNING",
+           *           "autoChoose": true,
+           *           "steps": [
+           *             {
+           *               "type": "logo",
+           *               "taskId": "019aa8f4-1c2d-7e3f-8a4b-5c6d7e8f9a0b",
+           *               "status": "SUCCEEDED"
+           *             },
+           *             {
+           *               "type": "marketing-copy",
+           *               "taskId": "019aa8f4-1c2d-7e3f-8a4b-5c6d7e8f9a0c",
+           *               "status": "RUNNING"
+           *             },
+           *             {
+           *               "type": "icon-set",
+           *               "taskId": null,
+           *               "status": "PENDING"
+           *             }
+           *           ],
+           *           "quote": {
+           *             "imageCalls": 4,
+           *             "textCalls": 1,
+           *             "maxFixes": 0
+           *           },
+           *           "createdAt": "2026-11-29T10:00:00.000Z",
+           *           "updatedAt": "2026-11-29T10:00:05.000Z"
+           *         }
+           *       ],
+           *       "nextCursor": null
+           *     }
+           */
+          'application/json': components['schemas']['RunPageResponseDto'];
+        };
+      };
+      /** @description An invalid `limit` or `cursor` */
+      400: {
+        headers: {
+          /** @description The request's id: the caller's own X-Request-Id when plausible (1 to 128 letters, digits or `._:/+=-`), otherwise a new UUID; also in the request's log line */
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": "Invalid input",
+           *       "code": "invalid_input",
+           *       "details": [
+           *         {
+           *           "path": [
+           *             "cursor"
+           *           ],
+           *           "message": "Invalid cursor",
+           *           "code": "custom"
+           *         }
+           *       ]
+           *     }
+           */
+          'application/json': components['schemas']['ValidationErrorResponseDto'];
+        };
+      };
+      /** @description With AUTH_MODE=oidc: no bearer token, or one that is malformed, expired, wrongly signed or for another audience */
+      401: {
+        headers: {
+          /** @description Bearer realm="workspace-api"[, error="invalid_token"] */
+          'WWW-Authenticate'?: string;
+          /** @description The request's id: the caller's own X-Request-Id when plausible (1 to 128 letters, digits or `._:/+=-`), otherwise a new UUID; also in the request's log line */
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": "Unauthorized",
+           *       "code": "unauthorized"
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponseDto'];
+        };
+      };
+      /** @description No project with this id (of the caller's, with AUTH_MODE=oidc) */
+      404: {
+        headers: {
+          /** @description The request's id: the caller's own X-Request-Id when plausible (1 to 128 letters, digits or `._:/+=-`), otherwise a new UUID; also in the request's log line */
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": "Project not found",
+           *       "code": "project_not_found"
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponseDto'];
+        };
+      };
+      /** @description The request headers, the URL included, are over 16 KB */
+      431: {
+        headers: {
+          /** @description The request's id: the caller's own X-Request-Id when plausible (1 to 128 letters, digits or `._:/+=-`), otherwise a new UUID; also in the request's log line */
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": "Request headers are too large",
+           *       "code": "headers_too_large"
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponseDto'];
+        };
+      };
+      /** @description The runs could not be read */
+      500: {
+        headers: {
+          /** @description The request's id: the caller's own X-Request-Id when plausible (1 to 128 letters, digits or `._:/+=-`), otherwise a new UUID; also in the request's log line */
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": "Failed to fetch runs",
+           *       "code": "internal_error"
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponseDto'];
+        };
+      };
+      /** @description With AUTH_MODE=oidc: the OpenID Provider's keys cannot be fetched and none are cached */
+      503: {
+        headers: {
+          /** @description Seconds to wait before sending the request again */
+          'Retry-After'?: number;
+          /** @description The request's id: the caller's own X-Request-Id when plausible (1 to 128 letters, digits or `._:/+=-`), otherwise a new UUID; also in the request's log line */
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": "Authentication is temporarily unavailable",
+           *       "code": "auth_unavailable"
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponseDto'];
+        };
+      };
+    };
+  };
+  createRun: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /**
+         * @description The project id
+         * @example 019aa8f2-5f1c-7c3e-9a51-3c1f5d0b8e21
+         */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['CreateRunDto'];
+      };
+    };
+    responses: {
+      /** @description The run, QUEUED, with its quote */
+      202: {
+        headers: {
+          /** @description Where the run is read: an absolute URL (PUBLIC_BASE_URL, else the scheme and host the request was sent to), `/api/projects/{id}/runs/{runId}` on it */
+          Location?: string;
+          /** @description The request's id: the caller's own X-Request-Id when plausible (1 to 128 letters, digits or `._:/+=-`), otherwise a new UUID; also in the request's log line */
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "run": {
+           *         "id": "019aa8f6-0a1b-7c2d-8e3f-4a5b6c7d8e9f",
+           *         "projectId": "019aa8f2-5f1c-7c3e-9a51-3c1f5d0b8e20",
+           *         "status": "QUEUED",
+           *         "autoChoose": true,
+           *         "steps": [
+           *           {
+           *             "type": "logo",
+           *             "taskId": null,
+           *             "status": "PENDING"
+           *           },
+           *           {
+           *             "type": "marketing-copy",
+           *             "taskId": null,
+           *             "status": "PENDING"
+           *           },
+           *           {
+           *             "type": "icon-set",
+           *             "taskId": null,
+           *             "status": "PENDING"
+           *           }
+           *         ],
+           *         "quote": {
+           *           "imageCalls": 4,
+           *           "textCalls": 1,
+           *           "maxFixes": 0
+           *         },
+           *         "createdAt": "2026-11-29T10:00:00.000Z",
+           *         "updatedAt": "2026-11-29T10:00:05.000Z"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['RunResponseDto'];
+        };
+      };
+      /** @description A validation rule failed: of the body, or of `input.<type>` by that task type's rules (paths start with "input", then the type); a step this service has no task type for; an input of a type that is not a step */
+      400: {
+        headers: {
+          /** @description The request's id: the caller's own X-Request-Id when plausible (1 to 128 letters, digits or `._:/+=-`), otherwise a new UUID; also in the request's log line */
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": "Invalid input",
+           *       "code": "invalid_input",
+           *       "details": [
+           *         {
+           *           "path": [
+           *             "input",
+           *             "logo",
+           *             "count"
+           *           ],
+           *           "message": "Number must be less than or equal to 4",
+           *           "code": "too_big"
+           *         }
+           *       ]
+           *     }
+           */
+          'application/json': components['schemas']['BodyValidationErrorResponseDto'];
+        };
+      };
+      /** @description With AUTH_MODE=oidc: no bearer token, or one that is malformed, expired, wrongly signed or for another audience */
+      401: {
+        headers: {
+          /** @description Bearer realm="workspace-api"[, error="invalid_token"] */
+          'WWW-Authenticate'?: string;
+          /** @description The request's id: the caller's own X-Request-Id when plausible (1 to 128 letters, digits or `._:/+=-`), otherwise a new UUID; also in the request's log line */
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": "Unauthorized",
+           *       "code": "unauthorized"
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponseDto'];
+        };
+      };
+      /** @description No project with this id (of the caller's, with AUTH_MODE=oidc) */
+      404: {
+        headers: {
+          /** @description The request's id: the caller's own X-Request-Id when plausible (1 to 128 letters, digits or `._:/+=-`), otherwise a new UUID; also in the request's log line */
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": "Project not found",
+           *       "code": "project_not_found"
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponseDto'];
+        };
+      };
+      /** @description A body over 64 KB did not arrive within LARGE_BODY_READ_TIMEOUT_MS (default 10 s) of its turn to be read (large bodies are read a few at a time, one per client); the connection is closed */
+      408: {
+        headers: {
+          /** @description The request's id: the caller's own X-Request-Id when plausible (1 to 128 letters, digits or `._:/+=-`), otherwise a new UUID; also in the request's log line */
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": "Request body was not received in time",
+           *       "code": "body_timeout"
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponseDto'];
+        };
+      };
+      /** @description The body is larger than BODY_LIMIT (default 1 MB) */
+      413: {
+        headers: {
+          /** @description The request's id: the caller's own X-Request-Id when plausible (1 to 128 letters, digits or `._:/+=-`), otherwise a new UUID; also in the request's log line */
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": "Request body is too large",
+           *       "code": "body_too_large"
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponseDto'];
+        };
+      };
+      /** @description CORS_ORIGINS is set and the Content-Type is one a browser sends without a CORS preflight (text/plain, application/x-www-form-urlencoded, multipart/form-data) or none */
+      415: {
+        headers: {
+          /** @description The request's id: the caller's own X-Request-Id when plausible (1 to 128 letters, digits or `._:/+=-`), otherwise a new UUID; also in the request's log line */
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": "Unsupported media type",
+           *       "code": "unsupported_media_type"
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponseDto'];
+        };
+      };
+      /** @description The project's owner has RUNS_MAX_CONCURRENT_PER_USER runs QUEUED, RUNNING or WAITING; the body also has `code: "too_many_runs"` */
+      429: {
+        headers: {
+          /** @description Seconds to wait before sending the request again */
+          'Retry-After'?: number;
+          /** @description The request's id: the caller's own X-Request-Id when plausible (1 to 128 letters, digits or `._:/+=-`), otherwise a new UUID; also in the request's log line */
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": "Its owner already has 2 unfinished runs, the most allowed; retry once one finishes",
+           *       "code": "too_many_runs"
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponseDto'];
+        };
+      };
+      /** @description The request headers, the URL included, are over 16 KB */
+      431: {
+        headers: {
+          /** @description The request's id: the caller's own X-Request-Id when plausible (1 to 128 letters, digits or `._:/+=-`), otherwise a new UUID; also in the request's log line */
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": "Request headers are too large",
+           *       "code": "headers_too_large"
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponseDto'];
+        };
+      };
+      /** @description The run could not be stored */
+      500: {
+        headers: {
+          /** @description The request's id: the caller's own X-Request-Id when plausible (1 to 128 letters, digits or `._:/+=-`), otherwise a new UUID; also in the request's log line */
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": "Failed to create run",
+           *       "code": "internal_error"
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponseDto'];
+        };
+      };
+      /** @description With AUTH_MODE=oidc: the OpenID Provider's keys cannot be fetched and none are cached */
+      503: {
+        headers: {
+          /** @description Seconds to wait before sending the request again */
+          'Retry-After'?: number;
+          /** @description The request's id: the caller's own X-Request-Id when plausible (1 to 128 letters, digits or `._:/+=-`), otherwise a new UUID; also in the request's log line */
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": "Authentication is temporarily unavailable",
+           *       "code": "auth_unavailable"
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponseDto'];
+        };
+      };
+    };
+  };
+  getRun: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /**
+         * @description The project id
+         * @example 019aa8f2-5f1c-7c3e-9a51-3c1f5d0b8e21
+         */
+        id: string;
+        /** @description The run id */
+        runId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The run */
+      200: {
+        headers: {
+          /** @description The request's id: the caller's own X-Request-Id when plausible (1 to 128 letters, digits or `._:/+=-`), otherwise a new UUID; also in the request's log line */
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "run": {
+           *         "id": "019aa8f6-0a1b-7c2d-8e3f-4a5b6c7d8e9f",
+           *         "projectId": "019aa8f2-5f1c-7c3e-9a51-3c1f5d0b8e20",
+           *         "status": "RUNNING",
+           *         "autoChoose": true,
+           *         "steps": [
+           *           {
+           *             "type": "logo",
+           *             "taskId": "019aa8f4-1c2d-7e3f-8a4b-5c6d7e8f9a0b",
+           *             "status": "SUCCEEDED"
+           *           },
+           *           {
+           *             "type": "marketing-copy",
+           *             "taskId": "019aa8f4-1c2d-7e3f-8a4b-5c6d7e8f9a0c",
+           *             "status": "RUNNING"
+           *           },
+           *           {
+           *             "type": "icon-set",
+           *             "taskId": null,
+           *             "status": "PENDING"
+           *           }
+           *         ],
+           *         "quote": {
+           *           "imageCalls": 4,
+           *           "textCalls": 1,
+           *           "maxFixes": 0
+           *         },
+           *         "createdAt": "2026-11-29T10:00:00.000Z",
+           *         "updatedAt": "2026-11-29T10:00:05.000Z"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['RunResponseDto'];
+        };
+      };
+      /** @description With AUTH_MODE=oidc: no bearer token, or one that is malformed, expired, wrongly signed or for another audience */
+      401: {
+        headers: {
+          /** @description Bearer realm="workspace-api"[, error="invalid_token"] */
+          'WWW-Authenticate'?: string;
+          /** @description The request's id: the caller's own X-Request-Id when plausible (1 to 128 letters, digits or `._:/+=-`), otherwise a new UUID; also in the request's log line */
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": "Unauthorized",
+           *       "code": "unauthorized"
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponseDto'];
+        };
+      };
+      /** @description No run with this id in this project (or no such project) */
+      404: {
+        headers: {
+          /** @description The request's id: the caller's own X-Request-Id when plausible (1 to 128 letters, digits or `._:/+=-`), otherwise a new UUID; also in the request's log line */
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": "Run not found",
+           *       "code": "not_found"
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponseDto'];
+        };
+      };
+      /** @description The request headers, the URL included, are over 16 KB */
+      431: {
+        headers: {
+          /** @description The request's id: the caller's own X-Request-Id when plausible (1 to 128 letters, digits or `._:/+=-`), otherwise a new UUID; also in the request's log line */
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": "Request headers are too large",
+           *       "code": "headers_too_large"
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponseDto'];
+        };
+      };
+      /** @description The run could not be read */
+      500: {
+        headers: {
+          /** @description The request's id: the caller's own X-Request-Id when plausible (1 to 128 letters, digits or `._:/+=-`), otherwise a new UUID; also in the request's log line */
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": "Failed to fetch run",
+           *       "code": "internal_error"
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponseDto'];
+        };
+      };
+      /** @description With AUTH_MODE=oidc: the OpenID Provider's keys cannot be fetched and none are cached */
+      503: {
+        headers: {
+          /** @description Seconds to wait before sending the request again */
+          'Retry-After'?: number;
+          /** @description The request's id: the caller's own X-Request-Id when plausible (1 to 128 letters, digits or `._:/+=-`), otherwise a new UUID; also in the request's log line */
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": "Authentication is temporarily unavailable",
+           *       "code": "auth_unavailable"
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponseDto'];
+        };
+      };
+    };
+  };
+  cancelRun: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /**
+         * @description The project id
+         * @example 019aa8f2-5f1c-7c3e-9a51-3c1f5d0b8e21
+         */
+        id: string;
+        /** @description The run id */
+        runId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The run, CANCELLED */
+      200: {
+        headers: {
+          /** @description The request's id: the caller's own X-Request-Id when plausible (1 to 128 letters, digits or `._:/+=-`), otherwise a new UUID; also in the request's log line */
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "run": {
+           *         "id": "019aa8f6-0a1b-7c2d-8e3f-4a5b6c7d8e9f",
+           *         "projectId": "019aa8f2-5f1c-7c3e-9a51-3c1f5d0b8e20",
+           *         "status": "CANCELLED",
+           *         "autoChoose": true,
+           *         "steps": [
+           *           {
+           *             "type": "logo",
+           *             "taskId": "019aa8f4-1c2d-7e3f-8a4b-5c6d7e8f9a0b",
+           *             "status": "SUCCEEDED"
+           *           },
+           *           {
+           *             "type": "marketing-copy",
+           *             "taskId": "019aa8f4-1c2d-7e3f-8a4b-5c6d7e8f9a0c",
+           *             "status": "CANCELLED"
+           *           },
+           *           {
+           *             "type": "icon-set",
+           *             "taskId": null,
+           *             "status": "SKIPPED"
+           *           }
+           *         ],
+           *         "quote": {
+           *           "imageCalls": 4,
+           *           "textCalls": 1,
+           *           "maxFixes": 0
+           *         },
+           *         "createdAt": "2026-11-29T10:00:00.000Z",
+           *         "updatedAt": "2026-11-29T10:00:05.000Z"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['RunResponseDto'];
+        };
+      };
+      /** @description A body was sent, and it is not JSON (an empty body is no body) */
+      400: {
+        headers: {
+          /** @description The request's id: the caller's own X-Request-Id when plausible (1 to 128 letters, digits or `._:/+=-`), otherwise a new UUID; also in the request's log line */
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": "Request body is not valid JSON",
+           *       "code": "invalid_json"
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponseDto'];
+        };
+      };
+      /** @description With AUTH_MODE=oidc: no bearer token, or one that is malformed, expired, wrongly signed or for another audience */
+      401: {
+        headers: {
+          /** @description Bearer realm="workspace-api"[, error="invalid_token"] */
+          'WWW-Authenticate'?: string;
+          /** @description The request's id: the caller's own X-Request-Id when plausible (1 to 128 letters, digits or `._:/+=-`), otherwise a new UUID; also in the request's log line */
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": "Unauthorized",
+           *       "code": "unauthorized"
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponseDto'];
+        };
+      };
+      /** @description No such run in the project ("Run not found"), or no such project of the caller's ("Project not found") */
+      404: {
+        headers: {
+          /** @description The request's id: the caller's own X-Request-Id when plausible (1 to 128 letters, digits or `._:/+=-`), otherwise a new UUID; also in the request's log line */
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": "Run not found",
+           *       "code": "not_found"
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponseDto'];
+        };
+      };
+      /** @description A body over 64 KB did not arrive within LARGE_BODY_READ_TIMEOUT_MS (default 10 s) of its turn to be read (large bodies are read a few at a time, one per client); the connection is closed */
+      408: {
+        headers: {
+          /** @description The request's id: the caller's own X-Request-Id when plausible (1 to 128 letters, digits or `._:/+=-`), otherwise a new UUID; also in the request's log line */
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": "Request body was not received in time",
+           *       "code": "body_timeout"
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponseDto'];
+        };
+      };
+      /** @description The run is SUCCEEDED, FAILED or CANCELLED already (`code: "run_finished"`) */
+      409: {
+        headers: {
+          /** @description The request's id: the caller's own X-Request-Id when plausible (1 to 128 letters, digits or `._:/+=-`), otherwise a new UUID; also in the request's log line */
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": "The run has already finished (SUCCEEDED)",
+           *       "code": "conflict"
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponseDto'];
+        };
+      };
+      /** @description The body is larger than BODY_LIMIT (default 1 MB) */
+      413: {
+        headers: {
+          /** @description The request's id: the caller's own X-Request-Id when plausible (1 to 128 letters, digits or `._:/+=-`), otherwise a new UUID; also in the request's log line */
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": "Request body is too large",
+           *       "code": "body_too_large"
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponseDto'];
+        };
+      };
+      /** @description CORS_ORIGINS is set, a body is sent (a Content-Length over 0, or Transfer-Encoding), and its Content-Type is one a browser sends without a CORS preflight (text/plain, application/x-www-form-urlencoded, multipart/form-data) or none. A request without a body needs no Content-Type */
+      415: {
+        headers: {
+          /** @description The request's id: the caller's own X-Request-Id when plausible (1 to 128 letters, digits or `._:/+=-`), otherwise a new UUID; also in the request's log line */
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": "Unsupported media type",
+           *       "code": "unsupported_media_type"
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponseDto'];
+        };
+      };
+      /** @description The request headers, the URL included, are over 16 KB */
+      431: {
+        headers: {
+          /** @description The request's id: the caller's own X-Request-Id when plausible (1 to 128 letters, digits or `._:/+=-`), otherwise a new UUID; also in the request's log line */
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": "Request headers are too large",
+           *       "code": "headers_too_large"
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponseDto'];
+        };
+      };
+      /** @description The run could not be cancelled */
+      500: {
+        headers: {
+          /** @description The request's id: the caller's own X-Request-Id when plausible (1 to 128 letters, digits or `._:/+=-`), otherwise a new UUID; also in the request's log line */
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": "Failed to cancel run",
            *       "code": "internal_error"
            *     }
            */

@@ -117,6 +117,7 @@ describe('loadConfiguration (every feature slice at once)', () => {
         maxQueuedPerProject: 10,
         maxQueuedPerUser: 25,
       },
+      runs: { maxConcurrentPerUser: 2, maxFixes: 2, sweepMs: 5000 },
       textGeneration: {
         text: {
           url: 'https://api.openai.com/v1',
@@ -193,6 +194,9 @@ describe('loadConfiguration (every feature slice at once)', () => {
     ['AUTH_MODE', 'basic'],
     ['ASSET_STORE', 'disk'],
     ['REDIS_URL', 'http://cache'],
+    ['RUNS_MAX_CONCURRENT_PER_USER', '0'],
+    ['RUNS_MAX_FIXES', '6'],
+    ['RUNS_SWEEP_MS', 'often'],
   ])(
     'rejects %s=%s with one ConfigurationError line naming it',
     (name, value) => {

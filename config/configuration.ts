@@ -16,6 +16,7 @@ import { httpConfig } from '../src/platform/http.config';
 import { limitsConfig } from '../src/common/limits.config';
 import { processConfig } from '../src/process/process.config';
 import { projectsConfig } from '../src/projects/projects.config';
+import { runsConfig } from '../src/runs/runs.config';
 import { tasksConfig } from '../src/tasks/tasks.config';
 import { textGenerationConfig } from '../src/text-generation/text-generation.config';
 import { usageConfig } from '../src/usage/usage.config';
@@ -39,6 +40,7 @@ const SLICES = {
   assets: assetsConfig,
   apiDocs: apiDocsConfig,
   tasks: tasksConfig,
+  runs: runsConfig,
   events: eventsConfig,
   textGeneration: textGenerationConfig,
   usage: usageConfig,

@@ -29,6 +29,7 @@ import { SectionsRepository } from '../src/sections/sections.repository';
 import { WorkspaceStatuses } from '../src/sections/workspace-statuses.repository';
 import { TaskScheduleRepository } from '../src/tasks/engine/task-schedule.repository';
 import { TasksRepository } from '../src/tasks/tasks.repository';
+import { RunsRepository } from '../src/runs/runs.repository';
 
 /**
  * The SQL each repository sends, per dialect, captured by running every
@@ -657,6 +658,56 @@ export async function captureRepositorySql(
       ),
     );
     write('tasks.repository', 'TasksRepository');
+
+    const runs = watched(new RunsRepository(db, changeLog), called);
+    const runId = newId();
+    await record('openCountOfUser, insert (insertStep, announce)', () =>
+      db.transaction(async (transaction) => {
+        await runs.openCountOfUser(transaction, 'user-1');
+        await runs.insert(transaction, {
+          id: runId,
+          projectId: owner.id,
+          autoChoose: true,
+          input: {},
+          quote: { imageCalls: 1, textCalls: 0, maxFixes: 0 },
+          steps: ['logo'],
+          createdAt: new Date(),
+        });
+      }),
+    );
+    await record('find', () => runs.find(owner.id, runId, undefined));
+    await record('find (owner)', () => runs.find(owner.id, runId, 'user-1'));
+    await record('page', () => runs.page(owner.id, 2, undefined));
+    await record('page (after)', () =>
+      runs.page(owner.id, 2, { createdAt: new Date(), id: runId }),
+    );
+    await record('state', () => runs.state(runId));
+    await record('runOfTask', () => runs.runOfTask(taskId));
+    await record('openRunsOf', () => runs.openRunsOf(owner.id, 20));
+    await record('sweepable', () => runs.sweepable(100));
+    await record('stateIn, choicesIn, moveStep, insertStep, moveRun', () =>
+      db.transaction(async (transaction) => {
+        await runs.stateIn(transaction, runId);
+        await runs.choicesIn(transaction, owner.id);
+        await runs.moveStep(transaction, runId, 0, ['PENDING'], {
+          status: 'QUEUED',
+          taskId,
+          detail: { basis: {} },
+        });
+        await runs.insertStep(transaction, runId, {
+          position: 1,
+          type: 'landing-page',
+          attempt: 2,
+        });
+        await runs.moveRun(transaction, runId, ['QUEUED'], {
+          status: 'FAILED',
+          error: { code: 'step_failed', message: 'failed' },
+          siteUrl: 'https://example.com/',
+        });
+        await runs.announce(transaction, runId);
+      }),
+    );
+    write('runs.repository', 'RunsRepository');
 
     const schedule = watched(new TaskScheduleRepository(db), called);
     await record('take', () => schedule.take(new Date(), new Date()));

@@ -21,6 +21,7 @@ import { LogoModule } from './logo/logo.module';
 import { ProjectsModule } from './projects/projects.module';
 import { SectionsModule } from './sections/sections.module';
 import { TasksModule } from './tasks/tasks.module';
+import { RunsModule } from './runs/runs.module';
 import { UsageModule } from './usage/usage.module';
 import { MeModule } from './me/me.module';
 import { ownSpansEnabled } from './tracing/spans';
@@ -52,6 +53,7 @@ import { TracingModule } from './tracing/tracing.module';
     BrandKitModule,
     SectionsModule,
     TasksModule,
+    RunsModule,
     UsageModule,
     MeModule,
     EventsModule,

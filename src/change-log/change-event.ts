@@ -11,6 +11,7 @@ export const CHANGE_EVENT_TYPES = [
   'task.updated',
   'section.updated',
   'agent.updated',
+  'run.updated',
 ] as const;
 
 export type ChangeEventType = (typeof CHANGE_EVENT_TYPES)[number];
@@ -34,6 +35,7 @@ export interface ChangeShapes {
   task: object;
   section: object;
   projectValues: object;
+  run: object;
 }
 
 /**
@@ -86,6 +88,20 @@ export interface ChangeDataOf<S extends ChangeShapes = ChangeShapes> {
     truncated?: true;
   };
   'agent.updated': { agentId: string; status: string };
+  /** A run or one of its steps moved (a step's task queued, a choice made…). */
+  'run.updated': {
+    runId: string;
+    status: string;
+    steps: Array<{
+      type: string;
+      taskId: string | null;
+      status: string;
+      attempt?: number;
+    }>;
+    /** The run as its answer shows it. */
+    run?: S['run'];
+    truncated?: true;
+  };
 }
 
 /** The types whose data carries what changed whole, and that part's name. */
@@ -94,6 +110,7 @@ export const BULKY_PART = {
   'asset.created': 'asset',
   'task.updated': 'task',
   'section.updated': 'section',
+  'run.updated': 'run',
 } as const satisfies Partial<Record<ChangeEventType, string>>;
 
 /** What an event of type T sends: its data and, but for a deletion, the ETag. */

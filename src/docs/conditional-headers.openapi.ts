@@ -46,6 +46,7 @@ const EXAMPLE_IDS: Record<string, string> = {
   '{id}': '019aa8f2-5f1c-7c3e-9a51-3c1f5d0b8e20',
   '{taskId}': '019aa8f2-6a00-7c3e-9a51-3c1f5d0b8e21',
   '{assetId}': '019aa8f2-7b00-7c3e-9a51-3c1f5d0b8e22',
+  '{runId}': '019aa8f6-0a1b-7c2d-8e3f-4a5b6c7d8e9f',
 };
 
 /** The header, and the 409 and 422 it can bring, in the route's envelope. */

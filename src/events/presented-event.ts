@@ -1,3 +1,4 @@
+import type { RunDto } from '../runs/dto/run.dto';
 import { Injectable } from '@nestjs/common';
 import { AssetUrls } from '../assets/asset-urls';
 import {
@@ -20,6 +21,7 @@ export interface PresentedShapes {
   task: TaskDto;
   section: SectionDto;
   projectValues: ProjectValues;
+  run: RunDto;
 }
 
 /** An event as a stream sends it. */

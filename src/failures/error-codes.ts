@@ -105,6 +105,11 @@ export const ERROR_CODES = {
     retry: false,
     meaning: 'The project has no such task',
   },
+  run_not_found: {
+    statuses: [404],
+    retry: false,
+    meaning: 'No such run in that project',
+  },
   logo_not_found: {
     statuses: [404],
     retry: false,
@@ -135,6 +140,11 @@ export const ERROR_CODES = {
     statuses: [409],
     retry: false,
     meaning: 'The task has already finished and cannot be cancelled',
+  },
+  run_finished: {
+    statuses: [409],
+    retry: false,
+    meaning: 'The run has already finished and cannot be cancelled',
   },
   asset_limit_reached: {
     statuses: [409],
@@ -192,6 +202,12 @@ export const ERROR_CODES = {
     statuses: [429],
     retry: true,
     meaning: 'The project or its owner has too many unfinished tasks',
+  },
+  too_many_runs: {
+    statuses: [429],
+    retry: true,
+    meaning:
+      "The project's owner has RUNS_MAX_CONCURRENT_PER_USER unfinished runs",
   },
   too_many_streams: {
     statuses: [429],

@@ -6,6 +6,7 @@ export default async () => {
     ['./assets/dto/asset.dto']: require('../assets/dto/asset.dto'),
     ['./sections/dto/section.dto']: require('../sections/dto/section.dto'),
     ['./projects/dto/project-responses.dto']: require('../projects/dto/project-responses.dto'),
+    ['./runs/dto/run.dto']: require('../runs/dto/run.dto'),
     ['./failures/error-responses.dto']: require('../failures/error-responses.dto'),
     ['./events/dto/change-event.dto']: require('../events/dto/change-event.dto'),
     ['./logo/dto/image-models.dto']: require('../logo/dto/image-models.dto'),
@@ -306,6 +307,100 @@ export default async () => {
           },
         ],
         [
+          Promise.resolve(require('../runs/dto/run.dto')),
+          {
+            RunStepDto: {
+              type: {
+                required: true,
+                enum: [
+                  'logo',
+                  'marketing-copy',
+                  'landing-page',
+                  'brand-kit',
+                  'wireframe',
+                  'icon-set',
+                  'graphics',
+                  'site-check',
+                  'publish',
+                ],
+              },
+              taskId: { required: true, type: () => String, nullable: true },
+              status: {
+                required: true,
+                enum: [
+                  'PENDING',
+                  'RUNNING',
+                  'QUEUED',
+                  'SUCCEEDED',
+                  'FAILED',
+                  'CANCELLED',
+                  'WAITING',
+                  'STALE',
+                  'SKIPPED',
+                ],
+              },
+              attempt: { required: false, type: () => Number },
+            },
+            RunQuoteDto: {
+              imageCalls: { required: true, type: () => Number },
+              textCalls: { required: true, type: () => Number },
+              maxFixes: { required: true, type: () => Number },
+            },
+            RunErrorDto: {
+              code: {
+                required: true,
+                enum: ['step_failed', 'step_refused', 'site_check_failed'],
+              },
+              message: { required: true, type: () => String },
+              step: {
+                required: false,
+                enum: [
+                  'logo',
+                  'marketing-copy',
+                  'landing-page',
+                  'brand-kit',
+                  'wireframe',
+                  'icon-set',
+                  'graphics',
+                  'site-check',
+                  'publish',
+                ],
+              },
+            },
+            RunDto: {
+              id: { required: true, type: () => String },
+              projectId: { required: true, type: () => String },
+              status: {
+                required: true,
+                enum: [
+                  'RUNNING',
+                  'QUEUED',
+                  'SUCCEEDED',
+                  'FAILED',
+                  'CANCELLED',
+                  'WAITING',
+                ],
+              },
+              autoChoose: { required: true, type: () => Boolean },
+              steps: {
+                required: true,
+                type: () => [t['./runs/dto/run.dto'].RunStepDto],
+              },
+              quote: {
+                required: true,
+                type: () => t['./runs/dto/run.dto'].RunQuoteDto,
+              },
+              siteUrl: { required: false, type: () => String },
+              error: {
+                required: false,
+                type: () => t['./runs/dto/run.dto'].RunErrorDto,
+              },
+              createdAt: { required: true, type: () => String },
+              updatedAt: { required: true, type: () => String },
+            },
+          },
+        ],
+        [
           Promise.resolve(require('../events/dto/create-ticket.dto')),
           {
             CreateTicketDto: {
@@ -367,12 +462,14 @@ export default async () => {
                   'section_not_found',
                   'asset_not_found',
                   'task_not_found',
+                  'run_not_found',
                   'logo_not_found',
                   'unauthorized',
                   'forbidden',
                   'asset_url_refused',
                   'precondition_failed',
                   'task_finished',
+                  'run_finished',
                   'asset_limit_reached',
                   'task_exceeds_asset_limit',
                   'section_in_progress',
@@ -384,6 +481,7 @@ export default async () => {
                   'rate_limited',
                   'budget_exceeded',
                   'too_many_tasks',
+                  'too_many_runs',
                   'too_many_streams',
                   'busy',
                   'auth_unavailable',
@@ -461,12 +559,14 @@ export default async () => {
                   'section_not_found',
                   'asset_not_found',
                   'task_not_found',
+                  'run_not_found',
                   'logo_not_found',
                   'unauthorized',
                   'forbidden',
                   'asset_url_refused',
                   'precondition_failed',
                   'task_finished',
+                  'run_finished',
                   'asset_limit_reached',
                   'task_exceeds_asset_limit',
                   'section_in_progress',
@@ -478,6 +578,7 @@ export default async () => {
                   'rate_limited',
                   'budget_exceeded',
                   'too_many_tasks',
+                  'too_many_runs',
                   'too_many_streams',
                   'busy',
                   'auth_unavailable',
@@ -522,12 +623,14 @@ export default async () => {
                   'section_not_found',
                   'asset_not_found',
                   'task_not_found',
+                  'run_not_found',
                   'logo_not_found',
                   'unauthorized',
                   'forbidden',
                   'asset_url_refused',
                   'precondition_failed',
                   'task_finished',
+                  'run_finished',
                   'asset_limit_reached',
                   'task_exceeds_asset_limit',
                   'section_in_progress',
@@ -539,6 +642,7 @@ export default async () => {
                   'rate_limited',
                   'budget_exceeded',
                   'too_many_tasks',
+                  'too_many_runs',
                   'too_many_streams',
                   'busy',
                   'auth_unavailable',
@@ -634,6 +738,17 @@ export default async () => {
               status: { required: true, type: () => String },
               etag: { required: true, type: () => String },
             },
+            RunUpdatedDataDto: {
+              runId: { required: true, type: () => String },
+              status: { required: true, type: () => String },
+              steps: { required: true },
+              run: {
+                required: false,
+                type: () => t['./runs/dto/run.dto'].RunDto,
+              },
+              truncated: { required: false, type: () => Boolean },
+              etag: { required: true, type: () => String },
+            },
             ProjectCreatedEventDto: {
               type: { required: true, enum: ['project.created'] },
               data: {
@@ -696,6 +811,14 @@ export default async () => {
                 required: true,
                 type: () =>
                   t['./events/dto/change-event.dto'].AgentUpdatedDataDto,
+              },
+            },
+            RunUpdatedEventDto: {
+              type: { required: true, enum: ['run.updated'] },
+              data: {
+                required: true,
+                type: () =>
+                  t['./events/dto/change-event.dto'].RunUpdatedDataDto,
               },
             },
             ResetEventDto: {
@@ -1153,6 +1276,63 @@ export default async () => {
           },
         ],
         [
+          Promise.resolve(require('../runs/dto/create-run.dto')),
+          {
+            CreateRunDto: {
+              autoChoose: { required: false, type: () => Boolean },
+              steps: {
+                required: false,
+                type: () => [Object],
+                enum: [
+                  'logo',
+                  'marketing-copy',
+                  'landing-page',
+                  'brand-kit',
+                  'wireframe',
+                  'icon-set',
+                  'graphics',
+                  'site-check',
+                  'publish',
+                ],
+                isArray: true,
+                uniqueItems: true,
+                minItems: 1,
+              },
+              input: {
+                required: false,
+                type: 'object',
+                additionalProperties: true,
+              },
+            },
+          },
+        ],
+        [
+          Promise.resolve(require('../runs/dto/list-runs-query.dto')),
+          { ListRunsQuery: {} },
+        ],
+        [
+          Promise.resolve(require('../runs/dto/run-responses.dto')),
+          {
+            RunResponseDto: {
+              run: {
+                required: true,
+                type: () => t['./runs/dto/run.dto'].RunDto,
+              },
+            },
+            RunPageResponseDto: {
+              runs: {
+                required: true,
+                type: () => [t['./runs/dto/run.dto'].RunDto],
+              },
+              nextCursor: {
+                required: true,
+                type: () => String,
+                nullable: true,
+              },
+            },
+          },
+        ],
+        [
           Promise.resolve(require('../me/me.dto')),
           {
             MeDto: {
@@ -1268,6 +1448,17 @@ export default async () => {
           Promise.resolve(require('../tasks/tasks.controller')),
           {
             TasksController: {
+              create: { type: t['./common/http/reply'].Reply },
+              list: { type: t['./common/http/reply'].Reply },
+              get: { type: t['./common/http/reply'].Reply },
+              cancel: { type: t['./common/http/reply'].Reply },
+            },
+          },
+        ],
+        [
+          Promise.resolve(require('../runs/runs.controller')),
+          {
+            RunsController: {
               create: { type: t['./common/http/reply'].Reply },
               list: { type: t['./common/http/reply'].Reply },
               get: { type: t['./common/http/reply'].Reply },

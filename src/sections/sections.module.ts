@@ -4,6 +4,7 @@ import { SectionsController } from './sections.controller';
 import { SectionsRepository } from './sections.repository';
 import { SectionsService } from './sections.service';
 import { WorkspaceStatuses } from './workspace-statuses.repository';
+import { SelectionWatchers } from './selection-watchers';
 
 /**
  * A section's chosen result (PUT and DELETE …/selection), and the
@@ -13,7 +14,12 @@ import { WorkspaceStatuses } from './workspace-statuses.repository';
 @Module({
   imports: [ProjectScopeModule],
   controllers: [SectionsController],
-  providers: [SectionsService, SectionsRepository, WorkspaceStatuses],
-  exports: [WorkspaceStatuses],
+  providers: [
+    SectionsService,
+    SectionsRepository,
+    WorkspaceStatuses,
+    SelectionWatchers,
+  ],
+  exports: [WorkspaceStatuses, SectionsService, SelectionWatchers],
 })
 export class SectionsModule {}

@@ -13,6 +13,7 @@ import {
 import { SectionsRepository } from './sections.repository';
 import { SectionsService } from './sections.service';
 import { WorkspaceStatuses } from './workspace-statuses.repository';
+import { SelectionWatchers } from './selection-watchers';
 
 const PROJECT = '019aa8f2-5f1c-7c3e-9a51-3c1f5d0b8e20';
 const SECTION = '019aa8f2-5f1c-7c3e-9a51-3c1f5d0b8e21';
@@ -35,6 +36,7 @@ describe('SectionsService', () => {
     find: jest.Mock;
   };
   let statuses: { refresh: jest.Mock };
+  let changed: string[];
 
   beforeEach(async () => {
     scope = { precheck: jest.fn(), advance: jest.fn().mockResolvedValue(8) };
@@ -60,9 +62,14 @@ describe('SectionsService', () => {
         { provide: ProjectScope, useValue: scope },
         { provide: SectionsRepository, useValue: rows },
         { provide: WorkspaceStatuses, useValue: statuses },
+        SelectionWatchers,
       ],
     }).compile();
     service = moduleRef.get(SectionsService);
+    changed = [];
+    moduleRef
+      .get(SelectionWatchers)
+      .listen((projectId) => changed.push(projectId));
   });
 
   it("choosing one of the section's results writes it, recomputes the statuses and answers the section with the project's new version", async () => {
@@ -73,6 +80,26 @@ describe('SectionsService', () => {
       section: { id: SECTION, status: 'DONE' },
       version: 8,
     });
+  });
+
+  it('tells the watchers of selections once a choice committed, not when it was refused', async () => {
+    await service.select(ref, ASSET, [7], caller());
+    expect(changed).toEqual([PROJECT]);
+    rows.findTarget.mockResolvedValueOnce({
+      selectedAssetId: null,
+      running: true,
+    });
+    await expect(service.select(ref, ASSET, [7], caller())).rejects.toThrow();
+    expect(changed).toEqual([PROJECT]);
+  });
+
+  it("the service's own choice (a run's) is the same change without an owner or If-Match", async () => {
+    await service.chooseFor(ref, ASSET);
+    expect(scope.advance).toHaveBeenCalledWith(
+      transaction,
+      expect.objectContaining({ projectId: PROJECT, owner: undefined }),
+    );
+    expect(rows.setSelection).toHaveBeenCalledWith(transaction, SECTION, ASSET);
   });
 
   it("moves the version as the caller's own change, with the request's If-Match", async () => {

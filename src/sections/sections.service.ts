@@ -22,6 +22,7 @@ import {
   type SelectionTarget,
 } from './sections.repository';
 import { WorkspaceStatuses } from './workspace-statuses.repository';
+import { SelectionWatchers } from './selection-watchers';
 
 /** A section after a change of its selection, and the project's new version. */
 export interface SectionChange {
@@ -49,6 +50,7 @@ export class SectionsService {
     private readonly scope: ProjectScope,
     private readonly rows: SectionsRepository,
     private readonly statuses: WorkspaceStatuses,
+    private readonly watchers: SelectionWatchers,
   ) {}
 
   /**
@@ -62,7 +64,26 @@ export class SectionsService {
     ifMatch: ExpectedVersions | undefined,
     context: CallContext,
   ): Promise<SectionChange> {
-    return this.change(ref, ifMatch, context, async (transaction, target) => {
+    const owner = ProjectAccess.of(context).changeOwner();
+    return this.choose(ref, assetId, ifMatch, owner);
+  }
+
+  /**
+   * The choice of PUT …/selection made by the service itself (a run that
+   * chooses its steps' results), with the same checks: 409
+   * section_in_progress while a task runs for the section.
+   */
+  chooseFor(ref: SectionRef, assetId: string): Promise<SectionChange> {
+    return this.choose(ref, assetId, undefined, undefined);
+  }
+
+  private choose(
+    ref: SectionRef,
+    assetId: string,
+    ifMatch: ExpectedVersions | undefined,
+    owner: string | undefined,
+  ): Promise<SectionChange> {
+    return this.change(ref, ifMatch, owner, async (transaction, target) => {
       // The asset's existence first: a 404 says more than a 409 would.
       const owner = isWellFormedId(assetId)
         ? await this.rows.sectionOfAsset(transaction, ref.projectId, assetId)
@@ -84,7 +105,8 @@ export class SectionsService {
     ifMatch: ExpectedVersions | undefined,
     context: CallContext,
   ): Promise<SectionChange> {
-    return this.change(ref, ifMatch, context, async (transaction, target) => {
+    const owner = ProjectAccess.of(context).changeOwner();
+    return this.change(ref, ifMatch, owner, async (transaction, target) => {
       if (target.selectedAssetId === null) throw new NothingChosenException();
       await this.rows.setSelection(transaction, ref.sectionId, null);
     });
@@ -93,17 +115,17 @@ export class SectionsService {
   private async change(
     ref: SectionRef,
     ifMatch: ExpectedVersions | undefined,
-    context: CallContext,
+    owner: string | undefined,
     apply: (transaction: Transaction, target: SelectionTarget) => Promise<void>,
   ): Promise<SectionChange> {
     const change: ProjectChange = {
       projectId: ref.projectId,
-      owner: ProjectAccess.of(context).changeOwner(),
+      owner,
       ifMatch,
       missing: () => new ProjectNotFoundException(),
     };
     this.scope.precheck(change);
-    return this.db.transaction(async (transaction) => {
+    const changed = await this.db.transaction(async (transaction) => {
       // Throwing after this rolls the version back: nothing changed.
       const version = await this.scope.advance(transaction, change);
       const target = isWellFormedId(ref.sectionId)
@@ -115,5 +137,7 @@ export class SectionsService {
       const section = await this.rows.find(transaction, ref.sectionId);
       return { section, version };
     });
+    this.watchers.changed(ref.projectId);
+    return changed;
   }
 }

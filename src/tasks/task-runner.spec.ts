@@ -8,6 +8,7 @@ import type { TaskDto, TaskStatus } from './dto/task.dto';
 import type { TaskOutcome } from './engine/task-engine';
 import { TASK_KINDS } from './kinds/task-kind';
 import { TaskMetrics } from './task-metrics';
+import { TaskSettlements } from './task-settlements';
 import { TaskRunner } from './task-runner';
 import { tasksConfig } from './tasks.config';
 import { TasksRepository, type TaskChange } from './tasks.repository';
@@ -124,9 +125,12 @@ async function build(
         },
       },
       { provide: TaskMetrics, useValue: metrics },
+      TaskSettlements,
     ],
   }).compile();
   const runner = moduleRef.get(TaskRunner);
+  const settled: string[] = [];
+  moduleRef.get(TaskSettlements).listen(({ taskId }) => settled.push(taskId));
   const handle = (signal = new AbortController().signal) =>
     runner.handle({ taskId: TASK_ID, signal });
   /** The changes the task's row was asked to make, in order. */
@@ -153,12 +157,24 @@ async function build(
     kind,
     end,
     changes,
+    settled,
   };
 }
 
 const SETTLED: TaskOutcome = { kind: 'settled' };
 
 describe('TaskRunner', () => {
+  it('tells the listeners of settled tasks once a delivery is handled, whatever came of it', async () => {
+    const { handle, settled, kind } = await build(taskRow('QUEUED', 0));
+    await handle();
+    expect(settled).toEqual([TASK_ID]);
+    kind.run.mockRejectedValueOnce(new Error('boom'));
+    const failing = await build(taskRow('QUEUED', 0));
+    failing.kind.run.mockRejectedValueOnce(new Error('boom'));
+    await failing.handle();
+    expect(failing.settled).toEqual([TASK_ID]);
+  });
+
   it('claims a queued task as RUNNING with one more attempt, keeps each result with its progress as it is made, then SUCCEEDED', async () => {
     const { handle, changes, kind, staged, end } = await build(
       taskRow('QUEUED', 0, { done: 0, total: 2 }),

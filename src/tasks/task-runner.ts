@@ -13,6 +13,7 @@ import type { TaskDelivery, TaskOutcome } from './engine/task-engine';
 import { TASK_KINDS, type TaskKind } from './kinds/task-kind';
 import { describeTaskFailure } from './task-failure';
 import { TaskMetrics } from './task-metrics';
+import { TaskSettlements } from './task-settlements';
 import { tasksConfig, type TasksConfig } from './tasks.config';
 import {
   TasksRepository,
@@ -62,12 +63,24 @@ export class TaskRunner {
     @Inject(TASK_KINDS) kinds: TaskKind[],
     @Inject(tasksConfig.KEY) private readonly config: TasksConfig,
     private readonly metrics: TaskMetrics,
+    private readonly settlements: TaskSettlements,
   ) {
     this.kinds = new Map(kinds.map((kind) => [kind.type, kind]));
   }
 
   /** The engines' handler. */
   readonly handle = async (delivery: TaskDelivery): Promise<TaskOutcome> => {
+    try {
+      return await this.attempt(delivery);
+    } finally {
+      // Whatever came of it: a run waiting on the task looks again.
+      this.settlements.settled({ taskId: delivery.taskId });
+    }
+  };
+
+  private readonly attempt = async (
+    delivery: TaskDelivery,
+  ): Promise<TaskOutcome> => {
     const attempt = await this.claim(delivery.taskId);
     if (!attempt) return SETTLED;
     const cancelled = this.watchForCancel(attempt);

@@ -25,6 +25,7 @@ import { TASK_KINDS, type TaskKind } from './kinds/task-kind';
 import { TaskMetrics } from './task-metrics';
 import { TaskRunner } from './task-runner';
 import { TaskWorkers } from './task-workers';
+import { TaskSettlements } from './task-settlements';
 import { TasksController } from './tasks.controller';
 import { TasksRepository } from './tasks.repository';
 import { TasksService } from './tasks.service';
@@ -55,6 +56,7 @@ import { WorkerRoleMiddleware } from './worker-role.middleware';
     TaskRunner,
     TaskMetrics,
     TaskWorkers,
+    TaskSettlements,
     LogoTask,
     MarketingCopyTask,
     LandingPageTask,
@@ -81,6 +83,7 @@ import { WorkerRoleMiddleware } from './worker-role.middleware';
       useFactory: (...kinds: TaskKind[]) => kinds,
     },
   ],
+  exports: [TasksService, TaskSettlements],
 })
 export class TasksModule implements NestModule {
   configure(consumer: MiddlewareConsumer): void {

@@ -23,6 +23,7 @@ import {
 } from './tasks.errors';
 import { TasksRepository } from './tasks.repository';
 import { TasksService } from './tasks.service';
+import { TaskSettlements } from './task-settlements';
 
 const PROJECT = newId();
 const TASK = newId();
@@ -107,6 +108,7 @@ async function build(counts = { project: 0, user: 0 }) {
           maxQueuedPerUser: 5,
         },
       },
+      TaskSettlements,
     ],
   }).compile();
   const service = moduleRef.get(TasksService);
@@ -329,6 +331,54 @@ describe('TasksService', () => {
         TaskNotFoundException,
       );
       expect(tasks.find).not.toHaveBeenCalled();
+    });
+  });
+
+  describe('for runs', () => {
+    it("queueIn queues in the caller's transaction, with the same limits, and moves no version itself", async () => {
+      const { service, tasks, engine, scope } = await build({
+        project: 0,
+        user: 1,
+      });
+      const transaction = { name: 'run transaction' };
+      await service.queueIn(transaction as never, PROJECT, 'logo', {
+        style: 'modern',
+      });
+      expect(tasks.insert.mock.calls[0][0]).toBe(transaction);
+      expect(engine.enqueue.mock.calls[0][0]).toBe(transaction);
+      expect(scope.advance).not.toHaveBeenCalled();
+      const full = await build({ project: 3, user: 0 });
+      await expect(
+        full.service.queueIn(transaction as never, PROJECT, 'logo', {}),
+      ).rejects.toBeInstanceOf(TooManyTasksError);
+    });
+
+    it('validatedInput answers issues under `input`, as POST …/tasks does; knows names the types', async () => {
+      const { service } = await build();
+      await expect(
+        service.validatedInput('logo', { style: 7 }),
+      ).rejects.toMatchObject({
+        issues: [expect.objectContaining({ path: ['input', 'style'] })],
+      });
+      await expect(
+        service.validatedInput('logo', { style: 'modern' }),
+      ).resolves.toEqual({ style: 'modern' });
+      expect(service.knows('logo')).toBe(true);
+      expect(service.knows('publish')).toBe(false);
+    });
+
+    it("cancelIn cancels in the caller's transaction and tells the listeners nothing until cancel() itself", async () => {
+      const { service, tasks, statuses } = await build();
+      const transaction = { name: 'run transaction' };
+      await expect(
+        service.cancelIn(transaction as never, PROJECT, TASK),
+      ).resolves.toBe(true);
+      expect(tasks.move.mock.calls[0][0]).toBe(transaction);
+      expect(statuses.refresh).toHaveBeenCalledWith(transaction, PROJECT);
+      tasks.move.mockResolvedValue(false);
+      await expect(
+        service.cancelIn(transaction as never, PROJECT, TASK),
+      ).resolves.toBe(false);
     });
   });
 

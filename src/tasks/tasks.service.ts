@@ -28,6 +28,7 @@ import {
 } from './tasks.errors';
 import { tasksConfig, type TasksConfig } from './tasks.config';
 import { TasksRepository } from './tasks.repository';
+import { TaskSettlements } from './task-settlements';
 
 /** How long an Idempotency-Key is held while its task is being queued. */
 const CREATE_LEASE_MS = 30_000;
@@ -53,6 +54,7 @@ export class TasksService {
     private readonly idempotency: IdempotencyService,
     @Inject(TASK_KINDS) kinds: TaskKind[],
     @Inject(tasksConfig.KEY) private readonly config: TasksConfig,
+    private readonly settlements: TaskSettlements,
   ) {
     this.kinds = new Map(kinds.map((kind) => [kind.type, kind]));
   }
@@ -88,46 +90,103 @@ export class TasksService {
         owner,
         missing: () => new ProjectNotFoundException(),
       });
-      // A kind's own rules on the project (409), and its input made whole.
-      const taskInput = kind.prepare
-        ? await kind.prepare(transaction, projectId, input)
-        : input;
-      const userId = await this.scope.ownerOf(transaction, projectId);
-      const unfinished = await this.tasks.unfinishedCounts(
-        transaction,
-        projectId,
-        userId,
-      );
-      if (unfinished.project >= this.config.maxQueuedPerProject) {
-        throw new TooManyTasksError('project', this.config.maxQueuedPerProject);
-      }
-      if (unfinished.user >= this.config.maxQueuedPerUser) {
-        throw new TooManyTasksError('user', this.config.maxQueuedPerUser);
-      }
-      const total = kind.resultsOf?.(taskInput) ?? 1;
-      if (!kind.derived) await this.assertRoom(transaction, projectId, total);
-      const place = await this.tasks.placeOf(
-        transaction,
-        projectId,
-        kind.agentType,
-        kind.sectionType,
-      );
-      const task = await this.tasks.insert(transaction, {
-        id: newId(),
-        projectId,
-        type: kind.type,
-        ...place,
-        input: taskInput,
-        createdAt: new Date(),
-        queuePlace: unfinished.user,
-        total,
-      });
-      await this.engine.enqueue(transaction, task.id, unfinished.user);
+      const task = await this.insertQueued(transaction, projectId, kind, input);
       if (key) {
         await this.idempotency.answerInTransaction(transaction, key, task);
       }
       return task;
     });
+  }
+
+  /**
+   * Queues a task of `type` in the caller's transaction, which has moved
+   * the project's version on already: the create path of POST …/tasks
+   * (the kind's rules, the limits, the room), for work that queues a task
+   * with its own change (a run's step). `input` is valid already
+   * (validatedInput) and accepted (accept).
+   */
+  async queueIn(
+    transaction: Transaction,
+    projectId: string,
+    type: string,
+    input: Record<string, unknown>,
+  ): Promise<TaskDto> {
+    return this.insertQueued(transaction, projectId, this.kindOf(type), input);
+  }
+
+  /** Whether this service has a task type of that name. */
+  knows(type: string): boolean {
+    return this.kinds.has(type);
+  }
+
+  /**
+   * `input` as a task of `type` takes it, validated as POST …/tasks
+   * validates it (issues under `input`).
+   */
+  async validatedInput(
+    type: string,
+    input: Record<string, unknown>,
+  ): Promise<Record<string, unknown>> {
+    return this.validInput(this.kindOf(type), input);
+  }
+
+  /** The kind's checks of a valid input that read the database (a referenced asset). */
+  async accept(
+    type: string,
+    projectId: string,
+    input: Record<string, unknown>,
+  ): Promise<void> {
+    await this.kindOf(type).accept?.(projectId, input, undefined);
+  }
+
+  private kindOf(type: string): TaskKind {
+    const kind = this.kinds.get(type);
+    if (!kind) throw new Error(`No kind of task "${type}"`);
+    return kind;
+  }
+
+  private async insertQueued(
+    transaction: Transaction,
+    projectId: string,
+    kind: TaskKind,
+    input: Record<string, unknown>,
+  ): Promise<TaskDto> {
+    // A kind's own rules on the project (409), and its input made whole.
+    const taskInput = kind.prepare
+      ? await kind.prepare(transaction, projectId, input)
+      : input;
+    const userId = await this.scope.ownerOf(transaction, projectId);
+    const unfinished = await this.tasks.unfinishedCounts(
+      transaction,
+      projectId,
+      userId,
+    );
+    if (unfinished.project >= this.config.maxQueuedPerProject) {
+      throw new TooManyTasksError('project', this.config.maxQueuedPerProject);
+    }
+    if (unfinished.user >= this.config.maxQueuedPerUser) {
+      throw new TooManyTasksError('user', this.config.maxQueuedPerUser);
+    }
+    const total = kind.resultsOf?.(taskInput) ?? 1;
+    if (!kind.derived) await this.assertRoom(transaction, projectId, total);
+    const place = await this.tasks.placeOf(
+      transaction,
+      projectId,
+      kind.agentType,
+      kind.sectionType,
+    );
+    const task = await this.tasks.insert(transaction, {
+      id: newId(),
+      projectId,
+      type: kind.type,
+      ...place,
+      input: taskInput,
+      createdAt: new Date(),
+      queuePlace: unfinished.user,
+      total,
+    });
+    await this.engine.enqueue(transaction, task.id, unfinished.user);
+    return task;
   }
 
   /**
@@ -207,21 +266,41 @@ export class TasksService {
         owner,
         missing: () => new ProjectNotFoundException(),
       });
-      const moved = await this.tasks.move(
-        transaction,
-        taskId,
-        { statuses: ['QUEUED', 'RUNNING'], projectId },
-        { status: 'CANCELLED', finished: true },
-      );
-      if (!moved) {
+      if (!(await this.cancelIn(transaction, projectId, taskId))) {
         const task = await this.tasks.findIn(transaction, projectId, taskId);
         if (!task) throw new TaskNotFoundException();
         throw new TaskFinishedException(task.status);
       }
-      await this.statuses.refresh(transaction, projectId);
     });
     await this.engine.forget(taskId);
+    this.settlements.settled({ projectId, taskId });
     return this.find(projectId, taskId, undefined);
+  }
+
+  /**
+   * Cancels a queued or running task in the caller's transaction (which
+   * moved the project's version on), its section's status with it; false
+   * when it had finished. The caller tells the engine (forget) once it
+   * has committed.
+   */
+  async cancelIn(
+    transaction: Transaction,
+    projectId: string,
+    taskId: string,
+  ): Promise<boolean> {
+    const moved = await this.tasks.move(
+      transaction,
+      taskId,
+      { statuses: ['QUEUED', 'RUNNING'], projectId },
+      { status: 'CANCELLED', finished: true },
+    );
+    if (moved) await this.statuses.refresh(transaction, projectId);
+    return moved;
+  }
+
+  /** The engine forgets a cancelled task (after its cancel committed). */
+  forget(taskId: string): Promise<void> {
+    return this.engine.forget(taskId);
   }
 
   private async find(

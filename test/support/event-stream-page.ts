@@ -51,6 +51,7 @@ export const STREAM_EVENT_TYPES = [
   'task.updated',
   'section.updated',
   'agent.updated',
+  'run.updated',
   'reset',
 ];
 

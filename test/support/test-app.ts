@@ -19,6 +19,8 @@ export interface TestApp {
 }
 
 const TABLES_CHILDREN_FIRST = [
+  'run_steps',
+  'runs',
   'stored_images',
   'idempotency_keys',
   'asset_contents',

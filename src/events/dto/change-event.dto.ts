@@ -20,6 +20,8 @@ import {
   TaskProgressDto,
 } from '../../tasks/dto/task.dto';
 import type { PresentedShapes } from '../presented-event';
+import { RunDto, RunStepDto } from '../../runs/dto/run.dto';
+import { RUN_STATUSES } from '../../runs/run-graph';
 
 /**
  * The live-change streams' events, one schema per type: `ChangeEventDto`
@@ -34,6 +36,7 @@ const SECTION_ID = '019aa8f2-5f1c-7c3e-9a51-3c1f5d0b8e21';
 const ASSET_ID = '019aa8f3-0b4e-7a21-8c3d-5e6f7a8b9c0d';
 const TASK_ID = '019aa8f4-1c2d-7e3f-8a4b-5c6d7e8f9a0b';
 const AGENT_ID = '019aa8f2-5f1c-7c3e-9a51-3c1f5d0b8e29';
+const RUN_ID = '019aa8f6-0a1b-7c2d-8e3f-4a5b6c7d8e9f';
 
 const ETAG = () =>
   ApiProperty({
@@ -189,6 +192,33 @@ export class AgentUpdatedDataDto {
   etag: string;
 }
 
+export class RunUpdatedDataDto {
+  @ApiProperty({ example: RUN_ID })
+  runId: string;
+  @ApiProperty({
+    enum: RUN_STATUSES,
+    enumName: 'RunStatus',
+    example: 'RUNNING',
+  })
+  status: string;
+  @ApiProperty({ type: () => [RunStepDto] })
+  steps: Array<{
+    type: string;
+    taskId: string | null;
+    status: string;
+    attempt?: number;
+  }>;
+  @ApiPropertyOptional({
+    type: () => RunDto,
+    description: 'The run as its answer shows it: replace the one a page holds',
+  })
+  run?: RunDto;
+  @TRUNCATED('run')
+  truncated?: true;
+  @ETAG()
+  etag: string;
+}
+
 /** What every event has besides its type and data. */
 abstract class ChangeEventFields {
   @ApiProperty({
@@ -271,6 +301,13 @@ export class AgentUpdatedEventDto extends ChangeEventFields {
   data: AgentUpdatedDataDto;
 }
 
+export class RunUpdatedEventDto extends ChangeEventFields {
+  @TYPE('run.updated')
+  type: 'run.updated';
+  @ApiProperty({ type: () => RunUpdatedDataDto })
+  data: RunUpdatedDataDto;
+}
+
 /**
  * `event: reset`: the Last-Event-ID sent is older than the log keeps
  * (EVENTS_RETENTION_S) or unknown; refetch what the page shows, then go on
@@ -297,6 +334,7 @@ export const CHANGE_EVENT_DTOS = {
   'task.updated': () => TaskUpdatedEventDto,
   'section.updated': () => SectionUpdatedEventDto,
   'agent.updated': () => AgentUpdatedEventDto,
+  'run.updated': () => RunUpdatedEventDto,
 } satisfies Record<ChangeEventType, () => unknown>;
 
 export const CHANGE_EVENT_SCHEMA = 'ChangeEventDto';
@@ -348,7 +386,8 @@ type Checked =
   | 'asset.deleted'
   | 'task.updated'
   | 'section.updated'
-  | 'agent.updated';
+  | 'agent.updated'
+  | 'run.updated';
 export const CHANGE_EVENT_DATA_MATCHES: {
   [T in Checked]: DataMatches<T>;
 } = {
@@ -358,6 +397,7 @@ export const CHANGE_EVENT_DATA_MATCHES: {
   'task.updated': [true, true, true],
   'section.updated': [true, true, true],
   'agent.updated': [true, true, true],
+  'run.updated': [true, true, true],
 };
 export const EMPTY_EVENT_DATA_MATCHES: [
   Sent<'project.created'> extends ProjectCreatedDataDto ? true : never,

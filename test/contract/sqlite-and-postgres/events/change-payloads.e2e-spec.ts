@@ -158,6 +158,11 @@ describe('Change events carry what changed', () => {
     await request(base)
       .delete(`/api/projects/${project.id}/assets/${done.assetIds[0]}`)
       .expect(200);
+    // A run: its creation is a run.updated (and so is each move after).
+    await request(base)
+      .post(`/api/projects/${project.id}/runs`)
+      .send({ steps: ['logo'] })
+      .expect(202);
     await request(base).delete(`/api/projects/${project.id}`).expect(200);
     await until(
       () => client.changes().some((e) => e.type === 'project.deleted'),
