@@ -19,6 +19,7 @@ import { projectsConfig } from '../src/projects/projects.config';
 import { tasksConfig } from '../src/tasks/tasks.config';
 import { textGenerationConfig } from '../src/text-generation/text-generation.config';
 import { usageConfig } from '../src/usage/usage.config';
+import { sitesConfig } from '../src/sites/sites.config';
 
 /**
  * Every feature's configuration slice under its registerAs name. Each slice
@@ -42,6 +43,7 @@ const SLICES = {
   events: eventsConfig,
   textGeneration: textGenerationConfig,
   usage: usageConfig,
+  sites: sitesConfig,
 };
 
 /** For ConfigModule.forRoot({ load }). */

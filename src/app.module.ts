@@ -20,6 +20,7 @@ import { PlatformModule } from './platform/platform.module';
 import { LogoModule } from './logo/logo.module';
 import { ProjectsModule } from './projects/projects.module';
 import { SectionsModule } from './sections/sections.module';
+import { SitesModule } from './sites/sites.module';
 import { TasksModule } from './tasks/tasks.module';
 import { UsageModule } from './usage/usage.module';
 import { MeModule } from './me/me.module';
@@ -52,6 +53,7 @@ import { TracingModule } from './tracing/tracing.module';
     BrandKitModule,
     SectionsModule,
     TasksModule,
+    SitesModule,
     UsageModule,
     MeModule,
     EventsModule,

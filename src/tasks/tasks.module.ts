@@ -15,6 +15,8 @@ import { LogoEditTask } from './kinds/logo-edit-task';
 import { BrandKitTask } from './kinds/brand-kit-task';
 import { IconSetTask } from './kinds/icon-set-task';
 import { GraphicsTask } from './kinds/graphics-task';
+import { PublishTask } from './kinds/publish-task';
+import { SitesModule } from '../sites/sites.module';
 import { BrandKitModule } from '../brand-kit/brand-kit.module';
 import { LogoTask } from './kinds/logo-task';
 import { MarketingCopyTask } from './kinds/marketing-copy-task';
@@ -43,6 +45,7 @@ import { WorkerRoleMiddleware } from './worker-role.middleware';
     LogoModule,
     ProjectScopeModule,
     SectionsModule,
+    SitesModule,
     TaskEngineModule,
     TextGenerationModule,
     UsageModule,
@@ -63,6 +66,7 @@ import { WorkerRoleMiddleware } from './worker-role.middleware';
     WireframeTask,
     IconSetTask,
     GraphicsTask,
+    PublishTask,
     {
       provide: TASK_KINDS,
       inject: [
@@ -74,6 +78,7 @@ import { WorkerRoleMiddleware } from './worker-role.middleware';
         WireframeTask,
         IconSetTask,
         GraphicsTask,
+        PublishTask,
       ],
       useFactory: (...kinds: TaskKind[]) => kinds,
     },

@@ -69,8 +69,13 @@ export class TasksService {
     if (!kind) throw new Error(`No kind of task "${request.type}"`);
     const input = await this.validInput(kind, request.input ?? {});
     if (!isWellFormedId(projectId)) throw new ProjectNotFoundException();
-    await kind.accept?.(projectId, input, owner);
-    const queue = () => this.queue(projectId, kind, input, owner, key);
+    // What the checks found is stored with the input (the client's own
+    // fields were validated and whitelisted above).
+    const checked = {
+      ...input,
+      ...((await kind.accept?.(projectId, input, owner)) ?? {}),
+    };
+    const queue = () => this.queue(projectId, kind, checked, owner, key);
     if (!key) return queue();
     return this.idempotency.runAnsweredByWork(key, CREATE_LEASE_MS, queue);
   }

@@ -16,6 +16,7 @@ export const TASK_TYPES = [
   'wireframe',
   'icon-set',
   'graphics',
+  'publish',
 ] as const;
 export type TaskType = (typeof TASK_TYPES)[number];
 
