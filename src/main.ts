@@ -82,10 +82,12 @@ function main(): void {
     process.exit(1);
   }
   const logger = new StartupLogger(config.logging);
-  bootstrap(config.process, config.tasks.role, logger).catch((error: unknown) => {
-    logger.startUpFailure(error);
-    process.exit(1);
-  });
+  bootstrap(config.process, config.tasks.role, logger).catch(
+    (error: unknown) => {
+      logger.startUpFailure(error);
+      process.exit(1);
+    },
+  );
 }
 
 main();

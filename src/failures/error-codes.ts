@@ -113,7 +113,8 @@ export const ERROR_CODES = {
   site_not_found: {
     statuses: [404],
     retry: false,
-    meaning: 'The project has no published site (never published, or taken down)',
+    meaning:
+      'The project has no published site (never published, or taken down)',
   },
   site_version_not_found: {
     statuses: [404],

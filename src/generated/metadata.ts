@@ -10,6 +10,7 @@ export default async () => {
     ['./events/dto/change-event.dto']: require('../events/dto/change-event.dto'),
     ['./logo/dto/image-models.dto']: require('../logo/dto/image-models.dto'),
     ['./usage/dto/usage-report.dto']: require('../usage/dto/usage-report.dto'),
+    ['./sites/dto/site.dto']: require('../sites/dto/site.dto'),
     ['./tasks/dto/logo-task-input.dto']: require('../tasks/dto/logo-task-input.dto'),
     ['./tasks/dto/logo-edit-input.dto']: require('../tasks/dto/logo-edit-input.dto'),
     ['./text-generation/dto/marketing-copy-input.dto']: require('../text-generation/dto/marketing-copy-input.dto'),
@@ -18,6 +19,7 @@ export default async () => {
     ['./wireframes/dto/wireframe-input.dto']: require('../wireframes/dto/wireframe-input.dto'),
     ['./icons/dto/icon-set-input.dto']: require('../icons/dto/icon-set-input.dto'),
     ['./graphics/dto/graphics-input.dto']: require('../graphics/dto/graphics-input.dto'),
+    ['./sites/dto/publish-input.dto']: require('../sites/dto/publish-input.dto'),
     ['./events/dto/create-ticket.dto']: require('../events/dto/create-ticket.dto'),
     ['./common/http/reply']: require('../common/http/reply'),
   };
@@ -41,6 +43,8 @@ export default async () => {
                   'wireframe',
                   'icon',
                   'graphic',
+                  'site-report',
+                  'deployment',
                 ],
               },
               contentType: { required: true, type: () => String },
@@ -104,6 +108,7 @@ export default async () => {
                   'logo-edit',
                   'icon-set',
                   'graphics',
+                  'publish',
                 ],
               },
               agentId: { required: true, type: () => String, nullable: true },
@@ -365,6 +370,8 @@ export default async () => {
                   'asset_not_found',
                   'task_not_found',
                   'logo_not_found',
+                  'site_not_found',
+                  'site_version_not_found',
                   'unauthorized',
                   'forbidden',
                   'asset_url_refused',
@@ -375,6 +382,8 @@ export default async () => {
                   'section_in_progress',
                   'not_a_result_of_section',
                   'nothing_chosen',
+                  'site_not_checked',
+                  'site_check_failed',
                   'conflict',
                   'idempotency_key_in_use',
                   'idempotency_key_reused',
@@ -459,6 +468,8 @@ export default async () => {
                   'asset_not_found',
                   'task_not_found',
                   'logo_not_found',
+                  'site_not_found',
+                  'site_version_not_found',
                   'unauthorized',
                   'forbidden',
                   'asset_url_refused',
@@ -469,6 +480,8 @@ export default async () => {
                   'section_in_progress',
                   'not_a_result_of_section',
                   'nothing_chosen',
+                  'site_not_checked',
+                  'site_check_failed',
                   'conflict',
                   'idempotency_key_in_use',
                   'idempotency_key_reused',
@@ -520,6 +533,8 @@ export default async () => {
                   'asset_not_found',
                   'task_not_found',
                   'logo_not_found',
+                  'site_not_found',
+                  'site_version_not_found',
                   'unauthorized',
                   'forbidden',
                   'asset_url_refused',
@@ -530,6 +545,8 @@ export default async () => {
                   'section_in_progress',
                   'not_a_result_of_section',
                   'nothing_chosen',
+                  'site_not_checked',
+                  'site_check_failed',
                   'conflict',
                   'idempotency_key_in_use',
                   'idempotency_key_reused',
@@ -911,6 +928,36 @@ export default async () => {
           },
         ],
         [
+          Promise.resolve(require('../sites/dto/rollback-site.dto')),
+          {
+            RollbackSiteDto: {
+              version: { required: true, type: () => Number, minimum: 1 },
+            },
+          },
+        ],
+        [
+          Promise.resolve(require('../sites/dto/site.dto')),
+          {
+            SiteDto: {
+              url: { required: true, type: () => String },
+              version: { required: true, type: () => Number },
+              versionUrl: { required: true, type: () => String },
+              publishedAt: { required: true, type: () => String },
+              deploymentId: {
+                required: true,
+                type: () => String,
+                nullable: true,
+              },
+            },
+            SiteResponseDto: {
+              site: {
+                required: true,
+                type: () => t['./sites/dto/site.dto'].SiteDto,
+              },
+            },
+          },
+        ],
+        [
           Promise.resolve(
             require('../text-generation/dto/landing-page-input.dto'),
           ),
@@ -965,6 +1012,14 @@ export default async () => {
           },
         ],
         [
+          Promise.resolve(require('../sites/dto/publish-input.dto')),
+          {
+            PublishInputDto: {
+              force: { required: false, type: () => Boolean },
+            },
+          },
+        ],
+        [
           Promise.resolve(require('../tasks/dto/logo-task-input.dto')),
           {
             LogoTaskInputDto: {
@@ -1013,6 +1068,7 @@ export default async () => {
                   'logo-edit',
                   'icon-set',
                   'graphics',
+                  'publish',
                 ],
               },
               input: {
@@ -1102,6 +1158,13 @@ export default async () => {
                 required: false,
                 type: () =>
                   t['./graphics/dto/graphics-input.dto'].GraphicsInputDto,
+              },
+            },
+            CreatePublishTaskDto: {
+              type: { required: true, enum: ['publish'] },
+              input: {
+                required: false,
+                type: () => t['./sites/dto/publish-input.dto'].PublishInputDto,
               },
             },
           },
@@ -1237,6 +1300,16 @@ export default async () => {
               get: { type: t['./common/http/reply'].Reply },
               update: { type: t['./common/http/reply'].Reply },
               remove: {},
+            },
+          },
+        ],
+        [
+          Promise.resolve(require('../sites/sites.controller')),
+          {
+            SitesController: {
+              get: { type: t['./sites/dto/site.dto'].SiteResponseDto },
+              rollback: { type: t['./sites/dto/site.dto'].SiteResponseDto },
+              delete: {},
             },
           },
         ],

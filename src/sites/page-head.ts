@@ -14,7 +14,12 @@ export interface SiteHead {
   title: string;
   description: string | null;
   /** Which icon files the site holds (brand kit). */
-  icons: { favicon: boolean; appleTouch: boolean; png192: boolean; png512: boolean };
+  icons: {
+    favicon: boolean;
+    appleTouch: boolean;
+    png192: boolean;
+    png512: boolean;
+  };
   /** Whether the site holds og.png. */
   ogImage: boolean;
 }
@@ -32,10 +37,20 @@ export function headTags(site: SiteHead): HeadTag[] {
     tags.push({ tag: 'meta', attrs: { [key]: name, content } });
   if (site.icons.favicon) link({ rel: 'icon', href: 'favicon.ico' });
   if (site.icons.png192) {
-    link({ rel: 'icon', type: 'image/png', sizes: '192x192', href: 'icon-192.png' });
+    link({
+      rel: 'icon',
+      type: 'image/png',
+      sizes: '192x192',
+      href: 'icon-192.png',
+    });
   }
   if (site.icons.png512) {
-    link({ rel: 'icon', type: 'image/png', sizes: '512x512', href: 'icon-512.png' });
+    link({
+      rel: 'icon',
+      type: 'image/png',
+      sizes: '512x512',
+      href: 'icon-512.png',
+    });
   }
   if (site.icons.appleTouch) {
     link({ rel: 'apple-touch-icon', href: 'apple-touch-icon.png' });
@@ -80,7 +95,7 @@ export function rewriteHead(page: string, tags: HeadTag[]): Promise<string> {
       if ('page' in reply) resolve(reply.page);
       else reject(new Error(`The page could not be rewritten: ${reply.error}`));
     });
-    worker.once('error', (error) => {
+    worker.once('error', (error: Error) => {
       settle();
       reject(error);
     });

@@ -6,7 +6,12 @@ export const SITE_PATH_MAX = 128;
 
 /** What a request to the sites listener names. */
 export type SiteAddress =
-  | { kind: 'file'; projectId: string; version: number | 'current'; path: SiteFileName }
+  | {
+      kind: 'file';
+      projectId: string;
+      version: number | 'current';
+      path: SiteFileName;
+    }
   /** `/<projectId>` or `/<projectId>/v<N>` without the slash its links need. */
   | { kind: 'slash'; location: string };
 

@@ -50,8 +50,9 @@ export class SitesServer implements OnApplicationShutdown {
   /** Listens on SITES_PORT; nothing with SITES_STORE=s3. */
   async start(): Promise<void> {
     if (this.config.store !== 'database' || this.server) return;
-    const server = createServer({ maxHeaderSize: 8 * 1024 }, (request, response) =>
-      void this.answer(request, response),
+    const server = createServer(
+      { maxHeaderSize: 8 * 1024 },
+      (request, response) => void this.answer(request, response),
     );
     server.headersTimeout = HEADERS_TIMEOUT_MS;
     server.requestTimeout = REQUEST_TIMEOUT_MS;
@@ -60,7 +61,9 @@ export class SitesServer implements OnApplicationShutdown {
     // Rejects on 'error': a port in use fails the start-up.
     await once(server, 'listening');
     this.server = server;
-    this.logger.log(`Serving sites on http://${this.config.host}:${this.port()}`);
+    this.logger.log(
+      `Serving sites on http://${this.config.host}:${this.port()}`,
+    );
   }
 
   async onApplicationShutdown(): Promise<void> {
@@ -70,7 +73,10 @@ export class SitesServer implements OnApplicationShutdown {
     const closed = once(server, 'close');
     server.close();
     server.closeIdleConnections();
-    const grace = setTimeout(() => server.closeAllConnections(), CLOSE_GRACE_MS);
+    const grace = setTimeout(
+      () => server.closeAllConnections(),
+      CLOSE_GRACE_MS,
+    );
     await closed;
     clearTimeout(grace);
   }

@@ -29,9 +29,7 @@ export class NoChosenPageException extends ConflictException {
   readonly code: ErrorCode = 'nothing_chosen';
 
   constructor() {
-    super(
-      'The CODE section has no chosen landing page; choose one to publish',
-    );
+    super('The CODE section has no chosen landing page; choose one to publish');
   }
 }
 

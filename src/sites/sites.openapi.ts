@@ -47,7 +47,11 @@ export const GetSiteEndpoint = () =>
       'Site not found',
       `The project has no current site: never published, or taken down (\`code: "site_not_found"\`); or ${PROJECT_NOT_FOUND_TEXT}`,
     ),
-    ApiRouteFailure('error', 'Failed to fetch site', 'The site could not be read'),
+    ApiRouteFailure(
+      'error',
+      'Failed to fetch site',
+      'The site could not be read',
+    ),
     ApiAuth('error', 'required'),
   );
 
@@ -62,7 +66,9 @@ export const RollbackSiteEndpoint = () =>
     PROJECT_ID_PARAM,
     ApiBody({
       type: RollbackSiteDto,
-      examples: { first: { summary: 'Back to version 1', value: { version: 1 } } },
+      examples: {
+        first: { summary: 'Back to version 1', value: { version: 1 } },
+      },
     }),
     ApiResponse({
       status: 200,

@@ -88,7 +88,11 @@ export class SitesService {
   async addVersion(site: NewVersion): Promise<SiteVersionRow | undefined> {
     const earlier = await this.sites.versionOfTask(site.taskId);
     if (earlier) {
-      await this.store.putVersion(earlier.projectId, earlier.version, site.files);
+      await this.store.putVersion(
+        earlier.projectId,
+        earlier.version,
+        site.files,
+      );
       return earlier;
     }
     const row = {

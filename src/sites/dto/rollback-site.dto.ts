@@ -7,7 +7,8 @@ export class RollbackSiteDto {
   @ApiProperty({
     type: 'integer',
     minimum: 1,
-    description: 'A version the project published (GET …/site shows the current one).',
+    description:
+      'A version the project published (GET …/site shows the current one).',
     example: 1,
   })
   @IsDefined(Messages.required())

@@ -38,7 +38,7 @@ export class SiteDto {
     nullable: true,
     format: 'uuid',
     description:
-      "The `deployment` asset (DEPLOYMENT section) recording that version; null once that asset was deleted (the version itself stays).",
+      'The `deployment` asset (DEPLOYMENT section) recording that version; null once that asset was deleted (the version itself stays).',
     example: '019aa8f3-0b4e-7a21-8c3d-5e6f7a8b9c0d',
   })
   deploymentId: string | null;

@@ -4,7 +4,11 @@ import {
   PutObjectCommand,
   type S3Client,
 } from '@aws-sdk/client-s3';
-import { SITE_FILE_NAMES, type SiteFile, type SiteFileEntry } from '../site-files';
+import {
+  SITE_FILE_NAMES,
+  type SiteFile,
+  type SiteFileEntry,
+} from '../site-files';
 import { SiteStore } from './site-store';
 
 /** A version's objects never change. */

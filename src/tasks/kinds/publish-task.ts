@@ -73,7 +73,11 @@ export class PublishTask implements TaskKind {
       title: work.project.name,
       description: work.project.description,
       page: page.bytes,
-      kit: await this.sources.kitFiles(projectId, KIT_FILES_SERVED, ICON_MAX_BYTES),
+      kit: await this.sources.kitFiles(
+        projectId,
+        KIT_FILES_SERVED,
+        ICON_MAX_BYTES,
+      ),
       og: await this.sources.ogGraphic(projectId, OG_MAX_BYTES),
     });
     const site = await this.sites.addVersion({
