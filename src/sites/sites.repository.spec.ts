@@ -1,0 +1,186 @@
+import {
+  logoAssetRecord,
+  openScratchSqlite,
+  type ScratchSqlite,
+} from '../../test/support/scratch-sqlite';
+import { AssetsRepository } from '../assets/assets.repository';
+import type { AssetRecord } from '../assets/dto/asset.dto';
+import { newId } from '../common/ids';
+import type { Project } from '../projects/entities/project.entity';
+import type { SiteFile } from './site-files';
+import {
+  deploymentFileName,
+  SitesRepository,
+  SiteSourcesRepository,
+} from './sites.repository';
+
+const file = (path: SiteFile['path'], text: string): SiteFile => ({
+  path,
+  contentType: 'text/html; charset=utf-8',
+  byteSize: text.length,
+  sha256: 'b'.repeat(64),
+  bytes: Buffer.from(text),
+});
+
+describe('SitesRepository (SQLite)', () => {
+  let scratch: ScratchSqlite;
+  let sites: SitesRepository;
+  let sources: SiteSourcesRepository;
+  let assets: AssetsRepository;
+  let project: Project;
+
+  beforeAll(async () => {
+    scratch = await openScratchSqlite();
+    sites = new SitesRepository(scratch.db);
+    sources = new SiteSourcesRepository(scratch.db);
+    assets = new AssetsRepository(scratch.db, scratch.changeLog);
+    project = await scratch.insertProject('ann', 'Acme');
+  });
+  afterAll(() => scratch.close());
+
+  const sectionOf = (type: string) =>
+    project.sections.find((section) => section.type === type)!.id;
+
+  const keep = (fields: Partial<AssetRecord>) =>
+    scratch.changing(project.id, async (transaction) => {
+      const record = logoAssetRecord(project, fields);
+      await assets.insert(transaction, record);
+      return record;
+    });
+
+  const add = (taskId: string, text: string) =>
+    sites.addVersion(
+      {
+        projectId: project.id,
+        taskId,
+        reportId: null,
+        files: [
+          {
+            path: 'index.html',
+            contentType: 'text/html; charset=utf-8',
+            byteSize: text.length,
+            sha256: 'b'.repeat(64),
+          },
+        ],
+        publishedAt: new Date().toISOString(),
+      },
+      [file('index.html', text)],
+    );
+
+  it('numbers versions 1, 2, … per project, keeps their files, and finds a task’s version again', async () => {
+    const first = newId();
+    expect(await add(first, 'one')).toBe(1);
+    expect(await add(newId(), 'two')).toBe(2);
+    expect((await sites.versionOfTask(first))?.version).toBe(1);
+    expect(await sites.versionOfTask(newId())).toBeUndefined();
+    const stored = await sites.file(project.id, 1, 'index.html');
+    expect(stored?.bytes.toString()).toBe('one');
+    expect(await sites.file(project.id, 1, 'og.png')).toBeUndefined();
+    expect((await sites.version(project.id, 2))?.files).toEqual([
+      expect.objectContaining({ path: 'index.html', byteSize: 3 }),
+    ]);
+    expect((await add(newId(), 'gone')) === undefined).toBe(false);
+  });
+
+  it('a version of a project that is gone is not written', async () => {
+    const version = await sites.addVersion(
+      {
+        projectId: newId(),
+        taskId: newId(),
+        reportId: null,
+        files: [],
+        publishedAt: new Date().toISOString(),
+      },
+      [],
+    );
+    expect(version).toBeUndefined();
+  });
+
+  it('moves the current version, takes it down, and names the deployment record', async () => {
+    const at = new Date().toISOString();
+    expect(await sites.current(project.id)).toBeUndefined();
+    expect(
+      await scratch.db.transaction((t) =>
+        sites.makeCurrent(t, project.id, 99, at),
+      ),
+    ).toBe(false);
+    await scratch.db.transaction((t) =>
+      sites.makeCurrent(t, project.id, 2, at),
+    );
+    expect(await sites.currentVersion(project.id)).toBe(2);
+    expect(await sites.current(project.id)).toMatchObject({
+      version: 2,
+      deploymentId: null,
+    });
+    const record = await keep({
+      kind: 'deployment',
+      contentType: 'application/json',
+      sectionId: sectionOf('DEPLOYMENT'),
+      fileName: deploymentFileName(2),
+    });
+    expect((await sites.current(project.id))?.deploymentId).toBe(record.id);
+
+    expect(
+      await scratch.db.transaction((t) => sites.takeDown(t, project.id, at)),
+    ).toBe(true);
+    expect(
+      await scratch.db.transaction((t) => sites.takeDown(t, project.id, at)),
+    ).toBe(false);
+    expect(await sites.currentVersion(project.id)).toBeUndefined();
+    expect(await sites.current(project.id)).toBeUndefined();
+  });
+
+  it("finds a site's parts: the chosen page, reports newest first, the kit's newest files, the og graphic", async () => {
+    const other = await scratch.insertProject('bob', 'Other');
+    expect(await sources.chosenPage(other.id)).toBeUndefined();
+    const page = await keep({
+      kind: 'landing-page',
+      contentType: 'text/html',
+      sectionId: sectionOf('CODE'),
+    });
+    await scratch.db.write((manager) =>
+      manager.query(
+        'UPDATE "sections" SET "selectedAssetId" = ? WHERE "id" = ?',
+        [page.id, sectionOf('CODE')],
+      ),
+    );
+    expect(await sources.chosenPage(project.id)).toBe(page.id);
+
+    const older = await keep({
+      kind: 'site-report',
+      contentType: 'application/json',
+      createdAt: '2026-01-01T00:00:00.000Z',
+    });
+    const newer = await keep({
+      kind: 'site-report',
+      contentType: 'application/json',
+      createdAt: '2026-01-02T00:00:00.000Z',
+    });
+    expect(await sources.newestReports(project.id, 5)).toEqual([
+      newer.id,
+      older.id,
+    ]);
+    expect(await sources.newestReports(project.id, 1)).toEqual([newer.id]);
+
+    const icon = await keep({
+      kind: 'brand-kit',
+      contentType: 'image/x-icon',
+      fileName: 'favicon.ico',
+    });
+    await keep({
+      kind: 'brand-kit',
+      contentType: 'image/png',
+      fileName: 'logo.png',
+    });
+    const kit = await sources.kitFiles(project.id, [
+      'favicon.ico',
+      'icon-192.png',
+    ]);
+    expect([...kit]).toEqual([['favicon.ico', icon.id]]);
+
+    expect(await sources.ogGraphic(project.id)).toBeUndefined();
+    const og = await keep({ kind: 'graphic', fileName: 'og.png' });
+    await keep({ kind: 'graphic', fileName: 'x.png' });
+    expect(await sources.ogGraphic(project.id)).toBe(og.id);
+  });
+});
