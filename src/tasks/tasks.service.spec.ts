@@ -86,6 +86,7 @@ async function build(counts = { project: 0, user: 0 }) {
     input: LogoInput,
     resultsOf: jest.fn(() => 1),
     derived: false,
+    accept: undefined as jest.Mock | undefined,
     run: jest.fn(),
   };
   const moduleRef = await Test.createTestingModule({
@@ -136,6 +137,17 @@ describe('TasksService', () => {
       expect(transaction).toBe(tasks.insert.mock.calls[0][0]);
       expect(taskId).toBe(tasks.insert.mock.calls[0][1].id);
       expect(backlog).toBe(2);
+    });
+
+    it("stores what the kind's checks found with the input (a publish's gate: its page and report)", async () => {
+      const { create, tasks, kind } = await build({ project: 0, user: 0 });
+      kind.accept = jest.fn().mockResolvedValue({ pageId: 'p', reportId: 'r' });
+      await create();
+      expect(kind.accept).toHaveBeenCalledWith(PROJECT, {}, undefined);
+      expect(tasks.insert).toHaveBeenCalledWith(
+        expect.anything(),
+        expect.objectContaining({ input: { pageId: 'p', reportId: 'r' } }),
+      );
     });
 
     it('refuses a task over the per-project limit with 429 too_many_tasks, queueing nothing', async () => {
