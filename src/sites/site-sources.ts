@@ -3,7 +3,7 @@ import type { Readable } from 'node:stream';
 import { AssetBytes } from '../assets/asset-bytes/asset-bytes';
 import { AssetsService } from '../assets/assets.service';
 import { readSiteReport, type SiteReport } from '../site-check/site-report';
-import { SiteSourcesRepository } from './sites.repository';
+import { SiteSourcesRepository } from './site-sources.repository';
 
 /** A kept asset's bytes and type. */
 export interface SourceFile {
