@@ -110,6 +110,8 @@ const validTaskBody = fc.constantFrom(
   { type: 'wireframe', input: { pages: ['home', 'pricing'], notes: 'Fuzz' } },
   { type: 'icon-set', input: { names: ['search', 'cart'], style: 'duotone' } },
   { type: 'graphics', input: { formats: ['og'], headline: 'Fuzz <&> "Co"' } },
+  // Refused at creation while no landing page is chosen (409 nothing_chosen).
+  { type: 'publish', input: { force: true } },
 );
 
 const taskBody = fc.oneof(
@@ -123,6 +125,7 @@ const taskBody = fc.oneof(
           'wireframe',
           'icon-set',
           'graphics',
+          'publish',
         ),
         fc.jsonValue(),
       ),
@@ -151,6 +154,7 @@ const taskBody = fc.oneof(
             ),
             count: fc.oneof(fc.integer({ min: -2, max: 8 }), fc.jsonValue()),
             tone: fc.string({ maxLength: 80 }),
+            force: fc.oneof(fc.boolean(), fc.jsonValue()),
             pages: fc.oneof(
               fc.array(
                 fc.oneof(
