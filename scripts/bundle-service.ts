@@ -8,8 +8,8 @@ import { type RawSourceMap, trimSourceMap } from './source-map-trim';
  * Bundles the compiled service (dist/src, the output of `nest build`, which
  * keeps the decorator metadata and the Swagger plugin's additions that
  * esbuild alone would not produce) into dist/service: the launcher
- * (main.js), the service (app.js), the logo decoder's worker thread and the
- * graphics renderer's.
+ * (main.js), the service (app.js), the logo decoder's worker thread, the
+ * graphics renderer's and the published page's head rewriter's.
  * Starting from about 2,500 files read one by one to three.
  */
 
@@ -120,6 +120,7 @@ export async function bundleService(): Promise<void> {
         'graphics',
         'graphic-render.worker.js',
       ),
+      'page-head.worker': join(COMPILED, 'sites', 'page-head.worker.js'),
     },
     outdir: BUNDLE_DIR,
     bundle: true,
