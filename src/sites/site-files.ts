@@ -32,3 +32,7 @@ export interface SiteFileEntry {
 export interface SiteFile extends SiteFileEntry {
   bytes: Buffer;
 }
+
+/** The file name a version's deployment record (its asset) is kept under. */
+export const deploymentFileName = (version: number): string =>
+  `site-v${version}.json`;

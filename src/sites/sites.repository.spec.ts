@@ -8,7 +8,8 @@ import type { AssetRecord } from '../assets/dto/asset.dto';
 import { newId } from '../common/ids';
 import type { Project } from '../projects/entities/project.entity';
 import type { SiteFile } from './site-files';
-import { deploymentFileName, SitesRepository } from './sites.repository';
+import { deploymentFileName } from './site-files';
+import { SitesRepository } from './sites.repository';
 
 const file = (path: SiteFile['path'], text: string): SiteFile => ({
   path,

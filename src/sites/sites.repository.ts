@@ -5,7 +5,11 @@ import {
   type Transaction,
 } from '../database/database.service';
 import { sqlFor } from '../database/sql';
-import type { SiteFile, SiteFileEntry } from './site-files';
+import {
+  deploymentFileName,
+  type SiteFile,
+  type SiteFileEntry,
+} from './site-files';
 
 /** One published version of a project's site. */
 export interface SiteVersionRow {
@@ -45,10 +49,6 @@ const toVersion = (row: VersionSqlRow): SiteVersionRow => ({
   version: Number(row.version),
   files: JSON.parse(row.files) as SiteFileEntry[],
 });
-
-/** The file name a version's deployment asset is kept under. */
-export const deploymentFileName = (version: number): string =>
-  `site-v${version}.json`;
 
 /**
  * The only code that reads and writes sites, site_versions and site_files

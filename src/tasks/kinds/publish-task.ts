@@ -4,7 +4,7 @@ import { PageGoneError } from '../../sites/page-gone.error';
 import { buildSite, KIT_FILES_SERVED } from '../../sites/site-build';
 import { SiteSources } from '../../sites/site-sources';
 import { SitesService } from '../../sites/sites.service';
-import { deploymentFileName } from '../../sites/sites.repository';
+import { deploymentFileName } from '../../sites/site-files';
 import type { TaskKind, TaskWork } from './task-kind';
 
 /** A landing page is a few hundred kilobytes; its logo may be inlined. */
