@@ -1560,6 +1560,59 @@ export interface components {
        */
       code: 'invalid_input' | 'invalid_json';
     };
+    SiteFindingCountsDto: {
+      /** @example 2 */
+      error: number;
+      /** @example 1 */
+      warning: number;
+      /** @example 0 */
+      info: number;
+    };
+    SiteFindingDto: {
+      /**
+       * @description A stable rule name.
+       * @example image-alt
+       */
+      rule: string;
+      /**
+       * @example error
+       * @enum {string}
+       */
+      severity: 'error' | 'warning' | 'info';
+      /** @example An image has no alt text */
+      message: string;
+      /**
+       * @description A CSS selector of the element, when it is about one.
+       * @example img
+       */
+      selector?: string;
+    };
+    RefusedReportDto: {
+      /**
+       * Format: uuid
+       * @description The landing page that was checked (the chosen one).
+       * @example 019aa8f3-0b4e-7a21-8c3d-5e6f7a8b9c0d
+       */
+      assetId: string;
+      /** @example false */
+      passed: boolean;
+      /** @example 62 */
+      score: number;
+      counts: components['schemas']['SiteFindingCountsDto'];
+      /** @description The first 50 findings. */
+      findings: components['schemas']['SiteFindingDto'][];
+    };
+    TaskConflictResponseDto: {
+      /** @example Failed to fetch project */
+      error: string;
+      /**
+       * @description A stable, machine-readable cause beside the text (docs/api.md, "Error codes"); added beside the contract's fields, never in place of one
+       * @example project_not_found
+       */
+      code: components['schemas']['ErrorCode'];
+      /** @description With `code: "site_check_failed"`: the chosen page's newest site check report, which has errors. */
+      report?: components['schemas']['RefusedReportDto'];
+    };
     TaskPageResponseDto: {
       /** @description Newest first */
       tasks: components['schemas']['TaskDto'][];
@@ -5668,7 +5721,7 @@ export interface operations {
       /**
        * @description The first request with this Idempotency-Key is still being processed
        *
-       *     The project already holds ASSET_MAX_PER_PROJECT assets (`code: "asset_limit_reached"`); or it has room for fewer than the results the task keeps, a logo task's `count` ("The task would keep 3 assets and the project has room for 2 more; …", `code: "task_exceeds_asset_limit"`; brand kit files are not counted); nothing was queued, and an Idempotency-Key is free again. Or the first request with this Idempotency-Key is still being processed (with Retry-After)
+       *     The project already holds ASSET_MAX_PER_PROJECT assets (`code: "asset_limit_reached"`); or it has room for fewer than the results the task keeps, a logo task's `count` ("The task would keep 3 assets and the project has room for 2 more; …", `code: "task_exceeds_asset_limit"`; brand kit files are not counted); nothing was queued, and an Idempotency-Key is free again. Or the first request with this Idempotency-Key is still being processed (with Retry-After). A `publish` task: no landing page chosen in CODE (`code: "nothing_chosen"`), the chosen page never checked (`code: "site_not_checked"`), or its newest site check found errors (`code: "site_check_failed"`, the body's `report` carries it, its first 50 findings); `force: true` publishes past the last two
        */
       409: {
         headers: {
@@ -5681,11 +5734,29 @@ export interface operations {
         content: {
           /**
            * @example {
-           *       "error": "The project already holds 20 assets, the most it may; delete one first",
-           *       "code": "asset_limit_reached"
+           *       "error": "The site check found errors in the chosen landing page; fix them, or publish with force",
+           *       "report": {
+           *         "assetId": "019aa8f3-0b4e-7a21-8c3d-5e6f7a8b9c0d",
+           *         "passed": false,
+           *         "score": 62,
+           *         "counts": {
+           *           "error": 1,
+           *           "warning": 1,
+           *           "info": 0
+           *         },
+           *         "findings": [
+           *           {
+           *             "rule": "image-alt",
+           *             "severity": "error",
+           *             "message": "An image has no alt text",
+           *             "selector": "img"
+           *           }
+           *         ]
+           *       },
+           *       "code": "site_check_failed"
            *     }
            */
-          'application/json': components['schemas']['ErrorResponseDto'];
+          'application/json': components['schemas']['TaskConflictResponseDto'];
         };
       };
       /** @description The body is larger than BODY_LIMIT (default 1 MB) */

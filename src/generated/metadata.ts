@@ -11,6 +11,7 @@ export default async () => {
     ['./logo/dto/image-models.dto']: require('../logo/dto/image-models.dto'),
     ['./usage/dto/usage-report.dto']: require('../usage/dto/usage-report.dto'),
     ['./sites/dto/site.dto']: require('../sites/dto/site.dto'),
+    ['./sites/dto/site-check-refusal.dto']: require('../sites/dto/site-check-refusal.dto'),
     ['./tasks/dto/logo-task-input.dto']: require('../tasks/dto/logo-task-input.dto'),
     ['./tasks/dto/logo-edit-input.dto']: require('../tasks/dto/logo-edit-input.dto'),
     ['./text-generation/dto/marketing-copy-input.dto']: require('../text-generation/dto/marketing-copy-input.dto'),
@@ -1088,6 +1089,45 @@ export default async () => {
                 required: false,
                 type: () => String,
                 description: 'The `nextCursor` of the previous page (opaque).',
+              },
+            },
+          },
+        ],
+        [
+          Promise.resolve(require('../sites/dto/site-check-refusal.dto')),
+          {
+            SiteFindingDto: {
+              rule: { required: true, type: () => String },
+              severity: { required: true, type: () => String },
+              message: { required: true, type: () => String },
+              selector: { required: false, type: () => String },
+            },
+            SiteFindingCountsDto: {
+              error: { required: true, type: () => Number },
+              warning: { required: true, type: () => Number },
+              info: { required: true, type: () => Number },
+            },
+            RefusedReportDto: {
+              assetId: { required: true, type: () => String },
+              passed: { required: true, type: () => Boolean },
+              score: { required: true, type: () => Number },
+              counts: {
+                required: true,
+                type: () =>
+                  t['./sites/dto/site-check-refusal.dto'].SiteFindingCountsDto,
+              },
+              findings: {
+                required: true,
+                type: () => [
+                  t['./sites/dto/site-check-refusal.dto'].SiteFindingDto,
+                ],
+              },
+            },
+            TaskConflictResponseDto: {
+              report: {
+                required: false,
+                type: () =>
+                  t['./sites/dto/site-check-refusal.dto'].RefusedReportDto,
               },
             },
           },
