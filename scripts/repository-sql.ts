@@ -504,6 +504,11 @@ export async function captureRepositorySql(
         sites.makeCurrent(transaction, owner.id, 1, siteAt),
       ),
     );
+    await record('advanceCurrent', () =>
+      db.transaction((transaction) =>
+        sites.advanceCurrent(transaction, owner.id, 1, siteAt),
+      ),
+    );
     await record('currentVersion', () => sites.currentVersion(owner.id));
     await record('current', () => sites.current(owner.id));
     await record('file', () => sites.file(owner.id, 1, 'index.html'));

@@ -36,6 +36,15 @@ ON CONFLICT ("projectId")
 DO UPDATE SET "currentVersion" = excluded."currentVersion", "updatedAt" = excluded."updatedAt";
 COMMIT;
 
+-- SitesRepository.advanceCurrent
+START TRANSACTION;
+INSERT INTO "sites" ("projectId", "currentVersion", "updatedAt")
+VALUES ($1, $2, $3)
+ON CONFLICT ("projectId")
+DO UPDATE SET "currentVersion" = excluded."currentVersion", "updatedAt" = excluded."updatedAt"
+WHERE "sites"."currentVersion" IS NULL OR "sites"."currentVersion" <= excluded."currentVersion";
+COMMIT;
+
 -- SitesRepository.currentVersion
 SELECT "currentVersion"
 FROM "sites"

@@ -36,6 +36,15 @@ ON CONFLICT ("projectId")
 DO UPDATE SET "currentVersion" = excluded."currentVersion", "updatedAt" = excluded."updatedAt";
 COMMIT;
 
+-- SitesRepository.advanceCurrent
+BEGIN TRANSACTION;
+INSERT INTO "sites" ("projectId", "currentVersion", "updatedAt")
+VALUES (?, ?, ?)
+ON CONFLICT ("projectId")
+DO UPDATE SET "currentVersion" = excluded."currentVersion", "updatedAt" = excluded."updatedAt"
+WHERE "sites"."currentVersion" IS NULL OR "sites"."currentVersion" <= excluded."currentVersion";
+COMMIT;
+
 -- SitesRepository.currentVersion
 SELECT "currentVersion"
 FROM "sites"

@@ -115,6 +115,14 @@ describe('SitesRepository (SQLite)', () => {
     });
     expect((await sites.current(project.id))?.deploymentId).toBe(record.id);
 
+    // A publish finishing late leaves a newer current version in place.
+    expect(
+      await scratch.db.transaction((t) =>
+        sites.advanceCurrent(t, project.id, 1, at),
+      ),
+    ).toBe(false);
+    expect(await sites.currentVersion(project.id)).toBe(2);
+
     expect(
       await scratch.db.transaction((t) => sites.takeDown(t, project.id, at)),
     ).toBe(true);
@@ -123,5 +131,12 @@ describe('SitesRepository (SQLite)', () => {
     ).toBe(false);
     expect(await sites.currentVersion(project.id)).toBeUndefined();
     expect(await sites.current(project.id)).toBeUndefined();
+    // After a take-down a publish brings the site back, an older one too.
+    expect(
+      await scratch.db.transaction((t) =>
+        sites.advanceCurrent(t, project.id, 1, at),
+      ),
+    ).toBe(true);
+    expect(await sites.currentVersion(project.id)).toBe(1);
   });
 });

@@ -188,6 +188,25 @@ export class SitesRepository {
     return true;
   }
 
+  /**
+   * A publish's version becomes current unless a newer one is already
+   * (two publishes finishing out of turn), in the caller's transaction,
+   * which holds the project. True also when it is current already (a
+   * retried task places its files again). False when it did not.
+   */
+  async advanceCurrent(
+    transaction: Transaction,
+    projectId: string,
+    version: number,
+    at: string,
+  ): Promise<boolean> {
+    const changed = await sqlFor(managerOf(transaction)).changes(
+      'INSERT INTO "sites" ("projectId", "currentVersion", "updatedAt") VALUES ($1, $2, $3) ON CONFLICT ("projectId") DO UPDATE SET "currentVersion" = excluded."currentVersion", "updatedAt" = excluded."updatedAt" WHERE "sites"."currentVersion" IS NULL OR "sites"."currentVersion" <= excluded."currentVersion"',
+      [projectId, version, at],
+    );
+    return changed > 0;
+  }
+
   /** Takes the site down (no current version); false when none was up. */
   async takeDown(
     transaction: Transaction,

@@ -159,6 +159,34 @@ describe('SitesService', () => {
     expect(rows.addVersion).toHaveBeenCalledTimes(1);
   });
 
+  it('a published version is shown only when it became current (no newer one was)', async () => {
+    const store = { showCurrent: jest.fn() };
+    const shown = new SitesService(
+      rows as unknown as SitesRepository,
+      sources as unknown as SiteSources,
+      store as unknown as SiteStore,
+      scope as unknown as ProjectScope,
+      {
+        transaction: (work: (t: Transaction) => Promise<unknown>) =>
+          work({} as Transaction),
+      } as unknown as Database,
+    );
+    const site = {
+      projectId: PROJECT,
+      version: 2,
+      taskId: 't',
+      reportId: null,
+      files: [],
+      publishedAt: '2026-01-01T00:00:00.000Z',
+    };
+    rows.advanceCurrent = jest.fn().mockResolvedValue(true);
+    await shown.makeCurrent(site);
+    expect(store.showCurrent).toHaveBeenCalledWith(PROJECT, 2, []);
+    rows.advanceCurrent.mockResolvedValue(false);
+    await shown.makeCurrent(site);
+    expect(store.showCurrent).toHaveBeenCalledTimes(1);
+  });
+
   it('GET: 404 site_not_found when nothing is current; the address and version when it is', async () => {
     await expect(service.site(PROJECT, context)).rejects.toBeInstanceOf(
       SiteNotFoundException,

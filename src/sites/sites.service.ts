@@ -116,10 +116,23 @@ export class SitesService {
     return { ...row, version };
   }
 
-  /** Makes a version current once its deployment record is kept. */
-  async makeCurrent(projectId: string, version: number): Promise<void> {
-    const row = await this.switchTo(projectId, version, undefined);
-    await this.store.showCurrent(projectId, version, row.files);
+  /**
+   * Makes a published version current once its deployment record is kept,
+   * unless a newer one is current already (an older publish finishing
+   * last leaves the newer in place).
+   */
+  async makeCurrent(site: SiteVersionRow): Promise<void> {
+    const { projectId, version } = site;
+    const advanced = await this.db.transaction(async (transaction) => {
+      if (!(await this.scope.hold(transaction, { projectId }))) return false;
+      return this.sites.advanceCurrent(
+        transaction,
+        projectId,
+        version,
+        new Date().toISOString(),
+      );
+    });
+    if (advanced) await this.store.showCurrent(projectId, version, site.files);
   }
 
   /** GET /api/projects/{id}/site. */

@@ -105,6 +105,6 @@ export class PublishTask implements TaskKind {
         fileName: deploymentFileName(site.version),
       });
     }
-    await this.sites.makeCurrent(projectId, site.version);
+    await this.sites.makeCurrent(site);
   }
 }
