@@ -291,6 +291,50 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/api/projects/{id}/site': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The project's published site
+     * @description Its current address (on the sites origin, SITES_BASE_URL, never the API's), version and deployment record. A `publish` task publishes the next version; rollback and DELETE change which one is current.
+     */
+    get: operations['getSite'];
+    put?: never;
+    post?: never;
+    /**
+     * Take the site down
+     * @description The site's address answers 404 within 5 s on every replica. Its versions stay: a rollback (or the next publish) brings it back.
+     */
+    delete: operations['deleteSite'];
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/projects/{id}/site/rollback': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Make an earlier version current
+     * @description The version's files are served at the site's address from now on; every replica shows it within 5 s (the sites listener reads the current version at most 1 s old). Any published version may be made current again, also after DELETE.
+     */
+    post: operations['rollbackSite'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/api/projects/{id}/runs': {
     parameters: {
       query?: never;
@@ -595,6 +639,8 @@ export interface components {
       | 'task_not_found'
       | 'run_not_found'
       | 'logo_not_found'
+      | 'site_not_found'
+      | 'site_version_not_found'
       | 'unauthorized'
       | 'forbidden'
       | 'asset_url_refused'
@@ -606,6 +652,8 @@ export interface components {
       | 'section_in_progress'
       | 'not_a_result_of_section'
       | 'nothing_chosen'
+      | 'site_not_checked'
+      | 'site_check_failed'
       | 'conflict'
       | 'idempotency_key_in_use'
       | 'idempotency_key_reused'
@@ -648,7 +696,8 @@ export interface components {
       | 'wireframe'
       | 'icon-set'
       | 'graphics'
-      | 'site-check';
+      | 'site-check'
+      | 'publish';
     /** @enum {string} */
     TaskStatus: 'QUEUED' | 'RUNNING' | 'SUCCEEDED' | 'FAILED' | 'CANCELLED';
     TaskProgressDto: {
@@ -844,7 +893,7 @@ export interface components {
       total?: number;
     };
     /**
-     * @description What made it: a logo (image model, kept or made by a logo task), marketing copy (JSON: tagline, description, posts) or a landing page (a self-contained HTML page, served sandboxed), or a brand-kit file made from a logo (its `prompt` is the file's name in the kit, e.g. favicon.ico, then the logo it was made from); or a wireframe (JSON: pages of typed sections, the code model's plan of the site; its thumbnail is a preview the service draws); or an icon of an icon set (SVG, 24×24; `model` is `lucide-static <version> (ISC)` for Lucide's, else the model that drew it); or a site check's report of a landing page (JSON: passed, score, counts, findings, summary; `model` names the checking libraries).
+     * @description What made it: a logo (image model, kept or made by a logo task), marketing copy (JSON: tagline, description, posts) or a landing page (a self-contained HTML page, served sandboxed), or a brand-kit file made from a logo (its `prompt` is the file's name in the kit, e.g. favicon.ico, then the logo it was made from); or a wireframe (JSON: pages of typed sections, the code model's plan of the site; its thumbnail is a preview the service draws); or an icon of an icon set (SVG, 24×24; `model` is `lucide-static <version> (ISC)` for Lucide's, else the model that drew it); or a site check's report of a landing page (`site-report`, JSON: passed, score, counts, findings, summary; `model` names the checking libraries; TESTING); or a published site version's record (`deployment`, JSON: version, url, files with their SHA-256, publishedAt, reportId; DEPLOYMENT).
      * @enum {string}
      */
     AssetKind:
@@ -855,7 +904,8 @@ export interface components {
       | 'wireframe'
       | 'icon'
       | 'graphic'
-      | 'site-report';
+      | 'site-report'
+      | 'deployment';
     AssetDto: {
       /**
        * @description The asset id (UUID).
@@ -873,7 +923,7 @@ export interface components {
        */
       sectionId: string | null;
       /**
-       * @description What made it: a logo (image model, kept or made by a logo task), marketing copy (JSON: tagline, description, posts) or a landing page (a self-contained HTML page, served sandboxed), or a brand-kit file made from a logo (its `prompt` is the file's name in the kit, e.g. favicon.ico, then the logo it was made from); or a wireframe (JSON: pages of typed sections, the code model's plan of the site; its thumbnail is a preview the service draws); or an icon of an icon set (SVG, 24×24; `model` is `lucide-static <version> (ISC)` for Lucide's, else the model that drew it); or a site check's report of a landing page (JSON: passed, score, counts, findings, summary; `model` names the checking libraries).
+       * @description What made it: a logo (image model, kept or made by a logo task), marketing copy (JSON: tagline, description, posts) or a landing page (a self-contained HTML page, served sandboxed), or a brand-kit file made from a logo (its `prompt` is the file's name in the kit, e.g. favicon.ico, then the logo it was made from); or a wireframe (JSON: pages of typed sections, the code model's plan of the site; its thumbnail is a preview the service draws); or an icon of an icon set (SVG, 24×24; `model` is `lucide-static <version> (ISC)` for Lucide's, else the model that drew it); or a site check's report of a landing page (`site-report`, JSON: passed, score, counts, findings, summary; `model` names the checking libraries; TESTING); or a published site version's record (`deployment`, JSON: version, url, files with their SHA-256, publishedAt, reportId; DEPLOYMENT).
        * @example logo
        */
       kind: components['schemas']['AssetKind'];
@@ -1551,6 +1601,22 @@ export interface components {
       /** @description Optional: without `assetId`, the CODE section's chosen landing page (none chosen: 409). Unknown fields are stripped. */
       input?: components['schemas']['SiteCheckInputDto'];
     };
+    PublishInputDto: {
+      /**
+       * @description Publish even when the chosen page's newest site check found errors, or when it was never checked. The deployment records the report it went past (reportId, null when there was none).
+       * @example false
+       */
+      force?: boolean;
+    };
+    CreatePublishTaskDto: {
+      /**
+       * @description discriminator enum property added by openapi-typescript
+       * @enum {string}
+       */
+      type: 'publish';
+      /** @description Optional: publishes the CODE section's chosen landing page as the site's next version; without `force` its newest site check report must exist and have no errors (409 otherwise, the report in the body). Unknown fields are stripped. */
+      input?: components['schemas']['PublishInputDto'];
+    };
     /** @description A task to run: `type` says which, and which `input` it takes (validated by that type’s rules) */
     CreateTaskDto:
       | components['schemas']['CreateLogoTaskDto']
@@ -1561,7 +1627,8 @@ export interface components {
       | components['schemas']['CreateWireframeTaskDto']
       | components['schemas']['CreateIconSetTaskDto']
       | components['schemas']['CreateGraphicsTaskDto']
-      | components['schemas']['CreateSiteCheckTaskDto'];
+      | components['schemas']['CreateSiteCheckTaskDto']
+      | components['schemas']['CreatePublishTaskDto'];
     TaskResponseDto: {
       task: components['schemas']['TaskDto'];
     };
@@ -1580,6 +1647,59 @@ export interface components {
        */
       code: 'invalid_input' | 'invalid_json';
     };
+    SiteFindingCountsDto: {
+      /** @example 2 */
+      error: number;
+      /** @example 1 */
+      warning: number;
+      /** @example 0 */
+      info: number;
+    };
+    SiteFindingDto: {
+      /**
+       * @description A stable rule name.
+       * @example image-alt
+       */
+      rule: string;
+      /**
+       * @example error
+       * @enum {string}
+       */
+      severity: 'error' | 'warning' | 'info';
+      /** @example An image has no alt text */
+      message: string;
+      /**
+       * @description A CSS selector of the element, when it is about one.
+       * @example img
+       */
+      selector?: string;
+    };
+    RefusedReportDto: {
+      /**
+       * Format: uuid
+       * @description The landing page that was checked (the chosen one).
+       * @example 019aa8f3-0b4e-7a21-8c3d-5e6f7a8b9c0d
+       */
+      assetId: string;
+      /** @example false */
+      passed: boolean;
+      /** @example 62 */
+      score: number;
+      counts: components['schemas']['SiteFindingCountsDto'];
+      /** @description The first 50 findings. */
+      findings: components['schemas']['SiteFindingDto'][];
+    };
+    TaskConflictResponseDto: {
+      /** @example Failed to fetch project */
+      error: string;
+      /**
+       * @description A stable, machine-readable cause beside the text (docs/api.md, "Error codes"); added beside the contract's fields, never in place of one
+       * @example project_not_found
+       */
+      code: components['schemas']['ErrorCode'];
+      /** @description With `code: "site_check_failed"`: the chosen page's newest site check report, which has errors. */
+      report?: components['schemas']['RefusedReportDto'];
+    };
     TaskPageResponseDto: {
       /** @description Newest first */
       tasks: components['schemas']['TaskDto'][];
@@ -1588,6 +1708,45 @@ export interface components {
        * @example null
        */
       nextCursor: string | null;
+    };
+    SiteDto: {
+      /**
+       * @description The site's current address, on the sites origin (SITES_BASE_URL), never the API's: `<SITES_BASE_URL>/<projectId>/` (SITES_STORE=s3: `<SITES_BASE_URL>/sites/<projectId>/current/`).
+       * @example http://localhost:3001/019aa8f2-5f1c-7c3e-9a51-3c1f5d0b8e20/
+       */
+      url: string;
+      /**
+       * @description The current version: 1, 2, … per project.
+       * @example 2
+       */
+      version: number;
+      /**
+       * @description The current version's own address, whose files never change (cached for a year).
+       * @example http://localhost:3001/019aa8f2-5f1c-7c3e-9a51-3c1f5d0b8e20/v2/
+       */
+      versionUrl: string;
+      /**
+       * Format: date-time
+       * @description When that version was published.
+       * @example 2026-11-22T03:39:09.321Z
+       */
+      publishedAt: string;
+      /**
+       * Format: uuid
+       * @description The `deployment` asset (DEPLOYMENT section) recording that version; null once that asset was deleted (the version itself stays).
+       * @example 019aa8f3-0b4e-7a21-8c3d-5e6f7a8b9c0d
+       */
+      deploymentId: string | null;
+    };
+    SiteResponseDto: {
+      site: components['schemas']['SiteDto'];
+    };
+    RollbackSiteDto: {
+      /**
+       * @description A version the project published (GET …/site shows the current one).
+       * @example 1
+       */
+      version: number;
     };
     CreateRunDto: {
       /**
@@ -5861,7 +6020,7 @@ export interface operations {
       /**
        * @description The first request with this Idempotency-Key is still being processed
        *
-       *     The project already holds ASSET_MAX_PER_PROJECT assets (`code: "asset_limit_reached"`); or it has room for fewer than the results the task keeps, a logo task's `count` ("The task would keep 3 assets and the project has room for 2 more; …", `code: "task_exceeds_asset_limit"`; brand kit files are not counted); nothing was queued, and an Idempotency-Key is free again. Or the first request with this Idempotency-Key is still being processed (with Retry-After)
+       *     The project already holds ASSET_MAX_PER_PROJECT assets (`code: "asset_limit_reached"`); or it has room for fewer than the results the task keeps, a logo task's `count` ("The task would keep 3 assets and the project has room for 2 more; …", `code: "task_exceeds_asset_limit"`; brand kit files are not counted); nothing was queued, and an Idempotency-Key is free again. Or the first request with this Idempotency-Key is still being processed (with Retry-After). A `publish` task: no landing page chosen in CODE (`code: "nothing_chosen"`), the chosen page never checked (`code: "site_not_checked"`), or its newest site check found errors (`code: "site_check_failed"`, the body's `report` carries it, its first 50 findings); `force: true` publishes past the last two
        */
       409: {
         headers: {
@@ -5874,11 +6033,29 @@ export interface operations {
         content: {
           /**
            * @example {
-           *       "error": "The project already holds 20 assets, the most it may; delete one first",
-           *       "code": "asset_limit_reached"
+           *       "error": "The site check found errors in the chosen landing page; fix them, or publish with force",
+           *       "report": {
+           *         "assetId": "019aa8f3-0b4e-7a21-8c3d-5e6f7a8b9c0d",
+           *         "passed": false,
+           *         "score": 62,
+           *         "counts": {
+           *           "error": 1,
+           *           "warning": 1,
+           *           "info": 0
+           *         },
+           *         "findings": [
+           *           {
+           *             "rule": "image-alt",
+           *             "severity": "error",
+           *             "message": "An image has no alt text",
+           *             "selector": "img"
+           *           }
+           *         ]
+           *       },
+           *       "code": "site_check_failed"
            *     }
            */
-          'application/json': components['schemas']['ErrorResponseDto'];
+          'application/json': components['schemas']['TaskConflictResponseDto'];
         };
       };
       /** @description The body is larger than BODY_LIMIT (default 1 MB) */
@@ -6364,6 +6541,458 @@ export interface operations {
           /**
            * @example {
            *       "error": "Failed to cancel task",
+           *       "code": "internal_error"
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponseDto'];
+        };
+      };
+      /** @description With AUTH_MODE=oidc: the OpenID Provider's keys cannot be fetched and none are cached */
+      503: {
+        headers: {
+          /** @description Seconds to wait before sending the request again */
+          'Retry-After'?: number;
+          /** @description The request's id: the caller's own X-Request-Id when plausible (1 to 128 letters, digits or `._:/+=-`), otherwise a new UUID; also in the request's log line */
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": "Authentication is temporarily unavailable",
+           *       "code": "auth_unavailable"
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponseDto'];
+        };
+      };
+    };
+  };
+  getSite: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /**
+         * @description The project id
+         * @example 019aa8f2-5f1c-7c3e-9a51-3c1f5d0b8e21
+         */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The current site */
+      200: {
+        headers: {
+          /** @description The request's id: the caller's own X-Request-Id when plausible (1 to 128 letters, digits or `._:/+=-`), otherwise a new UUID; also in the request's log line */
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "site": {
+           *         "url": "http://localhost:3001/019aa8f2-5f1c-7c3e-9a51-3c1f5d0b8e20/",
+           *         "version": 2,
+           *         "versionUrl": "http://localhost:3001/019aa8f2-5f1c-7c3e-9a51-3c1f5d0b8e20/v2/",
+           *         "publishedAt": "2026-11-22T03:39:09.321Z",
+           *         "deploymentId": "019aa8f3-0b4e-7a21-8c3d-5e6f7a8b9c0d"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['SiteResponseDto'];
+        };
+      };
+      /** @description With AUTH_MODE=oidc: no bearer token, or one that is malformed, expired, wrongly signed or for another audience */
+      401: {
+        headers: {
+          /** @description Bearer realm="workspace-api"[, error="invalid_token"] */
+          'WWW-Authenticate'?: string;
+          /** @description The request's id: the caller's own X-Request-Id when plausible (1 to 128 letters, digits or `._:/+=-`), otherwise a new UUID; also in the request's log line */
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": "Unauthorized",
+           *       "code": "unauthorized"
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponseDto'];
+        };
+      };
+      /** @description The project has no current site: never published, or taken down (`code: "site_not_found"`); or No project with this id (of the caller's, with AUTH_MODE=oidc): `{error:"Project not found", code:"project_not_found"}` */
+      404: {
+        headers: {
+          /** @description The request's id: the caller's own X-Request-Id when plausible (1 to 128 letters, digits or `._:/+=-`), otherwise a new UUID; also in the request's log line */
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": "Site not found",
+           *       "code": "not_found"
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponseDto'];
+        };
+      };
+      /** @description The request headers, the URL included, are over 16 KB */
+      431: {
+        headers: {
+          /** @description The request's id: the caller's own X-Request-Id when plausible (1 to 128 letters, digits or `._:/+=-`), otherwise a new UUID; also in the request's log line */
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": "Request headers are too large",
+           *       "code": "headers_too_large"
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponseDto'];
+        };
+      };
+      /** @description The site could not be read */
+      500: {
+        headers: {
+          /** @description The request's id: the caller's own X-Request-Id when plausible (1 to 128 letters, digits or `._:/+=-`), otherwise a new UUID; also in the request's log line */
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": "Failed to fetch site",
+           *       "code": "internal_error"
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponseDto'];
+        };
+      };
+      /** @description With AUTH_MODE=oidc: the OpenID Provider's keys cannot be fetched and none are cached */
+      503: {
+        headers: {
+          /** @description Seconds to wait before sending the request again */
+          'Retry-After'?: number;
+          /** @description The request's id: the caller's own X-Request-Id when plausible (1 to 128 letters, digits or `._:/+=-`), otherwise a new UUID; also in the request's log line */
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": "Authentication is temporarily unavailable",
+           *       "code": "auth_unavailable"
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponseDto'];
+        };
+      };
+    };
+  };
+  deleteSite: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /**
+         * @description The project id
+         * @example 019aa8f2-5f1c-7c3e-9a51-3c1f5d0b8e21
+         */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Taken down */
+      204: {
+        headers: {
+          /** @description The request's id: the caller's own X-Request-Id when plausible (1 to 128 letters, digits or `._:/+=-`), otherwise a new UUID; also in the request's log line */
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description With AUTH_MODE=oidc: no bearer token, or one that is malformed, expired, wrongly signed or for another audience */
+      401: {
+        headers: {
+          /** @description Bearer realm="workspace-api"[, error="invalid_token"] */
+          'WWW-Authenticate'?: string;
+          /** @description The request's id: the caller's own X-Request-Id when plausible (1 to 128 letters, digits or `._:/+=-`), otherwise a new UUID; also in the request's log line */
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": "Unauthorized",
+           *       "code": "unauthorized"
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponseDto'];
+        };
+      };
+      /** @description The project has no current site (`code: "site_not_found"`); or No project with this id (of the caller's, with AUTH_MODE=oidc): `{error:"Project not found", code:"project_not_found"}` */
+      404: {
+        headers: {
+          /** @description The request's id: the caller's own X-Request-Id when plausible (1 to 128 letters, digits or `._:/+=-`), otherwise a new UUID; also in the request's log line */
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": "Site not found",
+           *       "code": "not_found"
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponseDto'];
+        };
+      };
+      /** @description The request headers, the URL included, are over 16 KB */
+      431: {
+        headers: {
+          /** @description The request's id: the caller's own X-Request-Id when plausible (1 to 128 letters, digits or `._:/+=-`), otherwise a new UUID; also in the request's log line */
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": "Request headers are too large",
+           *       "code": "headers_too_large"
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponseDto'];
+        };
+      };
+      /** @description The change failed */
+      500: {
+        headers: {
+          /** @description The request's id: the caller's own X-Request-Id when plausible (1 to 128 letters, digits or `._:/+=-`), otherwise a new UUID; also in the request's log line */
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": "Failed to take site down",
+           *       "code": "internal_error"
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponseDto'];
+        };
+      };
+      /** @description With AUTH_MODE=oidc: the OpenID Provider's keys cannot be fetched and none are cached */
+      503: {
+        headers: {
+          /** @description Seconds to wait before sending the request again */
+          'Retry-After'?: number;
+          /** @description The request's id: the caller's own X-Request-Id when plausible (1 to 128 letters, digits or `._:/+=-`), otherwise a new UUID; also in the request's log line */
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": "Authentication is temporarily unavailable",
+           *       "code": "auth_unavailable"
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponseDto'];
+        };
+      };
+    };
+  };
+  rollbackSite: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /**
+         * @description The project id
+         * @example 019aa8f2-5f1c-7c3e-9a51-3c1f5d0b8e21
+         */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['RollbackSiteDto'];
+      };
+    };
+    responses: {
+      /** @description The site, at that version */
+      200: {
+        headers: {
+          /** @description The request's id: the caller's own X-Request-Id when plausible (1 to 128 letters, digits or `._:/+=-`), otherwise a new UUID; also in the request's log line */
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "site": {
+           *         "url": "http://localhost:3001/019aa8f2-5f1c-7c3e-9a51-3c1f5d0b8e20/",
+           *         "version": 1,
+           *         "versionUrl": "http://localhost:3001/019aa8f2-5f1c-7c3e-9a51-3c1f5d0b8e20/v1/",
+           *         "publishedAt": "2026-11-22T03:39:09.321Z",
+           *         "deploymentId": "019aa8f3-0b4e-7a21-8c3d-5e6f7a8b9c0d"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['SiteResponseDto'];
+        };
+      };
+      /** @description version is missing, not an integer, or below 1; or the body is not JSON (`{error:"Request body is not valid JSON"}`, without details) */
+      400: {
+        headers: {
+          /** @description The request's id: the caller's own X-Request-Id when plausible (1 to 128 letters, digits or `._:/+=-`), otherwise a new UUID; also in the request's log line */
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": "Invalid input",
+           *       "code": "invalid_input",
+           *       "details": [
+           *         {
+           *           "path": [
+           *             "version"
+           *           ],
+           *           "message": "Number must be greater than or equal to 1",
+           *           "code": "too_small"
+           *         }
+           *       ]
+           *     }
+           */
+          'application/json': components['schemas']['BodyValidationErrorResponseDto'];
+        };
+      };
+      /** @description With AUTH_MODE=oidc: no bearer token, or one that is malformed, expired, wrongly signed or for another audience */
+      401: {
+        headers: {
+          /** @description Bearer realm="workspace-api"[, error="invalid_token"] */
+          'WWW-Authenticate'?: string;
+          /** @description The request's id: the caller's own X-Request-Id when plausible (1 to 128 letters, digits or `._:/+=-`), otherwise a new UUID; also in the request's log line */
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": "Unauthorized",
+           *       "code": "unauthorized"
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponseDto'];
+        };
+      };
+      /** @description The project never published this version (`code: "site_version_not_found"`); or No project with this id (of the caller's, with AUTH_MODE=oidc): `{error:"Project not found", code:"project_not_found"}` */
+      404: {
+        headers: {
+          /** @description The request's id: the caller's own X-Request-Id when plausible (1 to 128 letters, digits or `._:/+=-`), otherwise a new UUID; also in the request's log line */
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": "Site version not found",
+           *       "code": "not_found"
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponseDto'];
+        };
+      };
+      /** @description A body over 64 KB did not arrive within LARGE_BODY_READ_TIMEOUT_MS (default 10 s) of its turn to be read (large bodies are read a few at a time, one per client); the connection is closed */
+      408: {
+        headers: {
+          /** @description The request's id: the caller's own X-Request-Id when plausible (1 to 128 letters, digits or `._:/+=-`), otherwise a new UUID; also in the request's log line */
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": "Request body was not received in time",
+           *       "code": "body_timeout"
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponseDto'];
+        };
+      };
+      /** @description The body is larger than BODY_LIMIT (default 1 MB) */
+      413: {
+        headers: {
+          /** @description The request's id: the caller's own X-Request-Id when plausible (1 to 128 letters, digits or `._:/+=-`), otherwise a new UUID; also in the request's log line */
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": "Request body is too large",
+           *       "code": "body_too_large"
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponseDto'];
+        };
+      };
+      /** @description CORS_ORIGINS is set and the Content-Type is one a browser sends without a CORS preflight (text/plain, application/x-www-form-urlencoded, multipart/form-data) or none */
+      415: {
+        headers: {
+          /** @description The request's id: the caller's own X-Request-Id when plausible (1 to 128 letters, digits or `._:/+=-`), otherwise a new UUID; also in the request's log line */
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": "Unsupported media type",
+           *       "code": "unsupported_media_type"
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponseDto'];
+        };
+      };
+      /** @description The request headers, the URL included, are over 16 KB */
+      431: {
+        headers: {
+          /** @description The request's id: the caller's own X-Request-Id when plausible (1 to 128 letters, digits or `._:/+=-`), otherwise a new UUID; also in the request's log line */
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": "Request headers are too large",
+           *       "code": "headers_too_large"
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponseDto'];
+        };
+      };
+      /** @description The change failed */
+      500: {
+        headers: {
+          /** @description The request's id: the caller's own X-Request-Id when plausible (1 to 128 letters, digits or `._:/+=-`), otherwise a new UUID; also in the request's log line */
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": "Failed to roll back site",
            *       "code": "internal_error"
            *     }
            */

@@ -20,6 +20,7 @@ import { runsConfig } from '../src/runs/runs.config';
 import { tasksConfig } from '../src/tasks/tasks.config';
 import { textGenerationConfig } from '../src/text-generation/text-generation.config';
 import { usageConfig } from '../src/usage/usage.config';
+import { sitesConfig } from '../src/sites/sites.config';
 
 /**
  * Every feature's configuration slice under its registerAs name. Each slice
@@ -44,6 +45,7 @@ const SLICES = {
   events: eventsConfig,
   textGeneration: textGenerationConfig,
   usage: usageConfig,
+  sites: sitesConfig,
 };
 
 /** For ConfigModule.forRoot({ load }). */

@@ -17,6 +17,7 @@ import { TaskProgress1764550000000 } from './1764550000000-task-progress';
 import { ProjectListOrders1764560000000 } from './1764560000000-project-list-orders';
 import { AssetFileNamesAndSizes1764570000000 } from './1764570000000-asset-file-names-and-sizes';
 import { BrandKitsInIcons1764580000000 } from './1764580000000-brand-kits-in-icons';
+import { Sites1764590000000 } from './1764590000000-sites';
 import { Runs1764600000000 } from './1764600000000-runs';
 
 /**
@@ -46,5 +47,6 @@ export const MIGRATIONS = [
   ProjectListOrders1764560000000,
   AssetFileNamesAndSizes1764570000000,
   BrandKitsInIcons1764580000000,
+  Sites1764590000000,
   Runs1764600000000,
 ];

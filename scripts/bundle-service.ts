@@ -9,7 +9,8 @@ import { type RawSourceMap, trimSourceMap } from './source-map-trim';
  * keeps the decorator metadata and the Swagger plugin's additions that
  * esbuild alone would not produce) into dist/service: the launcher
  * (main.js), the service (app.js), the logo decoder's worker thread, the
- * graphics renderer's and the site checker's.
+ * graphics renderer's, the site checker's and the published page's head
+ * rewriter's.
  * Starting from about 2,500 files read one by one to three.
  */
 
@@ -128,6 +129,7 @@ export async function bundleService(): Promise<void> {
         'graphic-render.worker.js',
       ),
       'site-check.worker': join(COMPILED, 'site-check', 'site-check.worker.js'),
+      'page-head.worker': join(COMPILED, 'sites', 'page-head.worker.js'),
     },
     outdir: BUNDLE_DIR,
     bundle: true,

@@ -12,6 +12,8 @@ import { ChangeLog } from '../src/change-log/change-log.repository';
 import { AssetsRepository } from '../src/assets/assets.repository';
 import { AssetRenditionsRepository } from '../src/assets/renditions/asset-renditions.repository';
 import { BrandKitRepository } from '../src/brand-kit/brand-kit.repository';
+import { SitesRepository } from '../src/sites/sites.repository';
+import { SiteSourcesRepository } from '../src/sites/site-sources.repository';
 import { UsageLedgerRepository } from '../src/usage/usage-ledger.repository';
 import type { AssetRecord } from '../src/assets/dto/asset.dto';
 import type { ExpectedVersions } from '../src/project-scope/version-conditions';
@@ -474,6 +476,60 @@ export async function captureRepositorySql(
     await record('chosenLogoOf', () => kits.chosenLogoOf(owner.id));
     await record('kitFiles', () => kits.kitFiles(owner.id, asset.id));
     write('brand-kit.repository', 'BrandKitRepository');
+
+    const sites = watched(new SitesRepository(db), called);
+    const siteTask = newId();
+    const indexFile = {
+      path: 'index.html' as const,
+      contentType: 'text/html; charset=utf-8',
+      byteSize: 2,
+      sha256: '0'.repeat(64),
+    };
+    const siteAt = new Date().toISOString();
+    await record('versionOfTask', () => sites.versionOfTask(siteTask));
+    await record('addVersion', () =>
+      sites.addVersion(
+        {
+          projectId: owner.id,
+          taskId: siteTask,
+          reportId: null,
+          files: [indexFile],
+          publishedAt: siteAt,
+        },
+        [{ ...indexFile, bytes: Buffer.from('hi') }],
+      ),
+    );
+    await record('version', () => sites.version(owner.id, 1));
+    await record('makeCurrent', () =>
+      db.transaction((transaction) =>
+        sites.makeCurrent(transaction, owner.id, 1, siteAt),
+      ),
+    );
+    await record('advanceCurrent', () =>
+      db.transaction((transaction) =>
+        sites.advanceCurrent(transaction, owner.id, 1, siteAt),
+      ),
+    );
+    await record('currentVersion', () => sites.currentVersion(owner.id));
+    await record('current', () => sites.current(owner.id));
+    await record('file', () => sites.file(owner.id, 1, 'index.html'));
+    await record('takeDown', () =>
+      db.transaction((transaction) =>
+        sites.takeDown(transaction, owner.id, siteAt),
+      ),
+    );
+    write('sites.repository', 'SitesRepository');
+
+    const siteSources = watched(new SiteSourcesRepository(db), called);
+    await record('chosenPage', () => siteSources.chosenPage(owner.id));
+    await record('newestReports', () =>
+      siteSources.newestReports(owner.id, 20),
+    );
+    await record('kitFiles', () =>
+      siteSources.kitFiles(owner.id, ['favicon.ico']),
+    );
+    await record('ogGraphic', () => siteSources.ogGraphic(owner.id));
+    write('site-sources.repository', 'SiteSourcesRepository');
 
     const ledger = watched(new UsageLedgerRepository(db), called);
     const reservation = {

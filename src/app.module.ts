@@ -20,6 +20,7 @@ import { PlatformModule } from './platform/platform.module';
 import { LogoModule } from './logo/logo.module';
 import { ProjectsModule } from './projects/projects.module';
 import { SectionsModule } from './sections/sections.module';
+import { SitesModule } from './sites/sites.module';
 import { TasksModule } from './tasks/tasks.module';
 import { RunsModule } from './runs/runs.module';
 import { UsageModule } from './usage/usage.module';
@@ -54,6 +55,7 @@ import { TracingModule } from './tracing/tracing.module';
     SectionsModule,
     TasksModule,
     RunsModule,
+    SitesModule,
     UsageModule,
     MeModule,
     EventsModule,

@@ -5,6 +5,7 @@ import './tracing/start-tracing';
 import { NestFactory } from '@nestjs/core';
 import { loadConfiguration, type Configuration } from '../config/configuration';
 import { AppModule } from './app.module';
+import { SitesServer } from './sites/sites-server';
 import { StartupLogger } from './logging/startup-logger';
 import { WarmUp } from './start/warm-up';
 
@@ -21,6 +22,7 @@ const SHUTDOWN_MARGIN_MS = 3000;
 /** Process concerns only; everything a client can observe is in AppModule. */
 async function bootstrap(
   config: Configuration['process'],
+  role: Configuration['tasks']['role'],
   logger: StartupLogger,
 ) {
   const app = await NestFactory.create(AppModule, {
@@ -50,6 +52,9 @@ async function bootstrap(
   warmUp.expect();
   await listen(config.port, config.host, LISTEN_BACKLOG);
   logger.log(`Listening on ${await app.getUrl()}`, 'Bootstrap');
+  // Published sites on their own port and origin, in the processes that
+  // serve the API (a worker serves neither); closed with the app.
+  if (role !== 'worker') await app.get(SitesServer).start();
   await warmUp.run(await app.getUrl());
 }
 
@@ -77,10 +82,12 @@ function main(): void {
     process.exit(1);
   }
   const logger = new StartupLogger(config.logging);
-  bootstrap(config.process, logger).catch((error: unknown) => {
-    logger.startUpFailure(error);
-    process.exit(1);
-  });
+  bootstrap(config.process, config.tasks.role, logger).catch(
+    (error: unknown) => {
+      logger.startUpFailure(error);
+      process.exit(1);
+    },
+  );
 }
 
 main();

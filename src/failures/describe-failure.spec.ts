@@ -1,5 +1,6 @@
 import {
   BadRequestException,
+  ConflictException,
   InternalServerErrorException,
   NotFoundException,
   PayloadTooLargeException,
@@ -191,6 +192,21 @@ describe('describeFailure', () => {
     ).toEqual({
       status: 400,
       body: { success: false, error: 'Bad thing', code: 'invalid_input' },
+    });
+  });
+
+  it("adds a client error's own body fields (a refused publish's report), never over error or code", () => {
+    const refusal = Object.assign(new ConflictException('Checked and failed'), {
+      code: 'site_check_failed',
+      bodyFields: { report: { score: 10 }, error: 'x', code: 'y' },
+    });
+    expect(describeFailure(refusal, projectPolicy)).toEqual({
+      status: 409,
+      body: {
+        error: 'Checked and failed',
+        report: { score: 10 },
+        code: 'site_check_failed',
+      },
     });
   });
 

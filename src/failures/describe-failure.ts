@@ -1,5 +1,6 @@
 import { HttpException, HttpStatus } from '@nestjs/common';
 import { AuthFailure } from './auth-failure.error';
+import { bodyFieldsOf } from './body-fields';
 import { ClientClosedRequestError } from './client-closed-request.error';
 import { defaultCodeOf, isErrorCode, type ErrorCode } from './error-codes';
 import { InputValidationException } from './input-validation.error';
@@ -79,7 +80,12 @@ export function describeFailure(
     const status = exception.getStatus();
     const own = (exception as { code?: unknown }).code;
     const code = isErrorCode(own) ? own : defaultCodeOf(status);
-    if (policy) return { status, body: envelope(exception.message, code) };
+    if (policy) {
+      return {
+        status,
+        body: envelope(exception.message, code, bodyFieldsOf(exception)),
+      };
+    }
     // No route matched. Nest's own "Cannot GET /x" would echo the request.
     const text = status === 404 ? 'Not found' : exception.message;
     return { status, body: { error: text, code } };

@@ -115,6 +115,17 @@ export const ERROR_CODES = {
     retry: false,
     meaning: 'A hosted logo URL that has expired or never existed',
   },
+  site_not_found: {
+    statuses: [404],
+    retry: false,
+    meaning:
+      'The project has no published site (never published, or taken down)',
+  },
+  site_version_not_found: {
+    statuses: [404],
+    retry: false,
+    meaning: 'The project published no such version of its site',
+  },
   unauthorized: {
     statuses: [401],
     retry: false,
@@ -171,6 +182,18 @@ export const ERROR_CODES = {
     statuses: [409],
     retry: false,
     meaning: 'The section has no chosen result to remove',
+  },
+  site_not_checked: {
+    statuses: [409],
+    retry: false,
+    meaning:
+      'publish: the chosen landing page has no site check report; run a site-check first, or publish with force',
+  },
+  site_check_failed: {
+    statuses: [409],
+    retry: false,
+    meaning:
+      "publish: the chosen page's newest site check found errors; `report` carries it. Fix the page, or publish with force",
   },
   conflict: {
     statuses: [409],

@@ -11,6 +11,8 @@ export default async () => {
     ['./events/dto/change-event.dto']: require('../events/dto/change-event.dto'),
     ['./logo/dto/image-models.dto']: require('../logo/dto/image-models.dto'),
     ['./usage/dto/usage-report.dto']: require('../usage/dto/usage-report.dto'),
+    ['./sites/dto/site.dto']: require('../sites/dto/site.dto'),
+    ['./sites/dto/site-check-refusal.dto']: require('../sites/dto/site-check-refusal.dto'),
     ['./tasks/dto/logo-task-input.dto']: require('../tasks/dto/logo-task-input.dto'),
     ['./tasks/dto/logo-edit-input.dto']: require('../tasks/dto/logo-edit-input.dto'),
     ['./text-generation/dto/marketing-copy-input.dto']: require('../text-generation/dto/marketing-copy-input.dto'),
@@ -20,6 +22,7 @@ export default async () => {
     ['./icons/dto/icon-set-input.dto']: require('../icons/dto/icon-set-input.dto'),
     ['./graphics/dto/graphics-input.dto']: require('../graphics/dto/graphics-input.dto'),
     ['./site-check/dto/site-check-input.dto']: require('../site-check/dto/site-check-input.dto'),
+    ['./sites/dto/publish-input.dto']: require('../sites/dto/publish-input.dto'),
     ['./events/dto/create-ticket.dto']: require('../events/dto/create-ticket.dto'),
     ['./common/http/reply']: require('../common/http/reply'),
   };
@@ -44,6 +47,7 @@ export default async () => {
                   'icon',
                   'graphic',
                   'site-report',
+                  'deployment',
                 ],
               },
               contentType: { required: true, type: () => String },
@@ -108,6 +112,7 @@ export default async () => {
                   'icon-set',
                   'graphics',
                   'site-check',
+                  'publish',
                 ],
               },
               agentId: { required: true, type: () => String, nullable: true },
@@ -349,7 +354,7 @@ export default async () => {
             RunErrorDto: {
               code: {
                 required: true,
-                enum: ['step_failed', 'step_refused', 'site_check_failed'],
+                enum: ['site_check_failed', 'step_failed', 'step_refused'],
               },
               message: { required: true, type: () => String },
               step: {
@@ -464,6 +469,8 @@ export default async () => {
                   'task_not_found',
                   'run_not_found',
                   'logo_not_found',
+                  'site_not_found',
+                  'site_version_not_found',
                   'unauthorized',
                   'forbidden',
                   'asset_url_refused',
@@ -475,6 +482,8 @@ export default async () => {
                   'section_in_progress',
                   'not_a_result_of_section',
                   'nothing_chosen',
+                  'site_not_checked',
+                  'site_check_failed',
                   'conflict',
                   'idempotency_key_in_use',
                   'idempotency_key_reused',
@@ -561,6 +570,8 @@ export default async () => {
                   'task_not_found',
                   'run_not_found',
                   'logo_not_found',
+                  'site_not_found',
+                  'site_version_not_found',
                   'unauthorized',
                   'forbidden',
                   'asset_url_refused',
@@ -572,6 +583,8 @@ export default async () => {
                   'section_in_progress',
                   'not_a_result_of_section',
                   'nothing_chosen',
+                  'site_not_checked',
+                  'site_check_failed',
                   'conflict',
                   'idempotency_key_in_use',
                   'idempotency_key_reused',
@@ -625,6 +638,8 @@ export default async () => {
                   'task_not_found',
                   'run_not_found',
                   'logo_not_found',
+                  'site_not_found',
+                  'site_version_not_found',
                   'unauthorized',
                   'forbidden',
                   'asset_url_refused',
@@ -636,6 +651,8 @@ export default async () => {
                   'section_in_progress',
                   'not_a_result_of_section',
                   'nothing_chosen',
+                  'site_not_checked',
+                  'site_check_failed',
                   'conflict',
                   'idempotency_key_in_use',
                   'idempotency_key_reused',
@@ -1037,6 +1054,36 @@ export default async () => {
           },
         ],
         [
+          Promise.resolve(require('../sites/dto/rollback-site.dto')),
+          {
+            RollbackSiteDto: {
+              version: { required: true, type: () => Number, minimum: 1 },
+            },
+          },
+        ],
+        [
+          Promise.resolve(require('../sites/dto/site.dto')),
+          {
+            SiteDto: {
+              url: { required: true, type: () => String },
+              version: { required: true, type: () => Number },
+              versionUrl: { required: true, type: () => String },
+              publishedAt: { required: true, type: () => String },
+              deploymentId: {
+                required: true,
+                type: () => String,
+                nullable: true,
+              },
+            },
+            SiteResponseDto: {
+              site: {
+                required: true,
+                type: () => t['./sites/dto/site.dto'].SiteDto,
+              },
+            },
+          },
+        ],
+        [
           Promise.resolve(
             require('../text-generation/dto/landing-page-input.dto'),
           ),
@@ -1091,6 +1138,14 @@ export default async () => {
                 minItems: 1,
               },
               headline: { required: false, type: () => String },
+            },
+          },
+        ],
+        [
+          Promise.resolve(require('../sites/dto/publish-input.dto')),
+          {
+            PublishInputDto: {
+              force: { required: false, type: () => Boolean },
             },
           },
         ],
@@ -1152,6 +1207,7 @@ export default async () => {
                   'icon-set',
                   'graphics',
                   'site-check',
+                  'publish',
                 ],
               },
               input: {
@@ -1171,6 +1227,45 @@ export default async () => {
                 required: false,
                 type: () => String,
                 description: 'The `nextCursor` of the previous page (opaque).',
+              },
+            },
+          },
+        ],
+        [
+          Promise.resolve(require('../sites/dto/site-check-refusal.dto')),
+          {
+            SiteFindingDto: {
+              rule: { required: true, type: () => String },
+              severity: { required: true, type: () => String },
+              message: { required: true, type: () => String },
+              selector: { required: false, type: () => String },
+            },
+            SiteFindingCountsDto: {
+              error: { required: true, type: () => Number },
+              warning: { required: true, type: () => Number },
+              info: { required: true, type: () => Number },
+            },
+            RefusedReportDto: {
+              assetId: { required: true, type: () => String },
+              passed: { required: true, type: () => Boolean },
+              score: { required: true, type: () => Number },
+              counts: {
+                required: true,
+                type: () =>
+                  t['./sites/dto/site-check-refusal.dto'].SiteFindingCountsDto,
+              },
+              findings: {
+                required: true,
+                type: () => [
+                  t['./sites/dto/site-check-refusal.dto'].SiteFindingDto,
+                ],
+              },
+            },
+            TaskConflictResponseDto: {
+              report: {
+                required: false,
+                type: () =>
+                  t['./sites/dto/site-check-refusal.dto'].RefusedReportDto,
               },
             },
           },
@@ -1249,6 +1344,13 @@ export default async () => {
                 required: false,
                 type: () =>
                   t['./site-check/dto/site-check-input.dto'].SiteCheckInputDto,
+              },
+            },
+            CreatePublishTaskDto: {
+              type: { required: true, enum: ['publish'] },
+              input: {
+                required: false,
+                type: () => t['./sites/dto/publish-input.dto'].PublishInputDto,
               },
             },
           },
@@ -1441,6 +1543,16 @@ export default async () => {
               get: { type: t['./common/http/reply'].Reply },
               update: { type: t['./common/http/reply'].Reply },
               remove: {},
+            },
+          },
+        ],
+        [
+          Promise.resolve(require('../sites/sites.controller')),
+          {
+            SitesController: {
+              get: { type: t['./sites/dto/site.dto'].SiteResponseDto },
+              rollback: { type: t['./sites/dto/site.dto'].SiteResponseDto },
+              delete: {},
             },
           },
         ],

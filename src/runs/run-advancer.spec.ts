@@ -57,7 +57,9 @@ async function build(states: RunState[]) {
     openRunsOf: jest.fn().mockResolvedValue(['run-1']),
   };
   const tasks = {
-    accept: jest.fn().mockResolvedValue(undefined),
+    accept: jest.fn((_type: string, _project: string, input: object) =>
+      Promise.resolve(input),
+    ),
     queueIn: jest.fn().mockResolvedValue({ id: 'task-1' }),
   };
   const sections = { chooseFor: jest.fn().mockResolvedValue({}) };

@@ -255,7 +255,7 @@ export class RunAdvancer implements OnModuleInit {
         : {}),
     };
     try {
-      await this.tasks.accept(step.type, run.projectId, input);
+      const checked = await this.tasks.accept(step.type, run.projectId, input);
       await this.db.transaction(async (transaction) => {
         await this.scope.advance(transaction, {
           projectId: run.projectId,
@@ -266,7 +266,7 @@ export class RunAdvancer implements OnModuleInit {
           transaction,
           run.projectId,
           step.type,
-          input,
+          checked,
         );
         const moved = await this.runs.moveStep(
           transaction,

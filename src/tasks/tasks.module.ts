@@ -15,6 +15,8 @@ import { LogoEditTask } from './kinds/logo-edit-task';
 import { BrandKitTask } from './kinds/brand-kit-task';
 import { IconSetTask } from './kinds/icon-set-task';
 import { GraphicsTask } from './kinds/graphics-task';
+import { PublishTask } from './kinds/publish-task';
+import { SitesModule } from '../sites/sites.module';
 import { BrandKitModule } from '../brand-kit/brand-kit.module';
 import { LogoTask } from './kinds/logo-task';
 import { MarketingCopyTask } from './kinds/marketing-copy-task';
@@ -45,6 +47,7 @@ import { WorkerRoleMiddleware } from './worker-role.middleware';
     LogoModule,
     ProjectScopeModule,
     SectionsModule,
+    SitesModule,
     TaskEngineModule,
     TextGenerationModule,
     UsageModule,
@@ -67,6 +70,7 @@ import { WorkerRoleMiddleware } from './worker-role.middleware';
     IconSetTask,
     GraphicsTask,
     SiteCheckTask,
+    PublishTask,
     {
       provide: TASK_KINDS,
       inject: [
@@ -79,6 +83,7 @@ import { WorkerRoleMiddleware } from './worker-role.middleware';
         IconSetTask,
         GraphicsTask,
         SiteCheckTask,
+        PublishTask,
       ],
       useFactory: (...kinds: TaskKind[]) => kinds,
     },

@@ -25,6 +25,7 @@ import {
 } from '../failures/failure-responses.openapi';
 import { UNREADABLE_BODY_MESSAGE } from '../failures/unreadable-body.error';
 import { CreateTaskDto } from './dto/create-task.dto';
+import { TaskConflictResponseDto } from '../sites/dto/site-check-refusal.dto';
 import { CREATE_TASK_DTOS } from './dto/create-task-request.dto';
 import { TaskPageResponseDto, TaskResponseDto } from './dto/task-responses.dto';
 import { TASK_EXAMPLE } from './dto/task.dto';
@@ -139,13 +140,32 @@ export const CreateTaskEndpoint = () =>
     }),
     failure('Failed to create task', 'The task could not be stored'),
     ApiIdempotencyKey('error'),
-    ApiFailure(
-      'error',
-      409,
-      'The project already holds 20 assets, the most it may; delete one first',
-      'The project already holds ASSET_MAX_PER_PROJECT assets (`code: "asset_limit_reached"`); or it has room for fewer than the results the task keeps, a logo task\'s `count` ("The task would keep 3 assets and the project has room for 2 more; …", `code: "task_exceeds_asset_limit"`; brand kit files are not counted); nothing was queued, and an Idempotency-Key is free again. Or the first request with this Idempotency-Key is still being processed (with Retry-After)',
-      RETRY_AFTER_HEADER,
-    ),
+    ApiResponse({
+      status: 409,
+      description:
+        'The project already holds ASSET_MAX_PER_PROJECT assets (`code: "asset_limit_reached"`); or it has room for fewer than the results the task keeps, a logo task\'s `count` ("The task would keep 3 assets and the project has room for 2 more; …", `code: "task_exceeds_asset_limit"`; brand kit files are not counted); nothing was queued, and an Idempotency-Key is free again. Or the first request with this Idempotency-Key is still being processed (with Retry-After). A `publish` task: no landing page chosen in CODE (`code: "nothing_chosen"`), the chosen page never checked (`code: "site_not_checked"`), or its newest site check found errors (`code: "site_check_failed"`, the body\'s `report` carries it, its first 50 findings); `force: true` publishes past the last two',
+      headers: RETRY_AFTER_HEADER,
+      type: TaskConflictResponseDto,
+      example: {
+        error:
+          'The site check found errors in the chosen landing page; fix them, or publish with force',
+        report: {
+          assetId: '019aa8f3-0b4e-7a21-8c3d-5e6f7a8b9c0d',
+          passed: false,
+          score: 62,
+          counts: { error: 1, warning: 1, info: 0 },
+          findings: [
+            {
+              rule: 'image-alt',
+              severity: 'error',
+              message: 'An image has no alt text',
+              selector: 'img',
+            },
+          ],
+        },
+        code: 'site_check_failed',
+      },
+    }),
     ApiAuth('error', 'required'),
   );
 

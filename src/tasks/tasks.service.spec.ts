@@ -87,6 +87,7 @@ async function build(counts = { project: 0, user: 0 }) {
     input: LogoInput,
     resultsOf: jest.fn(() => 1),
     derived: false,
+    accept: undefined as jest.Mock | undefined,
     run: jest.fn(),
   };
   const moduleRef = await Test.createTestingModule({
@@ -138,6 +139,29 @@ describe('TasksService', () => {
       expect(transaction).toBe(tasks.insert.mock.calls[0][0]);
       expect(taskId).toBe(tasks.insert.mock.calls[0][1].id);
       expect(backlog).toBe(2);
+    });
+
+    it("stores what the kind's checks found with the input (a publish's gate: its page and report)", async () => {
+      const { create, tasks, kind } = await build({ project: 0, user: 0 });
+      kind.accept = jest.fn().mockResolvedValue({ pageId: 'p', reportId: 'r' });
+      await create();
+      expect(kind.accept).toHaveBeenCalledWith(PROJECT, {}, undefined);
+      expect(tasks.insert).toHaveBeenCalledWith(
+        expect.anything(),
+        expect.objectContaining({ input: { pageId: 'p', reportId: 'r' } }),
+      );
+    });
+
+    it("gives a run's step the input with what the kind's checks found, as POST …/tasks stores it", async () => {
+      const { service, kind } = await build({ project: 0, user: 0 });
+      kind.accept = jest.fn().mockResolvedValue({ pageId: 'p', reportId: 'r' });
+      await expect(
+        service.accept('logo', PROJECT, { force: true }),
+      ).resolves.toEqual({ force: true, pageId: 'p', reportId: 'r' });
+      kind.accept = undefined;
+      await expect(
+        service.accept('logo', PROJECT, { force: true }),
+      ).resolves.toEqual({ force: true });
     });
 
     it('refuses a task over the per-project limit with 429 too_many_tasks, queueing nothing', async () => {

@@ -71,8 +71,13 @@ export class TasksService {
     if (!kind) throw new Error(`No kind of task "${request.type}"`);
     const input = await this.validInput(kind, request.input ?? {});
     if (!isWellFormedId(projectId)) throw new ProjectNotFoundException();
-    await kind.accept?.(projectId, input, owner);
-    const queue = () => this.queue(projectId, kind, input, owner, key);
+    // What the checks found is stored with the input (the client's own
+    // fields were validated and whitelisted above).
+    const checked = {
+      ...input,
+      ...((await kind.accept?.(projectId, input, owner)) ?? {}),
+    };
+    const queue = () => this.queue(projectId, kind, checked, owner, key);
     if (!key) return queue();
     return this.idempotency.runAnsweredByWork(key, CREATE_LEASE_MS, queue);
   }
@@ -130,13 +135,18 @@ export class TasksService {
     return this.validInput(this.kindOf(type), input);
   }
 
-  /** The kind's checks of a valid input that read the database (a referenced asset). */
+  /**
+   * The kind's checks of a valid input that read the database (a
+   * referenced asset, publish's gate): the input to queue, with what the
+   * checks found (as POST …/tasks stores it).
+   */
   async accept(
     type: string,
     projectId: string,
     input: Record<string, unknown>,
-  ): Promise<void> {
-    await this.kindOf(type).accept?.(projectId, input, undefined);
+  ): Promise<Record<string, unknown>> {
+    const found = await this.kindOf(type).accept?.(projectId, input, undefined);
+    return { ...input, ...(found ?? {}) };
   }
 
   private kindOf(type: string): TaskKind {

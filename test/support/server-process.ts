@@ -153,6 +153,8 @@ function childEnv(env: Env): NodeJS.ProcessEnv {
     NODE_ENV: 'production',
     HOST: '127.0.0.1',
     LOG_LEVEL: 'warn',
+    // Any free port: servers run side by side.
+    SITES_PORT: '0',
     ...env,
   };
   for (const [name, value] of Object.entries(merged)) {

@@ -21,6 +21,9 @@ export interface TestApp {
 const TABLES_CHILDREN_FIRST = [
   'run_steps',
   'runs',
+  'site_files',
+  'site_versions',
+  'sites',
   'stored_images',
   'idempotency_keys',
   'asset_contents',
@@ -65,6 +68,8 @@ const PRODUCTION_SETTINGS_UNSET = {
 const TEST_DEFAULTS = {
   IMAGE_API_MAX_RETRIES: '0',
   LOGO_RATE_LIMIT: '0',
+  // Any free port: test apps run side by side.
+  SITES_PORT: '0',
 };
 
 /**

@@ -35,8 +35,8 @@ prototype.assert = function (this: SupertestInternals, resError, res, fn) {
         this.method,
         new URL(this.url).pathname,
         res.status,
-        // supertest shows a 304's absent body as {}.
-        res.status === 304 ? null : res.body,
+        // supertest shows a 304's (and a 204's) absent body as {}.
+        res.status === 304 || res.status === 204 ? null : res.body,
         res.headers,
       )
     : undefined;

@@ -20,6 +20,7 @@ export const ASSET_KINDS = [
   'icon',
   'graphic',
   'site-report',
+  'deployment',
 ] as const;
 export type AssetKind = (typeof ASSET_KINDS)[number];
 
@@ -49,7 +50,7 @@ export class AssetDto {
     enum: ASSET_KINDS,
     enumName: 'AssetKind',
     description:
-      "What made it: a logo (image model, kept or made by a logo task), marketing copy (JSON: tagline, description, posts) or a landing page (a self-contained HTML page, served sandboxed), or a brand-kit file made from a logo (its `prompt` is the file's name in the kit, e.g. favicon.ico, then the logo it was made from); or a wireframe (JSON: pages of typed sections, the code model's plan of the site; its thumbnail is a preview the service draws); or an icon of an icon set (SVG, 24×24; `model` is `lucide-static <version> (ISC)` for Lucide's, else the model that drew it); or a site check's report of a landing page (JSON: passed, score, counts, findings, summary; `model` names the checking libraries).",
+      "What made it: a logo (image model, kept or made by a logo task), marketing copy (JSON: tagline, description, posts) or a landing page (a self-contained HTML page, served sandboxed), or a brand-kit file made from a logo (its `prompt` is the file's name in the kit, e.g. favicon.ico, then the logo it was made from); or a wireframe (JSON: pages of typed sections, the code model's plan of the site; its thumbnail is a preview the service draws); or an icon of an icon set (SVG, 24×24; `model` is `lucide-static <version> (ISC)` for Lucide's, else the model that drew it); or a site check's report of a landing page (`site-report`, JSON: passed, score, counts, findings, summary; `model` names the checking libraries; TESTING); or a published site version's record (`deployment`, JSON: version, url, files with their SHA-256, publishedAt, reportId; DEPLOYMENT).",
     example: 'logo',
   })
   kind: AssetKind;

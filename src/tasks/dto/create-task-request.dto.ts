@@ -3,6 +3,7 @@ import { BrandKitInputDto } from '../../brand-kit/dto/brand-kit-input.dto';
 import { IconSetInputDto } from '../../icons/dto/icon-set-input.dto';
 import { registerUnionSchema } from '../../docs/union-schema';
 import { GraphicsInputDto } from '../../graphics/dto/graphics-input.dto';
+import { PublishInputDto } from '../../sites/dto/publish-input.dto';
 import { LandingPageInputDto } from '../../text-generation/dto/landing-page-input.dto';
 import { MarketingCopyInputDto } from '../../text-generation/dto/marketing-copy-input.dto';
 import { LogoEditInputDto } from './logo-edit-input.dto';
@@ -122,6 +123,17 @@ export class CreateSiteCheckTaskDto {
   input?: SiteCheckInputDto;
 }
 
+export class CreatePublishTaskDto {
+  @TYPE('publish')
+  type: 'publish';
+  @ApiPropertyOptional({
+    type: () => PublishInputDto,
+    description:
+      "Optional: publishes the CODE section's chosen landing page as the site's next version; without `force` its newest site check report must exist and have no errors (409 otherwise, the report in the body). Unknown fields are stripped.",
+  })
+  input?: PublishInputDto;
+}
+
 /** The schema of each task type's request. */
 export const CREATE_TASK_DTOS = {
   logo: () => CreateLogoTaskDto,
@@ -133,6 +145,7 @@ export const CREATE_TASK_DTOS = {
   'icon-set': () => CreateIconSetTaskDto,
   graphics: () => CreateGraphicsTaskDto,
   'site-check': () => CreateSiteCheckTaskDto,
+  publish: () => CreatePublishTaskDto,
 } satisfies Record<TaskType, () => unknown>;
 
 /** The union's name: the body schema the route has always named. */

@@ -15,6 +15,7 @@ import { BrandKitInputDto } from '../../brand-kit/dto/brand-kit-input.dto';
 import { IconSetInputDto } from '../../icons/dto/icon-set-input.dto';
 import { GraphicsInputDto } from '../../graphics/dto/graphics-input.dto';
 import { TASK_TYPES, type TaskType } from './task.dto';
+import { PublishInputDto } from '../../sites/dto/publish-input.dto';
 import { WireframeInputDto } from '../../wireframes/dto/wireframe-input.dto';
 import { SiteCheckInputDto } from '../../site-check/dto/site-check-input.dto';
 
@@ -34,6 +35,7 @@ import { SiteCheckInputDto } from '../../site-check/dto/site-check-input.dto';
   IconSetInputDto,
   GraphicsInputDto,
   SiteCheckInputDto,
+  PublishInputDto,
 )
 export class CreateTaskDto {
   @ApiProperty({ enum: TASK_TYPES, enumName: 'TaskType', example: 'logo' })
@@ -52,9 +54,10 @@ export class CreateTaskDto {
       { $ref: getSchemaPath(IconSetInputDto) },
       { $ref: getSchemaPath(GraphicsInputDto) },
       { $ref: getSchemaPath(SiteCheckInputDto) },
+      { $ref: getSchemaPath(PublishInputDto) },
     ],
     description:
-      'logo: the logo request of POST /api/projects/{id}/logos plus count (1-4); marketing-copy: {tone?, audience?, language?}; landing-page: {fixReportId?} (it reads the project, its latest marketing copy, its chosen logo and its chosen wireframe; with fixReportId, a site-report of the project, it asks for the checked page corrected); logo-edit: {assetId, instructions, count?} (a kept logo of the project, what to change, 1-4 variations); brand-kit: {assetId?, backgroundColor?}; wireframe: {pages?, notes?} (the pages to plan, default ["home"]); icon-set: {names (1-24 kebab names), style?}; graphics: {formats?, headline?} (og, x, linkedin, instagram, story by default; hero only when asked); site-check: {assetId?} (a landing page of the project, by default the chosen one of CODE). Unknown fields are stripped.',
+      'logo: the logo request of POST /api/projects/{id}/logos plus count (1-4); marketing-copy: {tone?, audience?, language?}; landing-page: {fixReportId?} (it reads the project, its latest marketing copy, its chosen logo and its chosen wireframe; with fixReportId, a site-report of the project, it asks for the checked page corrected); logo-edit: {assetId, instructions, count?} (a kept logo of the project, what to change, 1-4 variations); brand-kit: {assetId?, backgroundColor?}; wireframe: {pages?, notes?} (the pages to plan, default ["home"]); icon-set: {names (1-24 kebab names), style?}; graphics: {formats?, headline?} (og, x, linkedin, instagram, story by default; hero only when asked); site-check: {assetId?} (a landing page of the project, by default the chosen one of CODE); publish: {force?} (the chosen landing page, gated by its newest site check report). Unknown fields are stripped.',
     example: {
       companyName: 'Acme',
       style: 'modern',

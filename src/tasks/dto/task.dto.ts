@@ -17,6 +17,7 @@ export const TASK_TYPES = [
   'icon-set',
   'graphics',
   'site-check',
+  'publish',
 ] as const;
 export type TaskType = (typeof TASK_TYPES)[number];
 

@@ -44,13 +44,16 @@ export interface TaskKind {
   input: Type<object>;
   /**
    * Checks of the input that need the database (a referenced asset), run
-   * at creation once the input is valid; throws the client's error.
+   * at creation once the input is valid, outside the queueing transaction
+   * (they may read kept bytes); throws the client's error. Fields it
+   * returns are stored with the input (a publish's gate: the page it
+   * judged and the report it passed).
    */
   accept?(
     projectId: string,
     input: Record<string, unknown>,
     owner: string | undefined,
-  ): Promise<void>;
+  ): Promise<Record<string, unknown> | void>;
   /**
    * In the transaction that queues the task, once the project is known:
    * throws when the project does not allow this task now (409), else

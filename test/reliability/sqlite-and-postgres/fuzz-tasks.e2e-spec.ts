@@ -112,6 +112,8 @@ const validTaskBody = fc.constantFrom(
   { type: 'graphics', input: { formats: ['og'], headline: 'Fuzz <&> "Co"' } },
   // 409 until a page is chosen, then a check of it.
   { type: 'site-check' },
+  // Refused at creation while no landing page is chosen (409 nothing_chosen).
+  { type: 'publish', input: { force: true } },
 );
 
 const taskBody = fc.oneof(
@@ -126,6 +128,7 @@ const taskBody = fc.oneof(
           'icon-set',
           'graphics',
           'site-check',
+          'publish',
         ),
         fc.jsonValue(),
       ),
@@ -154,6 +157,7 @@ const taskBody = fc.oneof(
             ),
             count: fc.oneof(fc.integer({ min: -2, max: 8 }), fc.jsonValue()),
             tone: fc.string({ maxLength: 80 }),
+            force: fc.oneof(fc.boolean(), fc.jsonValue()),
             pages: fc.oneof(
               fc.array(
                 fc.oneof(

@@ -261,6 +261,21 @@ const BINARY_OPERATIONS: [string, string, string[]][] = [
   ],
   [
     'get',
+    '/api/projects/{id}/site',
+    ['200', '401', '404', '431', '500', '503'],
+  ],
+  [
+    'post',
+    '/api/projects/{id}/site/rollback',
+    ['200', '400', '401', '404', '408', '413', '415', '431', '500', '503'],
+  ],
+  [
+    'delete',
+    '/api/projects/{id}/site',
+    ['204', '401', '404', '431', '500', '503'],
+  ],
+  [
+    'get',
     '/api/events',
     ['200', '400', '401', '403', '429', '431', '500', '503'],
   ],
@@ -528,6 +543,10 @@ describe('OpenAPI document', () => {
       },
       'site-check': {
         schema: '#/components/schemas/SiteCheckInputDto',
+        required: false,
+      },
+      publish: {
+        schema: '#/components/schemas/PublishInputDto',
         required: false,
       },
     });

@@ -40,6 +40,7 @@ const KINDS = [
   'apps/v1/Deployment',
   'autoscaling/v2/HorizontalPodAutoscaler',
   'batch/v1/Job',
+  'networking.k8s.io/v1/Ingress',
   'networking.k8s.io/v1/NetworkPolicy',
   'policy/v1/PodDisruptionBudget',
   'v1/ConfigMap',
@@ -170,19 +171,21 @@ interface Workload {
 }
 
 describe('Kubernetes manifests (deploy/kubernetes)', () => {
-  it('has the API and worker Deployments, a migration Job, a Service, a ConfigMap, a HorizontalPodAutoscaler, two PodDisruptionBudgets and three NetworkPolicies', () => {
+  it("has the API and worker Deployments, a migration Job, the API's and the sites' Services, the sites' Ingress, a ConfigMap, a HorizontalPodAutoscaler, two PodDisruptionBudgets and three NetworkPolicies", () => {
     expect(manifests.map((m) => m.kind).sort()).toEqual(
       [
         'ConfigMap',
         'Deployment',
         'Deployment',
         'HorizontalPodAutoscaler',
+        'Ingress',
         'Job',
         'NetworkPolicy',
         'NetworkPolicy',
         'NetworkPolicy',
         'PodDisruptionBudget',
         'PodDisruptionBudget',
+        'Service',
         'Service',
       ].sort(),
     );
@@ -372,7 +375,9 @@ describe('Kubernetes manifests (deploy/kubernetes)', () => {
 
     it('is selected by the Service and the PodDisruptionBudget, and scaled by the HorizontalPodAutoscaler', () => {
       const labels = deployment().spec.template.metadata.labels;
-      const service = one('Service') as { spec: { selector: object } };
+      const service = one('Service', 'workspace-api') as {
+        spec: { selector: object };
+      };
       const pdb = one('PodDisruptionBudget', 'workspace-api') as {
         spec: { selector: { matchLabels: object } };
       };
@@ -384,6 +389,54 @@ describe('Kubernetes manifests (deploy/kubernetes)', () => {
       expect(hpa.spec.scaleTargetRef).toMatchObject({
         kind: 'Deployment',
         name: deployment().metadata.name,
+      });
+    });
+  });
+
+  describe('published sites', () => {
+    const api = () => one('Deployment', 'workspace-api') as Workload;
+    const sitesPort = () =>
+      api().spec.template.spec.containers[0].ports!.find(
+        (port) => port.name === 'sites',
+      );
+
+    it("the API's pods expose the sites listener on SITES_PORT, named sites", () => {
+      const data = (one('ConfigMap') as { data: Record<string, string> }).data;
+      expect(sitesPort()?.containerPort).toBe(Number(data.SITES_PORT));
+    });
+
+    it('a Service of their own selects the API pods, and an Ingress on its own host (SITES_BASE_URL) sends to it', () => {
+      const service = one('Service', 'workspace-api-sites') as {
+        spec: {
+          selector: object;
+          ports: { port: number; targetPort: string }[];
+        };
+      };
+      expect(api().spec.template.metadata.labels).toMatchObject(
+        service.spec.selector,
+      );
+      expect(service.spec.ports).toEqual([
+        { name: 'sites', port: 80, targetPort: 'sites' },
+      ]);
+      const ingress = one('Ingress', 'workspace-api-sites') as {
+        spec: {
+          rules: {
+            host: string;
+            http: {
+              paths: {
+                backend: { service: { name: string; port: { name: string } } };
+              }[];
+            };
+          }[];
+        };
+      };
+      const [rule] = ingress.spec.rules;
+      const data = (one('ConfigMap') as { data: Record<string, string> }).data;
+      expect(new URL(data.SITES_BASE_URL).host).toBe(rule.host);
+      expect(new URL(data.PUBLIC_BASE_URL).host).not.toBe(rule.host);
+      expect(rule.http.paths[0].backend.service).toEqual({
+        name: 'workspace-api-sites',
+        port: { name: 'sites' },
       });
     });
   });
@@ -405,11 +458,13 @@ describe('Kubernetes manifests (deploy/kubernetes)', () => {
       expect(envOf(api(), 'PROCESS_ROLE')?.value).toBe('api');
     });
 
-    it('is not selected by the Service (it answers no API request)', () => {
-      const service = one('Service') as { spec: { selector: object } };
-      expect(worker().spec.template.metadata.labels).not.toMatchObject(
-        service.spec.selector,
-      );
+    it('is not selected by the Services (it answers no API request, serves no site)', () => {
+      for (const name of ['workspace-api', 'workspace-api-sites']) {
+        const service = one('Service', name) as { spec: { selector: object } };
+        expect(worker().spec.template.metadata.labels).not.toMatchObject(
+          service.spec.selector,
+        );
+      }
     });
 
     it('probes /health/live and /health/ready and reads the same secrets', () => {
@@ -733,11 +788,13 @@ describe('Kubernetes manifests (deploy/kubernetes)', () => {
       }
     });
 
-    it('let requests reach the API on its container port, from named namespaces only', () => {
+    it('let requests reach the API and the sites listener on their container ports, from named namespaces only', () => {
       const api = one('Deployment', 'workspace-api') as Workload;
-      const port = api.spec.template.spec.containers[0].ports![0].containerPort;
+      const ports = api.spec.template.spec.containers[0].ports!.map(
+        (p) => `TCP/${p.containerPort}`,
+      );
       const policy = policyFor(podsOf('Deployment', 'workspace-api'));
-      expect(ingressPorts(policy)).toEqual([`TCP/${port}`]);
+      expect(ingressPorts(policy).sort()).toEqual(ports.sort());
       for (const rule of policy.spec.ingress!) {
         expect(rule.from?.length).toBeGreaterThan(0);
       }
