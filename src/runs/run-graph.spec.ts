@@ -55,6 +55,31 @@ describe('the run graph', () => {
     ]);
   });
 
+  it('publishes only once the favicon and the Open Graph image are chosen; the page waits for the logo it inlines', () => {
+    const steps = [
+      step('logo', 'SUCCEEDED'),
+      step('marketing-copy', 'SUCCEEDED'),
+      step('brand-kit', 'RUNNING'),
+      step('graphics', 'SUCCEEDED'),
+      step('wireframe', 'SUCCEEDED'),
+      step('landing-page', 'SUCCEEDED'),
+      step('site-check', 'SUCCEEDED'),
+      step('publish', 'PENDING'),
+    ];
+    expect(types(readySteps(steps))).toEqual([]);
+    steps[2] = step('brand-kit', 'SUCCEEDED');
+    expect(types(readySteps(steps))).toEqual(['publish']);
+    expect(
+      types(
+        readySteps([
+          step('logo', 'RUNNING'),
+          step('wireframe', 'SUCCEEDED'),
+          step('landing-page', 'PENDING'),
+        ]),
+      ),
+    ).toEqual([]);
+  });
+
   it("reads a type's latest attempt: a fix's site check waits for the fixed page", () => {
     const steps = [
       step('landing-page', 'SUCCEEDED'),

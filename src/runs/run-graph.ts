@@ -34,7 +34,10 @@ export interface RunNode {
  * The graph, as data: logo → icon-set, brand-kit, graphics;
  * marketing-copy → graphics, wireframe; wireframe → landing-page →
  * site-check (→ fixes: landing-page again, then site-check again; see
- * fix-loop.ts) → publish.
+ * fix-loop.ts) → publish. The landing page also waits for the logo (it
+ * inlines the chosen one) and publish for the brand kit and graphics (the
+ * site's favicon and icons, its Open Graph image): read when they run,
+ * they would otherwise race the steps that make them.
  */
 export const RUN_GRAPH: Readonly<Record<RunStepType, RunNode>> = {
   logo: { needs: [], section: 'LOGO', chosen: true },
@@ -47,9 +50,17 @@ export const RUN_GRAPH: Readonly<Record<RunStepType, RunNode>> = {
     chosen: true,
   },
   wireframe: { needs: ['marketing-copy'], section: 'WIREFRAME', chosen: true },
-  'landing-page': { needs: ['wireframe'], section: 'CODE', chosen: true },
+  'landing-page': {
+    needs: ['wireframe', 'logo'],
+    section: 'CODE',
+    chosen: true,
+  },
   'site-check': { needs: ['landing-page'], section: 'TESTING', chosen: false },
-  publish: { needs: ['site-check'], section: 'DEPLOYMENT', chosen: true },
+  publish: {
+    needs: ['site-check', 'brand-kit', 'graphics'],
+    section: 'DEPLOYMENT',
+    chosen: true,
+  },
 };
 
 export const RUN_STEP_STATUSES = [

@@ -40,7 +40,7 @@ async function build(open = 0) {
   const tasks = {
     knows: jest.fn((type: string) => KNOWN.includes(type)),
     validatedInput: jest.fn((type: string, input: Record<string, unknown>) => {
-      if (type === 'icon-set' && !input.names) {
+      if (type === 'icon-set' && !Array.isArray(input.names)) {
         return Promise.reject(
           new InputValidationException([
             {
@@ -128,7 +128,10 @@ describe('RunsService', () => {
     const refused = await service
       .create(
         PROJECT,
-        { steps: ['icon-set', 'publish'], input: { logo: {} } },
+        {
+          steps: ['icon-set', 'publish'],
+          input: { logo: {}, 'icon-set': { names: 'cart' } },
+        },
         ANN,
       )
       .catch((error: unknown) => error);
