@@ -78,7 +78,7 @@ export function nodeBinaryProblem(
   }
   const recorded = record.binaries[platform];
   if (!recorded) {
-    return `${RECORD_FILE} records no checksum for ${platform}, so ${PINNED_BINARY} cannot be checked: install Node.js ${record.version} yourself and run \`npm ci --omit=optional\` (docs/development.md)`;
+    return `${RECORD_FILE} records no checksum for ${platform}, so ${PINNED_BINARY} cannot be checked: install Node.js ${record.version} yourself, put it first on PATH and delete node_modules/node (docs/development.md)`;
   }
   const stat = statSync(binary);
   if (fast && matchesStamp(root, recorded, stat)) return undefined;
