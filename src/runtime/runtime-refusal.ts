@@ -6,12 +6,12 @@ import { nodeBinaryProblem, pinnedBinaryRoot } from './node-binary';
  * engines; test/contract/sqlite/repository/runtime-pin.e2e-spec.ts keeps them equal). A
  * constant, not read from package.json, so it holds in a bundle too.
  */
-export const REQUIRED_NODE_MAJOR = 24;
+export const REQUIRED_NODE_MAJOR = 26;
 
 /**
  * Why this process must not start the service, in one line, or undefined:
  * another Node.js major (npm start falls back to the machine's node when
- * `npm ci --ignore-scripts` left the pinned one out), or a pinned binary
+ * `npm ci --omit=optional` or another platform left the pinned one out), or a pinned binary
  * that is not the recorded one.
  */
 export function runtimeRefusal(
@@ -20,7 +20,7 @@ export function runtimeRefusal(
 ): string | undefined {
   const major = Number(/^v(\d+)\./.exec(version)?.[1]);
   if (major !== REQUIRED_NODE_MAJOR) {
-    return `This service runs on Node.js ${REQUIRED_NODE_MAJOR} and this is ${version}: run \`npm ci\` (without --ignore-scripts) and start it with npm, or put Node.js ${REQUIRED_NODE_MAJOR} first on PATH (.nvmrc)`;
+    return `This service runs on Node.js ${REQUIRED_NODE_MAJOR} and this is ${version}: run \`npm ci\` (without --omit=optional) and start it with npm, or put Node.js ${REQUIRED_NODE_MAJOR} first on PATH (.nvmrc)`;
   }
   let real: string;
   try {

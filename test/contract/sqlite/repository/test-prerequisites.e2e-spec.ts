@@ -47,12 +47,12 @@ describe('npm test prerequisites', () => {
   });
 
   it('accepts the pinned Node.js and refuses any other, saying how to get it', () => {
-    expect(runtimeProblem('v24.21.0', '24.21.0')).toBeUndefined();
-    const problem = runtimeProblem('v20.20.2', '24.21.0');
-    expect(problem).toContain('Node.js 24.21.0');
-    expect(problem).toContain('this is v20.20.2');
+    expect(runtimeProblem('v26.12.1', '26.12.1')).toBeUndefined();
+    const problem = runtimeProblem('v24.21.0', '26.12.1');
+    expect(problem).toContain('Node.js 26.12.1');
+    expect(problem).toContain('this is v24.21.0');
     expect(problem).toContain('npm ci');
-    expect(runtimeProblem('v24.21.1', '24.21.0')).toBeDefined();
+    expect(runtimeProblem('v26.12.2', '26.12.1')).toBeDefined();
   });
 
   it('names the PostgreSQL host and port, never the credentials', () => {
@@ -68,10 +68,10 @@ describe('npm test prerequisites', () => {
   const POSTGRES = 'postgres://admin:s3cret@db.internal:6543/x';
 
   it('npm test says what it skips and how to run it', () => {
-    const plan = testPlan('npm test', '24.21.0', {}, 'x');
+    const plan = testPlan('npm test', '26.12.1', {}, 'x');
     expect(plan.problem).toBeUndefined();
     expect(plan.line).toMatch(
-      /^npm test runs on Node.js 24.21.0: .*the contract e2e suites on SQLite, the container test; skipped: /,
+      /^npm test runs on Node.js 26.12.1: .*the contract e2e suites on SQLite, the container test; skipped: /,
     );
     expect(plan.line).toContain(
       'the Redis suites (set TEST_REDIS_URL=redis://127.0.0.1:6379)',
@@ -85,7 +85,7 @@ describe('npm test prerequisites', () => {
   it('npm test adds the Redis suites and the PostgreSQL pass when their variable is set', () => {
     const plan = testPlan(
       'npm test',
-      '24.21.0',
+      '26.12.1',
       { TEST_REDIS_URL: REDIS, TEST_POSTGRES_URL: POSTGRES },
       'x',
     );
@@ -98,7 +98,7 @@ describe('npm test prerequisites', () => {
   it('npm run test:all needs both servers, and says which variable is missing', () => {
     const withoutPostgres = testPlan(
       'npm run test:all',
-      '24.21.0',
+      '26.12.1',
       { TEST_REDIS_URL: REDIS },
       'x',
     );
@@ -106,7 +106,7 @@ describe('npm test prerequisites', () => {
     expect(withoutPostgres.problem).not.toContain('TEST_REDIS_URL=');
     const both = testPlan(
       'npm run test:all',
-      '24.21.0',
+      '26.12.1',
       { TEST_REDIS_URL: REDIS, TEST_POSTGRES_URL: POSTGRES },
       'the @sparticuz/chromium package',
     );
