@@ -17,7 +17,7 @@ import { SERVER_CORE, SERVER_ENTRY } from './settings';
  * None leaks in from the caller's shell; each process gets exactly its own.
  */
 const SERVICE_VARIABLES =
-  /^(NODE_ENV|NODE_OPTIONS|PORT|HOST|MIGRATIONS_RUN|BODY_LIMIT|LOG_LEVEL|TRUST_PROXY|PROCESS_ROLE|(DATABASE|IMAGE|LOGO|REDIS|OTEL|AUTH|ASSET|TASK|TEXT|CODE|EVENTS)_.*)$/;
+  /^(NODE_ENV|NODE_OPTIONS|PORT|HOST|MIGRATIONS_RUN|BODY_LIMIT|LOG_LEVEL|TRUST_PROXY|PROCESS_ROLE|(DATABASE|IMAGE|LOGO|REDIS|OTEL|AUTH|ASSET|TASK|TEXT|CODE|EVENTS|SITES|RUNS)_.*)$/;
 
 export interface ServiceOptions {
   name: string;
@@ -111,6 +111,9 @@ export async function startService(options: ServiceOptions): Promise<Service> {
     HOST: '127.0.0.1',
     PORT: String(port),
     DATABASE_URL: options.databaseUrl,
+    // The published-sites listener on a port of its own choosing: several
+    // services run at once, and none is asked for a site unless told.
+    SITES_PORT: '0',
     ...(process.env.BENCH_TRACING === '1'
       ? {
           OTEL_EXPORTER_OTLP_ENDPOINT: await traceSinkEndpoint(),
