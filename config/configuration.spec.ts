@@ -118,6 +118,12 @@ describe('loadConfiguration (every feature slice at once)', () => {
         maxQueuedPerUser: 25,
       },
       runs: { maxConcurrentPerUser: 2, maxFixes: 2, sweepMs: 5000 },
+      sites: {
+        baseUrl: 'http://localhost:3001',
+        host: '127.0.0.1',
+        port: 3001,
+        store: 'database',
+      },
       textGeneration: {
         text: {
           url: 'https://api.openai.com/v1',
