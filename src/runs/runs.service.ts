@@ -8,7 +8,7 @@ import type { ValidationIssue } from '../failures/validation-issue';
 import { ProjectNotFoundException } from '../project-scope/project-scope.errors';
 import { ProjectScope } from '../project-scope/project-scope.repository';
 import { TASK_PAGE_DEFAULT } from '../tasks/dto/list-tasks-query.dto';
-import { decodeTaskCursor, encodeTaskCursor } from '../tasks/task-cursor';
+import { newestFirstPage } from '../tasks/task-cursor';
 import { TasksService } from '../tasks/tasks.service';
 import type { CreateRunDto } from './dto/create-run.dto';
 import type { ListRunsQuery } from './dto/list-runs-query.dto';
@@ -156,29 +156,21 @@ export class RunsService {
     query: ListRunsQuery,
     context: CallContext,
   ): Promise<{ runs: RunDto[]; nextCursor: string | null }> {
-    const cursor =
-      query.cursor === undefined ? undefined : decodeTaskCursor(query.cursor);
     const owner = ProjectAccess.of(context).readOwner();
-    if (
-      !isWellFormedId(projectId) ||
-      !(await this.scope.isVisible(projectId, owner))
-    ) {
-      throw new ProjectNotFoundException();
-    }
-    const limit = query.limit ?? TASK_PAGE_DEFAULT;
-    const rows = await this.runs.page(projectId, limit + 1, cursor);
-    const runs = rows.slice(0, limit);
-    const last = runs.at(-1);
-    return {
-      runs,
-      nextCursor:
-        rows.length > limit && last
-          ? encodeTaskCursor({
-              createdAt: new Date(last.createdAt),
-              id: last.id,
-            })
-          : null,
-    };
+    const { rows, nextCursor } = await newestFirstPage(
+      query,
+      TASK_PAGE_DEFAULT,
+      async () => {
+        if (
+          !isWellFormedId(projectId) ||
+          !(await this.scope.isVisible(projectId, owner))
+        ) {
+          throw new ProjectNotFoundException();
+        }
+      },
+      (limit, after) => this.runs.page(projectId, limit, after),
+    );
+    return { runs: rows, nextCursor };
   }
 
   /** GET /api/projects/{id}/runs/{runId}. */

@@ -43,3 +43,33 @@ export function decodeTaskCursor(text: string): TaskCursor {
     { path: ['cursor'], message: 'Invalid cursor', code: 'custom' },
   ]);
 }
+
+/**
+ * One page of a project's rows newest first, by (createdAt, id), as the
+ * task and run lists answer it: the cursor checked first (400), then
+ * `visible` (404), then `limit + 1` rows read so that the extra one tells
+ * whether a next page exists.
+ */
+export async function newestFirstPage<
+  T extends { id: string; createdAt: string },
+>(
+  query: { limit?: number; cursor?: string },
+  pageSize: number,
+  visible: () => Promise<void>,
+  read: (limit: number, after: TaskCursor | undefined) => Promise<T[]>,
+): Promise<{ rows: T[]; nextCursor: string | null }> {
+  const after =
+    query.cursor === undefined ? undefined : decodeTaskCursor(query.cursor);
+  await visible();
+  const limit = query.limit ?? pageSize;
+  const rows = await read(limit + 1, after);
+  const page = rows.slice(0, limit);
+  const last = page.at(-1);
+  return {
+    rows: page,
+    nextCursor:
+      rows.length > limit && last
+        ? encodeTaskCursor({ createdAt: new Date(last.createdAt), id: last.id })
+        : null,
+  };
+}

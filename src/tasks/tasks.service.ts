@@ -19,7 +19,7 @@ import { TASK_PAGE_DEFAULT } from './dto/list-tasks-query.dto';
 import type { TaskDto } from './dto/task.dto';
 import { TaskEngine } from './engine/task-engine';
 import { TASK_KINDS, type TaskKind } from './kinds/task-kind';
-import { decodeTaskCursor, encodeTaskCursor } from './task-cursor';
+import { newestFirstPage } from './task-cursor';
 import {
   TaskExceedsAssetLimitException,
   TaskFinishedException,
@@ -223,29 +223,21 @@ export class TasksService {
     query: ListTasksQuery,
     context: CallContext,
   ): Promise<{ tasks: TaskDto[]; nextCursor: string | null }> {
-    const cursor =
-      query.cursor === undefined ? undefined : decodeTaskCursor(query.cursor);
     const owner = ProjectAccess.of(context).readOwner();
-    if (
-      !isWellFormedId(projectId) ||
-      !(await this.scope.isVisible(projectId, owner))
-    ) {
-      throw new ProjectNotFoundException();
-    }
-    const limit = query.limit ?? TASK_PAGE_DEFAULT;
-    const rows = await this.tasks.page(projectId, limit + 1, cursor);
-    const tasks = rows.slice(0, limit);
-    const last = tasks.at(-1);
-    return {
-      tasks,
-      nextCursor:
-        rows.length > limit && last
-          ? encodeTaskCursor({
-              createdAt: new Date(last.createdAt),
-              id: last.id,
-            })
-          : null,
-    };
+    const { rows, nextCursor } = await newestFirstPage(
+      query,
+      TASK_PAGE_DEFAULT,
+      async () => {
+        if (
+          !isWellFormedId(projectId) ||
+          !(await this.scope.isVisible(projectId, owner))
+        ) {
+          throw new ProjectNotFoundException();
+        }
+      },
+      (limit, after) => this.tasks.page(projectId, limit, after),
+    );
+    return { tasks: rows, nextCursor };
   }
 
   /** GET /api/projects/{id}/tasks/{taskId}. */
