@@ -239,11 +239,10 @@ describe('Runs', () => {
     const input = await bad({ steps: ['logo'], input: { logo: { count: 9 } } });
     expect(input.code).toBe('invalid_input');
     expect(input.details[0].path).toEqual(['input', 'logo', 'count']);
-    expect((await bad({ steps: ['icon-set'] })).details[0].path).toEqual([
-      'input',
-      'icon-set',
-      'names',
-    ]);
+    expect(
+      (await bad({ steps: ['icon-set'], input: { 'icon-set': { names: [] } } }))
+        .details[0].path,
+    ).toEqual(['input', 'icon-set', 'names']);
     expect(
       (await bad({ steps: ['logo'], input: { wireframe: {} } })).details[0]
         .path,
