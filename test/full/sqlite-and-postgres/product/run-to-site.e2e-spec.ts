@@ -85,6 +85,20 @@ function elementsOf(node: Node): Element[] {
 const attribute = (element: Element, name: string) =>
   element.attrs.find((attr) => attr.name === name)?.value;
 
+/**
+ * The error lines (pino level 50 and up) a process logged, but the 503s of
+ * /health/ready that startServer's probe gets while the warm-up runs.
+ */
+function errorsLogged(server: ServerProcess): string[] {
+  return server.stdout
+    .split('\n')
+    .filter((line) => line.startsWith('{'))
+    .filter((line) => {
+      const entry = JSON.parse(line) as { level: number; route?: string };
+      return entry.level >= 50 && entry.route !== '/health/ready';
+    });
+}
+
 describe(`From a brief to a live site in one run, as the README says (${TEST_DATABASE}, built processes)`, () => {
   const cwd = mkdtempSync(join(tmpdir(), 'workspace-run-to-site-'));
   const servers: ServerProcess[] = [];
@@ -285,6 +299,9 @@ describe(`From a brief to a live site in one run, as the README says (${TEST_DAT
         status: 'QUEUED',
       });
       expect(runEvents.at(-1)!.data.run).toEqual(done);
+
+      // Nothing went wrong on the way that an answer did not show.
+      for (const server of servers) expect(errorsLogged(server)).toEqual([]);
 
       process.stdout.write(
         `run-to-site on ${TEST_DATABASE}: the run took ${wallMs} ms from POST to SUCCEEDED (${runEvents.length} run.updated events)\n`,
