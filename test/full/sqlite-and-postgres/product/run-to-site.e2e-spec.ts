@@ -21,7 +21,7 @@ import {
   type ServerProcess,
 } from '../../../support/server-process';
 import { fetchSite } from '../../../support/site-client';
-import { pollUntil, type ProjectState } from '../../../support/task-client';
+import { pollUntil } from '../../../support/task-client';
 import {
   createTestDatabase,
   TEST_DATABASE,
@@ -66,6 +66,15 @@ const FINISHED = ['SUCCEEDED', 'FAILED', 'CANCELLED'];
 /** A hang guard for the whole run, never a timing assertion. */
 const RUN_LIMIT_MS = 120_000;
 const POLL_MS = 100;
+
+/** What this suite reads of GET /api/projects/{id}. */
+interface ProjectBody {
+  sections: Array<{
+    type: string;
+    status: string;
+    assets: Array<{ fileName: string; url: string }>;
+  }>;
+}
 
 type Element = DefaultTreeAdapterTypes.Element;
 type Node =
@@ -214,13 +223,27 @@ describe(`From a brief to a live site in one run, as the README says (${TEST_DAT
 
       const project = (
         (await request(api).get(`/api/projects/${projectId}`).expect(200))
-          .body as { project: ProjectState }
+          .body as { project: ProjectBody }
       ).project;
       expect(
         Object.fromEntries(
           project.sections.map((section) => [section.type, section.status]),
         ),
       ).toEqual(Object.fromEntries(SECTIONS.map((type) => [type, 'DONE'])));
+
+      /** The bytes of the section's asset of that file name, from the API. */
+      const assetBytes = async (sectionType: string, fileName: string) => {
+        const section = project.sections.find(
+          (candidate) => candidate.type === sectionType,
+        )!;
+        const assets = section.assets.filter(
+          (asset) => asset.fileName === fileName,
+        );
+        expect(assets).toHaveLength(1);
+        const answer = await fetch(assets[0].url);
+        expect(answer.status).toBe(200);
+        return Buffer.from(await answer.arrayBuffer());
+      };
 
       const site = (
         (await request(api).get(`/api/projects/${projectId}/site`).expect(200))
@@ -278,6 +301,13 @@ describe(`From a brief to a live site in one run, as the README says (${TEST_DAT
         width: 1200,
         height: 630,
       });
+      // Both are the project's own: its brand kit's favicon, its og graphic.
+      expect(
+        favicon.bytes.equals(await assetBytes('ICONS', 'favicon.ico')),
+      ).toBe(true);
+      expect(og.bytes.equals(await assetBytes('GRAPHICS', 'og.png'))).toBe(
+        true,
+      );
 
       // Every move announced: QUEUED first, the finished run last.
       await until(
