@@ -124,6 +124,14 @@ export function heyApiCalls(
     getTask: (id, taskId) => answer(sdk.getTask({ path: { id, taskId } })),
     cancelTask: (id, taskId) =>
       answer(sdk.cancelTask({ path: { id, taskId } })),
+    createRun: (id, body) => answer(sdk.createRun({ path: { id }, body })),
+    listRuns: (id) => answer(sdk.listRuns({ path: { id } })),
+    getRun: (id, runId) => answer(sdk.getRun({ path: { id, runId } })),
+    cancelRun: (id, runId) => answer(sdk.cancelRun({ path: { id, runId } })),
+    getSite: (id) => answer(sdk.getSite({ path: { id } })),
+    rollbackSite: (id, version) =>
+      answer(sdk.rollbackSite({ path: { id }, body: { version } })),
+    deleteSite: (id) => answer(sdk.deleteSite({ path: { id } })),
     createStreamTicket: (projectId) =>
       answer(sdk.createStreamTicket({ body: { projectId } })),
     watchProjects: () => opened((options) => sdk.watchProjects(options)),

@@ -158,6 +158,50 @@ export function openapiFetchCalls(
           params: { path: { id, taskId } },
         }),
       ),
+    createRun: async (id, body) =>
+      answer(
+        await client.POST('/api/projects/{id}/runs', {
+          params: { path: { id } },
+          body,
+        }),
+      ),
+    listRuns: async (id) =>
+      answer(
+        await client.GET('/api/projects/{id}/runs', {
+          params: { path: { id } },
+        }),
+      ),
+    getRun: async (id, runId) =>
+      answer(
+        await client.GET('/api/projects/{id}/runs/{runId}', {
+          params: { path: { id, runId } },
+        }),
+      ),
+    cancelRun: async (id, runId) =>
+      answer(
+        await client.POST('/api/projects/{id}/runs/{runId}/cancel', {
+          params: { path: { id, runId } },
+        }),
+      ),
+    getSite: async (id) =>
+      answer(
+        await client.GET('/api/projects/{id}/site', {
+          params: { path: { id } },
+        }),
+      ),
+    rollbackSite: async (id, version) =>
+      answer(
+        await client.POST('/api/projects/{id}/site/rollback', {
+          params: { path: { id } },
+          body: { version },
+        }),
+      ),
+    deleteSite: async (id) =>
+      answer(
+        await client.DELETE('/api/projects/{id}/site', {
+          params: { path: { id } },
+        }),
+      ),
     createStreamTicket: async (projectId) =>
       answer(await client.POST('/api/events/tickets', { body: { projectId } })),
     watchProjects: () =>

@@ -108,6 +108,16 @@ export function orvalCalls(
       answer(api.getTask(id, taskId, await init())),
     cancelTask: async (id, taskId) =>
       answer(api.cancelTask(id, taskId, await init())),
+    createRun: async (id, body) =>
+      answer(api.createRun(id, body, await init())),
+    listRuns: async (id) => answer(api.listRuns(id, undefined, await init())),
+    getRun: async (id, runId) => answer(api.getRun(id, runId, await init())),
+    cancelRun: async (id, runId) =>
+      answer(api.cancelRun(id, runId, await init())),
+    getSite: async (id) => answer(api.getSite(id, await init())),
+    rollbackSite: async (id, version) =>
+      answer(api.rollbackSite(id, { version }, await init())),
+    deleteSite: async (id) => answer(api.deleteSite(id, await init())),
     createStreamTicket: async (projectId) =>
       answer(api.createStreamTicket({ projectId }, await init())),
     watchProjects: () => opened(api.getWatchProjectsUrl()),

@@ -118,6 +118,13 @@ export interface WorkspaceCalls {
   listTasks(id: string): Promise<Answer>;
   getTask(id: string, taskId: string): Promise<Answer>;
   cancelTask(id: string, taskId: string): Promise<Answer>;
+  createRun(id: string, body: { autoChoose?: boolean }): Promise<Answer>;
+  listRuns(id: string): Promise<Answer>;
+  getRun(id: string, runId: string): Promise<Answer>;
+  cancelRun(id: string, runId: string): Promise<Answer>;
+  getSite(id: string): Promise<Answer>;
+  rollbackSite(id: string, version: number): Promise<Answer>;
+  deleteSite(id: string): Promise<Answer>;
   createStreamTicket(projectId?: string): Promise<Answer>;
   /** Opens the stream and closes it once its headers came: the status. */
   watchProjects(): Promise<number>;
