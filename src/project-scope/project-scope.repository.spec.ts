@@ -7,7 +7,10 @@ import type { ChangeLog } from '../change-log/change-log.repository';
 import type { Database } from '../database/database.service';
 import { readIfMatch } from './project-version';
 import { ProjectScope } from './project-scope.repository';
-import { ProjectPreconditionFailedException } from './project-scope.errors';
+import {
+  ProjectNotFoundException,
+  ProjectPreconditionFailedException,
+} from './project-scope.errors';
 
 class Missing extends Error {}
 
@@ -101,6 +104,25 @@ describe('ProjectScope (SQLite)', () => {
     await expect(change(undefined, undefined, ID)).rejects.toBeInstanceOf(
       Missing,
     );
+  });
+
+  it('answers "Project not found" for an id no project could have, another owner\'s project or none, and nothing for one the caller sees', async () => {
+    const { scope } = scratch;
+    await expect(
+      scope.assertVisible(project.id, 'ann'),
+    ).resolves.toBeUndefined();
+    await expect(
+      scope.assertVisible(project.id, undefined),
+    ).resolves.toBeUndefined();
+    for (const [id, owner] of [
+      ['not-an-id', undefined],
+      [project.id, 'bob'],
+      ['019aa8f2-5f1c-7c3e-9a51-3c1f5d0b8e20', undefined],
+    ] as const) {
+      await expect(scope.assertVisible(id, owner)).rejects.toBeInstanceOf(
+        ProjectNotFoundException,
+      );
+    }
   });
 
   it('tells whether a project is visible to an owner, and holds only one that is', async () => {

@@ -10,7 +10,10 @@ import { sqlFor } from '../database/sql';
 import { projectETag } from './project-version';
 import { ownedBy } from './project-sql';
 import type { ExpectedVersions } from './version-conditions';
-import { ProjectPreconditionFailedException } from './project-scope.errors';
+import {
+  ProjectNotFoundException,
+  ProjectPreconditionFailedException,
+} from './project-scope.errors';
 
 /** The project a change applies to, and what it must find. */
 export interface ProjectChange {
@@ -52,6 +55,19 @@ export class ProjectScope {
     private readonly changeLog: ChangeLog,
     private readonly db: Database,
   ) {}
+
+  /**
+   * "Project not found" unless `projectId` is an id the project could have
+   * and the project exists (and is `owner`'s, when one is given): what
+   * every read of a project's sub-resources checks first.
+   */
+  async assertVisible(
+    projectId: string,
+    owner: string | undefined,
+  ): Promise<void> {
+    if (!isWellFormedId(projectId) || !(await this.isVisible(projectId, owner)))
+      throw new ProjectNotFoundException();
+  }
 
   /** Whether the project exists (and is `owner`'s, when one is given). */
   async isVisible(

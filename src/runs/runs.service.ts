@@ -160,14 +160,7 @@ export class RunsService {
     const { rows, nextCursor } = await newestFirstPage(
       query,
       TASK_PAGE_DEFAULT,
-      async () => {
-        if (
-          !isWellFormedId(projectId) ||
-          !(await this.scope.isVisible(projectId, owner))
-        ) {
-          throw new ProjectNotFoundException();
-        }
-      },
+      () => this.scope.assertVisible(projectId, owner),
       (limit, after) => this.runs.page(projectId, limit, after),
     );
     return { runs: rows, nextCursor };

@@ -1,7 +1,7 @@
 import type { CallContext } from '../common/call-context';
 import type { Database, Transaction } from '../database/database.service';
 import { ProjectNotFoundException } from '../project-scope/project-scope.errors';
-import type { ProjectScope } from '../project-scope/project-scope.repository';
+import { ProjectScope } from '../project-scope/project-scope.repository';
 import type { SiteReport } from '../site-check/site-report';
 import type { SiteFile } from './site-files';
 import type { SiteSources } from './site-sources';
@@ -68,6 +68,18 @@ describe('SitesService', () => {
     scope = {
       isVisible: jest.fn().mockResolvedValue(true),
       hold: jest.fn().mockResolvedValue(true),
+      // The real check, over the mocked lookup above.
+      assertVisible: jest.fn(function (
+        this: unknown,
+        projectId: string,
+        owner: string | undefined,
+      ) {
+        return ProjectScope.prototype.assertVisible.call(
+          this as ProjectScope,
+          projectId,
+          owner,
+        );
+      }),
     };
     store = new DatabaseSiteStore('http://sites.test');
     const db = {

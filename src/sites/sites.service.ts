@@ -138,12 +138,7 @@ export class SitesService {
   /** GET /api/projects/{id}/site. */
   async site(projectId: string, context: CallContext): Promise<SiteDto> {
     const owner = ProjectAccess.of(context).readOwner();
-    if (
-      !isWellFormedId(projectId) ||
-      !(await this.scope.isVisible(projectId, owner))
-    ) {
-      throw new ProjectNotFoundException();
-    }
+    await this.scope.assertVisible(projectId, owner);
     const current = await this.sites.current(projectId);
     if (!current) throw new SiteNotFoundException();
     return this.toDto(current, current.deploymentId);

@@ -73,6 +73,10 @@ async function build(counts = { project: 0, user: 0 }) {
     advance: jest.fn().mockResolvedValue('"2"'),
     ownerOf: jest.fn().mockResolvedValue('ann'),
     isVisible: jest.fn().mockResolvedValue(true),
+    // The real check, over the mocked lookup above.
+    assertVisible(projectId: string, owner: string | undefined) {
+      return ProjectScope.prototype.assertVisible.call(this, projectId, owner);
+    },
   };
   const idempotency = {
     runAnsweredByWork: jest.fn(

@@ -227,14 +227,7 @@ export class TasksService {
     const { rows, nextCursor } = await newestFirstPage(
       query,
       TASK_PAGE_DEFAULT,
-      async () => {
-        if (
-          !isWellFormedId(projectId) ||
-          !(await this.scope.isVisible(projectId, owner))
-        ) {
-          throw new ProjectNotFoundException();
-        }
-      },
+      () => this.scope.assertVisible(projectId, owner),
       (limit, after) => this.tasks.page(projectId, limit, after),
     );
     return { tasks: rows, nextCursor };
