@@ -77,6 +77,8 @@ export const METHODS_WITHOUT_SQL: Readonly<Record<string, string>> = {
   'ChangeLog.versioned': 'notes a version moved, for the check before commit',
   'ChangeLog.onAppended': 'registers a listener of this process',
   'ChangeLog.pendingOf': "the transaction's queue of events",
+  'ProjectScope.assertVisible':
+    "sends isVisible's SELECT (in project-scope.repository.sql) and throws when it finds nothing",
 };
 
 type RepositoryClass = abstract new (...args: never[]) => object;
