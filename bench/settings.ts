@@ -16,7 +16,15 @@ export function positive(name: string, fallback: number): number {
 }
 
 export const REPO_ROOT = resolve(__dirname, '..');
-export const SERVER_ENTRY = resolve(REPO_ROOT, 'dist', 'service', 'main.js');
+/**
+ * The service's entry: the production bundle, or BENCH_SERVER_ENTRY (e.g.
+ * dist/src/main.js, the unbundled build, whose CPU profiles name files and
+ * lines one can read).
+ */
+export const SERVER_ENTRY = resolve(
+  REPO_ROOT,
+  process.env.BENCH_SERVER_ENTRY?.trim() || 'dist/service/main.js',
+);
 export const RESULTS_DIR = resolve(__dirname, 'results');
 
 export interface Settings {

@@ -14,16 +14,7 @@ export function jsonLogger(
   config: LoggingConfig,
   options: Pick<LoggerOptions, 'redact'> = {},
 ): pino.Logger {
-  const keys = [config.scrubbedKey, ...config.scrubbedModelKeys];
-  const scrub = (line: string): string =>
-    keys.reduce<string>((text, key) => scrubSecret(text, key), line);
-  const shared: LoggerOptions = {
-    ...options,
-    level: config.logLevel,
-    mixin: traceFieldsMixin(),
-    timestamp: stdTimeFunctions.isoTime,
-    hooks: { streamWrite: scrub },
-  };
+  const shared = sharedOptions(config, options);
   if (config.logFormat === 'pretty') {
     return pino({
       ...shared,
@@ -31,6 +22,31 @@ export function jsonLogger(
     });
   }
   return pino(shared, logDestination());
+}
+
+/**
+ * A logger like jsonLogger's whose lines go nowhere: the start-up warm-up's
+ * requests run the request line's code (and so have it compiled before
+ * readiness) without writing a line.
+ */
+export function discardingLogger(config: LoggingConfig): pino.Logger {
+  return pino(sharedOptions(config), { write: () => undefined });
+}
+
+function sharedOptions(
+  config: LoggingConfig,
+  options: Pick<LoggerOptions, 'redact'> = {},
+): LoggerOptions {
+  const keys = [config.scrubbedKey, ...config.scrubbedModelKeys];
+  const scrub = (line: string): string =>
+    keys.reduce<string>((text, key) => scrubSecret(text, key), line);
+  return {
+    ...options,
+    level: config.logLevel,
+    mixin: traceFieldsMixin(),
+    timestamp: stdTimeFunctions.isoTime,
+    hooks: { streamWrite: scrub },
+  };
 }
 
 /**

@@ -16,13 +16,23 @@ import { isWarmUpRequest } from '../start/warm-up-request';
 /** Label of requests no route matched: one series, whatever the path. */
 export const UNMATCHED_ROUTE = 'unmatched';
 
-export interface OperationsTools {
+/** Where a request's log line and duration go. */
+export interface RequestRecorders {
   /** Writes the one line per request. */
   requestLog: Pino;
   /** http_request_duration_seconds. */
   duration: Histogram<'method' | 'route' | 'status_code'>;
+}
+
+export interface OperationsTools extends RequestRecorders {
   /** Set on every response, computed once (security-headers.ts). */
   headers: HeaderList;
+  /**
+   * The start-up warm-up's own requests: the same code, into a logger and
+   * a histogram nobody reads, so that it is compiled before readiness and
+   * no line or metric is left behind.
+   */
+  warmUp: RequestRecorders;
 }
 
 /**
@@ -33,7 +43,7 @@ export interface OperationsTools {
  * http_request_duration_seconds observation, timed from the same start.
  */
 export function operationsMiddleware(tools: OperationsTools) {
-  const { requestLog, duration, headers } = tools;
+  const { headers } = tools;
   return function operations(
     request: Request,
     response: Response,
@@ -44,8 +54,9 @@ export function operationsMiddleware(tools: OperationsTools) {
     (request as Request & { id: string }).id = id;
     response.setHeader(REQUEST_ID_HEADER, id);
     for (const [name, value] of headers) response.setHeader(name, value);
-    // The start-up warm-up's own requests: no log line, no metric.
-    if (isWarmUpRequest(request)) return next();
+    const { requestLog, duration } = isWarmUpRequest(request)
+      ? tools.warmUp
+      : tools;
     response.once('close', () => {
       const elapsedMs = performance.now() - started;
       duration.observe(

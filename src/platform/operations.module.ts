@@ -7,7 +7,7 @@ import {
 import { HttpAdapterHost } from '@nestjs/core';
 import type { Application } from 'express';
 import type { ConfigType } from '@nestjs/config';
-import { jsonLogger } from '../logging/json-logger';
+import { discardingLogger, jsonLogger } from '../logging/json-logger';
 import { loggingConfig } from '../logging/logging.config';
 import { flushLogs } from '../logging/log-destination';
 import { MetricsService } from '../metrics/metrics.service';
@@ -36,6 +36,10 @@ export class OperationsModule implements NestModule, OnApplicationShutdown {
         requestLog: jsonLogger(this.config),
         duration: this.metrics.httpRequestDuration,
         headers: securityHeaders(),
+        warmUp: {
+          requestLog: discardingLogger(this.config),
+          duration: this.metrics.warmUpRequestDuration,
+        },
       }),
     );
   }

@@ -9,12 +9,22 @@ import { WARM_UP_HEADER, WARM_UP_TOKEN } from './warm-up-request';
  * process does once: V8 compiling and optimising the request path, lazily
  * required modules, Nest's and Express's caches filled on first use. Under
  * a steady 1,500 req/s that showed as stalls of up to 434 ms within ~8 s
- * of readiness. Only reads: no row, log line or metric is left behind
- * (warm-up-request.ts).
+ * of readiness. They go through every route family a pod serves from its
+ * first second (one project, lists, tasks, a PATCH, a create, a live
+ * stream), and through the request line and metric code (into sinks nobody
+ * reads); they leave no row, log line or metric behind
+ * (warm-up-request.ts): the writes are ones the service refuses before
+ * writing (a create that fails validation, a PATCH whose If-Match names
+ * no version).
  */
 
-/** Rounds of the read paths below; each round is a handful of requests. */
-export const WARM_UP_ROUNDS = 30;
+/** At most this many rounds of the calls below. */
+export const WARM_UP_ROUNDS = 60;
+/**
+ * No round starts after this long: readiness comes at most one round
+ * later, whatever the machine's speed (a start-up on a busy node).
+ */
+const WARM_UP_TARGET_MS = 300;
 /** Requests in flight at once, so the connection handling warms too. */
 const IN_FLIGHT = 4;
 /** A warm-up that cannot finish must not keep the pod unready. */
@@ -24,9 +34,19 @@ const MISSING_ID = '00000000-0000-7000-8000-000000000000';
 
 export interface WarmUpSummary {
   requests: number;
+  rounds: number;
   /** Answers by status; a 401 under AUTH_MODE=oidc still warms the path. */
   statuses: Record<number, number>;
   elapsedMs: number;
+}
+
+/** One warm-up request; `stream`: resolve on the headers and hang up. */
+interface WarmUpCall {
+  method: 'GET' | 'POST' | 'PATCH';
+  path: string;
+  body?: string;
+  ifMatch?: string;
+  stream?: boolean;
 }
 
 @Injectable()
@@ -51,33 +71,25 @@ export class WarmUp {
     const agent = new Agent({ keepAlive: true, maxSockets: IN_FLIGHT });
     const statuses: Record<number, number> = {};
     let requests = 0;
-    const get = async (path: string) => {
-      const answer = await getText(agent, new URL(path, baseUrl));
+    let rounds = 0;
+    const send = async (call: WarmUpCall) => {
+      const answer = await sendCall(agent, new URL(call.path, baseUrl), call);
       requests += 1;
       statuses[answer.status] = (statuses[answer.status] ?? 0) + 1;
       return answer;
     };
     try {
       // A project to read, when the database holds one.
-      const page = await get('/api/projects?limit=1');
-      const found = firstProject(page.body);
-      const paths = [
-        ...(found
-          ? [
-              `/api/projects/${found.id}`,
-              `/api/projects?userId=${encodeURIComponent(found.userId)}`,
-            ]
-          : []),
-        `/api/projects/${MISSING_ID}`,
-        '/api/projects?limit=20',
-        '/health/live',
-      ];
+      const page = await send({ method: 'GET', path: '/api/projects?limit=1' });
+      const calls = warmUpCalls(firstProject(page.body));
+      const target = started + WARM_UP_TARGET_MS;
       const deadline = started + WARM_UP_BUDGET_MS;
-      for (let round = 0; round < WARM_UP_ROUNDS; round += 1) {
-        if (performance.now() > deadline) break;
-        for (let i = 0; i < paths.length; i += IN_FLIGHT) {
-          await Promise.all(paths.slice(i, i + IN_FLIGHT).map(get));
+      while (rounds < WARM_UP_ROUNDS && performance.now() < target) {
+        for (let i = 0; i < calls.length; i += IN_FLIGHT) {
+          if (performance.now() > deadline) throw new Error('out of time');
+          await Promise.all(calls.slice(i, i + IN_FLIGHT).map(send));
         }
+        rounds += 1;
       }
     } catch {
       // A failed warm-up costs speed, never readiness.
@@ -87,6 +99,7 @@ export class WarmUp {
     }
     const summary = {
       requests,
+      rounds,
       statuses,
       elapsedMs: Math.round(performance.now() - started),
     };
@@ -95,27 +108,69 @@ export class WarmUp {
   }
 }
 
-function getText(
+/** One round: every route family, each as the first real requests send it. */
+function warmUpCalls(found?: { id: string; userId: string }): WarmUpCall[] {
+  const get = (path: string): WarmUpCall => ({ method: 'GET', path });
+  const perProject: WarmUpCall[] = found
+    ? [
+        get(`/api/projects/${found.id}`),
+        get(`/api/projects?userId=${encodeURIComponent(found.userId)}`),
+        get(`/api/projects/${found.id}/tasks`),
+        {
+          method: 'GET',
+          path: `/api/projects/${found.id}/events`,
+          stream: true,
+        },
+        // Refused where it would write: no version is 0 (412).
+        {
+          method: 'PATCH',
+          path: `/api/projects/${found.id}`,
+          body: '{"name":"warm-up"}',
+          ifMatch: '"0"',
+        },
+      ]
+    : [];
+  return [
+    ...perProject,
+    get(`/api/projects/${MISSING_ID}`),
+    get('/api/projects?limit=20'),
+    // Refused before any write: a create that fails validation.
+    { method: 'POST', path: '/api/projects', body: '{"name":""}' },
+    get('/health/live'),
+  ];
+}
+
+function sendCall(
   agent: Agent,
   url: URL,
+  call: WarmUpCall,
 ): Promise<{ status: number; body: string }> {
   return new Promise((resolvePromise, reject) => {
-    const req = request(
-      url,
-      { agent, headers: { [WARM_UP_HEADER]: WARM_UP_TOKEN } },
-      (res) => {
-        let body = '';
-        res.setEncoding('utf8');
-        res.on('data', (chunk: string) => (body += chunk));
-        res.once('end', () =>
-          resolvePromise({ status: res.statusCode ?? 0, body }),
-        );
-        res.once('error', reject);
-      },
-    );
+    const headers: Record<string, string> = {
+      [WARM_UP_HEADER]: WARM_UP_TOKEN,
+    };
+    if (call.body !== undefined) headers['content-type'] = 'application/json';
+    if (call.ifMatch !== undefined) headers['if-match'] = call.ifMatch;
+    const req = request(url, { agent, method: call.method, headers }, (res) => {
+      if (call.stream && res.statusCode === 200) {
+        // A live stream never ends by itself: its opening is the path.
+        resolvePromise({ status: 200, body: '' });
+        req.destroy();
+        return;
+      }
+      let body = '';
+      res.setEncoding('utf8');
+      res.on('data', (chunk: string) => (body += chunk));
+      res.once('end', () =>
+        resolvePromise({ status: res.statusCode ?? 0, body }),
+      );
+      res.once('error', reject);
+    });
     req.setTimeout(WARM_UP_BUDGET_MS, () => req.destroy(new Error('timeout')));
-    req.once('error', reject);
-    req.end();
+    req.once('error', (error) => {
+      if (!call.stream) reject(error);
+    });
+    req.end(call.body);
   });
 }
 

@@ -295,6 +295,30 @@ describe('Request lines and SIGTERM', () => {
     expect(ids.size).toBe(count);
   }, 60_000);
 
+  it("writes a lone request's line within a second, although lines are written in batches", async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'logging-lone-'));
+    const server = await startServer(
+      { DATABASE_URL: `file:${join(dir, 'db.sqlite')}`, LOG_LEVEL: 'info' },
+      { cwd: dir },
+    );
+    try {
+      await request(server.baseUrl)
+        .get('/api/projects/unknown')
+        .set('X-Request-Id', 'lone-request')
+        .expect(404);
+      const answered = Date.now();
+      // One short line is far under the batch size: only the timer writes it.
+      while (!server.stdout.includes('"lone-request"')) {
+        if (Date.now() - answered > 1_000) break;
+        await new Promise((resolve) => setTimeout(resolve, 10));
+      }
+      expect(server.stdout).toContain('"requestId":"lone-request"');
+    } finally {
+      await server.stop();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 60_000);
+
   it("adds the upstream's usage tokens to a logo request's line, and warns once at start-up about a retired IMAGE_MODEL", async () => {
     const dir = mkdtempSync(join(tmpdir(), 'logging-usage-'));
     const upstream = await startDevImageApiProcess();

@@ -7,7 +7,8 @@ import { startServer } from '../../../support/server-process';
 /**
  * The built server warms itself up between listening and reporting ready
  * (src/start/warm-up.ts, driven by main.ts): by the first 200 of
- * /health/ready the warm-up has finished, and its requests left no request
+ * /health/ready the warm-up has finished, and its requests (reads, a live
+ * stream opened and closed, writes refused before writing) left no request
  * log line, no metric and no row.
  */
 
@@ -76,8 +77,18 @@ describe('Warm-up of the built server', () => {
       const summary = JSON.parse(
         lines[finished].msg!.slice('Warm-up finished: '.length),
       ) as { requests: number; statuses: Record<string, number> };
-      // It read the project written above, many times over.
+      // It read the project written above, many times over, and went
+      // through the writes' paths up to their refusals: a create that fails
+      // validation (400), a PATCH whose If-Match names no version (412).
       expect(summary.statuses['200']).toBeGreaterThan(10);
+      expect(Object.keys(summary.statuses).sort()).toEqual([
+        '200',
+        '400',
+        '404',
+        '412',
+      ]);
+      // No failure was logged either (a 5xx would be).
+      expect(lines.filter((line) => line.context === 'Failure')).toEqual([]);
 
       // Every request line so far is one of this test's (startServer polls
       // GET /api/ai/generate-logo until the server listens): none of the
