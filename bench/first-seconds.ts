@@ -44,6 +44,10 @@ import { summarize } from './stats';
  */
 
 const WINDOW_S = 15;
+/** The targets: tails within this factor of the minimal app's, and start-up. */
+const TAIL_FACTOR = 2;
+const COLD_START_MS = 800;
+const MINIMAL = 'minimal NestJS app';
 const PROJECTS = 20_000;
 const USERS = 1_000;
 
@@ -180,7 +184,7 @@ async function main(): Promise<void> {
         .filter((entry) => entry !== '')
         .map((entry, i) => service(i === 0 ? 'before' : entry, entry)),
       {
-        name: 'minimal NestJS app',
+        name: MINIMAL,
         start: (port) =>
           spawnPinned(
             SERVER_CORE,
@@ -281,6 +285,40 @@ function report(rows: Row[], rate: number): void {
       medianOf(mine.map(pick)).toFixed(1);
     console.log(
       `| ${name} | ${m((r) => r.readyMs)} | ${m((r) => r.first.p50Ms)} | ${m((r) => r.first.p99Ms)} | ${m((r) => r.first.maxMs)} | ${m((r) => r.steady.p50Ms)} | ${m((r) => r.steady.p99Ms)} | ${m((r) => r.steady.maxMs)} |`,
+    );
+  }
+  verdict(rows);
+}
+
+/**
+ * The targets, on the medians over the rounds: the service's first 15 s
+ * p99 and max within TAIL_FACTOR × the minimal NestJS app's of the same
+ * run, and its cold start (spawn to ready) within COLD_START_MS.
+ */
+function verdict(rows: Row[]): void {
+  const median = (name: string, pick: (row: Row) => number) =>
+    medianOf(rows.filter((row) => row.target === name).map(pick));
+  const checks = [
+    {
+      name: `first ${WINDOW_S} s p99 ≤ ${TAIL_FACTOR} × the minimal app's`,
+      service: median('service', (r) => r.first.p99Ms),
+      limit: TAIL_FACTOR * median(MINIMAL, (r) => r.first.p99Ms),
+    },
+    {
+      name: `first ${WINDOW_S} s max ≤ ${TAIL_FACTOR} × the minimal app's`,
+      service: median('service', (r) => r.first.maxMs),
+      limit: TAIL_FACTOR * median(MINIMAL, (r) => r.first.maxMs),
+    },
+    {
+      name: `cold start ≤ ${COLD_START_MS} ms`,
+      service: median('service', (r) => r.readyMs),
+      limit: COLD_START_MS,
+    },
+  ];
+  console.log('');
+  for (const check of checks) {
+    console.log(
+      `${check.service <= check.limit ? 'pass' : '**FAIL**'}: ${check.name} (${check.service.toFixed(1)} against ${check.limit.toFixed(1)})`,
     );
   }
 }
