@@ -232,14 +232,16 @@ export class AssetsService {
       throw new AssetLimitReachedException(this.maxPerProject);
     }
     try {
+      // A kept logo's transaction gave its slot back as it committed.
       return await this.generateAndStore(command, reservation.id);
-    } finally {
+    } catch (error) {
       // A slot that cannot be given back now frees itself at its expiry.
-      await this.rows.releaseSlot(reservation.id).catch((error: unknown) => {
+      await this.rows.releaseSlot(reservation.id).catch((failure: unknown) => {
         this.logger.warn(
-          `Asset slot not released (it expires by itself): ${error instanceof Error ? error.message : String(error)}`,
+          `Asset slot not released (it expires by itself): ${failure instanceof Error ? failure.message : String(failure)}`,
         );
       });
+      throw error;
     }
   }
 
