@@ -1,4 +1,6 @@
+import type Sqlite from 'better-sqlite3';
 import type { EntityManager } from 'typeorm';
+import { ownSpansEnabled } from '../tracing/spans';
 
 /** What a PostgreSQL pool (pg's Pool, TypeORM's driver.master) offers here. */
 interface PgPool {
@@ -176,10 +178,59 @@ function toSqlite(text: string): SqliteStatement {
   return statement;
 }
 
+/** Prepared statements of SQLite connections, by their `?` text. */
+const sqliteStatementCache = new WeakMap<
+  Sqlite.Database,
+  Map<string, Sqlite.Statement>
+>();
+
+function sqliteStatement(
+  connection: Sqlite.Database,
+  text: string,
+): Sqlite.Statement {
+  let statements = sqliteStatementCache.get(connection);
+  if (statements === undefined) {
+    statements = new Map();
+    sqliteStatementCache.set(connection, statements);
+  }
+  let statement = statements.get(text);
+  if (statement === undefined) {
+    statement = connection.prepare(text);
+    // The statements are a handful of fixed texts; this only bounds a mistake.
+    if (statements.size < PREPARED_LIMIT) statements.set(text, statement);
+  }
+  return statement;
+}
+
+/**
+ * The better-sqlite3 connection a read outside a transaction can use
+ * directly, or undefined: on PostgreSQL, inside a transaction (its query
+ * runner's), and while statements are traced (through the traced runner).
+ */
+function directSqlite(manager: EntityManager): Sqlite.Database | undefined {
+  if (
+    manager.connection.options.type !== 'better-sqlite3' ||
+    manager.queryRunner ||
+    ownSpansEnabled()
+  ) {
+    return undefined;
+  }
+  return (
+    manager.connection.driver as unknown as {
+      databaseConnection?: Sqlite.Database;
+    }
+  ).databaseConnection;
+}
+
 export function sqlFor(manager: EntityManager): Sql {
   const isSqlite = manager.connection.options.type === 'better-sqlite3';
   const native = (text: string, params: unknown[]) =>
     isSqlite ? forSqlite(text, params) : { text, values: params };
+  // Outside a transaction on SQLite, a read goes straight to better-sqlite3
+  // (synchronous; DatabaseService runs it in its turn): TypeORM's query
+  // runner around it (its events, statement cache and three awaits) cost
+  // more than a small statement. Its logger still sees every statement.
+  const sqlite = directSqlite(manager);
   // Outside a transaction on PostgreSQL, a statement goes straight to the
   // pool TypeORM holds: pg checks a connection out and back in itself, and
   // TypeORM's query runner around it (created, connected, broadcast to,
@@ -205,6 +256,16 @@ export function sqlFor(manager: EntityManager): Sql {
   };
   return {
     rows: async <T>(text: string, params: unknown[] = []) => {
+      if (sqlite) {
+        const statement = forSqlite(text, params);
+        logger.logQuery(statement.text, statement.values);
+        return sqliteStatement(sqlite, statement.text).all(
+          // better-sqlite3 binds no booleans (TypeORM's runner turns them to 1/0).
+          ...statement.values.map((value) =>
+            typeof value === 'boolean' ? Number(value) : value,
+          ),
+        ) as T[];
+      }
       if (pool) {
         logger.logQuery(text, params);
         const name = preparedName(text);
