@@ -2,12 +2,17 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus, release } from 'node:os';
 import { join } from 'node:path';
 import { codeVersionOf, startBenchRun } from './bench-run';
-import { postgresBackend, sqliteBackend, type Backend } from './databases';
+import {
+  postgresBackend,
+  sqliteBackend,
+  type Backend,
+  type PostgresBackend,
+} from './databases';
 import { startDevImageApi, startDevTextApi } from './dev-apis';
 import { LoadGenerator } from './load-client';
 import { measureTimed, type TimedSample } from './measure';
 import { cpuTimeUs } from './proc-stats';
-import { hasTaskset, pinSelf, sleep } from './processes';
+import { hasTaskset, pinSelf, runScript, sleep } from './processes';
 import { startService, type Service } from './service';
 import {
   ID_SAMPLE_SIZE,
@@ -39,7 +44,12 @@ import {
  *    marketing copy) over BENCH_TASK_PROJECTS projects, submitted as fast
  *    as the service accepts them, against the dev image and text APIs
  *    answering at once; from the first task's createdAt to the last one's
- *    finishedAt, both the server's clock.
+ *    finishedAt, both the server's clock. Beside it, in each round, the
+ *    reference (with BENCH_POSTGRES_URL): pg-boss alone, with the
+ *    service's settings and a handler that does nothing, the same number
+ *    of jobs on a database of its own (bench/ref-pg-boss.ts), pinned to
+ *    the server's core while the service idles. The service's CPU per task
+ *    beyond it is the service's own overhead.
  * 2. GET /api/projects/{id} (random seeded ids, the get-by-id scenario)
  *    CPU per request, idle and with 4 logo tasks RUNNING throughout beside
  *    it (dev image API answering after BENCH_TASK_LATENCY_MS, tasks
@@ -63,6 +73,8 @@ const SUBMIT_PARALLEL = 8;
 const IN_FLIGHT = 2 * CONCURRENCY;
 const TYPES: BenchTaskType[] = ['logo', 'marketing-copy'];
 const CPU_TARGET_RATIO = 1.1;
+/** Jobs the pg-boss reference runs before its measured batch. */
+const REFERENCE_WARMUP_JOBS = 40;
 
 const run = startBenchRun('workspace-bench-tasks-');
 const log = (text: string) => console.log(text);
@@ -87,6 +99,16 @@ interface ThroughputSample {
   runP99Ms: number;
 }
 
+/** One batch of bench/ref-pg-boss.ts (see there). */
+interface ReferenceSample {
+  jobs: number;
+  spanMs: number;
+  jobsPerSecond: number;
+  submitSpanMs: number;
+  cpuUsPerJob: number;
+  waitP50Ms: number;
+}
+
 interface GetCpuRound {
   order: 'idle-first' | 'tasks-first';
   idle: TimedSample;
@@ -106,7 +128,23 @@ interface GetCpuRound {
 interface BackendResult {
   kind: Backend['kind'];
   throughput: ThroughputSample[];
+  /** pg-boss alone, one batch per round, run between the service's. */
+  reference: ReferenceSample[];
+  /** Per task type, medians over rounds: the service beyond pg-boss alone. */
+  overhead: Overhead[];
   getCpu: GetCpuRound[];
+}
+
+interface Overhead {
+  type: BenchTaskType;
+  serviceCpuUsPerTask: number;
+  referenceCpuUsPerJob: number;
+  /** Service minus reference, CPU µs per task. */
+  overheadCpuUsPerTask: number;
+  /** Service / reference CPU per task. */
+  cpuRatio: number;
+  serviceTasksPerSecond: number;
+  referenceJobsPerSecond: number;
 }
 
 function taskEnv(): Record<string, string> {
@@ -167,6 +205,45 @@ async function measureThroughput(
     runP50Ms: runs.p50Ms,
     runP99Ms: runs.p99Ms,
   };
+}
+
+/** One batch of pg-boss alone, its own process on the server's core. */
+async function measureReference(
+  referenceUrl: string,
+  count: number,
+): Promise<ReferenceSample> {
+  const output = await runScript(
+    SERVER_CORE,
+    join(__dirname, 'ref-pg-boss.ts'),
+    [
+      referenceUrl,
+      String(REFERENCE_WARMUP_JOBS),
+      String(count),
+      String(SUBMIT_PARALLEL),
+      String(PROJECTS),
+    ],
+    { ...process.env, ...taskEnv() },
+  );
+  return JSON.parse(output.trim().split('\n').pop() ?? '') as ReferenceSample;
+}
+
+function overheads(result: BackendResult): Overhead[] {
+  return TYPES.map((type) => {
+    const samples = result.throughput.filter((s) => s.type === type);
+    const service = median(samples.map((s) => s.serverCpuUsPerTask));
+    const reference = median(result.reference.map((s) => s.cpuUsPerJob));
+    return {
+      type,
+      serviceCpuUsPerTask: service,
+      referenceCpuUsPerJob: reference,
+      overheadCpuUsPerTask: service - reference,
+      cpuRatio: service / reference,
+      serviceTasksPerSecond: median(samples.map((s) => s.tasksPerSecond)),
+      referenceJobsPerSecond: median(
+        result.reference.map((s) => s.jobsPerSecond),
+      ),
+    };
+  });
 }
 
 async function measureGetCpu(
@@ -246,6 +323,7 @@ async function benchBackend(
   backend: Backend,
   load: LoadGenerator,
   upstreams: { instant: string; slow: string; text: string },
+  referenceUrl: string | undefined,
 ): Promise<BackendResult> {
   const tag = `[${backend.kind}]`;
   const started = Date.now();
@@ -265,6 +343,8 @@ async function benchBackend(
   const result: BackendResult = {
     kind: backend.kind,
     throughput: [],
+    reference: [],
+    overhead: [],
     getCpu: [],
   };
   try {
@@ -299,6 +379,14 @@ async function benchBackend(
             `${tag} [round ${round}/${settings.rounds}] ${type}: ${sample.succeeded}/${sample.tasks} succeeded, ` +
               `${fmt(sample.tasksPerSecond, 1)} tasks/s over ${fmt(sample.spanMs)} ms (submitted in ${fmt(sample.submitSpanMs)} ms), ` +
               `${fmt(sample.serverCpuUsPerTask)} µs server CPU/task, wait p50 ${fmt(sample.waitP50Ms)} ms, run p50 ${fmt(sample.runP50Ms)} ms`,
+          );
+        }
+        if (referenceUrl) {
+          const ref = await measureReference(referenceUrl, TASKS);
+          result.reference.push(ref);
+          log(
+            `${tag} [round ${round}/${settings.rounds}] pg-boss alone: ${fmt(ref.jobsPerSecond, 1)} jobs/s over ` +
+              `${fmt(ref.spanMs)} ms (sent in ${fmt(ref.submitSpanMs)} ms), ${fmt(ref.cpuUsPerJob)} µs CPU/job, wait p50 ${fmt(ref.waitP50Ms)} ms`,
           );
         }
       }
@@ -345,6 +433,7 @@ async function benchBackend(
   } finally {
     await probe.close();
   }
+  if (result.reference.length > 0) result.overhead = overheads(result);
   return result;
 }
 
@@ -369,6 +458,27 @@ function table(results: BackendResult[]): string {
           0,
         )} |`,
       );
+    }
+    if (r.reference.length > 0) {
+      lines.push(
+        `| ${r.kind} | pg-boss alone jobs/s (${TASKS} jobs, no-op handler) | ${spreadOf(
+          r.reference.map((s) => s.jobsPerSecond),
+          1,
+        )} |`,
+        `| ${r.kind} | pg-boss alone CPU µs per job | ${spreadOf(
+          r.reference.map((s) => s.cpuUsPerJob),
+          0,
+        )} |`,
+      );
+      for (const o of r.overhead) {
+        lines.push(
+          `| ${r.kind} | ${o.type} overhead CPU µs per task (service − pg-boss alone, medians) | ` +
+            `${fmt(o.overheadCpuUsPerTask)} (${fmt(o.cpuRatio, 1)}× pg-boss alone's CPU; tasks/s ${fmt(
+              o.serviceTasksPerSecond / o.referenceJobsPerSecond,
+              2,
+            )}× its jobs/s) |`,
+        );
+      }
     }
     const idle = r.getCpu.map((s) => s.idle.cpuUsPerRequest);
     const busy = r.getCpu.map((s) => s.withTasks.cpuUsPerRequest);
@@ -398,8 +508,15 @@ async function main(): Promise<void> {
   const slow = await startDevImageApi(SLOW_LATENCY_MS);
   const text = await startDevTextApi(0);
   run.backends.push(await sqliteBackend(run.workDir));
+  let referenceUrl: string | undefined;
   if (settings.postgresUrl) {
-    run.backends.push(postgresBackend(settings.postgresUrl, run.workDir));
+    const postgres: PostgresBackend = postgresBackend(
+      settings.postgresUrl,
+      run.workDir,
+    );
+    run.backends.push(postgres);
+    // pg-boss alone's own database, kept for the whole run.
+    referenceUrl = await postgres.empty('pgboss_ref');
   }
   const load = await LoadGenerator.start();
   const results: BackendResult[] = [];
@@ -438,6 +555,7 @@ async function main(): Promise<void> {
             tasksAloneS: ALONE_S,
             inFlight: IN_FLIGHT,
             submitParallel: SUBMIT_PARALLEL,
+            referenceWarmupJobs: REFERENCE_WARMUP_JOBS,
           },
           results,
         },
@@ -447,11 +565,16 @@ async function main(): Promise<void> {
     );
   for (const backend of run.backends) {
     results.push(
-      await benchBackend(backend, load, {
-        instant: instant.url,
-        slow: slow.url,
-        text: text.url,
-      }),
+      await benchBackend(
+        backend,
+        load,
+        {
+          instant: instant.url,
+          slow: slow.url,
+          text: text.url,
+        },
+        referenceUrl,
+      ),
     );
     write();
     log(table(results.slice(-1)));
