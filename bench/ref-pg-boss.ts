@@ -10,7 +10,7 @@ import {
   type TaskJob,
 } from '../src/tasks/engine/pg-boss-settings';
 import { tasksConfig } from '../src/tasks/tasks.config';
-import { cpuTimeUs } from './proc-stats';
+import { cpuSpent, cpuTimeUs, cpuTimesByName } from './proc-stats';
 
 /**
  * Reference, "pg-boss alone": the service's pg-boss (same constructor,
@@ -41,6 +41,11 @@ interface Batch {
    * the last job completed, per job.
    */
   cpuUsPerJob: number;
+  /**
+   * Every PostgreSQL process's CPU over the same window, per job (read
+   * outside this process's own window; noisy on a shared machine).
+   */
+  postgresCpuUsPerJob: number;
   /** send() called → handler called. */
   waitP50Ms: number;
 }
@@ -97,6 +102,7 @@ async function batch(count: number): Promise<Batch> {
   expected = count;
   const done = new Promise<void>((resolve) => (allHandled = resolve));
   const backlog = new Map<number, number>();
+  const postgresBefore = cpuTimesByName('postgres');
   const cpuBefore = cpuTimeUs(process.pid);
   const first = Date.now();
   let lastSent = first;
@@ -126,6 +132,7 @@ async function batch(count: number): Promise<Batch> {
     await new Promise((resolve) => setTimeout(resolve, 10));
   }
   const cpuUs = cpuTimeUs(process.pid) - cpuBefore;
+  const postgresCpuUs = cpuSpent(postgresBefore, cpuTimesByName('postgres'));
   const spanMs = lastEnded - first;
   return {
     jobs: count,
@@ -133,6 +140,7 @@ async function batch(count: number): Promise<Batch> {
     jobsPerSecond: count / (spanMs / 1000),
     submitSpanMs: lastSent - first,
     cpuUsPerJob: cpuUs / count,
+    postgresCpuUsPerJob: postgresCpuUs / count,
     waitP50Ms: p50(
       [...startedAt].map(([id, at]) => at - (sentAt.get(id) ?? NaN)),
     ),

@@ -11,7 +11,7 @@ import {
 import { startDevImageApi, startDevTextApi } from './dev-apis';
 import { LoadGenerator } from './load-client';
 import { measureTimed, type TimedSample } from './measure';
-import { cpuTimeUs } from './proc-stats';
+import { cpuSpent, cpuTimeUs, cpuTimesByName } from './proc-stats';
 import { hasTaskset, pinSelf, runScript, sleep } from './processes';
 import { startService, type Service } from './service';
 import {
@@ -97,6 +97,17 @@ interface ThroughputSample {
   /** startedAt → finishedAt. */
   runP50Ms: number;
   runP99Ms: number;
+  /**
+   * Time the workers spent running tasks over what CONCURRENCY workers had
+   * from the first start to the last finish: under 1, a worker sat idle
+   * while tasks waited (fetch cadence, or tasks not yet submitted).
+   */
+  workersBusy: number;
+  /**
+   * CPU of every PostgreSQL process (server and backends, whoever they
+   * serve: noisy on a shared machine) per task; undefined on SQLite.
+   */
+  postgresCpuUsPerTask?: number;
 }
 
 /** One batch of bench/ref-pg-boss.ts (see there). */
@@ -106,6 +117,7 @@ interface ReferenceSample {
   jobsPerSecond: number;
   submitSpanMs: number;
   cpuUsPerJob: number;
+  postgresCpuUsPerJob: number;
   waitP50Ms: number;
 }
 
@@ -171,14 +183,19 @@ async function measureThroughput(
   projectIds: string[],
   type: BenchTaskType,
   count: number,
+  postgres: boolean,
 ): Promise<ThroughputSample> {
   await waitUntilDrained(probe, 60_000);
+  const postgresBefore = postgres ? cpuTimesByName('postgres') : undefined;
   const cpuBefore = cpuTimeUs(service.pid);
   const ids = new Set(
     await submitMany(service.baseUrl, projectIds, type, count, SUBMIT_PARALLEL),
   );
   await waitUntilDrained(probe, 600_000);
   const cpuUs = cpuTimeUs(service.pid) - cpuBefore;
+  const postgresCpuUs = postgresBefore
+    ? cpuSpent(postgresBefore, cpuTimesByName('postgres'))
+    : undefined;
   const tasks = (await readTasks(service.baseUrl, projectIds)).filter((task) =>
     ids.has(task.id),
   );
@@ -188,9 +205,13 @@ async function measureThroughput(
   const finished = tasks.map((task) => time(task.finishedAt));
   const first = Math.min(...created);
   const spanMs = Math.max(...finished) - first;
-  const runs = summarize(
-    tasks.map((task) => time(task.finishedAt) - time(task.startedAt)),
+  const runTimes = tasks.map(
+    (task) => time(task.finishedAt) - time(task.startedAt),
   );
+  const runs = summarize(runTimes);
+  const workSpanMs =
+    Math.max(...finished) -
+    Math.min(...tasks.map((task) => time(task.startedAt)));
   return {
     type,
     tasks: tasks.length,
@@ -204,6 +225,10 @@ async function measureThroughput(
     ).p50Ms,
     runP50Ms: runs.p50Ms,
     runP99Ms: runs.p99Ms,
+    workersBusy:
+      runTimes.reduce((sum, ms) => sum + ms, 0) / (CONCURRENCY * workSpanMs),
+    postgresCpuUsPerTask:
+      postgresCpuUs === undefined ? undefined : postgresCpuUs / tasks.length,
   };
 }
 
@@ -363,7 +388,14 @@ async function benchBackend(
     try {
       // Warm-up: code paths compiled, pools and upstream connections open.
       for (const type of TYPES) {
-        await measureThroughput(fast, probe, projectIds, type, 40);
+        await measureThroughput(
+          fast,
+          probe,
+          projectIds,
+          type,
+          40,
+          backend.kind === 'postgres',
+        );
       }
       for (let round = 1; round <= settings.rounds; round += 1) {
         for (const type of TYPES) {
@@ -373,12 +405,17 @@ async function benchBackend(
             projectIds,
             type,
             TASKS,
+            backend.kind === 'postgres',
           );
           result.throughput.push(sample);
           log(
             `${tag} [round ${round}/${settings.rounds}] ${type}: ${sample.succeeded}/${sample.tasks} succeeded, ` +
               `${fmt(sample.tasksPerSecond, 1)} tasks/s over ${fmt(sample.spanMs)} ms (submitted in ${fmt(sample.submitSpanMs)} ms), ` +
-              `${fmt(sample.serverCpuUsPerTask)} µs server CPU/task, wait p50 ${fmt(sample.waitP50Ms)} ms, run p50 ${fmt(sample.runP50Ms)} ms`,
+              `${fmt(sample.serverCpuUsPerTask)} µs server CPU/task, wait p50 ${fmt(sample.waitP50Ms)} ms, run p50 ${fmt(sample.runP50Ms)} ms, ` +
+              `workers busy ${fmt(sample.workersBusy * 100)}%` +
+              (sample.postgresCpuUsPerTask === undefined
+                ? ''
+                : `, ${fmt(sample.postgresCpuUsPerTask)} µs PostgreSQL CPU/task`),
           );
         }
         if (referenceUrl) {
@@ -386,7 +423,8 @@ async function benchBackend(
           result.reference.push(ref);
           log(
             `${tag} [round ${round}/${settings.rounds}] pg-boss alone: ${fmt(ref.jobsPerSecond, 1)} jobs/s over ` +
-              `${fmt(ref.spanMs)} ms (sent in ${fmt(ref.submitSpanMs)} ms), ${fmt(ref.cpuUsPerJob)} µs CPU/job, wait p50 ${fmt(ref.waitP50Ms)} ms`,
+              `${fmt(ref.spanMs)} ms (sent in ${fmt(ref.submitSpanMs)} ms), ${fmt(ref.cpuUsPerJob)} µs CPU/job, ` +
+              `${fmt(ref.postgresCpuUsPerJob)} µs PostgreSQL CPU/job, wait p50 ${fmt(ref.waitP50Ms)} ms`,
           );
         }
       }
@@ -458,6 +496,14 @@ function table(results: BackendResult[]): string {
           0,
         )} |`,
       );
+      if (r.kind === 'postgres') {
+        lines.push(
+          `| ${r.kind} | ${type} PostgreSQL CPU µs per task | ${spreadOf(
+            samples.map((s) => s.postgresCpuUsPerTask ?? NaN),
+            0,
+          )} |`,
+        );
+      }
     }
     if (r.reference.length > 0) {
       lines.push(
@@ -467,6 +513,10 @@ function table(results: BackendResult[]): string {
         )} |`,
         `| ${r.kind} | pg-boss alone CPU µs per job | ${spreadOf(
           r.reference.map((s) => s.cpuUsPerJob),
+          0,
+        )} |`,
+        `| ${r.kind} | pg-boss alone PostgreSQL CPU µs per job | ${spreadOf(
+          r.reference.map((s) => s.postgresCpuUsPerJob),
           0,
         )} |`,
       );
