@@ -11,6 +11,7 @@ import {
   workOptions,
   type TaskJob,
 } from './pg-boss-settings';
+import { wakeBusyWorkers } from './pg-boss-wake';
 import { TaskEngine, type TaskHandler } from './task-engine';
 
 /** How long stop() gives the handlers it aborted. */
@@ -76,23 +77,34 @@ export class PgBossTaskEngine extends TaskEngine {
 
   async startWorkers(handler: TaskHandler, concurrency: number): Promise<void> {
     await this.start();
-    await this.boss.work<TaskJob>(
+    // Known once work() returns; a job done before then wakes nobody.
+    const workers: { workId?: string } = {};
+    workers.workId = await this.boss.work<TaskJob>(
       QUEUE,
       workOptions(concurrency),
       async ([job]: Job<TaskJob>[]) => {
-        const { taskId, priority } = job.data;
-        const outcome = await handler({
-          taskId,
-          signal: AbortSignal.any([job.signal, this.stopping.signal]),
-        });
-        if (outcome.kind === 'retry') {
-          await this.boss.send(QUEUE, { taskId, priority } satisfies TaskJob, {
-            startAfter: Math.ceil(outcome.delayMs / 1000),
-            priority: priority ?? 0,
-          });
+        try {
+          await this.handle(handler, job);
+        } finally {
+          // The queue may hold more: fetch again at once (see wakeBusyWorkers).
+          if (workers.workId) wakeBusyWorkers(this.boss, workers.workId);
         }
       },
     );
+  }
+
+  private async handle(handler: TaskHandler, job: Job<TaskJob>) {
+    const { taskId, priority } = job.data;
+    const outcome = await handler({
+      taskId,
+      signal: AbortSignal.any([job.signal, this.stopping.signal]),
+    });
+    if (outcome.kind === 'retry') {
+      await this.boss.send(QUEUE, { taskId, priority } satisfies TaskJob, {
+        startAfter: Math.ceil(outcome.delayMs / 1000),
+        priority: priority ?? 0,
+      });
+    }
   }
 
   /** The task's first job, if it has not started: a later one just finds it cancelled. */
