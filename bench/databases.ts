@@ -110,25 +110,35 @@ async function adminQuery(adminUrl: string, sql: string): Promise<void> {
   }
 }
 
+/** A PostgreSQL backend can also make an empty database (no migrations). */
+export interface PostgresBackend extends Backend {
+  /** A new, empty database under its name; dropped with the others. */
+  empty(name: string): Promise<string>;
+}
+
 export function postgresBackend(
   adminUrl: string,
   workDir: string,
   migrator: Migrator = {},
-): Backend {
+): PostgresBackend {
   const prefix = `workspace_bench_${randomBytes(4).toString('hex')}`;
   const created: string[] = [];
+  const empty = async (name: string) => {
+    const database = `${prefix}_${name.replace(/[^a-z0-9_]/gi, '_')}`;
+    await adminQuery(adminUrl, `CREATE DATABASE "${database}"`);
+    created.push(database);
+    const url = new URL(adminUrl);
+    url.pathname = `/${database}`;
+    return url.toString();
+  };
   return {
     kind: 'postgres',
+    empty,
     async seeded(name, data) {
-      const database = `${prefix}_${name.replace(/[^a-z0-9_]/gi, '_')}`;
-      await adminQuery(adminUrl, `CREATE DATABASE "${database}"`);
-      created.push(database);
-      const url = new URL(adminUrl);
-      url.pathname = `/${database}`;
-      await migrate(url.toString(), workDir, migrator);
-      const ids =
-        data.projects > 0 ? await seedPostgres(url.toString(), data) : [];
-      return { url: url.toString(), ids };
+      const url = await empty(name);
+      await migrate(url, workDir, migrator);
+      const ids = data.projects > 0 ? await seedPostgres(url, data) : [];
+      return { url, ids };
     },
     async copyOf(url, suffix) {
       const source = new URL(url);

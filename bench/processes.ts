@@ -149,8 +149,10 @@ export function runScript(
   core: number,
   script: string,
   args: string[],
+  env?: NodeJS.ProcessEnv,
 ): Promise<string> {
   const child = spawnPinned(core, process.execPath, tsNodeArgs(script, args), {
+    env,
     // ts-node finds the repository's tsconfig.json from here.
     cwd: REPO_ROOT,
     stdio: ['ignore', 'pipe', 'inherit'],

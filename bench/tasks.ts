@@ -2,12 +2,17 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus, release } from 'node:os';
 import { join } from 'node:path';
 import { codeVersionOf, startBenchRun } from './bench-run';
-import { postgresBackend, sqliteBackend, type Backend } from './databases';
+import {
+  postgresBackend,
+  sqliteBackend,
+  type Backend,
+  type PostgresBackend,
+} from './databases';
 import { startDevImageApi, startDevTextApi } from './dev-apis';
 import { LoadGenerator } from './load-client';
 import { measureTimed, type TimedSample } from './measure';
-import { cpuTimeUs } from './proc-stats';
-import { hasTaskset, pinSelf, sleep } from './processes';
+import { cpuSpent, cpuTimeUs, cpuTimesByName } from './proc-stats';
+import { hasTaskset, pinSelf, runScript, sleep } from './processes';
 import { startService, type Service } from './service';
 import {
   ID_SAMPLE_SIZE,
@@ -39,7 +44,12 @@ import {
  *    marketing copy) over BENCH_TASK_PROJECTS projects, submitted as fast
  *    as the service accepts them, against the dev image and text APIs
  *    answering at once; from the first task's createdAt to the last one's
- *    finishedAt, both the server's clock.
+ *    finishedAt, both the server's clock. Beside it, in each round, the
+ *    reference (with BENCH_POSTGRES_URL): pg-boss alone, with the
+ *    service's settings and a handler that does nothing, the same number
+ *    of jobs on a database of its own (bench/ref-pg-boss.ts), pinned to
+ *    the server's core while the service idles. The service's CPU per task
+ *    beyond it is the service's own overhead.
  * 2. GET /api/projects/{id} (random seeded ids, the get-by-id scenario)
  *    CPU per request, idle and with 4 logo tasks RUNNING throughout beside
  *    it (dev image API answering after BENCH_TASK_LATENCY_MS, tasks
@@ -48,7 +58,8 @@ import {
  */
 
 const settings = readSettings();
-const TASKS = Math.round(positive('BENCH_TASKS', 500));
+// 100: the whole run with BENCH_POSTGRES_URL stays near 6 minutes.
+const TASKS = Math.round(positive('BENCH_TASKS', 100));
 const PROJECTS = Math.round(positive('BENCH_TASK_PROJECTS', 20));
 const SLOW_LATENCY_MS = Math.round(positive('BENCH_TASK_LATENCY_MS', 2000));
 /** The tasks-alone reading; longer to profile what the tasks cost. */
@@ -63,6 +74,8 @@ const SUBMIT_PARALLEL = 8;
 const IN_FLIGHT = 2 * CONCURRENCY;
 const TYPES: BenchTaskType[] = ['logo', 'marketing-copy'];
 const CPU_TARGET_RATIO = 1.1;
+/** Jobs the pg-boss reference runs before its measured batch. */
+const REFERENCE_WARMUP_JOBS = 40;
 
 const run = startBenchRun('workspace-bench-tasks-');
 const log = (text: string) => console.log(text);
@@ -85,6 +98,28 @@ interface ThroughputSample {
   /** startedAt → finishedAt. */
   runP50Ms: number;
   runP99Ms: number;
+  /**
+   * Time the workers spent running tasks over what CONCURRENCY workers had
+   * from the first start to the last finish: under 1, a worker sat idle
+   * while tasks waited (fetch cadence, or tasks not yet submitted).
+   */
+  workersBusy: number;
+  /**
+   * CPU of every PostgreSQL process (server and backends, whoever they
+   * serve: noisy on a shared machine) per task; undefined on SQLite.
+   */
+  postgresCpuUsPerTask?: number;
+}
+
+/** One batch of bench/ref-pg-boss.ts (see there). */
+interface ReferenceSample {
+  jobs: number;
+  spanMs: number;
+  jobsPerSecond: number;
+  submitSpanMs: number;
+  cpuUsPerJob: number;
+  postgresCpuUsPerJob: number;
+  waitP50Ms: number;
 }
 
 interface GetCpuRound {
@@ -106,7 +141,23 @@ interface GetCpuRound {
 interface BackendResult {
   kind: Backend['kind'];
   throughput: ThroughputSample[];
+  /** pg-boss alone, one batch per round, run between the service's. */
+  reference: ReferenceSample[];
+  /** Per task type, medians over rounds: the service beyond pg-boss alone. */
+  overhead: Overhead[];
   getCpu: GetCpuRound[];
+}
+
+interface Overhead {
+  type: BenchTaskType;
+  serviceCpuUsPerTask: number;
+  referenceCpuUsPerJob: number;
+  /** Service minus reference, CPU µs per task. */
+  overheadCpuUsPerTask: number;
+  /** Service / reference CPU per task. */
+  cpuRatio: number;
+  serviceTasksPerSecond: number;
+  referenceJobsPerSecond: number;
 }
 
 function taskEnv(): Record<string, string> {
@@ -133,14 +184,19 @@ async function measureThroughput(
   projectIds: string[],
   type: BenchTaskType,
   count: number,
+  postgres: boolean,
 ): Promise<ThroughputSample> {
   await waitUntilDrained(probe, 60_000);
+  const postgresBefore = postgres ? cpuTimesByName('postgres') : undefined;
   const cpuBefore = cpuTimeUs(service.pid);
   const ids = new Set(
     await submitMany(service.baseUrl, projectIds, type, count, SUBMIT_PARALLEL),
   );
   await waitUntilDrained(probe, 600_000);
   const cpuUs = cpuTimeUs(service.pid) - cpuBefore;
+  const postgresCpuUs = postgresBefore
+    ? cpuSpent(postgresBefore, cpuTimesByName('postgres'))
+    : undefined;
   const tasks = (await readTasks(service.baseUrl, projectIds)).filter((task) =>
     ids.has(task.id),
   );
@@ -150,9 +206,13 @@ async function measureThroughput(
   const finished = tasks.map((task) => time(task.finishedAt));
   const first = Math.min(...created);
   const spanMs = Math.max(...finished) - first;
-  const runs = summarize(
-    tasks.map((task) => time(task.finishedAt) - time(task.startedAt)),
+  const runTimes = tasks.map(
+    (task) => time(task.finishedAt) - time(task.startedAt),
   );
+  const runs = summarize(runTimes);
+  const workSpanMs =
+    Math.max(...finished) -
+    Math.min(...tasks.map((task) => time(task.startedAt)));
   return {
     type,
     tasks: tasks.length,
@@ -166,7 +226,50 @@ async function measureThroughput(
     ).p50Ms,
     runP50Ms: runs.p50Ms,
     runP99Ms: runs.p99Ms,
+    workersBusy:
+      runTimes.reduce((sum, ms) => sum + ms, 0) / (CONCURRENCY * workSpanMs),
+    postgresCpuUsPerTask:
+      postgresCpuUs === undefined ? undefined : postgresCpuUs / tasks.length,
   };
+}
+
+/** One batch of pg-boss alone, its own process on the server's core. */
+async function measureReference(
+  referenceUrl: string,
+  count: number,
+): Promise<ReferenceSample> {
+  const output = await runScript(
+    SERVER_CORE,
+    join(__dirname, 'ref-pg-boss.ts'),
+    [
+      referenceUrl,
+      String(REFERENCE_WARMUP_JOBS),
+      String(count),
+      String(SUBMIT_PARALLEL),
+      String(PROJECTS),
+    ],
+    { ...process.env, ...taskEnv() },
+  );
+  return JSON.parse(output.trim().split('\n').pop() ?? '') as ReferenceSample;
+}
+
+function overheads(result: BackendResult): Overhead[] {
+  return TYPES.map((type) => {
+    const samples = result.throughput.filter((s) => s.type === type);
+    const service = median(samples.map((s) => s.serverCpuUsPerTask));
+    const reference = median(result.reference.map((s) => s.cpuUsPerJob));
+    return {
+      type,
+      serviceCpuUsPerTask: service,
+      referenceCpuUsPerJob: reference,
+      overheadCpuUsPerTask: service - reference,
+      cpuRatio: service / reference,
+      serviceTasksPerSecond: median(samples.map((s) => s.tasksPerSecond)),
+      referenceJobsPerSecond: median(
+        result.reference.map((s) => s.jobsPerSecond),
+      ),
+    };
+  });
 }
 
 async function measureGetCpu(
@@ -246,6 +349,7 @@ async function benchBackend(
   backend: Backend,
   load: LoadGenerator,
   upstreams: { instant: string; slow: string; text: string },
+  referenceUrl: string | undefined,
 ): Promise<BackendResult> {
   const tag = `[${backend.kind}]`;
   const started = Date.now();
@@ -265,6 +369,8 @@ async function benchBackend(
   const result: BackendResult = {
     kind: backend.kind,
     throughput: [],
+    reference: [],
+    overhead: [],
     getCpu: [],
   };
   try {
@@ -283,7 +389,14 @@ async function benchBackend(
     try {
       // Warm-up: code paths compiled, pools and upstream connections open.
       for (const type of TYPES) {
-        await measureThroughput(fast, probe, projectIds, type, 40);
+        await measureThroughput(
+          fast,
+          probe,
+          projectIds,
+          type,
+          40,
+          backend.kind === 'postgres',
+        );
       }
       for (let round = 1; round <= settings.rounds; round += 1) {
         for (const type of TYPES) {
@@ -293,12 +406,26 @@ async function benchBackend(
             projectIds,
             type,
             TASKS,
+            backend.kind === 'postgres',
           );
           result.throughput.push(sample);
           log(
             `${tag} [round ${round}/${settings.rounds}] ${type}: ${sample.succeeded}/${sample.tasks} succeeded, ` +
               `${fmt(sample.tasksPerSecond, 1)} tasks/s over ${fmt(sample.spanMs)} ms (submitted in ${fmt(sample.submitSpanMs)} ms), ` +
-              `${fmt(sample.serverCpuUsPerTask)} µs server CPU/task, wait p50 ${fmt(sample.waitP50Ms)} ms, run p50 ${fmt(sample.runP50Ms)} ms`,
+              `${fmt(sample.serverCpuUsPerTask)} µs server CPU/task, wait p50 ${fmt(sample.waitP50Ms)} ms, run p50 ${fmt(sample.runP50Ms)} ms, ` +
+              `workers busy ${fmt(sample.workersBusy * 100)}%` +
+              (sample.postgresCpuUsPerTask === undefined
+                ? ''
+                : `, ${fmt(sample.postgresCpuUsPerTask)} µs PostgreSQL CPU/task`),
+          );
+        }
+        if (referenceUrl) {
+          const ref = await measureReference(referenceUrl, TASKS);
+          result.reference.push(ref);
+          log(
+            `${tag} [round ${round}/${settings.rounds}] pg-boss alone: ${fmt(ref.jobsPerSecond, 1)} jobs/s over ` +
+              `${fmt(ref.spanMs)} ms (sent in ${fmt(ref.submitSpanMs)} ms), ${fmt(ref.cpuUsPerJob)} µs CPU/job, ` +
+              `${fmt(ref.postgresCpuUsPerJob)} µs PostgreSQL CPU/job, wait p50 ${fmt(ref.waitP50Ms)} ms`,
           );
         }
       }
@@ -345,6 +472,7 @@ async function benchBackend(
   } finally {
     await probe.close();
   }
+  if (result.reference.length > 0) result.overhead = overheads(result);
   return result;
 }
 
@@ -369,6 +497,39 @@ function table(results: BackendResult[]): string {
           0,
         )} |`,
       );
+      if (r.kind === 'postgres') {
+        lines.push(
+          `| ${r.kind} | ${type} PostgreSQL CPU µs per task | ${spreadOf(
+            samples.map((s) => s.postgresCpuUsPerTask ?? NaN),
+            0,
+          )} |`,
+        );
+      }
+    }
+    if (r.reference.length > 0) {
+      lines.push(
+        `| ${r.kind} | pg-boss alone jobs/s (${TASKS} jobs, no-op handler) | ${spreadOf(
+          r.reference.map((s) => s.jobsPerSecond),
+          1,
+        )} |`,
+        `| ${r.kind} | pg-boss alone CPU µs per job | ${spreadOf(
+          r.reference.map((s) => s.cpuUsPerJob),
+          0,
+        )} |`,
+        `| ${r.kind} | pg-boss alone PostgreSQL CPU µs per job | ${spreadOf(
+          r.reference.map((s) => s.postgresCpuUsPerJob),
+          0,
+        )} |`,
+      );
+      for (const o of r.overhead) {
+        lines.push(
+          `| ${r.kind} | ${o.type} overhead CPU µs per task (service − pg-boss alone, medians) | ` +
+            `${fmt(o.overheadCpuUsPerTask)} (${fmt(o.cpuRatio, 1)}× pg-boss alone's CPU; tasks/s ${fmt(
+              o.serviceTasksPerSecond / o.referenceJobsPerSecond,
+              2,
+            )}× its jobs/s) |`,
+        );
+      }
     }
     const idle = r.getCpu.map((s) => s.idle.cpuUsPerRequest);
     const busy = r.getCpu.map((s) => s.withTasks.cpuUsPerRequest);
@@ -398,8 +559,15 @@ async function main(): Promise<void> {
   const slow = await startDevImageApi(SLOW_LATENCY_MS);
   const text = await startDevTextApi(0);
   run.backends.push(await sqliteBackend(run.workDir));
+  let referenceUrl: string | undefined;
   if (settings.postgresUrl) {
-    run.backends.push(postgresBackend(settings.postgresUrl, run.workDir));
+    const postgres: PostgresBackend = postgresBackend(
+      settings.postgresUrl,
+      run.workDir,
+    );
+    run.backends.push(postgres);
+    // pg-boss alone's own database, kept for the whole run.
+    referenceUrl = await postgres.empty('pgboss_ref');
   }
   const load = await LoadGenerator.start();
   const results: BackendResult[] = [];
@@ -438,6 +606,7 @@ async function main(): Promise<void> {
             tasksAloneS: ALONE_S,
             inFlight: IN_FLIGHT,
             submitParallel: SUBMIT_PARALLEL,
+            referenceWarmupJobs: REFERENCE_WARMUP_JOBS,
           },
           results,
         },
@@ -447,11 +616,16 @@ async function main(): Promise<void> {
     );
   for (const backend of run.backends) {
     results.push(
-      await benchBackend(backend, load, {
-        instant: instant.url,
-        slow: slow.url,
-        text: text.url,
-      }),
+      await benchBackend(
+        backend,
+        load,
+        {
+          instant: instant.url,
+          slow: slow.url,
+          text: text.url,
+        },
+        referenceUrl,
+      ),
     );
     write();
     log(table(results.slice(-1)));

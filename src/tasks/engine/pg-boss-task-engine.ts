@@ -3,42 +3,19 @@ import { PgBoss, type Db, type Job } from 'pg-boss';
 import { managerOf, type Transaction } from '../../database/database.service';
 import type { PostgresConfig } from '../../database/database.config';
 import type { TasksConfig } from '../tasks.config';
+import {
+  PG_BOSS_QUEUE as QUEUE,
+  pgBossOptions,
+  priorityOf,
+  queueOptions,
+  workOptions,
+  type TaskJob,
+} from './pg-boss-settings';
+import { wakeBusyWorkers } from './pg-boss-wake';
 import { TaskEngine, type TaskHandler } from './task-engine';
 
-/** The one queue every task goes through. */
-const QUEUE = 'workspace-tasks';
-/** pg-boss's own tables live beside ours, in a schema of their own. */
-const SCHEMA = 'pgboss';
-/**
- * How often pg-boss looks for jobs whose worker stopped sending
- * heartbeats (and its other supervision): with TASK_LEASE_S=10, a dead
- * worker's task is given to another within about 10 + 5 + 1 s.
- */
-const SUPERVISE_SECONDS = 5;
-/**
- * Idle workers look for jobs this often. A new task's NOTIFY wakes them
- * at once; a retried or delayed job sends none, so this bounds how long
- * it waits once due (pg-boss's own default with NOTIFY is 30 s).
- */
-const POLLING_SECONDS = 2;
 /** How long stop() gives the handlers it aborted. */
 const STOP_TIMEOUT_MS = 10_000;
-
-interface TaskJob {
-  taskId: string;
-  /** The job's priority (see priorityOf); a retry's new job keeps it. */
-  priority?: number;
-}
-
-/**
- * pg-boss fetches by priority (higher first), then creation order. A
- * task's priority is minus its owner's backlog when it was queued: every
- * user's first task comes before any user's second, and so on — round
- * robin by user — while a lone user still has every worker. Bounded
- * below by the per-user cap, so no task waits behind more than one task
- * per other user and place in line.
- */
-const priorityOf = (backlog: number): number => -Math.max(0, backlog);
 
 /**
  * The engine for PostgreSQL, where several replicas run workers: pg-boss,
@@ -63,19 +40,7 @@ export class PgBossTaskEngine extends TaskEngine {
     private readonly config: TasksConfig,
   ) {
     super();
-    this.boss = new PgBoss({
-      connectionString: database.url,
-      ssl: database.ssl ? { rejectUnauthorized: true } : undefined,
-      connectionTimeoutMillis: database.connectTimeoutMs,
-      schema: SCHEMA,
-      max: 4,
-      application_name: 'workspace-api-tasks',
-      superviseIntervalSeconds: SUPERVISE_SECONDS,
-      monitorIntervalSeconds: SUPERVISE_SECONDS,
-      // How fresh the backlog the workers burst on is (see startWorkers).
-      queueCacheIntervalSeconds: SUPERVISE_SECONDS,
-      useListenNotify: true,
-    });
+    this.boss = new PgBoss(pgBossOptions(database));
     // Never thrown: a lost connection is logged, and pg-boss reconnects.
     this.boss.on('error', (error: Error) =>
       this.logger.warn(`pg-boss: ${error.message}`),
@@ -86,17 +51,7 @@ export class PgBossTaskEngine extends TaskEngine {
   private start(): Promise<void> {
     this.started ??= (async () => {
       await this.boss.start();
-      const options = {
-        heartbeatSeconds: this.config.leaseSeconds,
-        // Only a killed worker uses one of these (see above); the runner
-        // fails the task once its own attempts are used up.
-        retryLimit: this.config.maxAttempts + 1,
-        retryDelay: 0,
-        // A running task is bounded by its heartbeat, not by this.
-        expireInSeconds: 24 * 60 * 60,
-        deleteAfterSeconds: 24 * 60 * 60,
-        notify: true,
-      };
+      const options = queueOptions(this.config);
       if (await this.boss.getQueue(QUEUE)) {
         await this.boss.updateQueue(QUEUE, options);
       } else {
@@ -122,33 +77,34 @@ export class PgBossTaskEngine extends TaskEngine {
 
   async startWorkers(handler: TaskHandler, concurrency: number): Promise<void> {
     await this.start();
-    await this.boss.work<TaskJob>(
+    // Known once work() returns; a job done before then wakes nobody.
+    const workers: { workId?: string } = {};
+    workers.workId = await this.boss.work<TaskJob>(
       QUEUE,
-      {
-        batchSize: 1,
-        localConcurrency: concurrency,
-        pollingIntervalSeconds: POLLING_SECONDS,
-        notifyPollingIntervalSeconds: POLLING_SECONDS,
-        // With a backlog (pg-boss's queue stats, refreshed every
-        // SUPERVISE_SECONDS), a worker that finished fetches the next job
-        // at once instead of waiting out its poll: 4 workers polling every
-        // 2 s otherwise ran about 2 tasks a second whatever the upstream.
-        burstWhenReadyExceeds: 1,
-      },
+      workOptions(concurrency),
       async ([job]: Job<TaskJob>[]) => {
-        const { taskId, priority } = job.data;
-        const outcome = await handler({
-          taskId,
-          signal: AbortSignal.any([job.signal, this.stopping.signal]),
-        });
-        if (outcome.kind === 'retry') {
-          await this.boss.send(QUEUE, { taskId, priority } satisfies TaskJob, {
-            startAfter: Math.ceil(outcome.delayMs / 1000),
-            priority: priority ?? 0,
-          });
+        try {
+          await this.handle(handler, job);
+        } finally {
+          // The queue may hold more: fetch again at once (see wakeBusyWorkers).
+          if (workers.workId) wakeBusyWorkers(this.boss, workers.workId);
         }
       },
     );
+  }
+
+  private async handle(handler: TaskHandler, job: Job<TaskJob>) {
+    const { taskId, priority } = job.data;
+    const outcome = await handler({
+      taskId,
+      signal: AbortSignal.any([job.signal, this.stopping.signal]),
+    });
+    if (outcome.kind === 'retry') {
+      await this.boss.send(QUEUE, { taskId, priority } satisfies TaskJob, {
+        startAfter: Math.ceil(outcome.delayMs / 1000),
+        priority: priority ?? 0,
+      });
+    }
   }
 
   /** The task's first job, if it has not started: a later one just finds it cancelled. */
