@@ -20,6 +20,12 @@ export interface IdleResult {
   growthPerStreamKb: number;
   /** Server CPU to open one stream (limits, subscribe, first write). */
   openCpuUs: number;
+  /**
+   * The server died before holding them all: why (its stderr), and how
+   * many it held. Then `rssOpenMb` is the last RSS read before it died,
+   * growth is per stream held, and nothing after it is measured.
+   */
+  failure?: { reason: string; streamsHeld: number };
 }
 
 export interface RateResult {
@@ -84,7 +90,7 @@ export const replayPasses = (replay: ReplayResult) =>
   replay.elapsedMs >= replay.floorMs - 10 && replay.missing === 0;
 
 const idlePasses = (idle: IdleResult) =>
-  idle.growthPerStreamKb <= RSS_TARGET_KB_PER_STREAM;
+  !idle.failure && idle.growthPerStreamKb <= RSS_TARGET_KB_PER_STREAM;
 
 function rows(
   results: TargetResult[],
@@ -110,12 +116,25 @@ export function idleTable(results: TargetResult[]): string {
     `**${streams} idle streams**`,
     '',
     ...rows(results, [
+      [
+        `held all ${streams}`,
+        (r) =>
+          r.idle.failure
+            ? `**no**: died after ${r.idle.failure.streamsHeld} (${r.idle.failure.reason})`
+            : 'yes',
+      ],
       ['RSS before', (r) => `${fmt(r.idle.rssBeforeMb)} MB`],
-      [`with ${streams} streams`, (r) => `${fmt(r.idle.rssOpenMb)} MB`],
+      [
+        `with ${streams} streams`,
+        (r) =>
+          r.idle.failure
+            ? `— (last read ${fmt(r.idle.rssOpenMb)} MB)`
+            : `${fmt(r.idle.rssOpenMb)} MB`,
+      ],
       [
         `growth per stream (≤ ${RSS_TARGET_KB_PER_STREAM} KB)`,
         (r) =>
-          `**${fmt(r.idle.growthPerStreamKb, 1)} KB** (${fmt(r.idle.growthMb, 1)} MB) ${idlePasses(r.idle) ? 'pass' : '**FAIL**'}`,
+          `**${fmt(r.idle.growthPerStreamKb, 1)} KB** (${fmt(r.idle.growthMb, 1)} MB${r.idle.failure ? ` over ${r.idle.failure.streamsHeld} streams` : ''}) ${idlePasses(r.idle) ? 'pass' : '**FAIL**'}`,
       ],
       ['peak while opening', (r) => `${fmt(r.idle.rssPeakMb)} MB`],
       ['5 s after closing', (r) => `${fmt(r.idle.rssClosedMb)} MB`],

@@ -31,6 +31,7 @@ import { serviceEnv } from './stage';
 import {
   serviceTarget,
   startReference,
+  type ReferenceServer,
   type StreamTarget,
 } from './stream-targets';
 
@@ -94,20 +95,22 @@ const SETTLE_MS = 5_000;
 const run = startBenchRun('workspace-bench-events-');
 const log = (text: string) => console.log(text);
 
+/** Opens `count` streams, OPEN_PARALLEL at a time, into `into`. */
 async function openStreams(
   target: StreamTarget,
   count: number,
+  into: SseClient[] = [],
 ): Promise<SseClient[]> {
-  const clients: SseClient[] = [];
-  while (clients.length < count) {
-    const batch = Math.min(OPEN_PARALLEL, count - clients.length);
-    clients.push(
+  const goal = into.length + count;
+  while (into.length < goal) {
+    const batch = Math.min(OPEN_PARALLEL, goal - into.length);
+    into.push(
       ...(await Promise.all(
         Array.from({ length: batch }, () => SseClient.open(target.streamsUrl)),
       )),
     );
   }
-  return clients;
+  return into;
 }
 
 async function untilOpen(target: StreamTarget, count: number): Promise<void> {
@@ -128,8 +131,34 @@ async function idleStreams(target: StreamTarget): Promise<IdleResult> {
   const watch = watchRss(pid, 50);
   const cpuBefore = cpuTimeUs(pid);
   const started = Date.now();
-  const clients = await openStreams(target, IDLE_STREAMS);
-  await untilOpen(target, IDLE_STREAMS);
+  const clients: SseClient[] = [];
+  try {
+    await openStreams(target, IDLE_STREAMS, clients);
+    await untilOpen(target, IDLE_STREAMS);
+  } catch (error) {
+    // A dying process resets its connections a moment before it is gone.
+    for (let i = 0; i < 50 && target.failure() === undefined; i++) {
+      await sleep(100);
+    }
+    const reason = target.failure();
+    if (reason === undefined) throw error;
+    // The server died holding them: what it held, and why.
+    for (const client of clients) client.close();
+    const peak = watch.peakSoFar();
+    return {
+      streams: IDLE_STREAMS,
+      openMs: Date.now() - started,
+      rssBeforeMb: rssBefore / MB,
+      rssOpenMb: peak / MB,
+      rssPeakMb: peak / MB,
+      rssClosedMb: NaN,
+      growthMb: (peak - rssBefore) / MB,
+      growthPerStreamKb:
+        (peak - rssBefore) / 1024 / Math.max(1, clients.length),
+      openCpuUs: NaN,
+      failure: { reason, streamsHeld: clients.length },
+    };
+  }
   const openMs = Date.now() - started;
   const openCpuUs = (cpuTimeUs(pid) - cpuBefore) / IDLE_STREAMS;
   await sleep(SETTLE_MS);
@@ -374,17 +403,30 @@ async function rates(target: StreamTarget): Promise<RatePair[]> {
   return pairs;
 }
 
-/** Idle streams, then the rates: what the service and the reference both run. */
+/**
+ * Idle streams, then the rates: what the service and the reference both
+ * run. `restart`: a fresh process when the idle streams killed this one.
+ */
 async function streamsOf(
-  target: StreamTarget,
-): Promise<Pick<TargetResult, 'idle' | 'rates'>> {
+  first: StreamTarget,
+  restart: () => Promise<StreamTarget>,
+): Promise<{ idle: IdleResult; rates: RatePair[]; target: StreamTarget }> {
   // Warm-up: the stream and write paths compiled before anything is read.
-  await atRate(target, 20, 10);
-  const idle = await idleStreams(target);
-  log(
-    `[${target.label}] ${idle.streams} idle streams (opened in ${fmt(idle.openMs / 1000, 1)} s): RSS ${fmt(idle.rssBeforeMb)} -> ${fmt(idle.rssOpenMb)} MB (+${fmt(idle.growthMb, 1)} MB, ${fmt(idle.growthPerStreamKb, 1)} KB/stream; peak ${fmt(idle.rssPeakMb)} MB; ${fmt(idle.rssClosedMb)} MB after closing); ${fmt(idle.openCpuUs)} µs CPU to open one`,
-  );
-  return { idle, rates: await rates(target) };
+  await atRate(first, 20, 10);
+  const idle = await idleStreams(first);
+  const tag = `[${first.label}]`;
+  if (idle.failure) {
+    log(
+      `${tag} ${idle.streams} idle streams: FAILED after ${idle.failure.streamsHeld} streams (${fmt(idle.openMs / 1000, 1)} s): ${idle.failure.reason}; RSS ${fmt(idle.rssBeforeMb)} MB before, last read ${fmt(idle.rssPeakMb)} MB (${fmt(idle.growthPerStreamKb, 1)} KB per stream held); restarting it for the rates`,
+    );
+  } else {
+    log(
+      `${tag} ${idle.streams} idle streams (opened in ${fmt(idle.openMs / 1000, 1)} s): RSS ${fmt(idle.rssBeforeMb)} -> ${fmt(idle.rssOpenMb)} MB (+${fmt(idle.growthMb, 1)} MB, ${fmt(idle.growthPerStreamKb, 1)} KB/stream; peak ${fmt(idle.rssPeakMb)} MB; ${fmt(idle.rssClosedMb)} MB after closing); ${fmt(idle.openCpuUs)} µs CPU to open one`,
+    );
+  }
+  const target = idle.failure ? await restart() : first;
+  if (idle.failure) await atRate(target, 20, 10);
+  return { idle, rates: await rates(target), target };
 }
 
 /** An event the service sent, for the reference to repeat. */
@@ -401,41 +443,58 @@ async function benchBackend(
   backend: Backend,
 ): Promise<{ result: TargetResult; event: string }> {
   const db = await backend.seeded('events', { projects: 0, users: 0 });
-  const service = await startService({
-    name: `${backend.kind}-events`,
-    databaseUrl: db.url,
-    workDir: run.workDir,
-    env: {
-      ...serviceEnv(settings.logLevel),
-      ...SERVICE_STREAM_LIMITS,
-      EVENTS_REPLAY_RATE: String(REPLAY_RATE),
-    },
-    nodeArgs: [...POD_HEAP_FLAGS, ...settings.serverNodeArgs],
-  });
+  const services: Service[] = [];
+  const start = async () => {
+    const service = await startService({
+      name: `${backend.kind}-events-${services.length + 1}`,
+      databaseUrl: db.url,
+      workDir: run.workDir,
+      env: {
+        ...serviceEnv(settings.logLevel),
+        ...SERVICE_STREAM_LIMITS,
+        EVENTS_REPLAY_RATE: String(REPLAY_RATE),
+      },
+      nodeArgs: [...POD_HEAP_FLAGS, ...settings.serverNodeArgs],
+    });
+    services.push(service);
+    return service;
+  };
   try {
-    const target = serviceTarget(
-      backend.kind,
-      service,
-      await createProjects(service),
+    const first = await start();
+    const projectIds = await createProjects(first);
+    const targetOf = (service: Service) =>
+      serviceTarget(backend.kind, service, projectIds);
+    const event = await sampleEvent(targetOf(first));
+    const measured = await streamsOf(targetOf(first), async () =>
+      targetOf(await start()),
     );
-    const event = await sampleEvent(target);
-    const measured = await streamsOf(target);
-    const replay = await pacedReplay(service, target);
+    const service = services[services.length - 1];
+    const replay = await pacedReplay(service, measured.target);
     log(
       `[${backend.kind}] paced replay, ${replay.streams} streams x ${replay.eventsPerStream} events at ${replay.rate}/s: all delivered in ${fmt(replay.elapsedMs)} ms (floor ${fmt(replay.floorMs)} ms) ${replayPasses(replay) ? 'pass' : 'FAIL'}; ${replay.pacedEvents} events held back, ${fmt(replay.pacedSeconds, 2)} s waited (server); ${replay.missing} missing`,
     );
-    return { result: { kind: backend.kind, ...measured, replay }, event };
+    const { idle, rates: pairs } = measured;
+    return {
+      result: { kind: backend.kind, idle, rates: pairs, replay },
+      event,
+    };
   } finally {
-    await service.stop();
+    for (const service of services) await service.stop();
   }
 }
 
 async function benchReference(event: string): Promise<TargetResult> {
-  const reference = await startReference(event, settings.serverNodeArgs);
+  const servers: ReferenceServer[] = [];
+  const start = async () => {
+    const server = await startReference(event, settings.serverNodeArgs);
+    servers.push(server);
+    return server.target;
+  };
   try {
-    return { kind: 'reference', ...(await streamsOf(reference.target)) };
+    const { idle, rates: pairs } = await streamsOf(await start(), start);
+    return { kind: 'reference', idle, rates: pairs };
   } finally {
-    await reference.stop();
+    for (const server of servers) await server.stop();
   }
 }
 

@@ -87,6 +87,8 @@ export function watchRss(pid: number, intervalMs: number) {
     }
   }, intervalMs);
   return {
+    /** The highest sample so far (readable after the process is gone). */
+    peakSoFar: () => peak,
     stop(): { peak: number; last: number } {
       clearInterval(timer);
       const last = rssBytes(pid);

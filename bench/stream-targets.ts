@@ -6,7 +6,7 @@ import {
   type EventMetricsScrape,
 } from './event-metrics';
 import { POD_HEAP_FLAGS } from './pod-heap';
-import { startHelperServer, stopProcess } from './processes';
+import { hasExited, startHelperServer, stopProcess } from './processes';
 import type { Service } from './service';
 import { SERVER_CORE } from './settings';
 
@@ -22,6 +22,8 @@ export interface StreamTarget {
   /** GET here opens a stream of every event. */
   readonly streamsUrl: string;
   streamsOpen(): Promise<number>;
+  /** Why the server's process ended, when it has (else undefined). */
+  failure(): string | undefined;
   /** One write that makes one event; resolves true when it was accepted. */
   write(index: number): Promise<boolean>;
   /** Starts a window of the server's own lag figure... */
@@ -45,6 +47,16 @@ export interface ServerLag {
   bounded: boolean;
 }
 
+/** The line of a dead process's stderr that says why (V8's, or the last). */
+function failureOf(stderr: string): string {
+  const lines = stderr.split('\n').filter((line) => line.trim() !== '');
+  return (
+    lines.find((line) => line.startsWith('FATAL ERROR')) ??
+    lines.at(-1) ??
+    'exited'
+  );
+}
+
 export function serviceTarget(
   label: string,
   service: Service,
@@ -56,6 +68,8 @@ export function serviceTarget(
     streamsUrl: `${service.baseUrl}/api/events`,
     streamsOpen: async () =>
       (await scrapeEventMetrics(service.baseUrl)).streamsOpen,
+    failure: () =>
+      service.exited() ? failureOf(service.stderrTail()) : undefined,
     write: async (index) => {
       const id = projectIds[index % projectIds.length];
       try {
@@ -123,6 +137,8 @@ export async function startReference(
     pid: child.pid as number,
     streamsUrl: `${baseUrl}/events`,
     streamsOpen: async () => (await stats()).streamsOpen,
+    failure: () =>
+      hasExited(child) ? `exited (code ${child.exitCode})` : undefined,
     write: async () => {
       try {
         const response = await fetch(`${baseUrl}/publish`, {
