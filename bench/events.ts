@@ -478,6 +478,12 @@ async function benchBackend(
       result: { kind: backend.kind, idle, rates: pairs, replay },
       event,
     };
+  } catch (error) {
+    // Why a service died mid-run: its own last words, before they are deleted.
+    for (const service of services.filter((s) => s.exited())) {
+      console.error(`${service.name} ended:\n${service.stderrTail()}`);
+    }
+    throw error;
   } finally {
     for (const service of services) await service.stop();
   }
