@@ -479,7 +479,9 @@ async function benchBackend(
       event,
     };
   } catch (error) {
-    // Why a service died mid-run: its own last words, before they are deleted.
+    // Why a service died mid-run: its own last words, before they are
+    // deleted (its exit may reach this process a moment after the error).
+    await sleep(1_000);
     for (const service of services.filter((s) => s.exited())) {
       console.error(`${service.name} ended:\n${service.stderrTail()}`);
     }
