@@ -4,10 +4,17 @@ import { join } from 'node:path';
 import { codeVersionOf, startBenchRun } from './bench-run';
 import { postgresBackend, sqliteBackend, type Backend } from './databases';
 import {
-  lagBetween,
-  scrapeEventMetrics,
-  type LagWindow,
-} from './event-metrics';
+  fmt,
+  idleTable,
+  rateTable,
+  replayPasses,
+  replayTable,
+  type IdleResult,
+  type RatePair,
+  type RateResult,
+  type ReplayResult,
+  type TargetResult,
+} from './event-report';
 import { POD_HEAP_FLAGS } from './pod-heap';
 import { cpuTimeUs, MB, rssBytes, waitForIdle, watchRss } from './proc-stats';
 import { hasTaskset, pinSelf, sleep } from './processes';
@@ -21,25 +28,34 @@ import {
 } from './settings';
 import { SseClient } from './sse-client';
 import { serviceEnv } from './stage';
+import {
+  serviceTarget,
+  startReference,
+  type ReferenceServer,
+  type StreamTarget,
+} from './stream-targets';
 
 /**
  * `npm run bench:events`: what live-change streams cost one instance,
  * started as in production with the pod's heap flags, on SQLite and (with
- * BENCH_POSTGRES_URL) PostgreSQL.
+ * BENCH_POSTGRES_URL) PostgreSQL, each figure beside the same measurement
+ * of a bare node:http SSE server (ref-sse-server.ts, same core, same heap
+ * flags, frames of the same size).
  *
- * 1. Idle streams: BENCH_EVENT_IDLE_STREAMS (1,000) streams of
+ * 1. Idle streams: BENCH_EVENT_IDLE_STREAMS (10,000) streams of
  *    GET /api/events held open with nothing happening; the server's RSS
  *    (/proc) before, with them open and settled, and after they closed.
- *    Target: growth at most 64 MB.
- * 2. Events per second: BENCH_EVENT_STREAMS (100) streams of every event,
- *    and PATCHes of BENCH_EVENT_PROJECTS projects at each rate of
- *    BENCH_EVENT_RATES writes/s for BENCH_EVENT_DURATION_S seconds, each
- *    rate also without streams; the server's CPU (/proc) per write and, from
- *    the difference, per event delivered to one stream; the delivery lag
- *    inside the server (/metrics, commit -> read) and at the clients
- *    (commit -> parsed here).
- * 3. Paced replay: BENCH_EVENT_REPLAY_STREAMS (3) streams of one client
- *    resume BENCH_EVENT_REPLAY_EVENTS (1,000) events each with
+ *    Target: growth at most 64 KB per stream (64 MB per 1,000).
+ * 2. Events per second: BENCH_EVENT_STREAMS (1,000) streams of every event,
+ *    and PATCHes of BENCH_EVENT_PROJECTS projects (the reference: POSTs of
+ *    an event) at each rate of BENCH_EVENT_RATES writes/s for
+ *    BENCH_EVENT_DURATION_S seconds, each rate also without streams; the
+ *    server's CPU (/proc) per write and, from the difference, per event
+ *    delivered to one stream; the server's own delay figure (service:
+ *    commit -> feed, /metrics; reference: publish -> all written) and the
+ *    delivery lag at the clients (commit -> parsed here).
+ * 3. Paced replay (service only): BENCH_EVENT_REPLAY_STREAMS (3) streams of
+ *    one client resume BENCH_EVENT_REPLAY_EVENTS (1,000) events each with
  *    Last-Event-ID, the service at EVENTS_REPLAY_RATE =
  *    BENCH_EVENT_REPLAY_RATE (1,500); the time until every stream has them
  *    all. Target: no sooner than the rate allows past its one-second burst
@@ -47,8 +63,8 @@ import { serviceEnv } from './stage';
  */
 
 const settings = readSettings();
-const IDLE_STREAMS = Math.round(positive('BENCH_EVENT_IDLE_STREAMS', 1_000));
-const STREAMS = Math.round(positive('BENCH_EVENT_STREAMS', 100));
+const IDLE_STREAMS = Math.round(positive('BENCH_EVENT_IDLE_STREAMS', 10_000));
+const STREAMS = Math.round(positive('BENCH_EVENT_STREAMS', 1_000));
 const DURATION_S = positive('BENCH_EVENT_DURATION_S', 10);
 const PROJECTS = Math.round(positive('BENCH_EVENT_PROJECTS', 20));
 const RATES = (process.env.BENCH_EVENT_RATES ?? '10,100')
@@ -60,124 +76,102 @@ const REPLAY_EVENTS = Math.round(positive('BENCH_EVENT_REPLAY_EVENTS', 1_000));
 const REPLAY_RATE = Math.round(positive('BENCH_EVENT_REPLAY_RATE', 1_500));
 /** The owner of the replayed project: its streams are one client's. */
 const REPLAY_USER = 'bench-replay';
-const RSS_TARGET_MB = 64;
-/** Streams opened at once while building up the idle thousand. */
-const OPEN_PARALLEL = 50;
+/** Streams opened at once (one batch) while building up the idle streams. */
+const OPEN_PARALLEL = Math.round(positive('BENCH_EVENT_OPEN_PARALLEL', 100));
+/**
+ * What the service must allow for the bench's streams, all from 127.0.0.1
+ * (one client key, one address, one network): its per-client and unscoped
+ * caps at their maximum, and the instance's above the most held at once.
+ */
+const SERVICE_STREAM_LIMITS = {
+  EVENTS_CLIENT_LIMIT: '10000',
+  EVENTS_UNSCOPED_ADDRESS_LIMIT: '10000',
+  EVENTS_UNSCOPED_NETWORK_LIMIT: '1000000',
+  EVENTS_INSTANCE_LIMIT: String(Math.max(IDLE_STREAMS, STREAMS) + 100),
+};
 /** Time for the server to settle (collect garbage) before RSS is read. */
 const SETTLE_MS = 5_000;
 
 const run = startBenchRun('workspace-bench-events-');
 const log = (text: string) => console.log(text);
-const fmt = (value: number, digits = 0) =>
-  Number.isFinite(value) ? value.toFixed(digits) : '—';
 
-interface IdleResult {
-  streams: number;
-  rssBeforeMb: number;
-  rssOpenMb: number;
-  rssPeakMb: number;
-  rssClosedMb: number;
-  growthMb: number;
-  growthPerStreamKb: number;
-  /** Server CPU to open one stream (limits, subscribe, first write). */
-  openCpuUs: number;
-}
-
-interface RateResult {
-  rate: number;
-  streams: number;
-  writes: number;
-  failedWrites: number;
-  /** Events each stream received (all of them, or the run says so). */
-  eventsPerStream: number;
-  missing: number;
-  serverCpuMs: number;
-  cpuUsPerWrite: number;
-  serverLag: LagWindow;
-  clientLagP50Ms: number;
-  clientLagP99Ms: number;
-  clientLagMaxMs: number;
-}
-
-interface RatePair {
-  rate: number;
-  withoutStreams: RateResult;
-  withStreams: RateResult;
-  /** (CPU with streams - without) / events delivered to streams. */
-  cpuUsPerDeliveredEvent: number;
-}
-
-interface ReplayResult {
-  streams: number;
-  eventsPerStream: number;
-  rate: number;
-  /** Open -> every stream has every event, ms. */
-  elapsedMs: number;
-  /** The soonest the rate allows past its burst, ms. */
-  floorMs: number;
-  /** Events fewer than expected, over all streams. */
-  missing: number;
-  /** From /metrics: events held back, and the waits the server counted. */
-  pacedEvents: number;
-  pacedSeconds: number;
-}
-
-interface BackendResult {
-  kind: Backend['kind'];
-  idle: IdleResult;
-  rates: RatePair[];
-  replay: ReplayResult;
-}
-
-function eventsUrl(service: Service): string {
-  return `${service.baseUrl}/api/events`;
-}
-
+/** Opens `count` streams, OPEN_PARALLEL at a time, into `into`. */
 async function openStreams(
-  service: Service,
+  target: StreamTarget,
   count: number,
+  into: SseClient[] = [],
 ): Promise<SseClient[]> {
-  const clients: SseClient[] = [];
-  while (clients.length < count) {
-    const batch = Math.min(OPEN_PARALLEL, count - clients.length);
-    clients.push(
+  const goal = into.length + count;
+  while (into.length < goal) {
+    const batch = Math.min(OPEN_PARALLEL, goal - into.length);
+    into.push(
       ...(await Promise.all(
-        Array.from({ length: batch }, () => SseClient.open(eventsUrl(service))),
+        Array.from({ length: batch }, () => SseClient.open(target.streamsUrl)),
       )),
     );
   }
-  return clients;
+  return into;
 }
 
-async function untilOpen(service: Service, count: number): Promise<void> {
+async function untilOpen(target: StreamTarget, count: number): Promise<void> {
   const deadline = Date.now() + 30_000;
-  while ((await scrapeEventMetrics(service.baseUrl)).streamsOpen !== count) {
+  while ((await target.streamsOpen()) !== count) {
     if (Date.now() > deadline) {
-      throw new Error(`event_streams_open did not reach ${count}`);
+      throw new Error(`${target.label}: streams open did not reach ${count}`);
     }
     await sleep(100);
   }
 }
 
-async function idleStreams(service: Service): Promise<IdleResult> {
-  await waitForIdle(service.pid);
+async function idleStreams(target: StreamTarget): Promise<IdleResult> {
+  const { pid } = target;
+  await waitForIdle(pid);
   await sleep(SETTLE_MS);
-  const rssBefore = rssBytes(service.pid);
-  const watch = watchRss(service.pid, 50);
-  const cpuBefore = cpuTimeUs(service.pid);
-  const clients = await openStreams(service, IDLE_STREAMS);
-  await untilOpen(service, IDLE_STREAMS);
-  const openCpuUs = (cpuTimeUs(service.pid) - cpuBefore) / IDLE_STREAMS;
+  const rssBefore = rssBytes(pid);
+  const watch = watchRss(pid, 50);
+  const cpuBefore = cpuTimeUs(pid);
+  const started = Date.now();
+  const clients: SseClient[] = [];
+  try {
+    await openStreams(target, IDLE_STREAMS, clients);
+    await untilOpen(target, IDLE_STREAMS);
+  } catch (error) {
+    // A dying process resets its connections a moment before it is gone.
+    for (let i = 0; i < 50 && target.failure() === undefined; i++) {
+      await sleep(100);
+    }
+    const reason = target.failure();
+    if (reason === undefined) throw error;
+    // The server died holding them: what it held, and why.
+    for (const client of clients) client.close();
+    const peak = watch.peakSoFar();
+    return {
+      streams: IDLE_STREAMS,
+      openMs: Date.now() - started,
+      rssBeforeMb: rssBefore / MB,
+      rssOpenMb: peak / MB,
+      rssPeakMb: peak / MB,
+      rssClosedMb: NaN,
+      growthMb: (peak - rssBefore) / MB,
+      growthPerStreamKb:
+        (peak - rssBefore) / 1024 / Math.max(1, clients.length),
+      openCpuUs: NaN,
+      failure: { reason, streamsHeld: clients.length },
+    };
+  }
+  const openMs = Date.now() - started;
+  const openCpuUs = (cpuTimeUs(pid) - cpuBefore) / IDLE_STREAMS;
   await sleep(SETTLE_MS);
-  await waitForIdle(service.pid);
-  const rssOpen = rssBytes(service.pid);
+  await waitForIdle(pid);
+  const rssOpen = rssBytes(pid);
   const { peak } = watch.stop();
   for (const client of clients) client.close();
-  await untilOpen(service, 0);
+  await untilOpen(target, 0);
   await sleep(SETTLE_MS);
-  const rssClosed = rssBytes(service.pid);
+  const rssClosed = rssBytes(pid);
   return {
     streams: IDLE_STREAMS,
+    openMs,
     rssBeforeMb: rssBefore / MB,
     rssOpenMb: rssOpen / MB,
     rssPeakMb: peak / MB,
@@ -206,10 +200,9 @@ async function createProjects(service: Service): Promise<string[]> {
   return ids;
 }
 
-/** PATCHes at `rate` per second for DURATION_S, open loop (not waiting). */
+/** Writes at `rate` per second for DURATION_S, open loop (not waiting). */
 async function writeAt(
-  service: Service,
-  projectIds: string[],
+  target: StreamTarget,
   rate: number,
 ): Promise<{ writes: number; failed: number }> {
   const total = Math.round(rate * DURATION_S);
@@ -219,19 +212,7 @@ async function writeAt(
     const due = started + (i * 1000) / rate;
     const wait = due - Date.now();
     if (wait > 0) await sleep(wait);
-    const id = projectIds[i % projectIds.length];
-    pending.push(
-      fetch(`${service.baseUrl}/api/projects/${id}`, {
-        method: 'PATCH',
-        headers: { 'Content-Type': 'application/json' },
-        body: JSON.stringify({ name: `Events ${id.slice(-6)} ${i}` }),
-      })
-        .then(async (response) => {
-          await response.arrayBuffer();
-          return response.status === 200;
-        })
-        .catch(() => false),
-    );
+    pending.push(target.write(i));
   }
   const answers = await Promise.all(pending);
   return { writes: total, failed: answers.filter((ok) => !ok).length };
@@ -262,7 +243,10 @@ async function counter(service: Service, name: string): Promise<number> {
   return found ? Number(found[1]) : 0;
 }
 
-async function pacedReplay(service: Service): Promise<ReplayResult> {
+async function pacedReplay(
+  service: Service,
+  target: StreamTarget,
+): Promise<ReplayResult> {
   const response = await fetch(`${service.baseUrl}/api/projects`, {
     method: 'POST',
     headers: { 'Content-Type': 'application/json' },
@@ -273,7 +257,7 @@ async function pacedReplay(service: Service): Promise<ReplayResult> {
   }
   const projectId = ((await response.json()) as { project: { id: string } })
     .project.id;
-  const url = `${eventsUrl(service)}?userId=${REPLAY_USER}`;
+  const url = `${target.streamsUrl}?userId=${REPLAY_USER}`;
   // The cursor the streams resume from: the last event before the log.
   const first = await SseClient.open(url);
   await patchProject(service, projectId, 'Replayed start');
@@ -287,7 +271,7 @@ async function pacedReplay(service: Service): Promise<ReplayResult> {
       ),
     );
   }
-  await untilOpen(service, 0);
+  await untilOpen(target, 0);
   await waitForIdle(service.pid);
   const pacedEventsBefore = await counter(
     service,
@@ -310,7 +294,7 @@ async function pacedReplay(service: Service): Promise<ReplayResult> {
   const elapsedMs = Date.now() - started;
   const counts = clients.map((client) => client.ids.length);
   for (const client of clients) client.close();
-  await untilOpen(service, 0);
+  await untilOpen(target, 0);
   return {
     streams: REPLAY_STREAMS,
     eventsPerStream: REPLAY_EVENTS,
@@ -333,39 +317,45 @@ async function pacedReplay(service: Service): Promise<ReplayResult> {
   };
 }
 
-/** Paced as the rate says: not sooner than its floor (a timer may fire 10 ms early), and whole. */
-const replayPasses = (replay: ReplayResult) =>
-  replay.elapsedMs >= replay.floorMs - 10 && replay.missing === 0;
-
 function percentileOf(values: number[], p: number): number {
   if (values.length === 0) return NaN;
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))];
 }
 
+/** The largest value (Math.max(...values) overflows the stack past ~100k). */
+const maxOf = (values: number[]) =>
+  values.reduce((max, value) => (value > max ? value : max), -Infinity);
+
 async function atRate(
-  service: Service,
-  projectIds: string[],
+  target: StreamTarget,
   rate: number,
   streams: number,
 ): Promise<RateResult> {
-  const clients = await openStreams(service, streams);
-  await untilOpen(service, streams);
-  await waitForIdle(service.pid);
-  const before = await scrapeEventMetrics(service.baseUrl);
-  const cpuBefore = cpuTimeUs(service.pid);
-  const { writes, failed } = await writeAt(service, projectIds, rate);
-  const after = await scrapeEventMetrics(service.baseUrl);
-  // Each answered PATCH recorded one event: every stream gets them all.
+  const clients = await openStreams(target, streams);
+  await untilOpen(target, streams);
+  await waitForIdle(target.pid);
+  const mark = await target.lagMark();
+  const cpuBefore = cpuTimeUs(target.pid);
+  const clientCpuBefore = process.cpuUsage();
+  const started = Date.now();
+  const { writes, failed } = await writeAt(target, rate);
+  const serverLag = await target.lagSince(mark);
+  // Each answered write made one event: every stream gets them all.
   await Promise.race([
     Promise.all(clients.map((client) => client.received(writes - failed))),
     sleep(10_000),
   ]);
-  const serverCpuUs = cpuTimeUs(service.pid) - cpuBefore;
+  const serverCpuUs = cpuTimeUs(target.pid) - cpuBefore;
+  const clientCpu = process.cpuUsage(clientCpuBefore);
+  const elapsedUs = (Date.now() - started) * 1000;
+  const rss = rssBytes(target.pid);
   const counts = clients.map((client) => client.ids.length);
+  const received = counts.reduce((sum, count) => sum + count, 0);
+  const bytes = clients.reduce((sum, client) => sum + client.eventBytes, 0);
   const lags = clients.flatMap((client) => client.lagsMs);
   for (const client of clients) client.close();
-  await untilOpen(service, 0);
+  await untilOpen(target, 0);
   return {
     rate,
     streams,
@@ -376,93 +366,152 @@ async function atRate(
       (sum, count) => sum + Math.max(0, writes - failed - count),
       0,
     ),
+    frameBytes: received > 0 ? bytes / received : NaN,
     serverCpuMs: serverCpuUs / 1000,
     cpuUsPerWrite: serverCpuUs / Math.max(1, writes - failed),
-    serverLag: lagBetween(before, after),
+    serverLag,
     clientLagP50Ms: percentileOf(lags, 0.5),
     clientLagP99Ms: percentileOf(lags, 0.99),
-    clientLagMaxMs: lags.length > 0 ? Math.max(...lags) : NaN,
+    clientLagMaxMs: lags.length > 0 ? maxOf(lags) : NaN,
+    clientCpuPercent: ((clientCpu.user + clientCpu.system) / elapsedUs) * 100,
+    rssMb: rss / MB,
   };
 }
 
-async function benchBackend(backend: Backend): Promise<BackendResult> {
-  const tag = `[${backend.kind}]`;
+/** Every rate, without streams and with STREAMS of them. */
+async function rates(target: StreamTarget): Promise<RatePair[]> {
+  const tag = `[${target.label}]`;
+  const pairs: RatePair[] = [];
+  for (const rate of RATES) {
+    const withoutStreams = await atRate(target, rate, 0);
+    const withStreams = await atRate(target, rate, STREAMS);
+    const delivered = withStreams.eventsPerStream * STREAMS;
+    const pair: RatePair = {
+      rate,
+      withoutStreams,
+      withStreams,
+      cpuUsPerDeliveredEvent:
+        ((withStreams.serverCpuMs - withoutStreams.serverCpuMs) * 1000) /
+        Math.max(1, delivered),
+    };
+    pairs.push(pair);
+    const lag = withStreams.serverLag;
+    log(
+      `${tag} ${rate} writes/s x ${STREAMS} streams: ${fmt(withStreams.cpuUsPerWrite)} µs CPU per write (${fmt(withoutStreams.cpuUsPerWrite)} without streams), ${fmt(pair.cpuUsPerDeliveredEvent, 1)} µs per delivered event; server ${lag.what} mean ${fmt(lag.meanMs, 2)} ms, p99 ${lag.bounded ? '<= ' : ''}${fmt(lag.p99Ms, 2)} ms; client lag p50 ${fmt(withStreams.clientLagP50Ms)} / p99 ${fmt(withStreams.clientLagP99Ms)} / max ${fmt(withStreams.clientLagMaxMs)} ms; ${withStreams.missing} missing, ${withStreams.failedWrites} failed writes; ${fmt(withStreams.frameBytes)} B per frame; client CPU ${fmt(withStreams.clientCpuPercent)}%`,
+    );
+  }
+  return pairs;
+}
+
+/**
+ * Idle streams, then the rates: what the service and the reference both
+ * run. `restart`: a fresh process when the idle streams killed this one.
+ */
+async function streamsOf(
+  first: StreamTarget,
+  restart: () => Promise<StreamTarget>,
+): Promise<{ idle: IdleResult; rates: RatePair[]; target: StreamTarget }> {
+  // Warm-up: the stream and write paths compiled before anything is read.
+  await atRate(first, 20, 10);
+  const idle = await idleStreams(first);
+  const tag = `[${first.label}]`;
+  if (idle.failure) {
+    log(
+      `${tag} ${idle.streams} idle streams: FAILED after ${idle.failure.streamsHeld} streams (${fmt(idle.openMs / 1000, 1)} s): ${idle.failure.reason}; RSS ${fmt(idle.rssBeforeMb)} MB before, last read ${fmt(idle.rssPeakMb)} MB (${fmt(idle.growthPerStreamKb, 1)} KB per stream held); restarting it for the rates`,
+    );
+  } else {
+    log(
+      `${tag} ${idle.streams} idle streams (opened in ${fmt(idle.openMs / 1000, 1)} s): RSS ${fmt(idle.rssBeforeMb)} -> ${fmt(idle.rssOpenMb)} MB (+${fmt(idle.growthMb, 1)} MB, ${fmt(idle.growthPerStreamKb, 1)} KB/stream; peak ${fmt(idle.rssPeakMb)} MB; ${fmt(idle.rssClosedMb)} MB after closing); ${fmt(idle.openCpuUs)} µs CPU to open one`,
+    );
+  }
+  const target = idle.failure ? await restart() : first;
+  if (idle.failure) await atRate(target, 20, 10);
+  return { idle, rates: await rates(target), target };
+}
+
+/** An event the service sent, for the reference to repeat. */
+async function sampleEvent(target: StreamTarget): Promise<string> {
+  const [client] = await openStreams(target, 1);
+  await target.write(0);
+  await client.received(1);
+  client.close();
+  await untilOpen(target, 0);
+  return client.lastData as string;
+}
+
+async function benchBackend(
+  backend: Backend,
+): Promise<{ result: TargetResult; event: string }> {
   const db = await backend.seeded('events', { projects: 0, users: 0 });
-  const service = await startService({
-    name: `${backend.kind}-events`,
-    databaseUrl: db.url,
-    workDir: run.workDir,
-    env: {
-      ...serviceEnv(settings.logLevel),
-      // Every stream of the bench comes from 127.0.0.1: one client key.
-      EVENTS_CLIENT_LIMIT: '10000',
-      // ... and one address of one /24: the caps on unscoped streams
-      // without a proven caller would refuse all but the first two.
-      EVENTS_UNSCOPED_ADDRESS_LIMIT: '10000',
-      EVENTS_UNSCOPED_NETWORK_LIMIT: '10000',
-      EVENTS_REPLAY_RATE: String(REPLAY_RATE),
-    },
-    nodeArgs: [...POD_HEAP_FLAGS, ...settings.serverNodeArgs],
-  });
+  const services: Service[] = [];
+  const start = async () => {
+    const service = await startService({
+      name: `${backend.kind}-events-${services.length + 1}`,
+      databaseUrl: db.url,
+      workDir: run.workDir,
+      env: {
+        ...serviceEnv(settings.logLevel),
+        ...SERVICE_STREAM_LIMITS,
+        EVENTS_REPLAY_RATE: String(REPLAY_RATE),
+      },
+      nodeArgs: [...POD_HEAP_FLAGS, ...settings.serverNodeArgs],
+    });
+    services.push(service);
+    return service;
+  };
   try {
-    const projectIds = await createProjects(service);
-    // Warm-up: the stream and write paths compiled before anything is read.
-    await atRate(service, projectIds, 20, 10);
-    const idle = await idleStreams(service);
-    log(
-      `${tag} ${idle.streams} idle streams: RSS ${fmt(idle.rssBeforeMb)} -> ${fmt(idle.rssOpenMb)} MB (+${fmt(idle.growthMb, 1)} MB, ${fmt(idle.growthPerStreamKb, 1)} KB/stream; peak ${fmt(idle.rssPeakMb)} MB; ${fmt(idle.rssClosedMb)} MB after closing)`,
+    const first = await start();
+    const projectIds = await createProjects(first);
+    const targetOf = (service: Service) =>
+      serviceTarget(backend.kind, service, projectIds);
+    const event = await sampleEvent(targetOf(first));
+    const measured = await streamsOf(targetOf(first), async () =>
+      targetOf(await start()),
     );
-    const rates: RatePair[] = [];
-    for (const rate of RATES) {
-      const withoutStreams = await atRate(service, projectIds, rate, 0);
-      const withStreams = await atRate(service, projectIds, rate, STREAMS);
-      const delivered = withStreams.eventsPerStream * STREAMS;
-      const pair: RatePair = {
-        rate,
-        withoutStreams,
-        withStreams,
-        cpuUsPerDeliveredEvent:
-          ((withStreams.serverCpuMs - withoutStreams.serverCpuMs) * 1000) /
-          Math.max(1, delivered),
-      };
-      rates.push(pair);
-      log(
-        `${tag} ${rate} writes/s x ${STREAMS} streams: ${fmt(withStreams.cpuUsPerWrite)} µs CPU per write (${fmt(withoutStreams.cpuUsPerWrite)} without streams), ${fmt(pair.cpuUsPerDeliveredEvent, 1)} µs per delivered event; server lag mean ${fmt(withStreams.serverLag.meanMs, 1)} ms, p99 <= ${fmt(withStreams.serverLag.p99AtMostMs)} ms; client lag p50 ${fmt(withStreams.clientLagP50Ms)} / p99 ${fmt(withStreams.clientLagP99Ms)} / max ${fmt(withStreams.clientLagMaxMs)} ms; ${withStreams.missing} missing`,
-      );
+    const service = services[services.length - 1];
+    const replay = await pacedReplay(service, measured.target);
+    log(
+      `[${backend.kind}] paced replay, ${replay.streams} streams x ${replay.eventsPerStream} events at ${replay.rate}/s: all delivered in ${fmt(replay.elapsedMs)} ms (floor ${fmt(replay.floorMs)} ms) ${replayPasses(replay) ? 'pass' : 'FAIL'}; ${replay.pacedEvents} events held back, ${fmt(replay.pacedSeconds, 2)} s waited (server); ${replay.missing} missing`,
+    );
+    const { idle, rates: pairs } = measured;
+    return {
+      result: { kind: backend.kind, idle, rates: pairs, replay },
+      event,
+    };
+  } catch (error) {
+    // Why a service died mid-run: its own last words, before they are
+    // deleted (its exit may reach this process a moment after the error).
+    await sleep(1_000);
+    for (const service of services.filter((s) => s.exited())) {
+      console.error(`${service.name} ended:\n${service.stderrTail()}`);
     }
-    const replay = await pacedReplay(service);
-    log(
-      `${tag} paced replay, ${replay.streams} streams x ${replay.eventsPerStream} events at ${replay.rate}/s: all delivered in ${fmt(replay.elapsedMs)} ms (floor ${fmt(replay.floorMs)} ms) ${replayPasses(replay) ? 'pass' : 'FAIL'}; ${replay.pacedEvents} events held back, ${fmt(replay.pacedSeconds, 2)} s waited (server); ${replay.missing} missing`,
-    );
-    return { kind: backend.kind, idle, rates, replay };
+    throw error;
   } finally {
-    await service.stop();
+    for (const service of services) await service.stop();
   }
 }
 
-function table(results: BackendResult[]): string {
-  const lines = ['| database | measure | value |', '| --- | --- | --- |'];
-  for (const r of results) {
-    const idle = r.idle;
-    lines.push(
-      `| ${r.kind} | ${idle.streams} idle streams: RSS growth (≤ ${RSS_TARGET_MB} MB) | ${fmt(idle.growthMb, 1)} MB (${fmt(idle.rssBeforeMb)} → ${fmt(idle.rssOpenMb)} MB, ${fmt(idle.growthPerStreamKb, 1)} KB per stream) ${idle.growthMb <= RSS_TARGET_MB ? 'pass' : '**FAIL**'} |`,
-      `| ${r.kind} | server CPU to open a stream | ${fmt(idle.openCpuUs)} µs |`,
-    );
-    for (const pair of r.rates) {
-      const w = pair.withStreams;
-      lines.push(
-        `| ${r.kind} | ${pair.rate} writes/s, ${w.streams} streams: CPU per write | ${fmt(w.cpuUsPerWrite)} µs (${fmt(pair.withoutStreams.cpuUsPerWrite)} µs without streams) |`,
-        `| ${r.kind} | ${pair.rate} writes/s: CPU per event delivered to one stream | ${fmt(pair.cpuUsPerDeliveredEvent, 1)} µs |`,
-        `| ${r.kind} | ${pair.rate} writes/s: lag commit → feed (server, /metrics) | mean ${fmt(w.serverLag.meanMs, 1)} ms, p99 ≤ ${fmt(w.serverLag.p99AtMostMs)} ms, max ≤ ${fmt(w.serverLag.maxAtMostMs)} ms |`,
-        `| ${r.kind} | ${pair.rate} writes/s: lag commit → client | p50 ${fmt(w.clientLagP50Ms)} ms, p99 ${fmt(w.clientLagP99Ms)} ms, max ${fmt(w.clientLagMaxMs)} ms; ${w.eventsPerStream} events per stream, ${w.missing} missing, ${w.failedWrites} failed writes |`,
-      );
-    }
-    const replay = r.replay;
-    lines.push(
-      `| ${r.kind} | paced replay: ${replay.streams} streams x ${replay.eventsPerStream} events at ${replay.rate}/s, open → all delivered (≥ ${fmt(replay.floorMs)} ms) | ${fmt(replay.elapsedMs)} ms; ${replay.pacedEvents} held back, ${fmt(replay.pacedSeconds, 2)} s waited (server); ${replay.missing} missing ${replayPasses(replay) ? 'pass' : '**FAIL**'} |`,
-    );
+async function benchReference(event: string): Promise<TargetResult> {
+  const servers: ReferenceServer[] = [];
+  const start = async () => {
+    const server = await startReference(event, settings.serverNodeArgs);
+    servers.push(server);
+    return server.target;
+  };
+  try {
+    const { idle, rates: pairs } = await streamsOf(await start(), start);
+    return { kind: 'reference', idle, rates: pairs };
+  } finally {
+    for (const server of servers) await server.stop();
   }
-  return lines.join('\n');
+}
+
+function report(results: TargetResult[]): string {
+  return [
+    idleTable(results),
+    ...RATES.map((rate) => rateTable(results, rate)),
+    replayTable(results),
+  ].join('\n\n');
 }
 
 async function main(): Promise<void> {
@@ -471,13 +520,17 @@ async function main(): Promise<void> {
   const code = codeVersionOf(REPO_ROOT);
   pinSelf(LOAD_CORE);
   log(
-    `bench events: ${IDLE_STREAMS} idle streams; ${STREAMS} streams at ${RATES.join(', ')} writes/s for ${DURATION_S} s over ${PROJECTS} projects; paced replay ${REPLAY_STREAMS} x ${REPLAY_EVENTS} events at ${REPLAY_RATE}/s; temp ${run.workDir}`,
+    `bench events: ${IDLE_STREAMS} idle streams (opened ${OPEN_PARALLEL} at a time); ${STREAMS} streams at ${RATES.join(', ')} writes/s for ${DURATION_S} s over ${PROJECTS} projects; paced replay ${REPLAY_STREAMS} x ${REPLAY_EVENTS} events at ${REPLAY_RATE}/s; the service allows them with ${Object.entries(
+      SERVICE_STREAM_LIMITS,
+    )
+      .map(([name, value]) => `${name}=${value}`)
+      .join(' ')}; temp ${run.workDir}`,
   );
   run.backends.push(await sqliteBackend(run.workDir));
   if (settings.postgresUrl) {
     run.backends.push(postgresBackend(settings.postgresUrl, run.workDir));
   }
-  const results: BackendResult[] = [];
+  const results: TargetResult[] = [];
   // bench/results/ is ignored by git: a fresh clone does not have it.
   mkdirSync(RESULTS_DIR, { recursive: true });
   const file = join(
@@ -487,7 +540,7 @@ async function main(): Promise<void> {
       .replace(/:/g, '-')
       .replace(/\.\d+Z$/, 'Z')}-events.json`,
   );
-  // Written after each database kind: a run stopped later keeps what it measured.
+  // Written after each server: a run stopped later keeps what it measured.
   const write = () =>
     writeFileSync(
       file,
@@ -505,6 +558,7 @@ async function main(): Promise<void> {
           },
           settings: {
             idleStreams: IDLE_STREAMS,
+            openParallel: OPEN_PARALLEL,
             streams: STREAMS,
             durationS: DURATION_S,
             projects: PROJECTS,
@@ -514,6 +568,7 @@ async function main(): Promise<void> {
               events: REPLAY_EVENTS,
               rate: REPLAY_RATE,
             },
+            serviceLimits: SERVICE_STREAM_LIMITS,
             serverNodeArgs: [...POD_HEAP_FLAGS, ...settings.serverNodeArgs],
           },
           results,
@@ -522,11 +577,17 @@ async function main(): Promise<void> {
         2,
       )}\n`,
     );
-  for (const backend of run.backends) {
-    results.push(await benchBackend(backend));
+  // The reference right after the first database, the closest in time.
+  for (const [index, backend] of run.backends.entries()) {
+    const { result, event } = await benchBackend(backend);
+    results.push(result);
     write();
+    if (index === 0) {
+      results.push(await benchReference(event));
+      write();
+    }
   }
-  log(`\n${table(results)}\nwrote ${file}`);
+  log(`\n${report(results)}\nwrote ${file}`);
 }
 
 main()

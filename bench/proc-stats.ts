@@ -81,12 +81,16 @@ export function watchRss(pid: number, intervalMs: number) {
   let peak = rssBytes(pid);
   const timer = setInterval(() => {
     try {
-      peak = Math.max(peak, rssBytes(pid));
+      // An exited process not yet reaped has a status without VmRSS (NaN).
+      const now = rssBytes(pid);
+      if (Number.isFinite(now)) peak = Math.max(peak, now);
     } catch {
       // The process is gone; the caller will notice.
     }
   }, intervalMs);
   return {
+    /** The highest sample so far (readable after the process is gone). */
+    peakSoFar: () => peak,
     stop(): { peak: number; last: number } {
       clearInterval(timer);
       const last = rssBytes(pid);

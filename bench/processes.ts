@@ -121,8 +121,11 @@ export async function startHelperServer(
   core: number,
   script: string,
   args: string[],
+  /** Flags for its `node`, e.g. the pod's heap flags. */
+  nodeArgs: string[] = [],
 ): Promise<{ child: ChildProcess; port: number }> {
-  const child = spawnPinned(core, process.execPath, tsNodeArgs(script, args), {
+  const argv = [...nodeArgs, ...tsNodeArgs(script, args)];
+  const child = spawnPinned(core, process.execPath, argv, {
     // ts-node finds the repository's tsconfig.json from here.
     cwd: REPO_ROOT,
     stdio: ['ignore', 'pipe', 'inherit'],

@@ -48,6 +48,10 @@ export interface Service {
   readonly pid: number;
   /** Spawn to the first 200 on GET /api/projects?userId=nobody. */
   readonly coldStartMs: number;
+  /** The process has ended (it was stopped, or it failed). */
+  exited(): boolean;
+  /** The last lines it wrote to stderr (its log folder's .err.log). */
+  stderrTail(): string;
   stop(): Promise<void>;
 }
 
@@ -168,6 +172,8 @@ export async function startService(options: ServiceOptions): Promise<Service> {
     baseUrl,
     pid: child.pid ?? -1,
     coldStartMs,
+    exited: () => hasExited(child),
+    stderrTail,
     stop: () => stopProcess(child),
   };
 }

@@ -11,6 +11,10 @@ export class SseClient {
   readonly ids: number[] = [];
   /** `at` -> parsed here, ms, one per event. */
   readonly lagsMs: number[] = [];
+  /** Bytes of the events' frames, blank line included. */
+  eventBytes = 0;
+  /** The JSON of the last event received, as its `data:` line had it. */
+  lastData: string | undefined;
   private req: ClientRequest | undefined;
   private buffer = '';
   private waiters: { count: number; resolve: () => void }[] = [];
@@ -70,7 +74,9 @@ export class SseClient {
       this.buffer = this.buffer.slice(end + 2);
       const data = frame.split('\n').find((line) => line.startsWith('data: '));
       if (!data) continue; // retry:, or a keep-alive comment
-      const event = JSON.parse(data.slice(6)) as { id: string; at: string };
+      this.eventBytes += Buffer.byteLength(frame) + 2;
+      this.lastData = data.slice(6);
+      const event = JSON.parse(this.lastData) as { id: string; at: string };
       const id = Number(event.id);
       this.ids.push(id);
       this.lagsMs.push(now - Date.parse(event.at));
