@@ -11,6 +11,7 @@ import {
 } from '../src/tasks/engine/pg-boss-settings';
 import { tasksConfig } from '../src/tasks/tasks.config';
 import { cpuSpent, cpuTimeUs, cpuTimesByName } from './proc-stats';
+import type { Batch } from './ref-pg-boss-batch';
 
 /**
  * Reference, "pg-boss alone": the service's pg-boss (same constructor,
@@ -28,27 +29,6 @@ import { cpuSpent, cpuTimeUs, cpuTimesByName } from './proc-stats';
 
 const [url, warmupJobs, jobs, parallel, owners] = process.argv.slice(2);
 const config = tasksConfig();
-
-interface Batch {
-  jobs: number;
-  /** First send to the last handler's return (what finishedAt marks). */
-  spanMs: number;
-  jobsPerSecond: number;
-  /** First to last send resolved. */
-  submitSpanMs: number;
-  /**
-   * This process's CPU (/proc) from the first send until pg-boss marked
-   * the last job completed, per job.
-   */
-  cpuUsPerJob: number;
-  /**
-   * Every PostgreSQL process's CPU over the same window, per job (read
-   * outside this process's own window; noisy on a shared machine).
-   */
-  postgresCpuUsPerJob: number;
-  /** send() called → handler called. */
-  waitP50Ms: number;
-}
 
 const boss = new PgBoss(
   pgBossOptions({

@@ -9,6 +9,7 @@ import {
   type PostgresBackend,
 } from './databases';
 import { startDevImageApi, startDevTextApi } from './dev-apis';
+import type { Batch } from './ref-pg-boss-batch';
 import { LoadGenerator } from './load-client';
 import { measureTimed, type TimedSample } from './measure';
 import { cpuSpent, cpuTimeUs, cpuTimesByName } from './proc-stats';
@@ -112,15 +113,7 @@ interface ThroughputSample {
 }
 
 /** One batch of bench/ref-pg-boss.ts (see there). */
-interface ReferenceSample {
-  jobs: number;
-  spanMs: number;
-  jobsPerSecond: number;
-  submitSpanMs: number;
-  cpuUsPerJob: number;
-  postgresCpuUsPerJob: number;
-  waitP50Ms: number;
-}
+type ReferenceSample = Batch;
 
 interface GetCpuRound {
   order: 'idle-first' | 'tasks-first';
