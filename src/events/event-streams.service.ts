@@ -1,6 +1,7 @@
 import {
   Inject,
   Injectable,
+  Logger,
   type BeforeApplicationShutdown,
 } from '@nestjs/common';
 import {
@@ -20,6 +21,7 @@ import { EventMetrics } from './event-metrics';
 import { LiveStream, type CloseReason } from './live-stream';
 import { EventPresenter } from './presented-event';
 import { ReplayMeter } from './replay-meter';
+import { instanceStreamLimit } from './stream-heap-cap';
 
 /** The reconnection delay a stream advises (SSE `retry:`), in ms. */
 export const RECONNECT_MS = 2_000;
@@ -66,6 +68,8 @@ export class EventStreams implements BeforeApplicationShutdown {
   private readonly meter: ReplayMeter;
   /** Streams counted against the instance (perClient's total). */
   private admitted = 0;
+  /** EVENTS_INSTANCE_LIMIT, or fewer when the heap holds fewer streams. */
+  private readonly instanceLimit: number;
   private readonly expiries = new WeakMap<LiveStream, NodeJS.Timeout>();
   private heartbeat: NodeJS.Timeout | undefined;
   private stopping = false;
@@ -78,6 +82,12 @@ export class EventStreams implements BeforeApplicationShutdown {
     private readonly presenter: EventPresenter,
   ) {
     this.meter = new ReplayMeter(config.replayRatePerSecond);
+    this.instanceLimit = instanceStreamLimit(config.instanceLimit);
+    if (this.instanceLimit < config.instanceLimit) {
+      new Logger('Events').warn(
+        `EVENTS_INSTANCE_LIMIT=${config.instanceLimit} is more streams than this process's heap holds; at most ${this.instanceLimit} are admitted (raise --max-old-space-size for more)`,
+      );
+    }
   }
 
   /** Answers with the stream into `sink`; throws (before any byte) when refused. */
@@ -160,7 +170,7 @@ export class EventStreams implements BeforeApplicationShutdown {
     if (held >= this.config.clientLimit) {
       throw new TooManyStreamsError(this.config.clientLimit);
     }
-    if (this.admitted >= this.config.instanceLimit) {
+    if (this.admitted >= this.instanceLimit) {
       throw new StreamsFullError('full');
     }
     this.perClient.set(clientKey, held + 1);
