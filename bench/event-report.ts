@@ -21,11 +21,12 @@ export interface IdleResult {
   /** Server CPU to open one stream (limits, subscribe, first write). */
   openCpuUs: number;
   /**
-   * The server died before holding them all: why (its stderr), and how
-   * many it held. Then `rssOpenMb` is the last RSS read before it died,
-   * growth is per stream held, and nothing after it is measured.
+   * The server did not hold them all: it died (why: its stderr), or,
+   * `refused`, it answered 503 past the streams its heap holds. Then
+   * `rssOpenMb` is the last RSS read, growth is per stream held, and
+   * nothing after it is measured.
    */
-  failure?: { reason: string; streamsHeld: number };
+  failure?: { reason: string; streamsHeld: number; refused?: boolean };
 }
 
 export interface RateResult {
@@ -120,7 +121,7 @@ export function idleTable(results: TargetResult[]): string {
         `held all ${streams}`,
         (r) =>
           r.idle.failure
-            ? `**no**: died after ${r.idle.failure.streamsHeld} (${r.idle.failure.reason})`
+            ? `**no**: ${r.idle.failure.refused ? 'refused past' : 'died after'} ${r.idle.failure.streamsHeld} (${r.idle.failure.reason})`
             : 'yes',
       ],
       ['RSS before', (r) => `${fmt(r.idle.rssBeforeMb)} MB`],

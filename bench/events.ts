@@ -104,11 +104,16 @@ async function openStreams(
   const goal = into.length + count;
   while (into.length < goal) {
     const batch = Math.min(OPEN_PARALLEL, goal - into.length);
-    into.push(
-      ...(await Promise.all(
-        Array.from({ length: batch }, () => SseClient.open(target.streamsUrl)),
-      )),
+    const opened = await Promise.allSettled(
+      Array.from({ length: batch }, () => SseClient.open(target.streamsUrl)),
     );
+    // Every stream that did open is the caller's to close, even when
+    // another of the batch was refused.
+    for (const result of opened) {
+      if (result.status === 'fulfilled') into.push(result.value);
+    }
+    const refused = opened.find((result) => result.status === 'rejected');
+    if (refused) throw refused.reason;
   }
   return into;
 }
@@ -140,11 +145,26 @@ async function idleStreams(target: StreamTarget): Promise<IdleResult> {
     for (let i = 0; i < 50 && target.failure() === undefined; i++) {
       await sleep(100);
     }
-    const reason = target.failure();
+    // A live service that answers 503 refuses what its heap would not
+    // hold (src/events/stream-heap-cap.ts): what it held, then on.
+    const refused =
+      target.failure() === undefined &&
+      error instanceof Error &&
+      /answered 503/.test(error.message);
+    const reason = refused
+      ? "503 past the streams the instance's heap holds"
+      : target.failure();
     if (reason === undefined) throw error;
-    // The server died holding them: what it held, and why.
-    for (const client of clients) client.close();
+    // The server died (or refused) holding them: what it held, and why.
     const peak = watch.peakSoFar();
+    try {
+      // Its timer would keep the bench from exiting.
+      watch.stop();
+    } catch {
+      // The process is gone: the samples read so far stand.
+    }
+    for (const client of clients) client.close();
+    if (refused) await untilOpen(target, 0);
     return {
       streams: IDLE_STREAMS,
       openMs: Date.now() - started,
@@ -156,7 +176,7 @@ async function idleStreams(target: StreamTarget): Promise<IdleResult> {
       growthPerStreamKb:
         (peak - rssBefore) / 1024 / Math.max(1, clients.length),
       openCpuUs: NaN,
-      failure: { reason, streamsHeld: clients.length },
+      failure: { reason, streamsHeld: clients.length, refused },
     };
   }
   const openMs = Date.now() - started;
@@ -417,15 +437,16 @@ async function streamsOf(
   const tag = `[${first.label}]`;
   if (idle.failure) {
     log(
-      `${tag} ${idle.streams} idle streams: FAILED after ${idle.failure.streamsHeld} streams (${fmt(idle.openMs / 1000, 1)} s): ${idle.failure.reason}; RSS ${fmt(idle.rssBeforeMb)} MB before, last read ${fmt(idle.rssPeakMb)} MB (${fmt(idle.growthPerStreamKb, 1)} KB per stream held); restarting it for the rates`,
+      `${tag} ${idle.streams} idle streams: FAILED after ${idle.failure.streamsHeld} streams (${fmt(idle.openMs / 1000, 1)} s): ${idle.failure.reason}; RSS ${fmt(idle.rssBeforeMb)} MB before, last read ${fmt(idle.rssPeakMb)} MB (${fmt(idle.growthPerStreamKb, 1)} KB per stream held)${idle.failure.refused ? '' : '; restarting it for the rates'}`,
     );
   } else {
     log(
       `${tag} ${idle.streams} idle streams (opened in ${fmt(idle.openMs / 1000, 1)} s): RSS ${fmt(idle.rssBeforeMb)} -> ${fmt(idle.rssOpenMb)} MB (+${fmt(idle.growthMb, 1)} MB, ${fmt(idle.growthPerStreamKb, 1)} KB/stream; peak ${fmt(idle.rssPeakMb)} MB; ${fmt(idle.rssClosedMb)} MB after closing); ${fmt(idle.openCpuUs)} µs CPU to open one`,
     );
   }
-  const target = idle.failure ? await restart() : first;
-  if (idle.failure) await atRate(target, 20, 10);
+  const died = idle.failure !== undefined && !idle.failure.refused;
+  const target = died ? await restart() : first;
+  if (died) await atRate(target, 20, 10);
   return { idle, rates: await rates(target), target };
 }
 
