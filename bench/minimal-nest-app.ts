@@ -9,12 +9,13 @@ import {
 } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import Database from 'better-sqlite3';
+import type { AddressInfo } from 'node:net';
 
 /**
  * The reference of the first-seconds bench: the least a NestJS 12 app needs
  * to answer GET /api/projects/{id} from the service's SQLite file with the
  * same three reads (the project, its sections, its agents) on prepared
- * statements. `minimal-nest-app.ts <sqliteFile> <port>`. Its providers name
+ * statements. `minimal-nest-app.ts <sqliteFile> [port]` prints `{"port":N}`. Its providers name
  * their tokens, so it runs without decorator metadata (bundled by esbuild).
  */
 
@@ -66,7 +67,10 @@ class MinimalModule {}
 async function main() {
   const app = await NestFactory.create(MinimalModule, { logger: false });
   app.enableShutdownHooks();
-  await app.listen(Number(process.argv[3]), '127.0.0.1');
+  await app.listen(Number(process.argv[3] ?? 0), '127.0.0.1');
+  // The bench's helper-server protocol: its port on the first line.
+  const { port } = app.getHttpServer().address() as AddressInfo;
+  process.stdout.write(`${JSON.stringify({ port })}\n`);
 }
 
 void main();

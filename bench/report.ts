@@ -35,6 +35,14 @@ export interface References {
   http: TimedSample[];
   /** node:http serving the kept logo's PNG (with asset-content only). */
   httpAsset: TimedSample[];
+  /**
+   * A minimal NestJS app answering get by id with the same three SQLite
+   * reads on prepared statements (SQLite runs only): what the framework
+   * and the reads cost before anything of the service's own.
+   */
+  minimalNest: TimedSample[];
+  /** The same minimal app's constant-body route: the framework alone. */
+  minimalNestConstant: TimedSample[];
   sqliteInserts: SqliteRefSample[];
 }
 
@@ -138,6 +146,8 @@ function referenceMedians(refs: References) {
   return {
     http: timedMedian(refs.http),
     httpAsset: timedMedian(refs.httpAsset),
+    minimalNest: timedMedian(refs.minimalNest),
+    minimalNestConstant: timedMedian(refs.minimalNestConstant),
     sqliteInserts: {
       perSecond: medianOf(refs.sqliteInserts, (s) => s.perSecond),
       cpuUsPerOp: medianOf(refs.sqliteInserts, (s) => s.cpuUsPerOp),
@@ -519,6 +529,24 @@ function tableFor(
     target: '—',
     result: '—',
   });
+  if (Number.isFinite(refs.minimalNestConstant.perSecond)) {
+    rows.push({
+      label: 'ref: minimal NestJS app, constant body',
+      cells: timedCells(refs.minimalNestConstant),
+      measured: `${num(refs.minimalNestConstant.perSecond / refs.http.perSecond, 3)} × node:http (CPU/req: ${num(refs.http.cpuUsPerRequest / refs.minimalNestConstant.cpuUsPerRequest, 3)} ×)`,
+      target: '—',
+      result: '—',
+    });
+  }
+  if (Number.isFinite(refs.minimalNest.perSecond)) {
+    rows.push({
+      label: 'ref: minimal NestJS app, same three reads',
+      cells: timedCells(refs.minimalNest),
+      measured: `${num(refs.minimalNest.perSecond / refs.http.perSecond, 3)} × node:http (CPU/req: ${num(refs.http.cpuUsPerRequest / refs.minimalNest.cpuUsPerRequest, 3)} ×)`,
+      target: '—',
+      result: '—',
+    });
+  }
   if (Number.isFinite(refs.httpAsset.perSecond)) {
     rows.push({
       label: 'ref: bare node:http, same 1.5 MB PNG',

@@ -132,6 +132,16 @@ async function main(): Promise<void> {
       )
     : undefined;
 
+  // Reference 3 (SQLite): a minimal NestJS app reading the same file.
+  const sqliteStage = stages.find((stage) => stage.sqliteFile);
+  const refNest = sqliteStage
+    ? await startHelperServer(
+        SERVER_CORE,
+        join(__dirname, 'minimal-nest-app.ts'),
+        [sqliteStage.sqliteFile!],
+      )
+    : undefined;
+
   const load = await LoadGenerator.start();
   const timed = (
     baseUrl: string,
@@ -145,7 +155,13 @@ async function main(): Promise<void> {
     durationS: settings.durationS,
   });
 
-  const refs: References = { http: [], httpAsset: [], sqliteInserts: [] };
+  const refs: References = {
+    http: [],
+    httpAsset: [],
+    minimalNest: [],
+    minimalNestConstant: [],
+    sqliteInserts: [],
+  };
   const runs: BackendRun[] = stages.map((stage) => ({
     kind: stage.kind,
     scenarios: Object.fromEntries(
@@ -192,6 +208,35 @@ async function main(): Promise<void> {
         `${tag} ref node:http, ${fmt(logoPngBytes / 2 ** 20, 2)} MB PNG: ${fmt(asset.perSecond)} req/s, p50 ${fmt(asset.p50Ms, 2)} ms, ` +
           `p99 ${fmt(asset.p99Ms, 2)} ms, ${fmt(asset.cpuUsPerRequest)} µs/req, core 0 ${fmt(asset.serverCoreBusy * 100)}% busy, ` +
           `RSS ${fmt(asset.rssBytes / 2 ** 20, 1)} MB`,
+      );
+    }
+
+    if (refNest) {
+      const constant = await measureTimed(
+        load,
+        refNest.child.pid!,
+        timed(`http://127.0.0.1:${refNest.port}`, {
+          kind: 'fixed-get',
+          path: '/health/ready',
+        }),
+      );
+      refs.minimalNestConstant.push(constant);
+      log(
+        `${tag} ref minimal NestJS, constant body: ${fmt(constant.perSecond)} req/s, p50 ${fmt(constant.p50Ms, 2)} ms, ` +
+          `${fmt(constant.cpuUsPerRequest)} µs/req, core 0 ${fmt(constant.serverCoreBusy * 100)}% busy`,
+      );
+      const nest = await measureTimed(
+        load,
+        refNest.child.pid!,
+        timed(`http://127.0.0.1:${refNest.port}`, {
+          kind: 'get-by-id',
+          idsFile: sqliteStage!.idsFile,
+        }),
+      );
+      refs.minimalNest.push(nest);
+      log(
+        `${tag} ref minimal NestJS: ${fmt(nest.perSecond)} req/s, p50 ${fmt(nest.p50Ms, 2)} ms, ` +
+          `${fmt(nest.cpuUsPerRequest)} µs/req, core 0 ${fmt(nest.serverCoreBusy * 100)}% busy`,
       );
     }
 

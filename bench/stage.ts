@@ -45,6 +45,8 @@ export interface Stage {
   idsFile: string;
   /** A seeded project id, for the reference body. */
   sampleId: string;
+  /** The main data set's SQLite file (SQLite only), for the minimal app. */
+  sqliteFile?: string;
   /** The main server's projects for keep-logo and asset-content. */
   assets: AssetTargets;
   coldStart(): Promise<ColdStart>;
@@ -168,6 +170,8 @@ export async function prepareStage(
     oidc,
     idsFile,
     sampleId: mainDb.ids[0],
+    sqliteFile:
+      backend.kind === 'sqlite' ? mainDb.url.slice('file:'.length) : undefined,
     assets,
     async coldStart() {
       // In the pod's shape, and until the pod would get traffic: the

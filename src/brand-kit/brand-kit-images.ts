@@ -1,5 +1,5 @@
-import sharp from 'sharp';
 import { decode, inImageTurn } from '../assets/renditions/image-work';
+import { sharpModule } from '../assets/renditions/sharp-module';
 import { coloursOf } from '../brand/prompt-colours';
 import { encodeIco } from './ico';
 
@@ -66,7 +66,7 @@ export function makeBrandKit(
       })
       .png()
       .toBuffer();
-    const og = await sharp({
+    const og = await sharpModule()({
       create: { width: OG_WIDTH, height: OG_HEIGHT, channels: 4, background },
     })
       .composite([{ input: ogLogo, gravity: 'centre' }])

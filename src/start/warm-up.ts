@@ -1,6 +1,7 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { Agent, request } from 'node:http';
 import { performance } from 'node:perf_hooks';
+import { saveCompiledCode } from './code-cache';
 import { WARM_UP_HEADER, WARM_UP_TOKEN } from './warm-up-request';
 
 /**
@@ -95,6 +96,8 @@ export class WarmUp {
       // A failed warm-up costs speed, never readiness.
     } finally {
       agent.destroy();
+      // Before readiness: the code the warm-up compiled, for the next start.
+      saveCompiledCode();
       this.state = 'done';
     }
     const summary = {

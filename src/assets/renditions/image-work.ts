@@ -1,5 +1,6 @@
-import sharp from 'sharp';
+import type Sharp from 'sharp';
 import { MAX_DECODED_PIXELS } from '../../image-store/image-dimensions';
+import { sharpModule } from './sharp-module';
 
 /**
  * The largest input an image operation decodes: 4096×4096, the same bound
@@ -37,8 +38,8 @@ export async function inImageTurn<T>(work: () => Promise<T>): Promise<T> {
 }
 
 /** A decoder for `input`, bounded in pixels. */
-export function decode(input: Buffer): sharp.Sharp {
-  return sharp(input, { limitInputPixels: MAX_INPUT_PIXELS });
+export function decode(input: Buffer): Sharp.Sharp {
+  return sharpModule()(input, { limitInputPixels: MAX_INPUT_PIXELS });
 }
 
 /**

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
-import sharp from 'sharp';
 import { AssetRenditions } from '../../assets/renditions/asset-renditions';
 import { AssetsService } from '../../assets/assets.service';
+import { sharpModule } from '../../assets/renditions/sharp-module';
 import {
   BRAND_KIT_FILES,
   backgroundFrom,
@@ -22,7 +22,7 @@ import type { Transaction } from '../../database/database.service';
 import type { TaskKind, TaskWork } from './task-kind';
 
 /** What made a kit's files: no model, the image library. */
-const MODEL = `sharp ${sharp.versions.sharp}`;
+const model = () => `sharp ${sharpModule().versions.sharp}`;
 
 /**
  * `brand-kit`: the DESIGN agent makes, from a logo (the LOGO section's
@@ -87,7 +87,7 @@ export class BrandKitTask implements TaskKind {
         contentType: file.contentType,
         bytes: file.bytes,
         prompt: kitFilePrompt(file.name, logo.id),
-        model: MODEL,
+        model: model(),
         replaces: kitFilePromptStart(file.name),
         fileName: file.name,
       });
