@@ -25,7 +25,7 @@ export const WARM_UP_ROUNDS = 60;
  * No round starts after this long: readiness comes at most one round
  * later, whatever the machine's speed (a start-up on a busy node).
  */
-const WARM_UP_TARGET_MS = 300;
+const WARM_UP_TARGET_MS = 250;
 /** Requests in flight at once, so the connection handling warms too. */
 const IN_FLIGHT = 4;
 /** A warm-up that cannot finish must not keep the pod unready. */
