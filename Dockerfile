@@ -15,7 +15,10 @@ ARG NODE_IMAGE=node:26.12.1-trixie-slim
 
 # 1. Compile the service's TypeScript (dev dependencies; no native module is
 #    needed), then bundle it into dist/service (scripts/bundle-service.ts):
-#    the process reads three files at start instead of about 2,500. Native
+#    the process reads three files at start instead of about 2,500. It then
+#    starts the bundle twice on a scratch SQLite file and ships the V8 code
+#    cache the second start saved after its warm-up (dist/service/app.v8cache,
+#    scripts/prime-code-cache.ts): a new pod starts from it too. Native
 #    addons and the modules tracing patches stay in node_modules. The development servers (dev-servers/) are not part of the
 #    image: .dockerignore leaves them out and build:service does not compile
 #    them. On linux-x64 this install also unpacks the pinned "node" package

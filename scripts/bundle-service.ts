@@ -2,6 +2,7 @@ import { build, type Plugin } from 'esbuild';
 import { createRequire } from 'node:module';
 import { readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
+import { primeCodeCache } from './prime-code-cache';
 import { type RawSourceMap, trimSourceMap } from './source-map-trim';
 
 /**
@@ -169,8 +170,10 @@ export async function bundleService(): Promise<void> {
 }
 
 if (require.main === module) {
-  bundleService().catch((error: unknown) => {
-    console.error(error);
-    process.exit(1);
-  });
+  bundleService()
+    .then(() => primeCodeCache(BUNDLE_DIR))
+    .catch((error: unknown) => {
+      console.error(error);
+      process.exit(1);
+    });
 }

@@ -3,6 +3,7 @@ import {
   mkdtempSync,
   readdirSync,
   readFileSync,
+  renameSync,
   rmSync,
   statSync,
   writeFileSync,
@@ -112,6 +113,20 @@ describe('the bundle run from its code cache', () => {
     writeFileSync(bundle, `${readFileSync(bundle, 'utf8')}\n// changed\n`);
     expect(start().saved).toBe(true);
     expect(caches()).toHaveLength(2);
+  });
+
+  it('a start runs from the cache shipped beside the bundle and saves nothing', () => {
+    start();
+    renameSync(join(cacheDir, caches()[0]), join(dir, 'app.v8cache'));
+    expect(start()).toMatchObject({ twice: 42, saved: false });
+    expect(caches()).toEqual([]);
+  });
+
+  it("a shipped cache V8 refuses costs one save, then this machine's cache is used", () => {
+    writeFileSync(join(dir, 'app.v8cache'), Buffer.alloc(4096, 7));
+    expect(start().saved).toBe(true);
+    expect(caches()).toHaveLength(1);
+    expect(start().saved).toBe(false);
   });
 
   it('a folder that cannot be written costs the saving, never the start', () => {

@@ -27,24 +27,24 @@ const SAVE_HOOK = Symbol.for('workspace-api.saveCompiledCode');
 type SaveHook = () => void;
 
 /**
- * Loads `file` (a CommonJS bundle) as `require(file)` would, from the code
- * cache in `cacheDir` when one matches it, and leaves a hook that saves a
- * fresh one (saveCompiledCode below) when none did.
+ * Loads `file` (a CommonJS bundle) as `require(file)` would, from V8's
+ * compiled code when a cache matches it, and leaves a hook that saves a
+ * fresh one in `cacheDir` (saveCompiledCode below) when none did. Two
+ * caches are looked for: one this machine saved in `cacheDir` (written
+ * only when the shipped one was missing or V8 refused it), else the one
+ * the build shipped beside the bundle (`app.v8cache` beside `app.js`,
+ * scripts/prime-code-cache.ts).
  */
 export function requireWithCodeCache(file: string, cacheDir: string): unknown {
   const { size, mtimeMs } = statSync(file);
-  // V8 checks the cache against its version, flags and the source's
+  // V8 checks a cache against its version, flags and the source's
   // length; the size and time of the file tell one build from another.
   const cacheFile = join(
     cacheDir,
     `${basename(file, '.js')}-${size}-${Math.trunc(mtimeMs)}.v8cache`,
   );
-  let cachedData: Buffer | undefined;
-  try {
-    cachedData = readFileSync(cacheFile);
-  } catch {
-    // No cache yet: compiled from source, and saved after the warm-up.
-  }
+  const cachedData =
+    readIfThere(cacheFile) ?? readIfThere(shippedCodeCache(file));
   quietLoaderWarning();
   const script = new Script(Module.wrap(readFileSync(file, 'utf8')), {
     filename: file,
@@ -84,6 +84,19 @@ export function requireWithCodeCache(file: string, cacheDir: string): unknown {
   );
   bundle.loaded = true;
   return bundle.exports;
+}
+
+/** The cache the build ships beside a bundle: `app.js` → `app.v8cache`. */
+export function shippedCodeCache(file: string): string {
+  return join(dirname(file), `${basename(file, '.js')}.v8cache`);
+}
+
+function readIfThere(path: string): Buffer | undefined {
+  try {
+    return readFileSync(path);
+  } catch {
+    return undefined;
+  }
 }
 
 /**

@@ -8,6 +8,7 @@ import {
   readdirSync,
   renameSync,
   rmSync,
+  statSync,
 } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -252,17 +253,24 @@ describe('Dockerfile steps in a clean copy of the repository', () => {
         .find((line) => line.startsWith('CMD '));
       expect(cmd).toBe('CMD ["node", "dist/service/main.js"]');
 
+      // The build ships V8's compiled code beside the bundle.
+      expect(
+        statSync(join(app, 'dist', 'service', 'app.v8cache')).size,
+      ).toBeGreaterThan(1024 * 1024);
+
       const port = await findFreePort();
+      const machineCache = join(root, 'compile-cache');
       const child = execFile(process.execPath, ['dist/service/main.js'], {
         cwd: app,
-        // The image's environment, except the address: tests listen on
-        // loopback only.
+        // The image's environment, except the address (tests listen on
+        // loopback only) and the cache folder (the pod's /tmp).
         env: {
           PATH: process.env.PATH,
           NODE_ENV: 'production',
           HOST: '127.0.0.1',
           PORT: String(port),
           LOG_LEVEL: 'warn',
+          NODE_COMPILE_CACHE: machineCache,
         },
       });
       try {
@@ -276,6 +284,13 @@ describe('Dockerfile steps in a clean copy of the repository', () => {
             .catch(() => 0);
         }
         expect(ready).toBe(200);
+        // V8 took the shipped cache: the start saved no cache of its own.
+        const saved = existsSync(machineCache)
+          ? readdirSync(machineCache).filter((name) =>
+              name.endsWith('.v8cache'),
+            )
+          : [];
+        expect(saved).toEqual([]);
         // better-sqlite3 was built for this runtime: a write works.
         await request(base)
           .post('/api/projects')
