@@ -129,6 +129,15 @@ describe('the bundle run from its code cache', () => {
     expect(start().saved).toBe(false);
   });
 
+  it("a machine's cache V8 refuses gives way to the shipped one, and is removed", () => {
+    start();
+    const saved = caches()[0];
+    renameSync(join(cacheDir, saved), join(dir, 'app.v8cache'));
+    writeFileSync(join(cacheDir, saved), Buffer.alloc(4096, 7));
+    expect(start()).toMatchObject({ twice: 42, saved: false });
+    expect(caches()).toEqual([]);
+  });
+
   it('a folder that cannot be written costs the saving, never the start', () => {
     const blocked = join(dir, 'a-file');
     writeFileSync(blocked, '');

@@ -2,6 +2,7 @@ import {
   mkdirSync,
   readFileSync,
   renameSync,
+  rmSync,
   statSync,
   writeFileSync,
 } from 'node:fs';
@@ -43,20 +44,34 @@ export function requireWithCodeCache(file: string, cacheDir: string): unknown {
     cacheDir,
     `${basename(file, '.js')}-${size}-${Math.trunc(mtimeMs)}.v8cache`,
   );
-  const cachedData =
-    readIfThere(cacheFile) ?? readIfThere(shippedCodeCache(file));
   quietLoaderWarning();
-  const script = new Script(Module.wrap(readFileSync(file, 'utf8')), {
-    filename: file,
-    cachedData,
-    // The bundle's import() calls resolve as they would under require.
-    importModuleDynamically: constants.USE_MAIN_CONTEXT_DEFAULT_LOADER,
-  });
-  if (!cachedData || script.cachedDataRejected) {
+  const source = Module.wrap(readFileSync(file, 'utf8'));
+  const compile = (cachedData?: Buffer) =>
+    new Script(source, {
+      filename: file,
+      cachedData,
+      // The bundle's import() calls resolve as they would under require.
+      importModuleDynamically: constants.USE_MAIN_CONTEXT_DEFAULT_LOADER,
+    });
+  // This machine's cache first, then the shipped one: the first V8 takes.
+  let script: Script | undefined;
+  for (const candidate of [cacheFile, shippedCodeCache(file)]) {
+    const cachedData = readIfThere(candidate);
+    if (!cachedData) continue;
+    script = compile(cachedData);
+    if (!script.cachedDataRejected) break;
+    // Made under other flags or another Node.js: it would only be
+    // refused again at every start.
+    if (candidate === cacheFile) rmSync(candidate, { force: true });
+  }
+  const accepted = script !== undefined && !script.cachedDataRejected;
+  script ??= compile();
+  const compiled = script;
+  if (!accepted) {
     const save: SaveHook = () => {
       mkdirSync(cacheDir, { recursive: true });
       const partial = `${cacheFile}.${process.pid}.tmp`;
-      writeFileSync(partial, script.createCachedData());
+      writeFileSync(partial, compiled.createCachedData());
       // Whole or absent: another process starting meanwhile reads either.
       renameSync(partial, cacheFile);
     };
@@ -67,7 +82,7 @@ export function requireWithCodeCache(file: string, cacheDir: string): unknown {
   bundle.paths = (
     Module as unknown as { _nodeModulePaths(from: string): string[] }
   )._nodeModulePaths(dirname(file));
-  const run = script.runInThisContext() as (
+  const run = compiled.runInThisContext() as (
     exports: unknown,
     require: NodeJS.Require,
     module: Module,
