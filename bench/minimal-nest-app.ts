@@ -9,6 +9,7 @@ import {
 } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import Database from 'better-sqlite3';
+import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
 /**
@@ -69,7 +70,8 @@ async function main() {
   app.enableShutdownHooks();
   await app.listen(Number(process.argv[3] ?? 0), '127.0.0.1');
   // The bench's helper-server protocol: its port on the first line.
-  const { port } = app.getHttpServer().address() as AddressInfo;
+  const server = app.getHttpServer() as Server;
+  const { port } = server.address() as AddressInfo;
   process.stdout.write(`${JSON.stringify({ port })}\n`);
 }
 

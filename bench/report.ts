@@ -529,20 +529,17 @@ function tableFor(
     target: '—',
     result: '—',
   });
-  if (Number.isFinite(refs.minimalNestConstant.perSecond)) {
+  // The minimal NestJS app's rows, each with its ratio to bare node:http.
+  const minimalRows: Array<[string, TimedMedian]> = [
+    ['ref: minimal NestJS app, constant body', refs.minimalNestConstant],
+    ['ref: minimal NestJS app, same three reads', refs.minimalNest],
+  ];
+  for (const [label, sample] of minimalRows) {
+    if (!Number.isFinite(sample.perSecond)) continue;
     rows.push({
-      label: 'ref: minimal NestJS app, constant body',
-      cells: timedCells(refs.minimalNestConstant),
-      measured: `${num(refs.minimalNestConstant.perSecond / refs.http.perSecond, 3)} × node:http (CPU/req: ${num(refs.http.cpuUsPerRequest / refs.minimalNestConstant.cpuUsPerRequest, 3)} ×)`,
-      target: '—',
-      result: '—',
-    });
-  }
-  if (Number.isFinite(refs.minimalNest.perSecond)) {
-    rows.push({
-      label: 'ref: minimal NestJS app, same three reads',
-      cells: timedCells(refs.minimalNest),
-      measured: `${num(refs.minimalNest.perSecond / refs.http.perSecond, 3)} × node:http (CPU/req: ${num(refs.http.cpuUsPerRequest / refs.minimalNest.cpuUsPerRequest, 3)} ×)`,
+      label,
+      cells: timedCells(sample),
+      measured: `${num(sample.perSecond / refs.http.perSecond, 3)} × node:http (CPU/req: ${num(refs.http.cpuUsPerRequest / sample.cpuUsPerRequest, 3)} ×)`,
       target: '—',
       result: '—',
     });
