@@ -45,33 +45,12 @@ export function requireWithCodeCache(file: string, cacheDir: string): unknown {
     `${basename(file, '.js')}-${size}-${Math.trunc(mtimeMs)}.v8cache`,
   );
   quietLoaderWarning();
-  const source = Module.wrap(readFileSync(file, 'utf8'));
-  const compile = (cachedData?: Buffer) =>
-    new Script(source, {
-      filename: file,
-      cachedData,
-      // The bundle's import() calls resolve as they would under require.
-      importModuleDynamically: constants.USE_MAIN_CONTEXT_DEFAULT_LOADER,
-    });
-  // This machine's cache first, then the shipped one: the first V8 takes.
-  let script: Script | undefined;
-  for (const candidate of [cacheFile, shippedCodeCache(file)]) {
-    const cachedData = readIfThere(candidate);
-    if (!cachedData) continue;
-    script = compile(cachedData);
-    if (!script.cachedDataRejected) break;
-    // Made under other flags or another Node.js: it would only be
-    // refused again at every start.
-    if (candidate === cacheFile) rmSync(candidate, { force: true });
-  }
-  const accepted = script !== undefined && !script.cachedDataRejected;
-  script ??= compile();
-  const compiled = script;
-  if (!accepted) {
+  const { script, fromCache } = compileBundle(file, cacheFile);
+  if (!fromCache) {
     const save: SaveHook = () => {
       mkdirSync(cacheDir, { recursive: true });
       const partial = `${cacheFile}.${process.pid}.tmp`;
-      writeFileSync(partial, compiled.createCachedData());
+      writeFileSync(partial, script.createCachedData());
       // Whole or absent: another process starting meanwhile reads either.
       renameSync(partial, cacheFile);
     };
@@ -82,7 +61,7 @@ export function requireWithCodeCache(file: string, cacheDir: string): unknown {
   bundle.paths = (
     Module as unknown as { _nodeModulePaths(from: string): string[] }
   )._nodeModulePaths(dirname(file));
-  const run = compiled.runInThisContext() as (
+  const run = script.runInThisContext() as (
     exports: unknown,
     require: NodeJS.Require,
     module: Module,
@@ -99,6 +78,34 @@ export function requireWithCodeCache(file: string, cacheDir: string): unknown {
   );
   bundle.loaded = true;
   return bundle.exports;
+}
+
+/**
+ * The bundle compiled with the first cache V8 takes: this machine's
+ * (`cacheFile`), then the shipped one; from source when neither.
+ */
+function compileBundle(
+  file: string,
+  cacheFile: string,
+): { script: Script; fromCache: boolean } {
+  const source = Module.wrap(readFileSync(file, 'utf8'));
+  const compile = (cachedData?: Buffer) =>
+    new Script(source, {
+      filename: file,
+      cachedData,
+      // The bundle's import() calls resolve as they would under require.
+      importModuleDynamically: constants.USE_MAIN_CONTEXT_DEFAULT_LOADER,
+    });
+  for (const candidate of [cacheFile, shippedCodeCache(file)]) {
+    const cachedData = readIfThere(candidate);
+    if (!cachedData) continue;
+    const script = compile(cachedData);
+    if (!script.cachedDataRejected) return { script, fromCache: true };
+    // Made under other flags or another Node.js: it would only be
+    // refused again at every start.
+    if (candidate === cacheFile) rmSync(candidate, { force: true });
+  }
+  return { script: compile(), fromCache: false };
 }
 
 /** The cache the build ships beside a bundle: `app.js` → `app.v8cache`. */
