@@ -32,9 +32,10 @@ try {
   // Never a reason not to start.
 }
 
-// Beside the bundled launcher, the bundled service: run from the code
-// cache the previous start saved after its warm-up (code-cache.ts), unless
-// NODE_DISABLE_COMPILE_CACHE turns every cache off. The bundle step points
+// Beside the bundled launcher, the bundled service: run from V8's code
+// cache (the one the build shipped beside it, or one a start saved after
+// its warm-up: code-cache.ts), unless NODE_DISABLE_COMPILE_CACHE turns
+// every cache off. The bundle step points
 // `require('../main')` at that same bundle.
 const bundle = join(__dirname, 'app.js');
 if (existsSync(bundle) && !process.env.NODE_DISABLE_COMPILE_CACHE) {
