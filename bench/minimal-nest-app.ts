@@ -2,6 +2,7 @@ import 'reflect-metadata';
 import {
   Controller,
   Get,
+  Header,
   Inject,
   Module,
   NotFoundException,
@@ -11,16 +12,21 @@ import { NestFactory } from '@nestjs/core';
 import Database from 'better-sqlite3';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { STORED_ANSWER_READ } from './stored-answers';
 
 /**
  * The reference of the first-seconds bench: the least a NestJS 12 app needs
  * to answer GET /api/projects/{id} from the service's SQLite file with the
  * same three reads (the project, its sections, its agents) on prepared
- * statements. `minimal-nest-app.ts <sqliteFile> [port]` prints `{"port":N}`. Its providers name
- * their tokens, so it runs without decorator metadata (bundled by esbuild).
+ * statements. `minimal-nest-app.ts <sqliteFile> [port] [storedAnswersFile]`
+ * prints `{"port":N}`; with a stored-answers file (stored-answers.ts) the
+ * route instead answers each project's stored row as it is. Its providers
+ * name their tokens, so it runs without decorator metadata (bundled by
+ * esbuild).
  */
 
 const DB = 'DB';
+const STORED = 'STORED';
 
 @Controller()
 class MinimalController {
@@ -59,9 +65,41 @@ class MinimalController {
   }
 }
 
+/** One read of one row per request: the answer kept whole, per project. */
+@Controller()
+class StoredAnswerController {
+  private readonly answer: Database.Statement;
+
+  constructor(@Inject(STORED) db: Database.Database) {
+    this.answer = db.prepare(STORED_ANSWER_READ).pluck();
+  }
+
+  @Get('health/ready')
+  ready() {
+    return { status: 'ok' };
+  }
+
+  @Get('api/projects/:id')
+  @Header('Content-Type', 'application/json; charset=utf-8')
+  get(@Param('id') id: string) {
+    const body = this.answer.get(id) as string | undefined;
+    if (body === undefined) throw new NotFoundException();
+    return body;
+  }
+}
+
+const storedAnswersFile = process.argv[4];
+
 @Module({
-  controllers: [MinimalController],
-  providers: [{ provide: DB, useFactory: () => new Database(process.argv[2]) }],
+  controllers: [storedAnswersFile ? StoredAnswerController : MinimalController],
+  providers: [
+    { provide: DB, useFactory: () => new Database(process.argv[2]) },
+    {
+      provide: STORED,
+      useFactory: () =>
+        storedAnswersFile ? new Database(storedAnswersFile) : undefined,
+    },
+  ],
 })
 class MinimalModule {}
 

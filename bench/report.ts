@@ -43,6 +43,11 @@ export interface References {
   minimalNest: TimedSample[];
   /** The same minimal app's constant-body route: the framework alone. */
   minimalNestConstant: TimedSample[];
+  /**
+   * The same minimal app answering each project's answer kept whole in one
+   * row (stored-answers.ts): what get by id costs with one read per request.
+   */
+  minimalNestStored: TimedSample[];
   sqliteInserts: SqliteRefSample[];
 }
 
@@ -148,6 +153,7 @@ function referenceMedians(refs: References) {
     httpAsset: timedMedian(refs.httpAsset),
     minimalNest: timedMedian(refs.minimalNest),
     minimalNestConstant: timedMedian(refs.minimalNestConstant),
+    minimalNestStored: timedMedian(refs.minimalNestStored ?? []),
     sqliteInserts: {
       perSecond: medianOf(refs.sqliteInserts, (s) => s.perSecond),
       cpuUsPerOp: medianOf(refs.sqliteInserts, (s) => s.cpuUsPerOp),
@@ -533,6 +539,7 @@ function tableFor(
   const minimalRows: Array<[string, TimedMedian]> = [
     ['ref: minimal NestJS app, constant body', refs.minimalNestConstant],
     ['ref: minimal NestJS app, same three reads', refs.minimalNest],
+    ['ref: minimal NestJS app, one stored answer', refs.minimalNestStored],
   ];
   for (const [label, sample] of minimalRows) {
     if (!Number.isFinite(sample.perSecond)) continue;

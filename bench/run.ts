@@ -15,6 +15,7 @@ import { writeLogoPng } from './logo-png';
 import type { TimedJob } from './load-protocol';
 import { measureBurst, measureTimed } from './measure';
 import { measureReplicas } from './replicas';
+import { writeStoredAnswers } from './stored-answers';
 import { rssBytes } from './proc-stats';
 import { hasTaskset, pinSelf, runScript, startHelperServer } from './processes';
 import {
@@ -141,6 +142,26 @@ async function main(): Promise<void> {
         [sqliteStage.sqliteFile!],
       )
     : undefined;
+  // Reference 4 (SQLite): the same app, each project's answer kept whole.
+  let refStored: typeof refNest;
+  if (sqliteStage) {
+    const started = Date.now();
+    const storedAnswers = join(workDir, 'stored-answers.db');
+    const rows = writeStoredAnswers({
+      sqliteFile: sqliteStage.sqliteFile!,
+      bodyFile,
+      sampleId: stages[0].sampleId,
+      outFile: storedAnswers,
+    });
+    log(
+      `[sqlite] ${rows} stored answers written in ${fmt((Date.now() - started) / 1000, 1)} s`,
+    );
+    refStored = await startHelperServer(
+      SERVER_CORE,
+      join(__dirname, 'minimal-nest-app.ts'),
+      [sqliteStage.sqliteFile!, '0', storedAnswers],
+    );
+  }
 
   const load = await LoadGenerator.start();
   const timed = (
@@ -160,6 +181,7 @@ async function main(): Promise<void> {
     httpAsset: [],
     minimalNest: [],
     minimalNestConstant: [],
+    minimalNestStored: [],
     sqliteInserts: [],
   };
   const runs: BackendRun[] = stages.map((stage) => ({
@@ -237,6 +259,21 @@ async function main(): Promise<void> {
       log(
         `${tag} ref minimal NestJS: ${fmt(nest.perSecond)} req/s, p50 ${fmt(nest.p50Ms, 2)} ms, ` +
           `${fmt(nest.cpuUsPerRequest)} µs/req, core 0 ${fmt(nest.serverCoreBusy * 100)}% busy`,
+      );
+    }
+    if (refStored) {
+      const stored = await measureTimed(
+        load,
+        refStored.child.pid!,
+        timed(`http://127.0.0.1:${refStored.port}`, {
+          kind: 'get-by-id',
+          idsFile: sqliteStage!.idsFile,
+        }),
+      );
+      refs.minimalNestStored.push(stored);
+      log(
+        `${tag} ref minimal NestJS, one stored answer: ${fmt(stored.perSecond)} req/s, p50 ${fmt(stored.p50Ms, 2)} ms, ` +
+          `${fmt(stored.cpuUsPerRequest)} µs/req, core 0 ${fmt(stored.serverCoreBusy * 100)}% busy`,
       );
     }
 
