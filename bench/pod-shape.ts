@@ -259,7 +259,7 @@ async function heapLimitOf(
     },
   });
   let out = '';
-  child.stdout!.on('data', (chunk: Buffer) => (out += chunk.toString()));
+  child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
   await new Promise((resolve) => child.once('exit', resolve));
   return Number(out.trim()) / 2 ** 20;
 }
