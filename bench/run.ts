@@ -13,7 +13,7 @@ import { forgetKeptLogos } from './kept-logos';
 import { LoadGenerator } from './load-client';
 import { writeLogoPng } from './logo-png';
 import type { TimedJob } from './load-protocol';
-import { measureBurst, measureTimed } from './measure';
+import { measureBurst, measureTimed, type TimedSample } from './measure';
 import { measureReplicas } from './replicas';
 import { writeStoredAnswers } from './stored-answers';
 import { rssBytes } from './proc-stats';
@@ -233,47 +233,48 @@ async function main(): Promise<void> {
       );
     }
 
+    // One window of a minimal NestJS app: its sample kept and logged.
+    const measureMinimal = async (
+      server: NonNullable<typeof refNest>,
+      plan: Parameters<typeof timed>[1],
+      label: string,
+      samples: TimedSample[],
+    ) => {
+      const sample = await measureTimed(
+        load,
+        server.child.pid!,
+        timed(`http://127.0.0.1:${server.port}`, plan),
+      );
+      samples.push(sample);
+      log(
+        `${tag} ref ${label}: ${fmt(sample.perSecond)} req/s, p50 ${fmt(sample.p50Ms, 2)} ms, ` +
+          `${fmt(sample.cpuUsPerRequest)} µs/req, core 0 ${fmt(sample.serverCoreBusy * 100)}% busy`,
+      );
+    };
+    const randomIds = {
+      kind: 'get-by-id' as const,
+      idsFile: sqliteStage?.idsFile ?? '',
+    };
     if (refNest) {
-      const constant = await measureTimed(
-        load,
-        refNest.child.pid!,
-        timed(`http://127.0.0.1:${refNest.port}`, {
-          kind: 'fixed-get',
-          path: '/health/ready',
-        }),
+      await measureMinimal(
+        refNest,
+        { kind: 'fixed-get', path: '/health/ready' },
+        'minimal NestJS, constant body',
+        refs.minimalNestConstant,
       );
-      refs.minimalNestConstant.push(constant);
-      log(
-        `${tag} ref minimal NestJS, constant body: ${fmt(constant.perSecond)} req/s, p50 ${fmt(constant.p50Ms, 2)} ms, ` +
-          `${fmt(constant.cpuUsPerRequest)} µs/req, core 0 ${fmt(constant.serverCoreBusy * 100)}% busy`,
-      );
-      const nest = await measureTimed(
-        load,
-        refNest.child.pid!,
-        timed(`http://127.0.0.1:${refNest.port}`, {
-          kind: 'get-by-id',
-          idsFile: sqliteStage!.idsFile,
-        }),
-      );
-      refs.minimalNest.push(nest);
-      log(
-        `${tag} ref minimal NestJS: ${fmt(nest.perSecond)} req/s, p50 ${fmt(nest.p50Ms, 2)} ms, ` +
-          `${fmt(nest.cpuUsPerRequest)} µs/req, core 0 ${fmt(nest.serverCoreBusy * 100)}% busy`,
+      await measureMinimal(
+        refNest,
+        randomIds,
+        'minimal NestJS',
+        refs.minimalNest,
       );
     }
     if (refStored) {
-      const stored = await measureTimed(
-        load,
-        refStored.child.pid!,
-        timed(`http://127.0.0.1:${refStored.port}`, {
-          kind: 'get-by-id',
-          idsFile: sqliteStage!.idsFile,
-        }),
-      );
-      refs.minimalNestStored.push(stored);
-      log(
-        `${tag} ref minimal NestJS, one stored answer: ${fmt(stored.perSecond)} req/s, p50 ${fmt(stored.p50Ms, 2)} ms, ` +
-          `${fmt(stored.cpuUsPerRequest)} µs/req, core 0 ${fmt(stored.serverCoreBusy * 100)}% busy`,
+      await measureMinimal(
+        refStored,
+        randomIds,
+        'minimal NestJS, one stored answer',
+        refs.minimalNestStored,
       );
     }
 
