@@ -61,7 +61,8 @@ async function withService(
       NODE_ENV: 'production',
       HOST: '127.0.0.1',
       PORT: String(port),
-      SITES_PORT: String(await freePort()),
+      // The published-sites listener on a port of its own choosing.
+      SITES_PORT: '0',
       DATABASE_URL: `file:${join(scratch, 'prime.db')}`,
       NODE_COMPILE_CACHE: join(scratch, 'cache'),
       // Nothing is called: a refused connection at once, never a wait.
