@@ -272,7 +272,8 @@ describe(`Task crash safety on ${TEST_DATABASE} (reliability)`, () => {
     setup.close();
 
     for (let kill = 0; kill < KILLS; kill++) {
-      await setLatency(300 + Math.floor(random() * 501));
+      const latencyMs = 300 + Math.floor(random() * 501);
+      await setLatency(latencyMs);
       server ??= await start();
       const clients = projectIds.map(() => new HttpClient(server!.baseUrl, 1));
       let stopped = false;
@@ -286,9 +287,13 @@ describe(`Task crash safety on ${TEST_DATABASE} (reliability)`, () => {
           refused,
         ),
       );
-      // A random moment once a task is in a worker's hands.
+      // A random moment once a task is in a worker's hands: the wait stays
+      // under half a model call, and the database is asked again just
+      // before the kill, so a slow machine cannot let every running task
+      // finish in between.
+      await untilRunning(leftBefore, 10_000);
+      await sleep((random() * latencyMs) / 2);
       const sawRunning = await untilRunning(leftBefore, 10_000);
-      await sleep(random() * 1_200);
       await server.kill();
       stopped = true;
       await Promise.all(running);
