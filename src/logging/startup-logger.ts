@@ -16,11 +16,17 @@ const REDACTED_PATHS = [
 
 /**
  * Errors Nest and @nestjs/typeorm log on their own while the app is being
- * created, then throw: the same failure would be two or three lines, one of
- * them TypeORM's "Retrying (1)..." although the database module never
- * retries. They are left to the one line `startUpFailure` writes.
+ * created or starts listening, then throw: the same failure would be two
+ * or three lines, one of them TypeORM's "Retrying (1)..." although the
+ * database module never retries, or NestApplication's raw "listen
+ * EADDRINUSE" (it logs an error only where it also rejects). They are left
+ * to the one line `startUpFailure` writes.
  */
-const REPORTED_BY_BOOTSTRAP = new Set(['ExceptionHandler', 'TypeOrmModule']);
+const REPORTED_BY_BOOTSTRAP = new Set([
+  'ExceptionHandler',
+  'TypeOrmModule',
+  'NestApplication',
+]);
 
 /**
  * Nest's logger for the life of the process, from the first line of
@@ -73,21 +79,38 @@ export class StartupLogger implements LoggerService {
   }
 }
 
-interface SocketError extends Error {
+interface SystemError extends Error {
   code?: string;
+  syscall?: string;
   address?: string;
   port?: number;
+  path?: string;
 }
 
-/** A refused or timed-out connection says where it went and how it failed. */
+/**
+ * What failed, in words an operator can act on. The system errors a start
+ * can meet: a port that cannot be listened on (the API's or the sites
+ * listener's: taken, or an address that is not this machine's), a file or
+ * folder that cannot be made or opened, and the database that cannot be
+ * reached, the only connection a start waits for (Redis is optional and
+ * only warned about).
+ */
 export function describeStartUpFailure(error: unknown): string {
   if (!(error instanceof Error)) return String(error);
-  const { code, address, port } = error as SocketError;
-  if (typeof code === 'string' && /^E[A-Z]+$/.test(code)) {
-    const target = address ? ` at ${address}${port ? `:${port}` : ''}` : '';
-    return `the database${target} could not be reached (${code}), and start-up does not retry`;
+  const { code, syscall, address, port, path } = error as SystemError;
+  if (typeof code !== 'string' || !/^E[A-Z]+$/.test(code)) {
+    return `${error.name}: ${error.message}`;
   }
-  return `${error.name}: ${error.message}`;
+  const at = address
+    ? ` ${address}${port !== undefined ? `:${port}` : ''}`
+    : '';
+  if (syscall === 'listen' || syscall === 'bind') {
+    return `nothing could listen on${at} (${code}): the port is taken or the address is not this machine's (PORT and HOST, or SITES_PORT and SITES_HOST)`;
+  }
+  if (typeof path === 'string' && typeof syscall === 'string') {
+    return `${syscall} of ${path} failed (${code})`;
+  }
+  return `the database${at ? ` at${at}` : ''} could not be reached (${code}), and start-up does not retry`;
 }
 
 /** The stack of an unexpected error, in the same line. */

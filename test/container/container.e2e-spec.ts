@@ -263,12 +263,14 @@ describe('Dockerfile steps in a clean copy of the repository', () => {
       const child = execFile(process.execPath, ['dist/service/main.js'], {
         cwd: app,
         // The image's environment, except the address (tests listen on
-        // loopback only) and the cache folder (the pod's /tmp).
+        // loopback only), the ports (free ones: a server the developer
+        // runs may hold the defaults) and the cache folder (the pod's /tmp).
         env: {
           PATH: process.env.PATH,
           NODE_ENV: 'production',
           HOST: '127.0.0.1',
           PORT: String(port),
+          SITES_PORT: '0',
           LOG_LEVEL: 'warn',
           NODE_COMPILE_CACHE: machineCache,
         },

@@ -1,4 +1,5 @@
 import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
@@ -9,9 +10,9 @@ import {
 
 /**
  * A start-up that fails once configuration is valid (here: PostgreSQL
- * cannot be reached) is logged like everything else — JSON lines, no
- * colours, no stack — and the failure itself is one line that says what was
- * tried, how it failed and that the process exits.
+ * cannot be reached, or a port is taken) is logged like everything else —
+ * JSON lines, no colours, no stack — and the failure itself is one line
+ * that says what was tried, how it failed and that the process exits.
  */
 
 describe('a start-up failure in the log', () => {
@@ -60,5 +61,58 @@ describe('a start-up failure in the log', () => {
     );
     expect(result.stdout).not.toContain('Retrying');
     expect(result.stdout).not.toContain('hunter2');
+  });
+});
+
+/** A port another process holds on 127.0.0.1. */
+async function holdPort(): Promise<{ server: Server; port: number }> {
+  const server = createServer();
+  await new Promise<void>((resolve) =>
+    server.listen(0, '127.0.0.1', () => resolve()),
+  );
+  const address = server.address();
+  if (address === null || typeof address === 'string') {
+    throw new Error('no port');
+  }
+  return { server, port: address.port };
+}
+
+describe.each([
+  ['the API', 'PORT'],
+  ['the sites listener', 'SITES_PORT'],
+])('a start-up whose port for %s is taken', (_listener, variable) => {
+  let dir: string;
+  let held: { server: Server; port: number };
+  let result: ExitResult;
+
+  beforeAll(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'startup-port-'));
+    held = await holdPort();
+    result = await runToExit(
+      {
+        DATABASE_URL: `file:${join(dir, 'workspace.db')}`,
+        LOG_LEVEL: 'info',
+        [variable]: String(held.port),
+      },
+      { cwd: dir },
+    );
+  });
+  afterAll(async () => {
+    await new Promise((resolve) => held?.server.close(resolve));
+    if (dir) rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('exits with code 1, naming the port and not the database', () => {
+    expect(result.code).toBe(1);
+    const failures = result.stdout
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as { level: number; msg: string })
+      .filter((line) => line.level >= 50);
+    expect(failures).toHaveLength(1);
+    expect(failures[0].msg).toBe(
+      `Start-up failed: nothing could listen on 127.0.0.1:${held.port} (EADDRINUSE): the port is taken or the address is not this machine's (PORT and HOST, or SITES_PORT and SITES_HOST); exiting with code 1`,
+    );
+    expect(result.stderr).toBe('');
   });
 });
