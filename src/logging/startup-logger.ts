@@ -101,16 +101,16 @@ export function describeStartUpFailure(error: unknown): string {
   if (typeof code !== 'string' || !/^E[A-Z]+$/.test(code)) {
     return `${error.name}: ${error.message}`;
   }
-  const at = address
-    ? ` ${address}${port !== undefined ? `:${port}` : ''}`
-    : '';
+  const where = address
+    ? `${address}${port !== undefined ? `:${port}` : ''}`
+    : undefined;
   if (syscall === 'listen' || syscall === 'bind') {
-    return `nothing could listen on${at} (${code}): the port is taken or the address is not this machine's (PORT and HOST, or SITES_PORT and SITES_HOST)`;
+    return `nothing could listen on ${where ?? 'its address'} (${code}): the port is taken or the address is not this machine's (PORT and HOST, or SITES_PORT and SITES_HOST)`;
   }
   if (typeof path === 'string' && typeof syscall === 'string') {
     return `${syscall} of ${path} failed (${code})`;
   }
-  return `the database${at ? ` at${at}` : ''} could not be reached (${code}), and start-up does not retry`;
+  return `the database${where ? ` at ${where}` : ''} could not be reached (${code}), and start-up does not retry`;
 }
 
 /** The stack of an unexpected error, in the same line. */

@@ -1,5 +1,6 @@
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer, type Server } from 'node:net';
+import { once } from 'node:events';
+import { createServer, type AddressInfo, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
@@ -7,6 +8,15 @@ import {
   runToExit,
   type ExitResult,
 } from '../../../support/server-process';
+
+/** The process's stdout, a line each. */
+const logLines = (result: ExitResult) => result.stdout.trim().split('\n');
+
+/** The error and fatal lines of the process's log. */
+const failuresIn = (result: ExitResult) =>
+  logLines(result)
+    .map((line) => JSON.parse(line) as { level: number; msg: string })
+    .filter((line) => line.level >= 50);
 
 /**
  * A start-up that fails once configuration is valid (here: PostgreSQL
@@ -35,7 +45,7 @@ describe('a start-up failure in the log', () => {
     if (dir) rmSync(dir, { recursive: true, force: true });
   });
 
-  const lines = () => result.stdout.trim().split('\n');
+  const lines = () => logLines(result);
 
   it('exits with code 1 on its own', () => {
     expect({ code: result.code, signal: result.signal }).toEqual({
@@ -52,9 +62,7 @@ describe('a start-up failure in the log', () => {
   });
 
   it('reports the failure once: where, the error code, and no promise of a retry', () => {
-    const failures = lines()
-      .map((line) => JSON.parse(line) as { level: number; msg: string })
-      .filter((line) => line.level >= 50);
+    const failures = failuresIn(result);
     expect(failures).toHaveLength(1);
     expect(failures[0].msg).toBe(
       `Start-up failed: the database at 127.0.0.1:${port} could not be reached (ECONNREFUSED), and start-up does not retry; exiting with code 1`,
@@ -67,14 +75,9 @@ describe('a start-up failure in the log', () => {
 /** A port another process holds on 127.0.0.1. */
 async function holdPort(): Promise<{ server: Server; port: number }> {
   const server = createServer();
-  await new Promise<void>((resolve) =>
-    server.listen(0, '127.0.0.1', () => resolve()),
-  );
-  const address = server.address();
-  if (address === null || typeof address === 'string') {
-    throw new Error('no port');
-  }
-  return { server, port: address.port };
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  return { server, port: (server.address() as AddressInfo).port };
 }
 
 describe.each([
@@ -104,11 +107,7 @@ describe.each([
 
   it('exits with code 1, naming the port and not the database', () => {
     expect(result.code).toBe(1);
-    const failures = result.stdout
-      .trim()
-      .split('\n')
-      .map((line) => JSON.parse(line) as { level: number; msg: string })
-      .filter((line) => line.level >= 50);
+    const failures = failuresIn(result);
     expect(failures).toHaveLength(1);
     expect(failures[0].msg).toBe(
       `Start-up failed: nothing could listen on 127.0.0.1:${held.port} (EADDRINUSE): the port is taken or the address is not this machine's (PORT and HOST, or SITES_PORT and SITES_HOST); exiting with code 1`,
